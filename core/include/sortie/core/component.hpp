@@ -1,0 +1,65 @@
+// File: sortie/core/component.hpp
+//
+// Components: app templates with typed parameters, shipped as data manifests (group
+// sortie.components), after TorchX's builtins (`sortie run utils.echo --msg hi`).
+//
+// Manifest entry:
+//   {"group": "sortie.components", "name": "utils.echo", "description": "...",
+//    "component": {
+//      "params": [{"name": "msg", "type": "str", "default": "hello", "help": "what to say"},
+//                 {"name": "num_replicas", "type": "int", "default": 1, "help": "..."},
+//                 {"name": "args", "type": "list", "positional": true, "help": "..."}],
+//      "app": APPDEF_JSON with "{{param}}" placeholders}}
+//
+// Parameter types: str, int, float, bool, list (of strings), dict (k=v,...). A string that is
+// exactly "{{p}}" becomes the typed value (a number stays a number); "{{p}}" inside a longer
+// string is replaced by its text; a list element exactly "{{*p}}" splices the list p. At most one
+// parameter is positional (it takes the remaining command-line words). Parameters without a
+// default are required. Runtime macros (${app_id}, ${replica_id}, ...) pass through untouched.
+#ifndef SORTIE_CORE_COMPONENT_HPP
+#define SORTIE_CORE_COMPONENT_HPP
+
+#include <sortie/core/model.hpp>
+#include <sortie/core/spec_file.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sortie::core {
+
+struct ComponentParam {
+  std::string name;
+  std::string type;  // str, int, float, bool, list, dict
+  std::optional<std::string> default_json;
+  std::string help;
+  bool positional = false;
+};
+
+struct Component {
+  std::string name;
+  std::string description;
+  std::vector<ComponentParam> params;
+  std::string app_template_json;
+  std::string origin;  // the manifest file it came from
+};
+
+// Parses the "component" member of a manifest entry (JSON text); errors name origin and field.
+Component parse_component(const std::string& name, const std::string& description,
+                          const std::string& component_json, const std::string& origin);
+
+// Parses the component's command-line words ("--msg hi", "--msg=hi", positional words, "--" to
+// end options) with `defaults` from .sortieconfig [component:NAME], and builds the AppDef.
+// Unknown flags, missing required parameters and ill-typed values are errors naming the
+// parameter. `--help` is not handled here (see component_help).
+AppDef instantiate(const Component& component, const std::vector<std::string>& words,
+                   const std::map<std::string, std::string>& defaults,
+                   const NamedResourceLookup& lookup);
+
+// Help text for `sortie run COMPONENT --help` and `sortie builtins`.
+std::string component_help(const Component& component);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_COMPONENT_HPP

@@ -1,0 +1,128 @@
+// File: sortie/core/model.hpp
+//
+// The application model, after TorchX's specs: an AppDef is a set of Roles, each replicated
+// num_replicas times, with a Resource request per replica. Statuses mirror TorchX's AppStatus.
+// JSON and YAML forms: model_json.hpp and spec_file.hpp; wire schemas: docs/payloads.md.
+#ifndef SORTIE_CORE_MODEL_HPP
+#define SORTIE_CORE_MODEL_HPP
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sortie::core {
+
+struct Resource {
+  double cpu = -1;  // -1 = unset
+  int gpu = -1;
+  int64_t mem_mb = -1;
+  std::map<std::string, std::string> capabilities;
+  std::map<std::string, int> devices;
+  bool operator==(const Resource&) const = default;
+};
+
+enum class RetryPolicy { kReplica, kApplication, kRole };
+
+enum class MountType { kBind, kVolume, kDevice };
+
+struct Mount {
+  MountType type = MountType::kBind;
+  std::string src;
+  std::string dst;
+  bool read_only = false;      // bind, volume
+  std::string permissions = "rwm";  // device
+  bool operator==(const Mount&) const = default;
+};
+
+struct Role {
+  std::string name;
+  std::string image;
+  std::optional<std::string> base_image;
+  std::string entrypoint;
+  std::vector<std::string> args;
+  std::map<std::string, std::string> env;
+  int num_replicas = 1;
+  std::optional<int> min_replicas;
+  int max_retries = 0;
+  RetryPolicy retry_policy = RetryPolicy::kApplication;
+  Resource resource;
+  std::map<std::string, int> port_map;
+  std::vector<Mount> mounts;
+  std::string metadata_json = "{}";  // a JSON object, kept as text (values may be any JSON)
+};
+
+struct AppDef {
+  std::string name;
+  std::vector<Role> roles;
+  std::map<std::string, std::string> metadata;
+};
+
+enum class AppState {
+  kUnsubmitted,
+  kSubmitted,
+  kPending,
+  kRunning,
+  kSucceeded,
+  kFailed,
+  kCancelled,
+  kUnknown
+};
+
+struct ReplicaStatus {
+  int id = 0;
+  AppState state = AppState::kUnknown;
+  std::optional<int64_t> pid;
+  std::optional<int> exit_code;
+  std::string hostname;
+  int restarts = 0;
+  std::optional<int64_t> started_at;   // ns since epoch
+  std::optional<int64_t> finished_at;  // ns since epoch
+  std::string msg;
+};
+
+struct RoleStatus {
+  std::string role;
+  std::vector<ReplicaStatus> replicas;
+};
+
+struct AppStatus {
+  std::string app_id;
+  AppState state = AppState::kUnknown;
+  int num_restarts = 0;
+  std::string msg;
+  std::string ui_url;
+  std::string structured_error_msg;
+  std::vector<RoleStatus> roles;
+};
+
+const char* to_string(AppState state) noexcept;
+std::optional<AppState> app_state_from_string(std::string_view name) noexcept;
+bool is_terminal(AppState state) noexcept;
+const char* to_string(RetryPolicy policy) noexcept;
+std::optional<RetryPolicy> retry_policy_from_string(std::string_view name) noexcept;
+const char* to_string(MountType type) noexcept;
+
+// Checks what the model requires beyond types (non-empty unique role names, entrypoint set,
+// num_replicas >= 1, min_replicas <= num_replicas, max_retries >= 0); throws Error naming the
+// role and field.
+void validate(const AppDef& app);
+
+// "{name}-{random}": lower-case, DNS-1123 safe, at most 63 characters (names are truncated).
+std::string make_app_id(std::string_view app_name);
+
+// A parsed handle "SCHEDULER://SESSION/APP_ID" (session may be empty: "s:///id").
+struct AppHandle {
+  std::string scheduler;
+  std::string session;
+  std::string app_id;
+  std::string str() const;
+};
+// Throws Error with a message showing the expected form when text is not a handle.
+AppHandle parse_app_handle(std::string_view text);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_MODEL_HPP

@@ -1,0 +1,27 @@
+// File: sortie/core/model_json.hpp
+//
+// The JSON forms of the model (docs/payloads.md P-1, P-2, P-3, P-8). Parsers throw Error with
+// `origin` (a file name or "plugin X") and the JSON path of the offending member, e.g.
+// "spec.json: roles[1].num_replicas: expected an integer >= 1, got \"two\"".
+#ifndef SORTIE_CORE_MODEL_JSON_HPP
+#define SORTIE_CORE_MODEL_JSON_HPP
+
+#include <sortie/core/model.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace sortie::core {
+
+std::string to_json(const AppDef& app);       // "sortie.appdef/1"
+std::string to_json(const Role& role);        // "sortie.role/1"
+std::string to_json(const Resource& res);     // "sortie.resource/1"
+std::string to_json(const AppStatus& status); // "sortie.status/1"
+
+AppDef appdef_from_json(std::string_view json, std::string_view origin);
+Resource resource_from_json(std::string_view json, std::string_view origin);
+AppStatus status_from_json(std::string_view json, std::string_view origin);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_MODEL_JSON_HPP

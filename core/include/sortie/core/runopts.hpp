@@ -1,0 +1,51 @@
+// File: sortie/core/runopts.hpp
+//
+// Typed scheduler run options (docs/payloads.md P-5), after TorchX's runopts: the scheduler
+// declares them, the host parses "-cfg k=v,k2=v2" text and config-file values against them,
+// refuses unknown names, bad types and missing required ones, and fills defaults.
+#ifndef SORTIE_CORE_RUNOPTS_HPP
+#define SORTIE_CORE_RUNOPTS_HPP
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sortie::core {
+
+enum class OptType { kStr, kInt, kFloat, kBool, kList, kDict };
+
+struct RunOpt {
+  std::string name;
+  OptType type = OptType::kStr;
+  std::optional<std::string> default_json;  // the default as JSON text; nullopt = no default
+  bool required = false;
+  std::string help;
+};
+
+const char* to_string(OptType type) noexcept;
+
+// Parses a "sortie.runopts/1" document; `origin` names the scheduler in errors.
+std::vector<RunOpt> parse_runopts(std::string_view json, std::string_view origin);
+
+// Splits "-cfg" text into key/value pairs: "a=1,b=x;y,c=k1:v1;k2:v2". A comma starts a new pair
+// only when followed by "key="; so list values may use ',' or ';'.
+std::map<std::string, std::string> split_cfg(std::string_view text);
+
+// One raw value with where it came from, for error messages ("-cfg", ".sortieconfig:12").
+struct RawOpt {
+  std::string value;
+  std::string origin;
+};
+
+// Converts raw values to a JSON object of typed values with defaults filled in. Throws Error
+// naming the option, its origin and the scheduler: unknown option (with close names), value not
+// of the option's type, required option missing.
+std::string resolve_runopts(const std::vector<RunOpt>& opts,
+                            const std::map<std::string, RawOpt>& raw,
+                            std::string_view scheduler);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_RUNOPTS_HPP

@@ -1,0 +1,30 @@
+// File: sortie/core/spec_file.hpp
+//
+// App specs written by people, in YAML or JSON (JSON is read as YAML, so both report lines).
+// Errors read "FILE:LINE:COL: roles[0].args: expected a list of strings".
+#ifndef SORTIE_CORE_SPEC_FILE_HPP
+#define SORTIE_CORE_SPEC_FILE_HPP
+
+#include <sortie/core/model.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace sortie::core {
+
+// Resolves a named resource ("gpu.small") to a Resource, or nullopt when unknown.
+using NamedResourceLookup = std::function<std::optional<Resource>(const std::string& name)>;
+
+// Reads an AppDef from a file. A role's `resource` may be a mapping or a named-resource string
+// (resolved through `lookup`; an unknown name is an error listing close names when possible).
+// Unknown keys are errors (a typo must not be silently dropped). Validates the result.
+AppDef load_app_spec(const std::string& path, const NamedResourceLookup& lookup);
+
+// The same from text; `origin` names it in errors.
+AppDef parse_app_spec(const std::string& text, const std::string& origin,
+                      const NamedResourceLookup& lookup);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_SPEC_FILE_HPP

@@ -1,0 +1,1 @@
+# owned by the model work; see core/CMakeLists.txt

@@ -1,0 +1,1 @@
+# owned by the plugin_host work; see core/CMakeLists.txt

@@ -1,0 +1,1 @@
+# owned by the store work; see core/CMakeLists.txt

@@ -1,0 +1,107 @@
+# sortie_add_plugin(<target>
+#     SOURCES <file>...
+#     PROVIDES <group>:<name>...        e.g. sortie.schedulers:acme_batch
+#     [VERSION <version>] [DESCRIPTION <text>]
+#     [OUTPUT_DIRECTORY <dir>]           where the library is built (default: current binary dir)
+#     [MANIFEST_DIRECTORY <dir>]         where its build-tree manifest goes (default: <binary>/plugins.d)
+#     [NO_INSTALL])
+#
+# Builds a MODULE library with hidden visibility that exports only sortie_plugin_negotiate
+# (ABI-1), and writes its manifest: one in the build tree (point SORTIE_PLUGIN_PATH at
+# MANIFEST_DIRECTORY to use it uninstalled) and one installed into share/sortie/plugins.d.
+include_guard(GLOBAL)
+include(GNUInstallDirs)
+
+set(_SORTIE_GROUPS "sortie.schedulers;sortie.packagers;sortie.image_providers;sortie.named_resources")
+
+function(sortie_add_plugin target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_INSTALL"
+    "VERSION;DESCRIPTION;OUTPUT_DIRECTORY;MANIFEST_DIRECTORY" "SOURCES;PROVIDES")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "sortie_add_plugin(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "sortie_add_plugin(${target}): SOURCES is required")
+  endif()
+  if(NOT ARG_PROVIDES)
+    message(FATAL_ERROR "sortie_add_plugin(${target}): PROVIDES is required (e.g. sortie.schedulers:NAME)")
+  endif()
+  if(NOT ARG_VERSION)
+    set(ARG_VERSION "${PROJECT_VERSION}")
+  endif()
+  if(NOT ARG_VERSION)
+    set(ARG_VERSION "0.0.0")
+  endif()
+  if(NOT ARG_OUTPUT_DIRECTORY)
+    set(ARG_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+  endif()
+  if(NOT ARG_MANIFEST_DIRECTORY)
+    set(ARG_MANIFEST_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/plugins.d")
+  endif()
+
+  set(provides_json "")
+  foreach(entry IN LISTS ARG_PROVIDES)
+    if(NOT entry MATCHES "^([a-z_.]+):([A-Za-z0-9_.-]+)$")
+      message(FATAL_ERROR "sortie_add_plugin(${target}): PROVIDES entry '${entry}' is not <group>:<name>")
+    endif()
+    set(group "${CMAKE_MATCH_1}")
+    set(name "${CMAKE_MATCH_2}")
+    if(NOT group IN_LIST _SORTIE_GROUPS)
+      message(FATAL_ERROR "sortie_add_plugin(${target}): unknown group '${group}' in '${entry}'; "
+                          "expected one of ${_SORTIE_GROUPS}")
+    endif()
+    if(provides_json)
+      string(APPEND provides_json ",\n")
+    endif()
+    string(APPEND provides_json "    {\"group\": \"${group}\", \"name\": \"${name}\"}")
+  endforeach()
+
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE Sortie::sdk)
+  set_target_properties(${target} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden
+    C_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LIBRARY_OUTPUT_DIRECTORY "${ARG_OUTPUT_DIRECTORY}")
+  target_link_options(${target} PRIVATE
+    "LINKER:--version-script=${SORTIE_PLUGIN_VERSION_SCRIPT}" "LINKER:--no-undefined")
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${SORTIE_PLUGIN_VERSION_SCRIPT}")
+
+  set(abi "${SORTIE_ABI_MAJOR}.${SORTIE_ABI_MINOR}")
+  string(REPLACE "\"" "\\\"" description "${ARG_DESCRIPTION}")
+  foreach(kind IN ITEMS build install)
+    if(kind STREQUAL "build")
+      set(manifest_dir "${ARG_MANIFEST_DIRECTORY}")
+      set(library_dir "${ARG_OUTPUT_DIRECTORY}")
+      set(manifest_file "${ARG_MANIFEST_DIRECTORY}/${target}.json")
+    else()
+      set(manifest_dir "/${CMAKE_INSTALL_DATADIR}/sortie/plugins.d")
+      set(library_dir "/${CMAKE_INSTALL_LIBDIR}/sortie/plugins")
+      set(manifest_file "${CMAKE_CURRENT_BINARY_DIR}/sortie-install-manifests/${target}.json")
+    endif()
+    file(RELATIVE_PATH library_rel "${manifest_dir}" "${library_dir}")
+    if(library_rel STREQUAL "")
+      set(library_rel ".")
+    endif()
+    file(GENERATE OUTPUT "${manifest_file}" CONTENT "{
+  \"file_format_version\": \"1.0\",
+  \"plugin\": {
+    \"name\": \"${target}\",
+    \"version\": \"${ARG_VERSION}\",
+    \"description\": \"${description}\",
+    \"library\": \"${library_rel}/$<TARGET_FILE_NAME:${target}>\",
+    \"abi\": {\"min\": \"${abi}\", \"max\": \"${abi}\"}
+  },
+  \"provides\": [
+${provides_json}
+  ]
+}
+")
+  endforeach()
+
+  if(NOT ARG_NO_INSTALL)
+    install(TARGETS ${target} LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}/sortie/plugins")
+    install(FILES "${CMAKE_CURRENT_BINARY_DIR}/sortie-install-manifests/${target}.json"
+            DESTINATION "${CMAKE_INSTALL_DATADIR}/sortie/plugins.d")
+  endif()
+endfunction()
