@@ -1,0 +1,150 @@
+// File: registry/src/registry.cpp
+//
+// Discovery across the search directories, first-wins resolution and lookups. Only manifests are
+// read here; no library is ever opened (REG-4).
+#include <algorithm>
+#include <filesystem>
+#include <sortie/registry/registry.hpp>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include "manifest.hpp"
+
+namespace sortie::registry {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct GroupName {
+  Group group;
+  const char* name;
+};
+
+constexpr GroupName kGroupNames[] = {
+    {Group::kSchedulers, "sortie.schedulers"},
+    {Group::kPackagers, "sortie.packagers"},
+    {Group::kImageProviders, "sortie.image_providers"},
+    {Group::kNamedResources, "sortie.named_resources"},
+    {Group::kComponents, "sortie.components"},
+};
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The *.json files of a directory in byte order of their names (REG-2), or an error.
+std::vector<std::string> manifest_files(const fs::path& dir, std::error_code& error) {
+  std::vector<std::string> files;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    std::error_code status_error;
+    if (it->path().extension() == ".json" && it->is_regular_file(status_error)) {
+      files.push_back(it->path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+const char* to_string(Group group) noexcept {
+  for (const GroupName& entry : kGroupNames) {
+    if (entry.group == group) return entry.name;
+  }
+  return "sortie.unknown_group";
+}
+
+std::optional<Group> group_from_string(std::string_view text) noexcept {
+  for (const GroupName& entry : kGroupNames) {
+    if (text == entry.name) return entry.group;
+  }
+  return std::nullopt;
+}
+
+Registry Registry::discover(const SearchOptions& options) {
+  Registry registry;
+  registry.dirs_ = search_dirs(options);
+  for (const SearchDir& dir : registry.dirs_) {
+    std::error_code error;
+    if (!fs::is_directory(dir.path, error)) {
+      // The default directories are usually absent; only a directory someone named is a problem.
+      const bool named = dir.source == "--plugin-dir" || dir.source == "SORTIE_PLUGIN_DIRS" ||
+                         dir.source == "SORTIE_PLUGIN_PATH";
+      if (named) {
+        registry.problems_.push_back(Problem{dir.path, "is not a directory (named by " +
+                                                           dir.source + "); create it or " +
+                                                           "remove it from " + dir.source});
+      }
+      continue;
+    }
+    const std::vector<std::string> files = manifest_files(dir.path, error);
+    if (error) {
+      registry.problems_.push_back(Problem{
+          dir.path, "cannot list the directory (from " + dir.source + "): " + error.message()});
+      continue;
+    }
+    for (const std::string& file : files) registry.add_manifest(file);
+  }
+  return registry;
+}
+
+Registry Registry::from_files(const std::vector<std::string>& manifest_paths) {
+  Registry registry;
+  for (const std::string& path : manifest_paths) registry.add_manifest(path);
+  return registry;
+}
+
+void Registry::add_manifest(const std::string& path) {
+  detail::ManifestContents contents = detail::read_manifest(path);
+  for (Problem& problem : contents.problems) problems_.push_back(std::move(problem));
+  for (Entry& entry : contents.entries) {
+    if (const Entry* winner = find(entry.group, entry.name)) {
+      shadowed_.push_back(Shadowed{std::move(entry), winner->manifest_path});
+    } else {
+      entries_.push_back(std::move(entry));
+    }
+  }
+}
+
+const Entry* Registry::find(Group group, std::string_view name) const {
+  for (const Entry& entry : entries_) {
+    if (entry.group == group && entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+std::vector<const Entry*> Registry::entries(Group group) const {
+  std::vector<const Entry*> result;
+  for (const Entry& entry : entries_) {
+    if (entry.group == group) result.push_back(&entry);
+  }
+  std::sort(result.begin(), result.end(),
+            [](const Entry* a, const Entry* b) { return a->name < b->name; });
+  return result;
+}
+
+std::vector<std::string> Registry::close_names(Group group, std::string_view name) const {
+  std::vector<std::string> result;
+  for (const Entry* entry : entries(group)) {
+    const std::string_view candidate = entry->name;
+    const bool prefix = candidate.starts_with(name) || name.starts_with(candidate);
+    if (prefix || edit_distance(candidate, name) <= 2) result.push_back(entry->name);
+  }
+  return result;  // entries() is sorted and names are unique per group
+}
+
+}  // namespace sortie::registry

@@ -12,9 +12,9 @@
 include_guard(GLOBAL)
 include(GNUInstallDirs)
 
-set(_SORTIE_GROUPS "sortie.schedulers;sortie.packagers;sortie.image_providers;sortie.named_resources")
-
 function(sortie_add_plugin target)
+  # Inside the function: a directory variable set at include time is not seen in other directories.
+  set(_SORTIE_GROUPS "sortie.schedulers;sortie.packagers;sortie.image_providers;sortie.named_resources")
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_INSTALL"
     "VERSION;DESCRIPTION;OUTPUT_DIRECTORY;MANIFEST_DIRECTORY" "SOURCES;PROVIDES")
   if(ARG_UNPARSED_ARGUMENTS)

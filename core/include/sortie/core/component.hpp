@@ -52,10 +52,12 @@ Component parse_component(const std::string& name, const std::string& descriptio
 // Parses the component's command-line words ("--msg hi", "--msg=hi", positional words, "--" to
 // end options) with `defaults` from .sortieconfig [component:NAME], and builds the AppDef.
 // Unknown flags, missing required parameters and ill-typed values are errors naming the
-// parameter. `--help` is not handled here (see component_help).
+// parameter. `--help` is not handled here (see component_help). A role `resource` that is a
+// string after substitution names a named resource (`resource_names` feeds "did you mean").
 AppDef instantiate(const Component& component, const std::vector<std::string>& words,
                    const std::map<std::string, std::string>& defaults,
-                   const NamedResourceLookup& lookup);
+                   const NamedResourceLookup& lookup,
+                   const std::vector<std::string>& resource_names = {});
 
 // Help text for `sortie run COMPONENT --help` and `sortie builtins`.
 std::string component_help(const Component& component);

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sortie::core {
 
@@ -17,13 +18,16 @@ namespace sortie::core {
 using NamedResourceLookup = std::function<std::optional<Resource>(const std::string& name)>;
 
 // Reads an AppDef from a file. A role's `resource` may be a mapping or a named-resource string
-// (resolved through `lookup`; an unknown name is an error listing close names when possible).
-// Unknown keys are errors (a typo must not be silently dropped). Validates the result.
-AppDef load_app_spec(const std::string& path, const NamedResourceLookup& lookup);
+// (resolved through `lookup`; an unknown name is an error listing the close ones among
+// `resource_names`). Unknown keys are errors (a typo must not be silently dropped). Validates
+// the result.
+AppDef load_app_spec(const std::string& path, const NamedResourceLookup& lookup,
+                     const std::vector<std::string>& resource_names = {});
 
 // The same from text; `origin` names it in errors.
 AppDef parse_app_spec(const std::string& text, const std::string& origin,
-                      const NamedResourceLookup& lookup);
+                      const NamedResourceLookup& lookup,
+                      const std::vector<std::string>& resource_names = {});
 
 }  // namespace sortie::core
 

@@ -1,0 +1,138 @@
+#include "cli_context.hpp"
+
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <utility>
+
+#include "json_text.hpp"
+
+namespace sortie::cli {
+
+namespace {
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
+std::string join(const std::vector<std::string>& words, const char* sep) {
+  std::string out;
+  for (const auto& word : words) {
+    if (!out.empty()) out += sep;
+    out += word;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string state_dir() {
+  if (auto dir = env_or_empty("SORTIE_STATE_DIR"); !dir.empty()) return dir;
+  if (auto xdg = env_or_empty("XDG_STATE_HOME"); !xdg.empty()) return xdg + "/sortie";
+  return env_or_empty("HOME") + "/.local/state/sortie";
+}
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+CliContext::CliContext(GlobalOptions options) : options_(std::move(options)) {
+  if (options_.session.empty()) options_.session = env_or_empty("SORTIE_SESSION");
+  if (options_.session.empty()) options_.session = "default";
+}
+
+CliContext::~CliContext() = default;
+
+const registry::Registry& CliContext::registry() {
+  if (!registry_) {
+    registry::SearchOptions search;
+    search.replace_dirs = options_.plugin_dirs;
+    registry_ = registry::Registry::discover(search);
+  }
+  return *registry_;
+}
+
+void CliContext::report_registry_problems() {
+  if (problems_reported_) return;
+  problems_reported_ = true;
+  for (const auto& problem : registry().problems()) {
+    std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n",
+                 problem.manifest_path.c_str(), problem.message.c_str());
+  }
+}
+
+core::PluginHost& CliContext::plugin_host() {
+  if (!plugin_host_) plugin_host_ = std::make_unique<core::PluginHost>();
+  return *plugin_host_;
+}
+
+core::AppStore& CliContext::store() {
+  if (!store_) store_ = core::AppStore::open(core::AppStore::default_path());
+  return *store_;
+}
+
+const core::ConfigFile& CliContext::config() {
+  if (!config_) config_ = core::ConfigFile::load_default();
+  return *config_;
+}
+
+std::unique_ptr<core::SchedulerClient> CliContext::scheduler(const std::string& name,
+                                                             const std::string& session) {
+  report_registry_problems();
+  const registry::Entry* entry = registry().find(registry::Group::kSchedulers, name);
+  if (entry == nullptr) {
+    std::vector<std::string> known;
+    for (const auto* e : registry().entries(registry::Group::kSchedulers)) known.push_back(e->name);
+    std::string message = "unknown scheduler '" + name + "'";
+    auto close = registry().close_names(registry::Group::kSchedulers, name);
+    if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
+    message += "; schedulers available: " + (known.empty() ? "none" : join(known, ", ")) +
+               " (see `sortie plugins list`)";
+    throw core::Error(SORTIE_NOT_FOUND, message);
+  }
+  const std::string dir = state_dir() + "/schedulers/" + name;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw core::Error(SORTIE_FAILED_PRECONDITION,
+                      "cannot create state directory " + dir + ": " + ec.message());
+  }
+  JsonText config;
+  config.begin_object();
+  config.key("schema").string("sortie.scheduler_config/1");
+  config.key("scheduler").string(name);
+  config.key("session").string(session);
+  config.key("state_dir").string(dir);
+  config.end_object();
+  return plugin_host().scheduler(*entry, config.str());
+}
+
+std::optional<core::Resource> CliContext::named_resource(const std::string& name) {
+  const registry::Entry* entry = registry().find(registry::Group::kNamedResources, name);
+  if (entry == nullptr) return std::nullopt;
+  if (!entry->plugin) return core::resource_from_json(entry->data_json, entry->manifest_path);
+  auto json = plugin_host().resource_lookup(*entry, name);
+  if (!json) return std::nullopt;
+  return core::resource_from_json(*json, "named resource '" + name + "'");
+}
+
+core::NamedResourceLookup CliContext::resource_lookup() {
+  return [this](const std::string& name) { return named_resource(name); };
+}
+
+std::vector<std::string> CliContext::resource_names() {
+  std::vector<std::string> names;
+  for (const auto* entry : registry().entries(registry::Group::kNamedResources)) {
+    names.push_back(entry->name);
+  }
+  return names;
+}
+
+}  // namespace sortie::cli

@@ -1,0 +1,71 @@
+// File: core/cli/cli_context.hpp
+//
+// What every `sortie` subcommand may need, built lazily so that a command pays only for what it
+// uses: `--help` reads nothing, `plugins list` reads manifests but loads no library, `status`
+// loads one plugin and opens the store.
+#ifndef SORTIE_CLI_CLI_CONTEXT_HPP
+#define SORTIE_CLI_CLI_CONTEXT_HPP
+
+#include <sortie/core/config_file.hpp>
+#include <sortie/core/model.hpp>
+#include <sortie/core/plugin_host.hpp>
+#include <sortie/core/spec_file.hpp>
+#include <sortie/core/store.hpp>
+#include <sortie/registry/registry.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sortie::cli {
+
+struct GlobalOptions {
+  std::vector<std::string> plugin_dirs;  // --plugin-dir: replaces the manifest search path
+  std::string session;                   // --session, $SORTIE_SESSION, else "default"
+};
+
+class CliContext {
+ public:
+  explicit CliContext(GlobalOptions options);
+  ~CliContext();
+
+  const GlobalOptions& options() const { return options_; }
+  const registry::Registry& registry();
+  core::PluginHost& plugin_host();
+  core::AppStore& store();
+  const core::ConfigFile& config();
+
+  // The scheduler component `name`, created with its config (docs/payloads.md P-4); an unknown
+  // name is an error listing the schedulers that exist.
+  std::unique_ptr<core::SchedulerClient> scheduler(const std::string& name,
+                                                   const std::string& session);
+  // Resolves a named resource from data manifests or code-backed registries.
+  std::optional<core::Resource> named_resource(const std::string& name);
+  core::NamedResourceLookup resource_lookup();
+  // Every named resource the registry lists (for "did you mean" hints).
+  std::vector<std::string> resource_names();
+
+  // Prints registry problems (bad manifests) to stderr once, so a broken third-party manifest is
+  // visible without stopping the command.
+  void report_registry_problems();
+
+ private:
+  GlobalOptions options_;
+  std::optional<registry::Registry> registry_;
+  std::unique_ptr<core::PluginHost> plugin_host_;
+  std::unique_ptr<core::AppStore> store_;
+  std::optional<core::ConfigFile> config_;
+  bool problems_reported_ = false;
+};
+
+// The directory where sortie keeps state: $SORTIE_STATE_DIR, else $XDG_STATE_HOME/sortie, else
+// ~/.local/state/sortie.
+std::string state_dir();
+
+// Nanoseconds since the Unix epoch.
+int64_t now_ns();
+
+}  // namespace sortie::cli
+
+#endif  // SORTIE_CLI_CLI_CONTEXT_HPP

@@ -1,0 +1,68 @@
+// `sortie cancel HANDLE`: asks the scheduler to cancel, then waits (bounded) for the app to be
+// terminal so the user learns the outcome.
+#include <sortie/core/error.hpp>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "app_lookup.hpp"
+#include "app_waiter.hpp"
+#include "commands.hpp"
+
+namespace po = boost::program_options;
+
+namespace sortie::cli {
+
+int cmd_cancel(CliContext& ctx, const Args& args) {
+  std::string handle_text;
+  double timeout_s = 60;
+  po::options_description desc("cancel options");
+  desc.add_options()("help,h", "show this help")(
+      "timeout", po::value(&timeout_s),
+      "seconds to wait for the app to stop (default 60; 0 = return at once)");
+  po::options_description hidden;
+  hidden.add_options()("handle", po::value(&handle_text));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("handle", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help") != 0) {
+    std::cout << "usage: sortie cancel HANDLE [options]\n\n" << desc;
+    return kExitOk;
+  }
+  if (handle_text.empty()) throw core::Error("missing HANDLE (SCHEDULER://SESSION/APP_ID)");
+
+  AppLookup app = lookup_app(ctx, handle_text);
+  const std::string handle = app.handle.str();
+  if (!app.status) {
+    std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
+                 handle.c_str());
+    return kExitAppNotSucceeded;
+  }
+  if (core::is_terminal(app.status->state)) {
+    std::printf("%s is already %s\n", handle.c_str(), core::to_string(app.status->state));
+    return kExitOk;
+  }
+  app.scheduler->cancel(app.handle.app_id);
+  if (ctx.store().get(handle)) ctx.store().add_event(handle, "cancel_requested", "sortie cancel");
+  if (timeout_s <= 0) {
+    std::printf("cancel requested for %s\n", handle.c_str());
+    return kExitOk;
+  }
+  install_interrupt_handlers();
+  AppWaiter waiter(*app.scheduler, ctx.store(), handle, app.handle.app_id);
+  auto final_status = waiter.until_terminal(static_cast<int64_t>(timeout_s * 1000));
+  if (!final_status) {
+    std::printf("cancel requested for %s; still %s\n", handle.c_str(),
+                waiter.last() ? core::to_string(waiter.last()->state) : "running");
+    return kExitBackend;
+  }
+  std::printf("%s %s\n", handle.c_str(), core::to_string(final_status->state));
+  return kExitOk;
+}
+
+}  // namespace sortie::cli

@@ -1,0 +1,116 @@
+// `sortie log HANDLE[/ROLE[/REPLICA[,REPLICA...]]]`: an app's output, whole lines, prefixed
+// with ROLE/REPLICA.
+#include <sortie/core/error.hpp>
+
+#include <boost/algorithm/string/split.hpp>
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "app_lookup.hpp"
+#include "app_waiter.hpp"
+#include "commands.hpp"
+#include "json_text.hpp"
+#include "log_printer.hpp"
+#include "time_arg.hpp"
+
+namespace po = boost::program_options;
+
+namespace sortie::cli {
+
+namespace {
+
+struct LogTarget {
+  std::string handle;
+  std::string role;
+  std::set<uint32_t> replicas;
+};
+
+// Splits the role and replica suffixes off SCHEDULER://SESSION/APP_ID/ROLE/REPLICAS.
+LogTarget parse_log_target(const std::string& text) {
+  LogTarget target;
+  const size_t scheme = text.find("://");
+  if (scheme == std::string::npos) {
+    throw core::Error("'" + text + "' is not SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]]");
+  }
+  std::vector<std::string> parts;
+  const std::string path = text.substr(scheme + 3);
+  boost::split(parts, path, [](char c) { return c == '/'; });
+  if (parts.size() < 2 || parts.size() > 4) {
+    throw core::Error("'" + text + "' is not SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]]");
+  }
+  target.handle = text.substr(0, scheme + 3) + parts[0] + "/" + parts[1];
+  if (parts.size() >= 3) target.role = parts[2];
+  if (parts.size() == 4) {
+    std::vector<std::string> ids;
+    boost::split(ids, parts[3], [](char c) { return c == ','; });
+    for (const auto& id : ids) {
+      if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
+        throw core::Error("replica '" + id + "' in '" + text + "' is not a number");
+      }
+      target.replicas.insert(static_cast<uint32_t>(std::stoul(id)));
+    }
+  }
+  return target;
+}
+
+}  // namespace
+
+int cmd_log(CliContext& ctx, const Args& args) {
+  std::string target_text, regex, since, until, streams = "combined";
+  po::options_description desc("log options");
+  desc.add_options()("help,h", "show this help")(
+      "regex", po::value(&regex), "only lines matching this POSIX extended regex")(
+      "since", po::value(&since), "only lines written at or after this time")(
+      "until", po::value(&until), "only lines written before this time")(
+      "follow,f", "keep printing until the app is terminal")(
+      "streams", po::value(&streams), "stdout, stderr or combined (default)")(
+      "no-prefix", "print lines without the ROLE/REPLICA prefix");
+  po::options_description hidden;
+  hidden.add_options()("target", po::value(&target_text));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("target", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help") != 0) {
+    std::cout << "usage: sortie log SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]] [options]\n\n"
+              << desc;
+    return kExitOk;
+  }
+  if (target_text.empty()) throw core::Error("missing HANDLE[/ROLE[/REPLICA]]");
+  if (streams != "stdout" && streams != "stderr" && streams != "combined") {
+    throw core::Error("--streams '" + streams + "': expected stdout, stderr or combined");
+  }
+  const LogTarget target = parse_log_target(target_text);
+  const int64_t now = now_ns();
+
+  const AppLookup app = lookup_app(ctx, target.handle);
+  if (!app.status) {
+    std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
+                 target.handle.c_str());
+    return kExitAppNotSucceeded;
+  }
+  JsonText request;
+  request.begin_object().key("schema").string("sortie.log_request/1");
+  if (!target.role.empty()) request.key("role").string(target.role);
+  if (target.replicas.size() == 1) request.key("replica").number(int64_t{*target.replicas.begin()});
+  request.key("streams").string(streams);
+  if (!since.empty()) request.key("since").number(parse_time_arg(since, "--since", now));
+  if (!until.empty()) request.key("until").number(parse_time_arg(until, "--until", now));
+  request.key("follow").boolean(vm.count("follow") != 0);
+  request.end_object();
+
+  LogFilter filter;
+  if (!regex.empty()) filter.regex = regex;
+  filter.replicas = target.replicas;
+  filter.prefix = vm.count("no-prefix") == 0;
+  LogPrinter printer(filter);
+  install_interrupt_handlers();
+  auto reader = app.scheduler->log_open(app.handle.app_id, request.str());
+  return printer.drain(*reader) ? kExitOk : kExitInterrupted;
+}
+
+}  // namespace sortie::cli

@@ -1,0 +1,226 @@
+// `sortie run`: build an AppDef from a component, a spec file or a command, submit it, and
+// optionally follow it (--wait, --log) until it is terminal.
+#include <sortie/core/component.hpp>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+#include <sortie/core/spec_file.hpp>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "app_waiter.hpp"
+#include "commands.hpp"
+#include "json_text.hpp"
+#include "launcher.hpp"
+#include "log_printer.hpp"
+
+namespace po = boost::program_options;
+
+namespace sortie::cli {
+
+namespace {
+
+constexpr const char* kRunUsage =
+    "usage: sortie run [options] COMPONENT [component args...]\n"
+    "       sortie run [options] --spec FILE\n"
+    "       sortie run [options] -- COMMAND [ARGS...]\n";
+
+struct RunCommandLine {
+  Args own;        // run's own options
+  std::string component;
+  Args rest;       // component args, or the command after --
+  bool command_mode = false;
+};
+
+// Run's options end at the first word that is not an option (the component) or at "--".
+RunCommandLine split_run_args(const Args& args) {
+  static const char* const kTakesValue[] = {"-s", "--scheduler", "--cfg", "--spec", "--image",
+                                            "--replicas", "--name"};
+  RunCommandLine line;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string word = args[i] == "-cfg" ? "--cfg" : args[i];  // TorchX spelling
+    if (word == "--") {
+      line.command_mode = true;
+      line.rest.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+      return line;
+    }
+    if (word.empty() || word[0] != '-') {
+      line.component = word;
+      line.rest.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+      return line;
+    }
+    line.own.push_back(word);
+    for (const char* option : kTakesValue) {
+      if (word == option && i + 1 < args.size()) {
+        line.own.push_back(args[++i]);
+        break;
+      }
+    }
+  }
+  return line;
+}
+
+core::AppDef app_from_command(const Args& command, const std::string& image, int replicas,
+                              const std::string& name) {
+  if (command.empty()) throw core::Error("nothing after '--': give the command to run");
+  core::AppDef app;
+  const std::string program = std::filesystem::path(command.front()).filename().string();
+  app.name = name.empty() ? program : name;
+  core::Role role;
+  role.name = program.empty() ? "main" : program;
+  role.image = image;
+  role.entrypoint = command.front();
+  role.args.assign(command.begin() + 1, command.end());
+  role.num_replicas = replicas;
+  app.roles.push_back(std::move(role));
+  core::validate(app);
+  return app;
+}
+
+void print_dryrun(const core::AppDef& app, const DryRunResult& dry) {
+  std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n", core::to_json(app).c_str());
+  std::printf("%s\n", dry.text.empty() ? dry.request_pretty.c_str() : dry.text.c_str());
+}
+
+int exit_status_for(const core::AppStatus& status) {
+  return status.state == core::AppState::kSucceeded ? kExitOk : kExitAppNotSucceeded;
+}
+
+}  // namespace
+
+int cmd_run(CliContext& ctx, const Args& args) {
+  const RunCommandLine line = split_run_args(args);
+  po::options_description desc("run options");
+  std::string scheduler_name;
+  std::vector<std::string> cfgs;
+  std::string spec, image, name;
+  int replicas = 1;
+  desc.add_options()
+      ("help,h", "show this help")
+      ("scheduler,s", po::value(&scheduler_name), "scheduler to submit to (see `sortie plugins list`)")
+      ("cfg", po::value(&cfgs)->composing(), "run options k=v,k2=v2 (also -cfg; repeatable)")
+      ("dryrun", "print the app and the scheduler's request; submit nothing")
+      ("wait", "wait until the app is terminal; exit 0 only if it succeeded")
+      ("log", "print the app's output (ROLE/REPLICA prefixed) while waiting; implies --wait")
+      ("spec", po::value(&spec), "read the app from a YAML or JSON spec file")
+      ("image", po::value(&image), "with -- COMMAND: the role's image")
+      ("replicas", po::value(&replicas), "with -- COMMAND: number of replicas (default 1)")
+      ("name", po::value(&name), "with -- COMMAND: the app's name (default: the program's)");
+  po::variables_map vm;
+  po::store(po::command_line_parser(line.own).options(desc).run(), vm);
+  po::notify(vm);
+  if (vm.count("help") != 0) {
+    std::cout << kRunUsage << '\n' << desc;
+    return kExitOk;
+  }
+
+  const int sources = (spec.empty() ? 0 : 1) + (line.component.empty() ? 0 : 1) +
+                      (line.command_mode ? 1 : 0);
+  if (sources != 1) {
+    throw core::Error(sources == 0 ? "nothing to run: give a component (see `sortie builtins`), "
+                                     "--spec FILE, or -- COMMAND"
+                                   : "give only one of: a component, --spec FILE, -- COMMAND");
+  }
+  if (!line.command_mode && (vm.count("image") + vm.count("replicas") + vm.count("name")) > 0) {
+    throw core::Error("--image, --replicas and --name apply only to a command after --");
+  }
+
+  const core::ConfigFile& config = ctx.config();
+  if (scheduler_name.empty()) {
+    if (auto configured = config.get("cli:run", "scheduler")) scheduler_name = configured->value;
+  }
+  if (scheduler_name.empty()) scheduler_name = SORTIE_DEFAULT_SCHEDULER;
+
+  LaunchPlan plan;
+  plan.scheduler = scheduler_name;
+  plan.session = ctx.options().session;
+  if (!spec.empty()) {
+    plan.app = core::load_app_spec(spec, ctx.resource_lookup(), ctx.resource_names());
+  } else if (line.command_mode) {
+    plan.app = app_from_command(line.rest, image, replicas, name);
+  } else {
+    const registry::Entry* entry =
+        ctx.registry().find(registry::Group::kComponents, line.component);
+    if (entry == nullptr) {
+      std::string message = "unknown component '" + line.component + "'";
+      auto close = ctx.registry().close_names(registry::Group::kComponents, line.component);
+      if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
+      throw core::Error(SORTIE_NOT_FOUND, message + "; see `sortie builtins`");
+    }
+    const core::Component component = core::parse_component(
+        entry->name, entry->description, entry->data_json, entry->manifest_path);
+    for (const auto& word : line.rest) {
+      if (word == "--") break;
+      if (word == "--help" || word == "-h") {
+        std::fputs(core::component_help(component).c_str(), stdout);
+        return kExitOk;
+      }
+    }
+    std::map<std::string, std::string> defaults;
+    for (const auto& [key, value] : config.section("component:" + component.name)) {
+      defaults[key] = value.value;
+    }
+    plan.app = core::instantiate(component, line.rest, defaults, ctx.resource_lookup(),
+                                 ctx.resource_names());
+  }
+
+  for (const auto& [key, value] : config.section(scheduler_name)) {
+    plan.raw_cfg[key] = core::RawOpt{value.value, value.origin};
+  }
+  for (const auto& text : cfgs) {
+    for (const auto& [key, value] : core::split_cfg(text)) {
+      plan.raw_cfg[key] = core::RawOpt{value, "-cfg"};
+    }
+  }
+
+  auto scheduler = ctx.scheduler(scheduler_name, plan.session);
+  Launcher launcher(ctx, *scheduler);
+  const DryRunResult dry = launcher.dryrun(plan);
+  if (vm.count("dryrun") != 0) {
+    print_dryrun(plan.app, dry);
+    return kExitOk;
+  }
+
+  const bool follow_logs = vm.count("log") != 0;
+  const bool wait = follow_logs || vm.count("wait") != 0;
+  if (wait) install_interrupt_handlers();
+  const std::string handle = launcher.schedule(plan, dry);
+  std::printf("%s\n", handle.c_str());
+  std::fflush(stdout);
+  if (!wait) return kExitOk;
+
+  const std::string app_id = core::parse_app_handle(handle).app_id;
+  AppWaiter waiter(*scheduler, ctx.store(), handle, app_id);
+  std::optional<core::AppStatus> final_status;
+  if (follow_logs) {
+    JsonText request;
+    request.begin_object()
+        .key("schema").string("sortie.log_request/1")
+        .key("streams").string("combined")
+        .key("follow").boolean(true)
+        .end_object();
+    auto reader = scheduler->log_open(app_id, request.str());
+    LogPrinter printer(LogFilter{});
+    printer.drain(*reader);
+  }
+  if (interrupted() == 0) final_status = waiter.until_terminal(-1);
+  if (!final_status) {
+    std::fprintf(stderr, "sortie run: interrupted by signal %d: cancelling %s\n", interrupted(),
+                 handle.c_str());
+    scheduler->cancel(app_id);
+    ctx.store().add_event(handle, "cancel_requested", "run --wait interrupted");
+    // The app is cancelled whatever happens next; record its final state if it comes quickly.
+    final_status = waiter.step(30'000);
+    std::fprintf(stderr, "sortie run: %s is %s\n", handle.c_str(),
+                 core::to_string(final_status->state));
+    return kExitInterrupted;
+  }
+  std::fprintf(stderr, "sortie run: %s %s%s%s\n", handle.c_str(),
+               core::to_string(final_status->state), final_status->msg.empty() ? "" : ": ",
+               final_status->msg.c_str());
+  return exit_status_for(*final_status);
+}
+
+}  // namespace sortie::cli

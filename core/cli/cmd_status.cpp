@@ -1,0 +1,116 @@
+// `sortie status HANDLE` and `sortie describe HANDLE`.
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+
+#include <boost/algorithm/string/split.hpp>
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "app_lookup.hpp"
+#include "commands.hpp"
+#include "json_text.hpp"
+#include "status_format.hpp"
+
+namespace po = boost::program_options;
+
+namespace sortie::cli {
+
+namespace {
+
+struct HandleCommandLine {
+  std::string handle;
+  bool json = false;
+  std::set<std::string> roles;
+  bool help = false;
+};
+
+HandleCommandLine parse_handle_args(const char* command, const Args& args, bool with_roles) {
+  HandleCommandLine line;
+  std::string roles;
+  po::options_description desc(std::string(command) + " options");
+  desc.add_options()("help,h", "show this help")("json", "print JSON (docs/payloads.md P-8)");
+  if (with_roles) desc.add_options()("roles", po::value(&roles), "only these roles (r1,r2)");
+  po::options_description hidden;
+  hidden.add_options()("handle", po::value(&line.handle));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("handle", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  line.help = vm.count("help") != 0;
+  if (line.help) {
+    std::cout << "usage: sortie " << command << " HANDLE [options]\n\n" << desc;
+    return line;
+  }
+  if (line.handle.empty()) {
+    throw core::Error(std::string("missing HANDLE (SCHEDULER://SESSION/APP_ID); `sortie list` "
+                                  "shows them"));
+  }
+  line.json = vm.count("json") != 0;
+  if (!roles.empty()) {
+    std::vector<std::string> names;
+    boost::split(names, roles, [](char c) { return c == ','; });
+    line.roles.insert(names.begin(), names.end());
+  }
+  return line;
+}
+
+int unknown_app(const std::string& handle) {
+  std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
+               handle.c_str());
+  return kExitAppNotSucceeded;
+}
+
+}  // namespace
+
+int cmd_status(CliContext& ctx, const Args& args) {
+  const HandleCommandLine line = parse_handle_args("status", args, true);
+  if (line.help) return kExitOk;
+  const AppLookup app = lookup_app(ctx, line.handle);
+  if (!app.status) return unknown_app(line.handle);
+  if (app.from_store_only) {
+    std::fprintf(stderr, "sortie: %s no longer knows this app; showing the last recorded status\n",
+                 app.handle.scheduler.c_str());
+  }
+  if (line.json) {
+    std::printf("%s\n", core::to_json(*app.status).c_str());
+  } else {
+    std::fputs(format_status(app.handle.str(), *app.status, line.roles).c_str(), stdout);
+  }
+  return kExitOk;
+}
+
+int cmd_describe(CliContext& ctx, const Args& args) {
+  const HandleCommandLine line = parse_handle_args("describe", args, false);
+  if (line.help) return kExitOk;
+  const AppLookup app = lookup_app(ctx, line.handle);
+  const auto record = ctx.store().get(app.handle.str());
+  if (!app.status && !record) return unknown_app(line.handle);
+  if (line.json) {
+    JsonText out;
+    out.begin_object().key("schema").string("sortie.describe/1");
+    out.key("handle").string(app.handle.str());
+    if (record) {
+      out.key("app").raw(record->appdef_json);
+      out.key("cfg").raw(record->cfg_json.empty() ? "{}" : record->cfg_json);
+      out.key("submitted_at").number(record->submitted_at);
+    }
+    if (app.status) out.key("status").raw(core::to_json(*app.status));
+    out.end_object();
+    std::printf("%s\n", out.str().c_str());
+    return kExitOk;
+  }
+  if (record) {
+    std::fputs(format_app(core::appdef_from_json(record->appdef_json, "the store")).c_str(),
+               stdout);
+  } else {
+    std::printf("App: (submitted outside this machine's store; definition unknown)\n");
+  }
+  if (app.status) std::fputs(format_status(app.handle.str(), *app.status, {}).c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace sortie::cli

@@ -1,0 +1,110 @@
+// The `sortie` command line. Global options come before the subcommand; everything after it
+// belongs to the subcommand. `sortie --help` reads no file and loads no plugin.
+#include <sortie/core/error.hpp>
+
+#include <boost/program_options/errors.hpp>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: sortie [--plugin-dir DIR]... [--session NAME] COMMAND [ARGS]
+
+Launch apps on pluggable schedulers and follow them from any shell.
+
+commands:
+  run        submit an app: a component, a --spec file or a command after --
+  status     state of an app (HANDLE = SCHEDULER://SESSION/APP_ID)
+  describe   definition and state of an app
+  log        print an app's logs (HANDLE[/ROLE[/REPLICA]])
+  list       apps submitted from this machine
+  cancel     cancel an app
+  runopts    run options of each scheduler
+  plugins    list the plugins and manifests found, or show one (loads it)
+  resources  named resources (e.g. gpu.small)
+  builtins   components available to `sortie run`
+
+global options:
+  --plugin-dir DIR  read manifests from DIR only (repeatable; replaces the search path)
+  --session NAME    session for new apps (default: $SORTIE_SESSION or "default")
+  --version         print the version
+  -h, --help        this help; `sortie COMMAND --help` for a command's options
+)";
+
+struct Command {
+  const char* name;
+  int (*run)(sortie::cli::CliContext&, const sortie::cli::Args&);
+};
+
+constexpr Command kCommands[] = {
+    {"run", sortie::cli::cmd_run},
+    {"status", sortie::cli::cmd_status},
+    {"describe", sortie::cli::cmd_describe},
+    {"log", sortie::cli::cmd_log},
+    {"list", sortie::cli::cmd_list},
+    {"cancel", sortie::cli::cmd_cancel},
+    {"runopts", sortie::cli::cmd_runopts},
+    {"plugins", sortie::cli::cmd_plugins},
+    {"resources", sortie::cli::cmd_resources},
+    {"builtins", sortie::cli::cmd_builtins},
+};
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n", message.c_str());
+  return sortie::cli::kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  sortie::cli::GlobalOptions options;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; ++i) {
+    const std::string word = argv[i];
+    if (word == "-h" || word == "--help") {
+      std::fputs(kUsage, stdout);
+      return sortie::cli::kExitOk;
+    }
+    if (word == "--version") {
+      std::printf("sortie %s (plugin ABI %d.%d)\n", SORTIE_VERSION, SORTIE_ABI_CURRENT_MAJOR,
+                  SORTIE_ABI_CURRENT_MINOR);
+      return sortie::cli::kExitOk;
+    }
+    if (word == "--plugin-dir" || word == "--session") {
+      if (i + 1 >= argc) return usage_error("option " + word + " needs a value");
+      (word == "--session" ? options.session : options.plugin_dirs.emplace_back()) = argv[++i];
+      continue;
+    }
+    return usage_error("unknown global option '" + word + "'");
+  }
+  if (i >= argc) {
+    std::fputs(kUsage, stderr);
+    return sortie::cli::kExitUsage;
+  }
+  const std::string name = argv[i];
+  const sortie::cli::Args args(argv + i + 1, argv + argc);
+  for (const Command& command : kCommands) {
+    if (name != command.name) continue;
+    sortie::cli::CliContext ctx(std::move(options));
+    try {
+      return command.run(ctx, args);
+    } catch (const boost::program_options::error& e) {
+      std::fprintf(stderr, "sortie %s: %s\n(see `sortie %s --help`)\n", command.name, e.what(),
+                   command.name);
+      return sortie::cli::kExitUsage;
+    } catch (const sortie::core::Error& e) {
+      std::fprintf(stderr, "sortie %s: error: %s\n", command.name, e.what());
+      const bool input_error = e.status() == SORTIE_INVALID_ARGUMENT;
+      if (e.status() == SORTIE_NOT_FOUND) return sortie::cli::kExitAppNotSucceeded;
+      return input_error ? sortie::cli::kExitUsage : sortie::cli::kExitBackend;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "sortie %s: error: %s\n", command.name, e.what());
+      return sortie::cli::kExitBackend;
+    }
+  }
+  return usage_error("unknown command '" + name + "'");
+}

@@ -1,0 +1,114 @@
+#include <cstdlib>
+#include <filesystem>
+#include <sortie/core/config_file.hpp>
+#include <sortie/core/error.hpp>
+#include <sstream>
+
+#include "model_files.hpp"
+
+namespace sortie::core {
+namespace {
+
+std::string trim(const std::string& text) {
+  const size_t begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return "";
+  const size_t end = text.find_last_not_of(" \t\r\n");
+  return text.substr(begin, end - begin + 1);
+}
+
+using Sections = std::map<std::string, std::map<std::string, ConfigValue>>;
+
+// Parses one INI file into `file_sections`; keys repeated within one file are errors.
+Sections parse_ini(const std::string& path, const std::string& content) {
+  Sections sections;
+  std::istringstream lines(content);
+  std::string raw_line;
+  std::string section;
+  bool in_section = false;
+  int number = 0;
+  while (std::getline(lines, raw_line)) {
+    ++number;
+    const std::string where = path + ":" + std::to_string(number);
+    const std::string line = trim(raw_line);
+    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+    if (line[0] == '[') {
+      if (line.back() != ']') throw Error(where + ": section header '" + line + "' lacks ']'");
+      section = trim(line.substr(1, line.size() - 2));
+      if (section.empty()) throw Error(where + ": empty section name '[]'");
+      in_section = true;
+      sections[section];  // an empty section still exists
+      continue;
+    }
+    const size_t equals = line.find('=');
+    if (equals == std::string::npos) {
+      throw Error(where + ": expected [SECTION], KEY = VALUE or a comment ('#' or ';'), got '" +
+                  line + "'");
+    }
+    const std::string key = trim(line.substr(0, equals));
+    if (key.empty()) throw Error(where + ": '" + line + "' has no key before '='");
+    if (!in_section) {
+      throw Error(where + ": '" + key +
+                  "' is outside any section; put it under [SCHEDULER], [cli:run] or "
+                  "[component:NAME]");
+    }
+    auto& keys = sections[section];
+    const auto existing = keys.find(key);
+    if (existing != keys.end()) {
+      throw Error(where + ": key '" + key + "' of [" + section + "] is already set at " +
+                  existing->second.origin);
+    }
+    keys.emplace(key, ConfigValue{trim(line.substr(equals + 1)), where});
+  }
+  return sections;
+}
+
+}  // namespace
+
+ConfigFile ConfigFile::load(const std::vector<std::string>& paths) {
+  ConfigFile config;
+  for (const auto& path : paths) {
+    const auto content = read_text_file_if_exists(path, "config file");
+    if (!content) continue;
+    config.files_read_.push_back(path);
+    for (auto& [name, keys] : parse_ini(path, *content)) {
+      auto& merged = config.sections_[name];
+      for (auto& [key, value] : keys) merged.emplace(key, std::move(value));  // earlier file wins
+    }
+  }
+  return config;
+}
+
+ConfigFile ConfigFile::load_default() {
+  if (const char* explicit_file = std::getenv("SORTIE_CONFIG");
+      explicit_file != nullptr && *explicit_file != '\0') {
+    if (!std::filesystem::exists(explicit_file)) {
+      throw Error(SORTIE_NOT_FOUND, std::string("SORTIE_CONFIG names '") + explicit_file +
+                                        "', which does not exist; fix or unset SORTIE_CONFIG");
+    }
+    return load({explicit_file});
+  }
+  std::vector<std::string> paths = {".sortieconfig"};
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+    const std::string home_file = std::string(home) + "/.sortieconfig";
+    std::error_code error;
+    // Run from $HOME, both names are one file; reading it twice would change nothing.
+    if (!std::filesystem::equivalent(paths[0], home_file, error)) paths.push_back(home_file);
+  }
+  return load(paths);
+}
+
+std::map<std::string, ConfigValue> ConfigFile::section(const std::string& name) const {
+  const auto found = sections_.find(name);
+  return found == sections_.end() ? std::map<std::string, ConfigValue>{} : found->second;
+}
+
+std::optional<ConfigValue> ConfigFile::get(const std::string& section,
+                                           const std::string& key) const {
+  const auto found = sections_.find(section);
+  if (found == sections_.end()) return std::nullopt;
+  const auto value = found->second.find(key);
+  if (value == found->second.end()) return std::nullopt;
+  return value->second;
+}
+
+}  // namespace sortie::core

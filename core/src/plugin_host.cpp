@@ -1,0 +1,148 @@
+// File: core/src/plugin_host.cpp
+//
+// From registry entries to live components: loads the entry's library (plugin_loader.cpp), finds
+// the component by kind and name, and creates it.
+#include <sortie/core/error.hpp>
+#include <sortie/core/plugin_host.hpp>
+#include <string>
+
+#include "plugin_calls.hpp"
+#include "plugin_loader.hpp"
+
+namespace sortie::core {
+namespace {
+
+using detail::as_str;
+using detail::check_status;
+using detail::invoke;
+using detail::StringSink;
+
+const char* group_noun(registry::Group group) {
+  switch (group) {
+    case registry::Group::kSchedulers:
+      return "scheduler";
+    case registry::Group::kPackagers:
+      return "packager";
+    case registry::Group::kImageProviders:
+      return "image provider";
+    case registry::Group::kNamedResources:
+      return "named-resource registry";
+    case registry::Group::kComponents:
+      return "component";
+  }
+  return "entry";
+}
+
+// "scheduler 'x' (plugin y, /lib/path)".
+std::string component_context(const registry::Entry& entry, const LoadedPlugin& plugin) {
+  return std::string(group_noun(entry.group)) + " '" + entry.name + "' (plugin " + plugin.name +
+         ", " + plugin.library_path + ")";
+}
+
+// Loads the entry's plugin and returns the vtable of its component of `kind`.
+const void* component_vtable(const registry::Entry& entry, registry::Group group, uint32_t kind,
+                             const LoadedPlugin*& plugin) {
+  if (entry.group != group) {
+    throw Error(SORTIE_INVALID_ARGUMENT, std::string(to_string(entry.group)) + " entry '" +
+                                             entry.name + "' (manifest " + entry.manifest_path +
+                                             ") cannot be used where " + to_string(group) +
+                                             " is expected");
+  }
+  if (entry.plugin == nullptr) {
+    throw Error(SORTIE_INVALID_ARGUMENT, std::string(group_noun(group)) + " '" + entry.name +
+                                             "' (manifest " + entry.manifest_path +
+                                             ") is a data entry with no plugin library; read its "
+                                             "data instead of calling it");
+  }
+  plugin = &detail::load_plugin(*entry.plugin);
+  for (const sortie_component* component : plugin->components) {
+    if (component->kind == kind && entry.name == component->name) return component->vtable;
+  }
+  // Negotiation checked the library against its manifest; this entry came from another one.
+  throw Error(SORTIE_NOT_FOUND, detail::plugin_context(*entry.plugin) + ": the library has no " +
+                                    group_noun(group) + " '" + entry.name + "' (entry from " +
+                                    entry.manifest_path + ")");
+}
+
+}  // namespace
+
+// The loaded libraries are process-wide (plugin_loader.hpp); a host holds no state of its own.
+struct PluginHost::Impl {};
+
+PluginHost::PluginHost() : impl_(std::make_unique<Impl>()) {}
+PluginHost::~PluginHost() = default;
+
+const LoadedPlugin& PluginHost::load(const registry::PluginLibrary& library) {
+  return detail::load_plugin(library);
+}
+
+std::unique_ptr<SchedulerClient> PluginHost::scheduler(const registry::Entry& entry,
+                                                       const std::string& config_json) {
+  const LoadedPlugin* plugin = nullptr;
+  const auto* vtable = static_cast<const sortie_scheduler_vtable*>(
+      component_vtable(entry, registry::Group::kSchedulers, SORTIE_KIND_SCHEDULER, plugin));
+  const std::string context = component_context(entry, *plugin);
+  sortie_scheduler* self = nullptr;
+  StringSink err;
+  const sortie_status status = invoke(
+      context, "create", [&] { return vtable->create(as_str(config_json), &self, err.get()); });
+  check_status(context, "create", status, err.text());
+  if (self == nullptr) {
+    throw Error(SORTIE_INTERNAL,
+                context +
+                    ": create succeeded but returned a NULL handle; this is a bug in the "
+                    "plugin");
+  }
+  return std::make_unique<SchedulerClient>(vtable, self, context);
+}
+
+std::unique_ptr<ImageProviderClient> PluginHost::image_provider(const registry::Entry& entry,
+                                                                const std::string& config_json) {
+  const LoadedPlugin* plugin = nullptr;
+  const auto* vtable = static_cast<const sortie_image_provider_vtable*>(component_vtable(
+      entry, registry::Group::kImageProviders, SORTIE_KIND_IMAGE_PROVIDER, plugin));
+  const std::string context = component_context(entry, *plugin);
+  sortie_image_provider* self = nullptr;
+  StringSink err;
+  const sortie_status status = invoke(
+      context, "create", [&] { return vtable->create(as_str(config_json), &self, err.get()); });
+  check_status(context, "create", status, err.text());
+  if (self == nullptr) {
+    throw Error(SORTIE_INTERNAL,
+                context +
+                    ": create succeeded but returned a NULL handle; this is a bug in the "
+                    "plugin");
+  }
+  return std::make_unique<ImageProviderClient>(vtable, self, context);
+}
+
+std::vector<std::string> PluginHost::resource_names(const registry::Entry& entry) {
+  const LoadedPlugin* plugin = nullptr;
+  const auto* vtable = static_cast<const sortie_named_resources_vtable*>(component_vtable(
+      entry, registry::Group::kNamedResources, SORTIE_KIND_NAMED_RESOURCES, plugin));
+  const std::string context = component_context(entry, *plugin);
+  StringSink out, err;
+  const sortie_status status =
+      invoke(context, "names", [&] { return vtable->names(out.get(), err.get()); });
+  check_status(context, "names", status, err.text());
+  return detail::resource_names_of(context, out.text());
+}
+
+std::optional<std::string> PluginHost::resource_lookup(const registry::Entry& entry,
+                                                       std::string_view name) {
+  const LoadedPlugin* plugin = nullptr;
+  const auto* vtable = static_cast<const sortie_named_resources_vtable*>(component_vtable(
+      entry, registry::Group::kNamedResources, SORTIE_KIND_NAMED_RESOURCES, plugin));
+  const std::string context = component_context(entry, *plugin);
+  StringSink out, err;
+  const sortie_status status =
+      invoke(context, "lookup", [&] { return vtable->lookup(as_str(name), out.get(), err.get()); });
+  if (status == SORTIE_NOT_FOUND) return std::nullopt;
+  check_status(context, "lookup", status, err.text());
+  detail::check_payload(context, "lookup", out.text(), "sortie.resource/1");
+  return out.text();
+}
+
+std::vector<std::string> PluginHost::diagnostics() const { return detail::diagnostics(); }
+
+}  // namespace sortie::core

@@ -1,0 +1,127 @@
+#include "store_schema.hpp"
+
+#include <array>
+#include <sortie/core/error.hpp>
+
+#include "store_sqlite.hpp"
+
+namespace sortie::core::store_detail {
+namespace {
+
+// kMigrations[n] takes the schema from version n to n + 1. Append, never edit: stores in the
+// field are at every version that ever shipped.
+constexpr std::array<const char*, kStoreSchemaVersion> kMigrations = {
+    R"sql(
+CREATE TABLE apps (
+  handle TEXT PRIMARY KEY,
+  scheduler TEXT NOT NULL,
+  session TEXT NOT NULL,
+  app_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  state TEXT NOT NULL,
+  num_restarts INTEGER NOT NULL DEFAULT 0,
+  msg TEXT NOT NULL DEFAULT '',
+  ui_url TEXT NOT NULL DEFAULT '',
+  structured_error_msg TEXT NOT NULL DEFAULT '',
+  appdef_json TEXT NOT NULL,
+  request_json TEXT NOT NULL,
+  cfg_json TEXT NOT NULL,
+  submitted_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX apps_by_submitted ON apps (submitted_at);
+CREATE INDEX apps_by_scheduler ON apps (scheduler, submitted_at);
+CREATE INDEX apps_by_session ON apps (session, submitted_at);
+CREATE INDEX apps_by_state ON apps (state, submitted_at);
+
+CREATE TABLE roles (
+  handle TEXT NOT NULL REFERENCES apps (handle) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  num_replicas INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (handle, role)
+) WITHOUT ROWID;
+
+CREATE TABLE replicas (
+  handle TEXT NOT NULL REFERENCES apps (handle) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  replica_id INTEGER NOT NULL,
+  state TEXT NOT NULL,
+  pid INTEGER,
+  exit_code INTEGER,
+  hostname TEXT NOT NULL,
+  restarts INTEGER NOT NULL,
+  started_at INTEGER,
+  finished_at INTEGER,
+  msg TEXT NOT NULL,
+  PRIMARY KEY (handle, role, replica_id)
+) WITHOUT ROWID;
+
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  handle TEXT NOT NULL REFERENCES apps (handle) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  detail TEXT NOT NULL
+);
+CREATE INDEX events_by_handle ON events (handle, id);
+)sql",
+};
+
+struct Marks {
+  int64_t application_id = 0;
+  int64_t user_version = 0;
+};
+
+Marks read_marks(sqlite3* db, const std::string& path) {
+  Statement query(db, path,
+                  "SELECT (SELECT application_id FROM pragma_application_id), "
+                  "(SELECT user_version FROM pragma_user_version)",
+                  "reading the schema version");
+  query.step();
+  return {query.integer(0), query.integer(1)};
+}
+
+// Throws unless the marks are sortie's at a version this build can read.
+void check_marks(sqlite3* db, const std::string& path, const Marks& marks) {
+  if (marks.application_id != kStoreApplicationId) {
+    Statement objects(db, path, "SELECT count(*) FROM sqlite_schema", "reading the schema");
+    objects.step();
+    if (marks.application_id != 0 || objects.integer(0) != 0) {
+      throw Error(SORTIE_FAILED_PRECONDITION,
+                  path +
+                      " is not a sortie store (it is an SQLite database of another program): "
+                      "set SORTIE_STATE_DIR to another directory");
+    }
+  }
+  if (marks.user_version > kStoreSchemaVersion) {
+    throw Error(SORTIE_FAILED_PRECONDITION,
+                path + " was written by a newer sortie (schema version " +
+                    std::to_string(marks.user_version) + ", this sortie reads up to " +
+                    std::to_string(kStoreSchemaVersion) + "): upgrade sortie");
+  }
+}
+
+}  // namespace
+
+void migrate_schema(sqlite3* db, const std::string& path) {
+  const Marks marks = read_marks(db, path);
+  if (marks.application_id == kStoreApplicationId && marks.user_version == kStoreSchemaVersion) {
+    return;
+  }
+  write_transaction(db, path, "creating or upgrading the schema", [&] {
+    // Read again under the lock: another process may be migrating concurrently, and the marks and
+    // the schema must come from one snapshot.
+    const Marks locked = read_marks(db, path);
+    check_marks(db, path, locked);
+    for (int64_t version = locked.user_version; version < kStoreSchemaVersion; ++version) {
+      execute(db, path, kMigrations[static_cast<size_t>(version)],
+              "migrating the schema to version " + std::to_string(version + 1));
+    }
+    const std::string stamp = "PRAGMA application_id = " + std::to_string(kStoreApplicationId) +
+                              "; PRAGMA user_version = " + std::to_string(kStoreSchemaVersion);
+    execute(db, path, stamp.c_str(), "recording the schema version");
+  });
+}
+
+}  // namespace sortie::core::store_detail

@@ -1,0 +1,102 @@
+#include "app_registry.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <sortie/plugin.hpp>
+
+#include "dryrun_builder.hpp"
+#include "file_util.hpp"
+#include "process_info.hpp"
+
+namespace sortie::local {
+
+AppRegistry::AppRegistry(std::string scheduler_name, std::string state_dir)
+    : scheduler_name_(std::move(scheduler_name)), apps_dir_(std::move(state_dir) + "/apps") {}
+
+void AppRegistry::register_app(const std::string& app_id, const std::string& app_dir) {
+  make_directories(apps_dir_);
+  const std::string link = apps_dir_ + "/" + app_id;
+  if (::symlink(app_dir.c_str(), link.c_str()) != 0) {
+    if (errno == EEXIST) {
+      throw Error(Code::kAlreadyExists, scheduler_name_ + ": app id '" + app_id +
+                                            "' is already registered in " + apps_dir_);
+    }
+    throw_errno("cannot register app '" + app_id + "' at '" + link + "'");
+  }
+}
+
+std::string AppRegistry::app_dir(std::string_view app_id) const {
+  check_path_safe_id(app_id, "app id");
+  const std::string link = apps_dir_ + "/" + std::string(app_id);
+  char target[4096];
+  const ssize_t n = ::readlink(link.c_str(), target, sizeof(target) - 1);
+  if (n < 0) {
+    throw Error(Code::kNotFound, scheduler_name_ + ": no app '" + std::string(app_id) +
+                                     "' (nothing registered at " + link + ")");
+  }
+  return std::string(target, static_cast<size_t>(n));
+}
+
+std::vector<std::string> AppRegistry::app_ids() const {
+  std::vector<std::string> ids;
+  DIR* dir = ::opendir(apps_dir_.c_str());
+  if (dir == nullptr) return ids;
+  while (const dirent* entry = ::readdir(dir)) {
+    if (entry->d_name[0] != '.') ids.emplace_back(entry->d_name);
+  }
+  ::closedir(dir);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+AppStatus AppRegistry::load_status(std::string_view app_id) const {
+  return load_status_from_dir(app_dir(app_id));
+}
+
+AppStatus AppRegistry::read_recorded_status(const std::string& app_dir) const {
+  const std::string path = app_dir + "/state.json";
+  return parse_state_json(read_file(path), path);
+}
+
+AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
+  AppStatus status = read_recorded_status(app_dir);
+  // Before the supervisor records itself there is nothing to check (schedule() is running).
+  if (is_terminal_state(status.state) || status.supervisor_pid == 0) return status;
+  if (is_same_process_running(static_cast<pid_t>(status.supervisor_pid),
+                              status.supervisor_start_time)) {
+    return status;
+  }
+  // The supervisor may have exited normally between our read and the liveness check.
+  status = read_recorded_status(app_dir);
+  if (is_terminal_state(status.state)) return status;
+  const std::string msg =
+      "supervisor (pid " + std::to_string(status.supervisor_pid) + ") died unexpectedly";
+  kill_leftover_replicas(status, "FAILED", msg);
+  status.state = "FAILED";
+  status.msg = msg;
+  store_status(app_dir, status);
+  return status;
+}
+
+void AppRegistry::store_status(const std::string& app_dir, const AppStatus& status) const {
+  write_file_atomically(app_dir + "/state.json", to_state_json(status));
+}
+
+void kill_leftover_replicas(AppStatus& status, const std::string& replica_state,
+                            const std::string& msg) {
+  for (RoleStatus& role : status.roles) {
+    for (ReplicaStatus& replica : role.replicas) {
+      if (is_terminal_state(replica.state)) continue;
+      if (replica.pgid > 0) ::killpg(static_cast<pid_t>(replica.pgid), SIGKILL);
+      replica.state = replica_state;
+      replica.msg = msg;
+    }
+  }
+}
+
+}  // namespace sortie::local

@@ -1,0 +1,23 @@
+// File helpers for the app directory: whole-file reads, atomic replacement, mkdir -p.
+#ifndef SORTIE_LOCAL_FILE_UTIL_HPP
+#define SORTIE_LOCAL_FILE_UTIL_HPP
+
+#include <string>
+#include <string_view>
+
+namespace sortie::local {
+
+// The whole file; throws NOT_FOUND when it does not exist, UNKNOWN on other errors.
+std::string read_file(const std::string& path);
+// Writes content to a temporary sibling and renames it over `path`, so readers (and inotify
+// watchers of IN_MOVED_TO) only ever see a complete file.
+void write_file_atomically(const std::string& path, std::string_view content);
+// mkdir -p with mode 0755; throws naming the directory on failure.
+void make_directories(const std::string& path);
+std::string parent_directory(const std::string& path);
+// Throws UNKNOWN naming `what` and the errno text.
+[[noreturn]] void throw_errno(const std::string& what);
+
+}  // namespace sortie::local
+
+#endif  // SORTIE_LOCAL_FILE_UTIL_HPP

@@ -1,0 +1,152 @@
+#include "launch_request.hpp"
+
+#include <sortie/plugin.hpp>
+
+namespace sortie::local {
+
+std::string_view retry_policy_name(RetryPolicy policy) {
+  switch (policy) {
+    case RetryPolicy::kReplica:
+      return "REPLICA";
+    case RetryPolicy::kRole:
+      return "ROLE";
+    case RetryPolicy::kApplication:
+      return "APPLICATION";
+  }
+  return "APPLICATION";
+}
+
+RetryPolicy parse_retry_policy(std::string_view name, std::string_view what) {
+  if (name == "REPLICA") return RetryPolicy::kReplica;
+  if (name == "ROLE") return RetryPolicy::kRole;
+  if (name == "APPLICATION" || name.empty()) return RetryPolicy::kApplication;
+  throw Error(Code::kInvalidArgument, std::string(what) + ": retry_policy '" + std::string(name) +
+                                          "' is not one of REPLICA, ROLE, APPLICATION");
+}
+
+std::string replica_dir(std::string_view app_dir, std::string_view role, uint32_t replica_id) {
+  std::string dir(app_dir);
+  dir.append("/").append(role).append("/").append(std::to_string(replica_id));
+  return dir;
+}
+
+void write_launch_request(JsonWriter& writer, const LaunchRequest& request) {
+  writer.StartObject();
+  writer.Key("app_id");
+  write_string(writer, request.app_id);
+  writer.Key("app_name");
+  write_string(writer, request.app_name);
+  writer.Key("session");
+  write_string(writer, request.session);
+  writer.Key("app_dir");
+  write_string(writer, request.app_dir);
+  writer.Key("cancel_grace_period");
+  writer.Double(request.cancel_grace_period_s);
+  writer.Key("roles");
+  writer.StartArray();
+  for (const RoleLaunch& role : request.roles) {
+    writer.StartObject();
+    writer.Key("name");
+    write_string(writer, role.name);
+    writer.Key("max_retries");
+    writer.Int64(role.max_retries);
+    writer.Key("retry_policy");
+    write_string(writer, retry_policy_name(role.retry_policy));
+    writer.Key("replicas");
+    writer.StartArray();
+    for (const ReplicaLaunch& replica : role.replicas) {
+      writer.StartObject();
+      writer.Key("id");
+      writer.Uint(replica.id);
+      writer.Key("argv");
+      writer.StartArray();
+      for (const std::string& arg : replica.argv) write_string(writer, arg);
+      writer.EndArray();
+      writer.Key("env");
+      writer.StartObject();
+      for (const auto& [name, value] : replica.env) {
+        write_string(writer, name);
+        write_string(writer, value);
+      }
+      writer.EndObject();
+      writer.Key("cwd");
+      write_string(writer, replica.cwd);
+      // Informational: where the supervisor writes this replica's output.
+      const std::string dir = replica_dir(request.app_dir, role.name, replica.id);
+      writer.Key("logs");
+      writer.StartObject();
+      for (const char* stream : {"stdout", "stderr", "combined"}) {
+        writer.Key(stream);
+        write_string(writer, dir + "/" + stream + ".log");
+      }
+      writer.EndObject();
+      writer.EndObject();
+    }
+    writer.EndArray();
+    writer.EndObject();
+  }
+  writer.EndArray();
+  writer.EndObject();
+}
+
+LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_view what) {
+  if (!value.IsObject()) {
+    throw Error(Code::kInvalidArgument, std::string(what) + ": the request must be an object");
+  }
+  LaunchRequest request;
+  request.app_id = string_member(value, "app_id", what);
+  request.app_name = string_member(value, "app_name", what);
+  request.session = string_member(value, "session", what);
+  request.app_dir = string_member(value, "app_dir", what);
+  request.cancel_grace_period_s = number_member(value, "cancel_grace_period", what, 10.0);
+  if (request.app_id.empty() || request.app_dir.empty()) {
+    throw Error(Code::kInvalidArgument,
+                std::string(what) + ": members 'app_id' and 'app_dir' are required");
+  }
+  const rapidjson::Value* roles = array_member(value, "roles", what);
+  if (roles == nullptr || roles->Empty()) {
+    throw Error(Code::kInvalidArgument, std::string(what) + ": member 'roles' must list roles");
+  }
+  for (const rapidjson::Value& role_value : roles->GetArray()) {
+    RoleLaunch role;
+    role.name = string_member(role_value, "name", what);
+    const std::string role_what = std::string(what) + " role '" + role.name + "'";
+    role.max_retries = int_member(role_value, "max_retries", role_what, 0);
+    role.retry_policy =
+        parse_retry_policy(string_member(role_value, "retry_policy", role_what), role_what);
+    const rapidjson::Value* replicas = array_member(role_value, "replicas", role_what);
+    if (replicas == nullptr || replicas->Empty()) {
+      throw Error(Code::kInvalidArgument, role_what + ": member 'replicas' must list replicas");
+    }
+    for (const rapidjson::Value& replica_value : replicas->GetArray()) {
+      ReplicaLaunch replica;
+      replica.id = static_cast<uint32_t>(int_member(replica_value, "id", role_what, 0));
+      const rapidjson::Value* argv = array_member(replica_value, "argv", role_what);
+      if (argv == nullptr || argv->Empty()) {
+        throw Error(Code::kInvalidArgument, role_what + ": member 'argv' must not be empty");
+      }
+      for (const rapidjson::Value& arg : argv->GetArray()) {
+        if (!arg.IsString()) {
+          throw Error(Code::kInvalidArgument, role_what + ": argv entries must be strings");
+        }
+        replica.argv.emplace_back(arg.GetString(), arg.GetStringLength());
+      }
+      if (const rapidjson::Value* env = object_member(replica_value, "env", role_what)) {
+        for (const auto& entry : env->GetObject()) {
+          if (!entry.value.IsString()) {
+            throw Error(Code::kInvalidArgument, role_what + ": env values must be strings");
+          }
+          replica.env.emplace_back(
+              std::string(entry.name.GetString(), entry.name.GetStringLength()),
+              std::string(entry.value.GetString(), entry.value.GetStringLength()));
+        }
+      }
+      replica.cwd = string_member(replica_value, "cwd", role_what);
+      role.replicas.push_back(std::move(replica));
+    }
+    request.roles.push_back(std::move(role));
+  }
+  return request;
+}
+
+}  // namespace sortie::local

@@ -1,0 +1,56 @@
+// The local scheduler's native request: what dryrun() computes and the supervisor executes. It is
+// the "request" member of sortie.dryrun/1 and is stored as <app_dir>/request.json.
+#ifndef SORTIE_LOCAL_LAUNCH_REQUEST_HPP
+#define SORTIE_LOCAL_LAUNCH_REQUEST_HPP
+
+#include <rapidjson/document.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "json_util.hpp"
+
+namespace sortie::local {
+
+enum class RetryPolicy { kReplica, kRole, kApplication };
+
+struct ReplicaLaunch {
+  uint32_t id = 0;
+  std::vector<std::string> argv;
+  // Added to (or replacing in) the supervisor's environment, in this order.
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string cwd;
+};
+
+struct RoleLaunch {
+  std::string name;
+  int64_t max_retries = 0;
+  RetryPolicy retry_policy = RetryPolicy::kApplication;
+  std::vector<ReplicaLaunch> replicas;
+};
+
+struct LaunchRequest {
+  std::string app_id;
+  std::string app_name;
+  std::string session;
+  std::string app_dir;
+  double cancel_grace_period_s = 10.0;
+  std::vector<RoleLaunch> roles;
+};
+
+std::string_view retry_policy_name(RetryPolicy policy);
+// Throws INVALID_ARGUMENT naming `what` for anything but REPLICA, ROLE or APPLICATION.
+RetryPolicy parse_retry_policy(std::string_view name, std::string_view what);
+
+// <app_dir>/<role>/<replica>: the replica's log directory.
+std::string replica_dir(std::string_view app_dir, std::string_view role, uint32_t replica_id);
+
+void write_launch_request(JsonWriter& writer, const LaunchRequest& request);
+LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_view what);
+
+}  // namespace sortie::local
+
+#endif  // SORTIE_LOCAL_LAUNCH_REQUEST_HPP

@@ -1,0 +1,206 @@
+#include "local_scheduler.hpp"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+
+#include "app_watch.hpp"
+#include "file_util.hpp"
+#include "json_util.hpp"
+#include "launch_request.hpp"
+#include "log_stream.hpp"
+#include "process_info.hpp"
+#include "run_options.hpp"
+#include "supervisor_launch.hpp"
+
+namespace sortie::local {
+namespace {
+
+SchedulerContext read_config(std::string_view config, ImageMode mode) {
+  const std::string what = "sortie.scheduler_config/1";
+  const rapidjson::Document document = parse_json(config, what);
+  SchedulerContext context;
+  context.mode = mode;
+  context.scheduler_name = string_member(document, "scheduler", what,
+                                         mode == ImageMode::kCwd ? "local_cwd" : "local_dir");
+  context.session = string_member(document, "session", what, "default");
+  context.state_dir = string_member(document, "state_dir", what);
+  if (context.state_dir.empty() || context.state_dir[0] != '/') {
+    throw Error(Code::kInvalidArgument, context.scheduler_name + ": " + what +
+                                            " member 'state_dir' must be an absolute path");
+  }
+  make_directories(context.state_dir);
+  return context;
+}
+
+// Signals the supervisor only if `pid` is still the process that started at `start_time`.
+bool signal_supervisor(const AppStatus& status, int signal) {
+  const auto pid = static_cast<pid_t>(status.supervisor_pid);
+#ifdef SYS_pidfd_open
+  const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (fd >= 0) {
+    // The pidfd pins the process, so the check below cannot race with pid reuse.
+    const bool same = is_same_process_running(pid, status.supervisor_start_time);
+    const bool sent = same && ::syscall(SYS_pidfd_send_signal, fd, signal, nullptr, 0) == 0;
+    ::close(fd);
+    return sent;
+  }
+#endif
+  return is_same_process_running(pid, status.supervisor_start_time) && ::kill(pid, signal) == 0;
+}
+
+int64_t monotonic_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+LocalScheduler::LocalScheduler(std::string_view config, ImageMode mode)
+    : context_(read_config(config, mode)), registry_(context_.scheduler_name, context_.state_dir) {}
+
+std::string LocalScheduler::run_options() { return run_options_payload(context_.mode); }
+
+std::string LocalScheduler::dryrun(std::string_view input) { return build_dryrun(input, context_); }
+
+std::string LocalScheduler::schedule(std::string_view request_text) {
+  const std::string what = "sortie.dryrun/1";
+  const rapidjson::Document document = parse_json(request_text, what);
+  const std::string app_id = string_member(document, "app_id", what);
+  const rapidjson::Value* request_value = object_member(document, "request", what);
+  if (request_value == nullptr) {
+    throw Error(Code::kInvalidArgument, what + ": member 'request' is required");
+  }
+  const LaunchRequest request = read_launch_request(*request_value, what + " request");
+  if (request.app_id != app_id) {
+    throw Error(Code::kInvalidArgument, what + ": app_id '" + app_id +
+                                            "' differs from the request's '" + request.app_id +
+                                            "'; schedule the document dryrun() wrote");
+  }
+  check_path_safe_id(app_id, "app id");
+
+  make_directories(parent_directory(request.app_dir));
+  if (::mkdir(request.app_dir.c_str(), 0755) != 0) {
+    if (errno == EEXIST) {
+      throw Error(Code::kAlreadyExists, context_.scheduler_name + ": app directory '" +
+                                            request.app_dir +
+                                            "' already exists; dry-run again for a fresh app id");
+    }
+    throw_errno("cannot create app directory '" + request.app_dir + "'");
+  }
+  write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
+  AppStatus status;
+  status.app_id = app_id;
+  status.name = request.app_name;
+  status.session = request.session;
+  for (const RoleLaunch& role : request.roles) {
+    RoleStatus role_status;
+    role_status.role = role.name;
+    for (const ReplicaLaunch& replica : role.replicas) {
+      ReplicaStatus replica_status;
+      replica_status.id = replica.id;
+      role_status.replicas.push_back(replica_status);
+    }
+    status.roles.push_back(std::move(role_status));
+  }
+  registry_.store_status(request.app_dir, status);
+  registry_.register_app(app_id, request.app_dir);
+  try {
+    start_supervisor(request.app_dir);
+  } catch (const Error& error) {
+    status.state = "FAILED";
+    status.msg = error.what();
+    registry_.store_status(request.app_dir, status);
+    throw;
+  }
+  return app_id;
+}
+
+std::string LocalScheduler::describe(std::string_view app_id) {
+  const std::string dir = registry_.app_dir(app_id);
+  return to_status_payload(registry_.load_status_from_dir(dir), "file://" + dir);
+}
+
+std::string LocalScheduler::list(std::string_view filter_text) {
+  std::string session;
+  if (!filter_text.empty()) {
+    const rapidjson::Document filter = parse_json(filter_text, "sortie.list_filter/1");
+    session = string_member(filter, "session", "sortie.list_filter/1");
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  writer.StartObject();
+  writer.Key("schema");
+  writer.String("sortie.list/1");
+  writer.Key("apps");
+  writer.StartArray();
+  for (const std::string& app_id : registry_.app_ids()) {
+    AppStatus status;
+    try {
+      status = registry_.load_status(app_id);
+    } catch (const Error&) {
+      // A registered app whose directory was removed (e.g. log_dir deleted) is still listed.
+      status.app_id = app_id;
+      status.state = "UNKNOWN";
+    }
+    if (!session.empty() && status.session != session) continue;
+    writer.StartObject();
+    writer.Key("app_id");
+    write_string(writer, app_id);
+    writer.Key("name");
+    write_string(writer, status.name);
+    writer.Key("state");
+    write_string(writer, status.state);
+    writer.EndObject();
+  }
+  writer.EndArray();
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+void LocalScheduler::cancel(std::string_view app_id) {
+  const std::string dir = registry_.app_dir(app_id);
+  AppStatus status = registry_.read_recorded_status(dir);
+  if (is_terminal_state(status.state)) return;
+  if (status.supervisor_pid == 0) {
+    throw Error(Code::kFailedPrecondition,
+                "app '" + std::string(app_id) + "' is still being submitted; cancel it again");
+  }
+  if (signal_supervisor(status, SIGTERM)) return;
+  status = registry_.read_recorded_status(dir);  // it may have just ended by itself
+  if (is_terminal_state(status.state)) return;
+  const std::string msg = "cancelled; supervisor (pid " + std::to_string(status.supervisor_pid) +
+                          ") was gone, so cancel killed the replicas' process groups";
+  kill_leftover_replicas(status, "CANCELLED", msg);
+  status.state = "CANCELLED";
+  status.msg = msg;
+  registry_.store_status(dir, status);
+}
+
+std::string LocalScheduler::wait(std::string_view app_id, std::string_view known_state,
+                                 int64_t timeout_ms) {
+  const std::string dir = registry_.app_dir(app_id);
+  AppWatch watch(dir, {});
+  const int64_t deadline = monotonic_ms() + timeout_ms;
+  for (;;) {
+    const AppStatus status = registry_.load_status_from_dir(dir);
+    watch.watch_supervisor(status);
+    const int64_t remaining = deadline - monotonic_ms();
+    if (known_state.empty() || status.state != known_state || (timeout_ms >= 0 && remaining <= 0)) {
+      return to_status_payload(status, "file://" + dir);
+    }
+    watch.wait(timeout_ms < 0 ? -1 : remaining);
+  }
+}
+
+std::unique_ptr<LogStream> LocalScheduler::log_open(std::string_view app_id,
+                                                    std::string_view request) {
+  return std::make_unique<LocalLogStream>(registry_, registry_.app_dir(app_id), request);
+}
+
+}  // namespace sortie::local

@@ -1,0 +1,19 @@
+// The entry point of the local plugin: two schedulers and the two image providers they use.
+#include <sortie/plugin.hpp>
+
+#include "image_providers.hpp"
+#include "local_scheduler.hpp"
+
+using sortie::local::CwdImageProvider;
+using sortie::local::DirImageProvider;
+using sortie::local::LocalCwdScheduler;
+using sortie::local::LocalDirScheduler;
+
+SORTIE_PLUGIN(
+    "local", "0.1.0",
+    SORTIE_SCHEDULER("local_cwd", "Runs each replica as a process in the current working directory",
+                     LocalCwdScheduler),
+    SORTIE_SCHEDULER("local_dir", "Runs each replica as a process inside its image directory",
+                     LocalDirScheduler),
+    SORTIE_IMAGE_PROVIDER("cwd", "Image = the current working directory", CwdImageProvider),
+    SORTIE_IMAGE_PROVIDER("dir", "Image = an existing absolute directory", DirImageProvider));

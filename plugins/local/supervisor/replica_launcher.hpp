@@ -1,0 +1,28 @@
+// Starts one replica process the way the supervisor needs it: its own process group, killed if
+// the supervisor dies, output into pipes, argv exec'd directly (never through a shell).
+#ifndef SORTIE_LOCAL_REPLICA_LAUNCHER_HPP
+#define SORTIE_LOCAL_REPLICA_LAUNCHER_HPP
+
+#include <sys/types.h>
+
+#include <string>
+
+#include "launch_request.hpp"
+
+namespace sortie::local {
+
+struct LaunchedReplica {
+  pid_t pid = -1;
+  int stdout_fd = -1;  // read ends, non-blocking and close-on-exec
+  int stderr_fd = -1;
+  // Empty when exec succeeded; else e.g. "exec 'x': No such file or directory". The child then
+  // exits with 127 and is reaped like any other replica.
+  std::string exec_error;
+};
+
+// Forks and execs `replica`. Blocks only until the child has exec'd or failed to.
+LaunchedReplica launch_replica(const ReplicaLaunch& replica);
+
+}  // namespace sortie::local
+
+#endif  // SORTIE_LOCAL_REPLICA_LAUNCHER_HPP

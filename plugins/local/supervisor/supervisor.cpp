@@ -1,0 +1,399 @@
+#include "supervisor.hpp"
+
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <sortie/plugin.hpp>
+
+#include "file_util.hpp"
+#include "process_info.hpp"
+#include "replica_launcher.hpp"
+
+namespace sortie::local {
+namespace {
+
+// epoll user data: the two fixed sources, then two pipes per replica.
+constexpr uint64_t kSignalSource = 0;
+constexpr uint64_t kTimerSource = 1;
+constexpr uint64_t kFirstPipeSource = 2;
+
+uint64_t pipe_source(size_t replica, int32_t stream) {
+  return kFirstPipeSource + replica * 2 + (stream == SORTIE_STREAM_STDOUT ? 0 : 1);
+}
+
+void watch(int epoll_fd, int fd, uint64_t source) {
+  epoll_event event{};
+  event.events = EPOLLIN;
+  event.data.u64 = source;
+  if (::epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event) != 0) throw_errno("epoll_ctl");
+}
+
+void log_event(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_str()); }
+
+}  // namespace
+
+Supervisor::Supervisor(LaunchRequest request) : request_(std::move(request)) {}
+
+Supervisor::~Supervisor() {
+  for (Replica& replica : replicas_) {
+    if (replica.stdout_fd >= 0) ::close(replica.stdout_fd);
+    if (replica.stderr_fd >= 0) ::close(replica.stderr_fd);
+  }
+  for (int fd : {epoll_fd_, signal_fd_, timer_fd_}) {
+    if (fd >= 0) ::close(fd);
+  }
+}
+
+ReplicaStatus& Supervisor::status_of(const Replica& replica) {
+  return status_.roles[replica.role_index].replicas[replica.replica_index];
+}
+
+const ReplicaLaunch& Supervisor::launch_of(const Replica& replica) const {
+  return request_.roles[replica.role_index].replicas[replica.replica_index];
+}
+
+std::string Supervisor::name_of(const Replica& replica) const {
+  return request_.roles[replica.role_index].name + "/" + std::to_string(launch_of(replica).id);
+}
+
+void Supervisor::prepare() {
+  sigset_t handled;
+  sigemptyset(&handled);
+  sigaddset(&handled, SIGCHLD);
+  sigaddset(&handled, SIGTERM);
+  sigaddset(&handled, SIGINT);
+  ::sigprocmask(SIG_BLOCK, &handled, nullptr);
+  // The supervisor outlives the terminal it was started from.
+  ::signal(SIGHUP, SIG_IGN);
+  ::signal(SIGPIPE, SIG_IGN);
+  signal_fd_ = ::signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
+  epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  timer_fd_ = ::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  if (signal_fd_ < 0 || epoll_fd_ < 0 || timer_fd_ < 0) throw_errno("supervisor setup");
+  watch(epoll_fd_, signal_fd_, kSignalSource);
+  watch(epoll_fd_, timer_fd_, kTimerSource);
+
+  status_.app_id = request_.app_id;
+  status_.name = request_.app_name;
+  status_.session = request_.session;
+  status_.state = "PENDING";
+  status_.supervisor_pid = ::getpid();
+  status_.supervisor_start_time = process_start_time(::getpid()).value_or(0);
+  for (size_t r = 0; r < request_.roles.size(); ++r) {
+    const RoleLaunch& role = request_.roles[r];
+    RoleStatus role_status;
+    role_status.role = role.name;
+    for (size_t k = 0; k < role.replicas.size(); ++k) {
+      ReplicaStatus replica_status;
+      replica_status.id = role.replicas[k].id;
+      role_status.replicas.push_back(replica_status);
+      const std::string dir = replica_dir(request_.app_dir, role.name, role.replicas[k].id);
+      make_directories(dir);
+      Replica replica;
+      replica.role_index = r;
+      replica.replica_index = k;
+      replica.output = std::make_unique<ReplicaOutput>(dir);
+      replicas_.push_back(std::move(replica));
+    }
+    status_.roles.push_back(std::move(role_status));
+  }
+  role_restarts_.assign(request_.roles.size(), 0);
+  write_state();
+}
+
+int Supervisor::run() {
+  for (Replica& replica : replicas_) start(replica);
+  update_app_state();
+  epoll_event events[64];
+  while (!is_terminal_state(status_.state)) {
+    if (dirty_) write_state();
+    const int count = ::epoll_wait(epoll_fd_, events, 64, -1);
+    if (count < 0 && errno == EINTR) continue;
+    if (count < 0) throw_errno("epoll_wait");
+    for (int i = 0; i < count; ++i) {
+      const uint64_t source = events[i].data.u64;
+      if (source == kSignalSource) {
+        on_signal();
+      } else if (source == kTimerSource) {
+        uint64_t expirations = 0;
+        [[maybe_unused]] const ssize_t n = ::read(timer_fd_, &expirations, sizeof(expirations));
+        timer_armed_ = false;
+        kill_running();
+      } else {
+        const size_t index = (source - kFirstPipeSource) / 2;
+        const int32_t stream =
+            (source - kFirstPipeSource) % 2 == 0 ? SORTIE_STREAM_STDOUT : SORTIE_STREAM_STDERR;
+        on_output(replicas_[index], stream);
+      }
+    }
+  }
+  write_state();
+  log_event("app " + status_.app_id + " ended " + status_.state);
+  return 0;
+}
+
+void Supervisor::start(Replica& replica) {
+  ReplicaStatus& status = status_of(replica);
+  status.exit_code.reset();
+  status.finished_at = 0;
+  status.msg.clear();
+  status.started_at = now_ns();
+  dirty_ = true;
+  LaunchedReplica launched;
+  try {
+    launched = launch_replica(launch_of(replica));
+  } catch (const Error& error) {
+    status.state = "FAILED";
+    status.msg = error.what();
+    handle_failure(replica);
+    return;
+  }
+  replica.pid = launched.pid;
+  replica.stdout_fd = launched.stdout_fd;
+  replica.stderr_fd = launched.stderr_fd;
+  const size_t index = static_cast<size_t>(&replica - replicas_.data());
+  watch(epoll_fd_, replica.stdout_fd, pipe_source(index, SORTIE_STREAM_STDOUT));
+  watch(epoll_fd_, replica.stderr_fd, pipe_source(index, SORTIE_STREAM_STDERR));
+  status.pid = launched.pid;
+  status.pgid = launched.pid;
+  status.state = "RUNNING";
+  status.msg = launched.exec_error;
+  log_event("started " + name_of(replica) + " pid " + std::to_string(launched.pid) +
+            (launched.exec_error.empty() ? "" : ": " + launched.exec_error));
+}
+
+void Supervisor::on_signal() {
+  signalfd_siginfo info{};
+  while (::read(signal_fd_, &info, sizeof(info)) == static_cast<ssize_t>(sizeof(info))) {
+    if (info.ssi_signo == SIGCHLD) {
+      int wait_status = 0;
+      pid_t pid;
+      // Reaps replicas and, as subreaper, whatever they orphaned.
+      while ((pid = ::waitpid(-1, &wait_status, WNOHANG)) > 0) {
+        for (Replica& replica : replicas_) {
+          if (replica.pid == pid) {
+            on_exit(replica, wait_status);
+            break;
+          }
+        }
+      }
+    } else if (ending_state_.empty()) {
+      ending_state_ = "CANCELLED";
+      status_.msg = std::string("cancelled (") + (info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM") +
+                    " to the supervisor)";
+      log_event(status_.msg);
+      terminate_running(status_.msg);
+    }
+  }
+  update_app_state();
+}
+
+void Supervisor::on_output(Replica& replica, int32_t stream) {
+  int& fd = stream == SORTIE_STREAM_STDOUT ? replica.stdout_fd : replica.stderr_fd;
+  if (fd < 0) return;
+  char buffer[65536];
+  // Bounded so that one chatty replica cannot starve the others; epoll reports the rest.
+  for (int round = 0; round < 16; ++round) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return;  // EAGAIN: drained for now
+    if (n == 0) {
+      replica.output->end_stream(stream, now_ns());
+      ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+      ::close(fd);
+      fd = -1;
+      return;
+    }
+    replica.output->write(stream, std::string_view(buffer, static_cast<size_t>(n)), now_ns());
+  }
+}
+
+void Supervisor::drain_and_close(Replica& replica, int32_t stream) {
+  int& fd = stream == SORTIE_STREAM_STDOUT ? replica.stdout_fd : replica.stderr_fd;
+  while (fd >= 0) {
+    char buffer[65536];
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n > 0) {
+      replica.output->write(stream, std::string_view(buffer, static_cast<size_t>(n)), now_ns());
+      continue;
+    }
+    // EOF, or EAGAIN because a process that left the replica's group still holds the pipe: what
+    // it writes from now on is not the replica's output any more.
+    replica.output->end_stream(stream, now_ns());
+    ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
+    ::close(fd);
+    fd = -1;
+  }
+}
+
+void Supervisor::on_exit(Replica& replica, int wait_status) {
+  const pid_t group = replica.pid;
+  replica.pid = 0;
+  // Whatever the replica left in its group dies with it, so nothing outlives its replica.
+  ::killpg(group, SIGKILL);
+  drain_and_close(replica, SORTIE_STREAM_STDOUT);
+  drain_and_close(replica, SORTIE_STREAM_STDERR);
+
+  ReplicaStatus& status = status_of(replica);
+  const int exit_code =
+      WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
+  status.exit_code = exit_code;
+  status.finished_at = now_ns();
+  dirty_ = true;
+  log_event(name_of(replica) + " exited with code " + std::to_string(exit_code));
+  if (!ending_state_.empty()) {
+    status.state = exit_code == 0 ? "SUCCEEDED" : "CANCELLED";
+    return;
+  }
+  if (replica.restart_pending) {
+    status.state = "PENDING";
+    start_pending_restarts();
+    return;
+  }
+  if (exit_code == 0) {
+    status.state = "SUCCEEDED";
+    return;
+  }
+  status.state = "FAILED";
+  if (status.msg.empty()) {
+    status.msg = WIFEXITED(wait_status)
+                     ? "exited with code " + std::to_string(exit_code)
+                     : "killed by signal " + std::to_string(WTERMSIG(wait_status));
+  }
+  handle_failure(replica);
+}
+
+void Supervisor::handle_failure(Replica& replica) {
+  const RoleLaunch& role = request_.roles[replica.role_index];
+  ReplicaStatus& status = status_of(replica);
+  switch (role.retry_policy) {
+    case RetryPolicy::kReplica:
+      if (status.restarts < role.max_retries) {
+        ++status.restarts;
+        ++status_.num_restarts;
+        log_event("restarting " + name_of(replica) + " (REPLICA policy)");
+        start(replica);
+        return;
+      }
+      break;
+    case RetryPolicy::kRole:
+    case RetryPolicy::kApplication:
+      if (role_restarts_[replica.role_index] < role.max_retries) {
+        ++role_restarts_[replica.role_index];
+        ++status_.num_restarts;
+        restart_group(replica, role.retry_policy == RetryPolicy::kApplication);
+        return;
+      }
+      break;
+  }
+  ending_state_ = "FAILED";
+  status_.msg = "replica " + name_of(replica) + " failed: " + status.msg;
+  log_event(status_.msg);
+  terminate_running(status_.msg);
+}
+
+void Supervisor::restart_group(Replica& failed, bool whole_app) {
+  log_event(
+      "restarting " +
+      (whole_app ? std::string("the app") : "role " + request_.roles[failed.role_index].name) +
+      " after " + name_of(failed) + " failed");
+  for (Replica& replica : replicas_) {
+    if (!whole_app && replica.role_index != failed.role_index) continue;
+    replica.restart_pending = true;
+    if (replica.pid != 0) terminate(replica);
+  }
+  start_pending_restarts();
+}
+
+void Supervisor::start_pending_restarts() {
+  for (const Replica& replica : replicas_) {
+    if (replica.restart_pending && replica.pid != 0) return;  // still stopping
+  }
+  for (Replica& replica : replicas_) {
+    if (!replica.restart_pending) continue;
+    replica.restart_pending = false;
+    ++status_of(replica).restarts;
+    start(replica);
+  }
+}
+
+void Supervisor::terminate_running(const std::string& reason) {
+  for (Replica& replica : replicas_) {
+    replica.restart_pending = false;
+    if (replica.pid != 0) {
+      status_of(replica).msg = "terminated: " + reason;
+      terminate(replica);
+    }
+  }
+}
+
+void Supervisor::terminate(Replica& replica) {
+  ::killpg(replica.pid, SIGTERM);
+  arm_kill_timer();
+}
+
+void Supervisor::arm_kill_timer() {
+  if (timer_armed_) return;
+  const double grace = request_.cancel_grace_period_s;
+  if (grace <= 0) {
+    kill_running();
+    return;
+  }
+  itimerspec spec{};
+  spec.it_value.tv_sec = static_cast<time_t>(grace);
+  spec.it_value.tv_nsec = static_cast<long>((grace - std::floor(grace)) * 1e9);
+  if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
+  ::timerfd_settime(timer_fd_, 0, &spec, nullptr);
+  timer_armed_ = true;
+}
+
+void Supervisor::kill_running() {
+  for (const Replica& replica : replicas_) {
+    if (replica.pid != 0) ::killpg(replica.pid, SIGKILL);
+  }
+}
+
+bool Supervisor::any_running() const {
+  for (const Replica& replica : replicas_) {
+    if (replica.pid != 0) return true;
+  }
+  return false;
+}
+
+void Supervisor::update_app_state() {
+  const std::string before = status_.state;
+  if (any_running()) {
+    status_.state = "RUNNING";
+  } else if (!ending_state_.empty()) {
+    for (RoleStatus& role : status_.roles) {
+      for (ReplicaStatus& replica : role.replicas) {
+        if (!is_terminal_state(replica.state)) replica.state = "CANCELLED";
+      }
+    }
+    status_.state = ending_state_;
+  } else {
+    bool all_succeeded = true;
+    for (const RoleStatus& role : status_.roles) {
+      for (const ReplicaStatus& replica : role.replicas) {
+        all_succeeded = all_succeeded && replica.state == "SUCCEEDED";
+      }
+    }
+    if (all_succeeded) status_.state = "SUCCEEDED";
+  }
+  if (status_.state != before) dirty_ = true;
+}
+
+void Supervisor::write_state() {
+  write_file_atomically(request_.app_dir + "/state.json", to_state_json(status_));
+  dirty_ = false;
+}
+
+}  // namespace sortie::local

@@ -1,0 +1,78 @@
+// The per-app supervisor process: starts the replicas of a LaunchRequest, collects their output,
+// reaps them (and, as child subreaper, anything they leave behind), applies the retry policy,
+// honours cancellation and keeps <app_dir>/state.json current. Single-threaded, driven by one
+// epoll set (replica pipes, a signalfd and a grace-period timerfd).
+#ifndef SORTIE_LOCAL_SUPERVISOR_HPP
+#define SORTIE_LOCAL_SUPERVISOR_HPP
+
+#include <sys/types.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app_status.hpp"
+#include "launch_request.hpp"
+#include "replica_output.hpp"
+
+namespace sortie::local {
+
+class Supervisor {
+ public:
+  explicit Supervisor(LaunchRequest request);
+  ~Supervisor();
+  Supervisor(const Supervisor&) = delete;
+  Supervisor& operator=(const Supervisor&) = delete;
+
+  // Blocks the signals it handles, creates the log files and records itself (PENDING, its pid
+  // and start time) in state.json. After this returns, a cancel() from any process is honoured.
+  void prepare();
+  // Starts the replicas and runs until the app is terminal. Returns the process exit code.
+  int run();
+
+ private:
+  struct Replica {
+    size_t role_index = 0;
+    size_t replica_index = 0;
+    pid_t pid = 0;  // 0 while not running
+    int stdout_fd = -1;
+    int stderr_fd = -1;
+    bool restart_pending = false;  // being stopped so that its role or the app can restart
+    std::unique_ptr<ReplicaOutput> output;
+  };
+
+  ReplicaStatus& status_of(const Replica& replica);
+  const ReplicaLaunch& launch_of(const Replica& replica) const;
+  std::string name_of(const Replica& replica) const;
+
+  void start(Replica& replica);
+  void on_signal();
+  void on_output(Replica& replica, int32_t stream);
+  void drain_and_close(Replica& replica, int32_t stream);
+  void on_exit(Replica& replica, int wait_status);
+  void handle_failure(Replica& replica);
+  void restart_group(Replica& failed, bool whole_app);
+  void start_pending_restarts();
+  void terminate_running(const std::string& reason);
+  void terminate(Replica& replica);
+  void kill_running();
+  void arm_kill_timer();
+  bool any_running() const;
+  void update_app_state();
+  void write_state();
+
+  LaunchRequest request_;
+  AppStatus status_;
+  std::vector<Replica> replicas_;
+  std::vector<int64_t> role_restarts_;
+  std::string ending_state_;  // "FAILED" or "CANCELLED" once the app is shutting down
+  int epoll_fd_ = -1;
+  int signal_fd_ = -1;
+  int timer_fd_ = -1;
+  bool timer_armed_ = false;
+  bool dirty_ = false;
+};
+
+}  // namespace sortie::local
+
+#endif  // SORTIE_LOCAL_SUPERVISOR_HPP

@@ -1,0 +1,93 @@
+// Bad input reaches the user as a clear error naming the file, line, field or option.
+#include <gtest/gtest.h>
+
+#include "cli_harness.hpp"
+
+namespace sortie::testing {
+namespace {
+
+TEST(CliErrors, MalformedSpecNamesFileLineAndField) {
+  CliSandbox sandbox;
+  const std::string spec = sandbox.write_file("cwd/bad.yaml", R"(name: bad
+roles:
+  - name: main
+    entrypoint: echo
+    num_replicas: two
+)");
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--spec", spec});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("bad.yaml:5"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("num_replicas"), std::string::npos) << run.err;
+}
+
+TEST(CliErrors, UnknownSpecKeySuggestsTheRightOne) {
+  CliSandbox sandbox;
+  const std::string spec = sandbox.write_file("cwd/typo.yaml", R"(name: typo
+roles:
+  - name: main
+    entrypont: echo
+)");
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--spec", spec});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("typo.yaml:4"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("entrypoint"), std::string::npos) << run.err;
+}
+
+TEST(CliErrors, UnknownRunOptionNamesOptionAndScheduler) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "-cfg", "log_dri=/tmp", "--",
+                                   "true"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("log_dri"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("local_cwd"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("log_dir"), std::string::npos) << run.err;
+}
+
+TEST(CliErrors, IllTypedRunOptionIsRefused) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "-cfg", "prepend_cwd=maybe", "--",
+                                   "true"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("prepend_cwd"), std::string::npos) << run.err;
+}
+
+TEST(CliErrors, MalformedConfigFileNamesItsLine) {
+  CliSandbox sandbox;
+  sandbox.write_file("cwd/.sortieconfig", "[local_cwd]\nlog_dir /tmp\n");
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--", "true"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find(".sortieconfig:2"), std::string::npos) << run.err;
+}
+
+TEST(CliErrors, UnknownComponentFlagIsRefused) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "utils.echo", "--mgs", "hi"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--mgs"), std::string::npos) << run.err;
+}
+
+TEST(CliErrors, BadHandleShowsTheExpectedForm) {
+  CliSandbox sandbox;
+  const auto status = sandbox.sortie({"status", "not-a-handle"});
+  EXPECT_EQ(status.exit_code, 2);
+  EXPECT_NE(status.err.find("SCHEDULER://SESSION/APP_ID"), std::string::npos) << status.err;
+}
+
+TEST(CliErrors, UnknownAppIsExitOne) {
+  CliSandbox sandbox;
+  const auto status = sandbox.sortie({"status", "local_cwd://default/nope-123"});
+  EXPECT_EQ(status.exit_code, 1);
+  EXPECT_NE(status.err.find("unknown"), std::string::npos) << status.err;
+}
+
+TEST(CliErrors, UnknownCommandAndGlobalOption) {
+  CliSandbox sandbox;
+  EXPECT_EQ(sandbox.sortie({"launch-rockets"}).exit_code, 2);
+  EXPECT_EQ(sandbox.sortie({"--frobnicate", "list"}).exit_code, 2);
+  const auto help = sandbox.sortie({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("usage: sortie"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sortie::testing

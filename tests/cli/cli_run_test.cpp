@@ -1,0 +1,159 @@
+// End-to-end: `sortie run` on local_cwd, then status, log, list and cancel from separate
+// processes, as from another shell.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+
+#include "cli_harness.hpp"
+
+namespace sortie::testing {
+namespace {
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+bool process_exists(long pid) { return kill(static_cast<pid_t>(pid), 0) == 0; }
+
+TEST(CliRun, SubmitPrintsHandleThenOtherProcessesSeeTheApp) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--", "echo", "hi"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string handle = first_line(run.out);
+  EXPECT_TRUE(std::regex_match(handle, std::regex("local_cwd://default/echo-[a-z0-9]+")))
+      << handle;
+
+  const std::string status = sandbox.wait_terminal(handle);
+  EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status;
+  EXPECT_NE(status.find("\"exit_code\":0"), std::string::npos) << status;
+
+  const auto log = sandbox.sortie({"log", handle});
+  EXPECT_EQ(log.exit_code, 0) << log.err;
+  EXPECT_EQ(log.out, "echo/0 hi\n");
+
+  const auto list = sandbox.sortie({"list"});
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(std::regex_search(list.out, std::regex(handle + " +echo +SUCCEEDED"))) << list.out;
+}
+
+TEST(CliRun, WaitLogPrintsReplicaPrefixedOutput) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--log", "utils.echo",
+                                   "--msg", "hi"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("\necho/0 hi\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.err.find("SUCCEEDED"), std::string::npos) << run.err;
+}
+
+TEST(CliRun, FailingAppMakesWaitExitNonZero) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "sh", "-c",
+                                   "exit 3"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("FAILED"), std::string::npos) << run.err;
+  const std::string status = sandbox.sortie({"status", first_line(run.out), "--json"}).out;
+  EXPECT_NE(status.find("\"exit_code\":3"), std::string::npos) << status;
+}
+
+TEST(CliRun, CancelStopsASleepingApp) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--", "sleep", "1000"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string handle = first_line(run.out);
+
+  std::string status;
+  std::smatch pid;
+  for (int i = 0; i < 200; ++i) {
+    status = sandbox.sortie({"status", handle, "--json"}).out;
+    if (json_string_member(status, "state") == "RUNNING" &&
+        std::regex_search(status, pid, std::regex("\"pid\":([0-9]+)"))) {
+      break;
+    }
+    usleep(20'000);
+  }
+  ASSERT_EQ(json_string_member(status, "state"), "RUNNING") << status;
+  const long replica_pid = std::stol(pid[1].str());
+  EXPECT_TRUE(process_exists(replica_pid));
+
+  const auto cancel = sandbox.sortie({"cancel", handle});
+  EXPECT_EQ(cancel.exit_code, 0) << cancel.err;
+  EXPECT_NE(cancel.out.find("CANCELLED"), std::string::npos) << cancel.out;
+  EXPECT_EQ(json_string_member(sandbox.sortie({"status", handle, "--json"}).out, "state"),
+            "CANCELLED");
+  EXPECT_FALSE(process_exists(replica_pid));
+}
+
+TEST(CliRun, SpecWithThreeRolesOfTwoReplicasSubstitutesMacrosPerReplica) {
+  CliSandbox sandbox;
+  const std::string spec = sandbox.write_file("cwd/app.yaml", R"(name: grid
+roles:
+  - name: alpha
+    entrypoint: echo
+    args: ["${role_name}", "${replica_id}", "of", "${num_replicas}"]
+    num_replicas: 2
+  - name: beta
+    entrypoint: echo
+    args: ["${role_name}", "${replica_id}", "of", "${num_replicas}"]
+    num_replicas: 2
+  - name: gamma
+    entrypoint: sh
+    args: ["-c", "echo $SORTIE_ROLE_NAME $SORTIE_REPLICA_ID ${app_id}"]
+    num_replicas: 2
+)");
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--spec", spec});
+  ASSERT_EQ(run.exit_code, 0) << run.err << run.out;
+  const std::string handle = first_line(run.out);
+  const std::string app_id = handle.substr(handle.rfind('/') + 1);
+  const auto log = sandbox.sortie({"log", handle});
+  ASSERT_EQ(log.exit_code, 0) << log.err;
+  for (const std::string& line :
+       {"alpha/0 alpha 0 of 2\n", "alpha/1 alpha 1 of 2\n", "beta/0 beta 0 of 2\n",
+        "beta/1 beta 1 of 2\n", "gamma/0 gamma 0 " + app_id + "\n",
+        "gamma/1 gamma 1 " + app_id + "\n"}) {
+    EXPECT_NE(log.out.find(line), std::string::npos) << "missing: " << line << "in:\n" << log.out;
+  }
+  EXPECT_EQ(std::count(log.out.begin(), log.out.end(), '\n'), 6) << log.out;
+  const auto one = sandbox.sortie({"log", handle + "/beta/1"});
+  EXPECT_EQ(one.out, "beta/1 beta 1 of 2\n");
+}
+
+TEST(CliRun, DryrunPrintsTheRequestAndSubmitsNothing) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "utils.echo", "--msg",
+                                   "dry"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("=== SCHEDULER REQUEST ==="), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("dry"), std::string::npos) << run.out;
+  const auto list = sandbox.sortie({"list", "--json"});
+  EXPECT_NE(list.out.find("\"apps\":[]"), std::string::npos) << list.out;
+}
+
+TEST(CliRun, SortieconfigSuppliesSchedulerDefaults) {
+  CliSandbox sandbox;
+  const std::string log_dir = sandbox.root() + "/configured-logs";
+  sandbox.write_file("cwd/.sortieconfig", "[local_cwd]\nlog_dir = " + log_dir + "\n");
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "echo", "x"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string app_id = first_line(run.out).substr(first_line(run.out).rfind('/') + 1);
+  std::ifstream out(log_dir + "/default/" + app_id + "/echo/0/stdout.log");
+  std::string line;
+  std::getline(out, line);
+  EXPECT_EQ(line, "x");
+}
+
+TEST(CliRun, DescribeShowsTheDefinitionFromTheStore) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "echo", "a", "b"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto describe = sandbox.sortie({"describe", first_line(run.out)});
+  EXPECT_EQ(describe.exit_code, 0) << describe.err;
+  EXPECT_NE(describe.out.find("entrypoint: echo"), std::string::npos) << describe.out;
+  EXPECT_NE(describe.out.find("args: a b"), std::string::npos) << describe.out;
+  EXPECT_NE(describe.out.find("SUCCEEDED"), std::string::npos) << describe.out;
+}
+
+}  // namespace
+}  // namespace sortie::testing

@@ -1,0 +1,136 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sortie/core/config_file.hpp>
+#include <sortie/core/error.hpp>
+#include <string>
+
+namespace sortie::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ConfigFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        fs::path(SORTIE_TEST_BINARY_DIR) /
+        ("config_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& content) {
+    const fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << content;
+    return path.string();
+  }
+
+  std::string error_of_load(const std::vector<std::string>& paths) {
+    try {
+      ConfigFile::load(paths);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "no Error thrown";
+    return "";
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ConfigFileTest, ReadsSectionsKeysAndTrimmedValues) {
+  const std::string path = write("a.ini",
+                                 "# comment\n; another\n\n[local_cwd]\n  log_dir =  /tmp/logs  \n"
+                                 "prepend_cwd=true\n[cli:run]\nscheduler = local_cwd\n"
+                                 "[component:utils.echo]\nmsg = hi = there\nempty =\n");
+  const ConfigFile config = ConfigFile::load({path});
+  EXPECT_EQ(config.files_read(), std::vector<std::string>{path});
+  const auto local = config.section("local_cwd");
+  ASSERT_EQ(local.size(), 2u);
+  EXPECT_EQ(local.at("log_dir").value, "/tmp/logs");
+  EXPECT_EQ(local.at("log_dir").origin, path + ":5");
+  EXPECT_EQ(config.get("cli:run", "scheduler")->value, "local_cwd");
+  EXPECT_EQ(config.get("component:utils.echo", "msg")->value, "hi = there");
+  EXPECT_EQ(config.get("component:utils.echo", "empty")->value, "");
+  EXPECT_EQ(config.get("cli:run", "nothing"), std::nullopt);
+  EXPECT_EQ(config.get("nosection", "x"), std::nullopt);
+  EXPECT_TRUE(config.section("nosection").empty());
+}
+
+TEST_F(ConfigFileTest, EarlierFilesWinPerKeyAndMissingFilesAreSkipped) {
+  const std::string first = write("first.ini", "[docker]\nimage_repo = first\n");
+  const std::string second = write("second.ini", "[docker]\nimage_repo = second\nquiet = true\n");
+  const ConfigFile config = ConfigFile::load({first, (dir_ / "missing.ini").string(), second});
+  EXPECT_EQ(config.files_read(), (std::vector<std::string>{first, second}));
+  EXPECT_EQ(config.get("docker", "image_repo")->value, "first");
+  EXPECT_EQ(config.get("docker", "image_repo")->origin, first + ":2");
+  EXPECT_EQ(config.get("docker", "quiet")->origin, second + ":3");
+}
+
+TEST_F(ConfigFileTest, MalformedLinesNameFileAndLine) {
+  const std::string outside = write("outside.ini", "# top\nlog_dir = /x\n");
+  EXPECT_EQ(error_of_load({outside}),
+            outside +
+                ":2: 'log_dir' is outside any section; put it under [SCHEDULER], "
+                "[cli:run] or [component:NAME]");
+  const std::string no_equals = write("noeq.ini", "[local_cwd]\nlog_dir /x\n");
+  EXPECT_EQ(error_of_load({no_equals}),
+            no_equals +
+                ":2: expected [SECTION], KEY = VALUE or a comment ('#' or ';'), got "
+                "'log_dir /x'");
+  const std::string bad_header = write("header.ini", "[local_cwd\n");
+  EXPECT_EQ(error_of_load({bad_header}), bad_header + ":1: section header '[local_cwd' lacks ']'");
+  const std::string empty_header = write("empty.ini", "[ ]\n");
+  EXPECT_EQ(error_of_load({empty_header}), empty_header + ":1: empty section name '[]'");
+  const std::string no_key = write("nokey.ini", "[a]\n= 3\n");
+  EXPECT_EQ(error_of_load({no_key}), no_key + ":2: '= 3' has no key before '='");
+  const std::string twice = write("twice.ini", "[a]\nk = 1\n[b]\n[a]\nk = 2\n");
+  EXPECT_EQ(error_of_load({twice}), twice + ":5: key 'k' of [a] is already set at " + twice + ":2");
+}
+
+TEST_F(ConfigFileTest, LoadDefaultHonoursSortieConfig) {
+  const std::string path = write("explicit.ini", "[local_cwd]\nlog_dir = /explicit\n");
+  ::setenv("SORTIE_CONFIG", path.c_str(), 1);
+  const ConfigFile config = ConfigFile::load_default();
+  EXPECT_EQ(config.files_read(), std::vector<std::string>{path});
+  EXPECT_EQ(config.get("local_cwd", "log_dir")->value, "/explicit");
+  const std::string missing = (dir_ / "missing.ini").string();
+  ::setenv("SORTIE_CONFIG", missing.c_str(), 1);
+  try {
+    ConfigFile::load_default();
+    ADD_FAILURE() << "no Error thrown";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), SORTIE_NOT_FOUND);
+    EXPECT_EQ(std::string(e.what()), "SORTIE_CONFIG names '" + missing +
+                                         "', which does not exist; fix or unset "
+                                         "SORTIE_CONFIG");
+  }
+  ::unsetenv("SORTIE_CONFIG");
+}
+
+TEST_F(ConfigFileTest, LoadDefaultReadsCwdThenHome) {
+  const std::string cwd = write("work/.sortieconfig", "[local_cwd]\nlog_dir = /cwd\n");
+  const std::string home =
+      write("home/.sortieconfig", "[local_cwd]\nlog_dir = /home\nprepend_cwd = true\n");
+  const fs::path old_cwd = fs::current_path();
+  const char* old_home = std::getenv("HOME");
+  const std::string saved_home = old_home == nullptr ? "" : old_home;
+  ::unsetenv("SORTIE_CONFIG");
+  ::setenv("HOME", (dir_ / "home").c_str(), 1);
+  fs::current_path(dir_ / "work");
+  const ConfigFile config = ConfigFile::load_default();
+  fs::current_path(old_cwd);
+  ::setenv("HOME", saved_home.c_str(), 1);
+  EXPECT_EQ(config.files_read(), (std::vector<std::string>{
+                                     ".sortieconfig", (dir_ / "home" / ".sortieconfig").string()}));
+  EXPECT_EQ(config.get("local_cwd", "log_dir")->value, "/cwd");
+  EXPECT_EQ(config.get("local_cwd", "prepend_cwd")->value, "true");
+}
+
+}  // namespace
+}  // namespace sortie::core

@@ -1,0 +1,308 @@
+#include <gtest/gtest.h>
+
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+#include <string>
+
+namespace sortie::core {
+namespace {
+
+template <typename F>
+std::string error_of(F&& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no Error thrown";
+  return "";
+}
+
+AppDef full_app() {
+  AppDef app;
+  app.name = "trainer";
+  app.metadata = {{"team", "ml"}};
+  Role role;
+  role.name = "worker";
+  role.image = "ghcr.io/acme/train:1";
+  role.base_image = "python:3.11";
+  role.entrypoint = "python3";
+  role.args = {"-m", "train", "--rank=${replica_id}"};
+  role.env = {{"LOGLEVEL", "INFO"}, {"RANK", "${replica_id}"}};
+  role.num_replicas = 4;
+  role.min_replicas = 2;
+  role.max_retries = 3;
+  role.retry_policy = RetryPolicy::kReplica;
+  role.resource.cpu = 0.5;
+  role.resource.gpu = 1;
+  role.resource.mem_mb = 4096;
+  role.resource.capabilities = {{"node.kubernetes.io/instance-type", "p4d.24xlarge"}};
+  role.resource.devices = {{"vpc.amazonaws.com/efa", 4}};
+  role.port_map = {{"tensorboard", 6006}};
+  role.mounts = {Mount{MountType::kBind, "/data", "/mnt/data", true, "rwm"},
+                 Mount{MountType::kVolume, "ckpt", "/ckpt", false, "rwm"},
+                 Mount{MountType::kDevice, "/dev/fuse", "/dev/fuse", false, "rw"}};
+  role.metadata_json = R"({"kubernetes.priority":3,"tags":["a","b"]})";
+  Role reader;
+  reader.name = "reader";
+  reader.entrypoint = "cat";
+  app.roles = {role, reader};
+  return app;
+}
+
+TEST(ModelJsonTest, AppDefRoundTripsEveryField) {
+  const AppDef app = full_app();
+  const AppDef back = appdef_from_json(to_json(app), "test");
+  EXPECT_EQ(back.name, "trainer");
+  EXPECT_EQ(back.metadata, app.metadata);
+  ASSERT_EQ(back.roles.size(), 2u);
+  const Role& role = back.roles[0];
+  const Role& expected = app.roles[0];
+  EXPECT_EQ(role.name, expected.name);
+  EXPECT_EQ(role.image, expected.image);
+  EXPECT_EQ(role.base_image, expected.base_image);
+  EXPECT_EQ(role.entrypoint, expected.entrypoint);
+  EXPECT_EQ(role.args, expected.args);
+  EXPECT_EQ(role.env, expected.env);
+  EXPECT_EQ(role.num_replicas, 4);
+  EXPECT_EQ(role.min_replicas, 2);
+  EXPECT_EQ(role.max_retries, 3);
+  EXPECT_EQ(role.retry_policy, RetryPolicy::kReplica);
+  EXPECT_EQ(role.resource, expected.resource);
+  EXPECT_EQ(role.port_map, expected.port_map);
+  EXPECT_EQ(role.mounts, expected.mounts);
+  EXPECT_EQ(role.metadata_json, expected.metadata_json);
+  EXPECT_EQ(back.roles[1].base_image, std::nullopt);
+  EXPECT_EQ(back.roles[1].min_replicas, std::nullopt);
+  EXPECT_EQ(to_json(back), to_json(app));
+}
+
+TEST(ModelJsonTest, WritesTheDocumentedForms) {
+  Resource res;
+  res.cpu = 2;
+  res.gpu = 0;
+  res.mem_mb = 1024;
+  EXPECT_EQ(to_json(res),
+            R"({"schema":"sortie.resource/1","cpu":2,"gpu":0,"memMB":1024,"capabilities":{},)"
+            R"("devices":{}})");
+  Role role;
+  role.name = "echo";
+  role.entrypoint = "echo";
+  role.args = {"hi"};
+  EXPECT_EQ(
+      to_json(role),
+      R"({"schema":"sortie.role/1","name":"echo","image":"","base_image":null,)"
+      R"("entrypoint":"echo","args":["hi"],"env":{},"num_replicas":1,"min_replicas":null,)"
+      R"("max_retries":0,"retry_policy":"APPLICATION","resource":{"cpu":-1,"gpu":-1,)"
+      R"("memMB":-1,"capabilities":{},"devices":{}},"port_map":{},"mounts":[],"metadata":{}})");
+  AppDef app;
+  app.name = "echo";
+  app.roles = {role};
+  // Roles inside an app carry no schema of their own.
+  const std::string role_json = to_json(role);
+  const std::string role_body = "{" + role_json.substr(role_json.find("\"name\""));
+  EXPECT_EQ(to_json(app), R"({"schema":"sortie.appdef/1","name":"echo","metadata":{},"roles":[)" +
+                              role_body + "]}");
+}
+
+TEST(ModelJsonTest, FillsDefaultsForAbsentMembers) {
+  const AppDef app = appdef_from_json(
+      R"({"name":"a","roles":[{"name":"r","entrypoint":"e","base_image":null,"min_replicas":null}]})",
+      "test");
+  const Role& role = app.roles.at(0);
+  EXPECT_EQ(role.image, "");
+  EXPECT_TRUE(role.args.empty());
+  EXPECT_EQ(role.num_replicas, 1);
+  EXPECT_EQ(role.min_replicas, std::nullopt);
+  EXPECT_EQ(role.base_image, std::nullopt);
+  EXPECT_EQ(role.max_retries, 0);
+  EXPECT_EQ(role.retry_policy, RetryPolicy::kApplication);
+  EXPECT_EQ(role.resource, Resource{});
+  EXPECT_EQ(role.metadata_json, "{}");
+}
+
+TEST(ModelJsonTest, KeepsRoleMetadataAsCompactJson) {
+  const AppDef app = appdef_from_json(
+      R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
+          "metadata": {"x.list": [1, 2.5, "s"], "x.obj": {"k": null, "b": true}}}]})",
+      "test");
+  EXPECT_EQ(app.roles.at(0).metadata_json, R"({"x.list":[1,2.5,"s"],"x.obj":{"k":null,"b":true}})");
+}
+
+TEST(ModelJsonTest, DeviceMountDefaultsItsDestinationToItsSource) {
+  const AppDef app = appdef_from_json(
+      R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
+          "mounts":[{"type":"device","src":"/dev/fuse"}]}]})",
+      "test");
+  EXPECT_EQ(app.roles.at(0).mounts.at(0).dst, "/dev/fuse");
+  EXPECT_EQ(app.roles.at(0).mounts.at(0).permissions, "rwm");
+}
+
+TEST(ModelJsonTest, ErrorsNameOriginAndJsonPath) {
+  EXPECT_EQ(error_of([] {
+              appdef_from_json(R"({"name":"a","roles":[{"name":"r","entrypoint":"e"},
+                                  {"name":"s","entrypoint":"e","num_replicas":"two"}]})",
+                               "spec.json");
+            }),
+            R"(spec.json: roles[1].num_replicas: expected an integer >= 1, got "two")");
+  EXPECT_EQ(error_of([] {
+              appdef_from_json(
+                  R"({"name":"a","roles":[{"name":"r","entrypoint":"e","args":["x",3]}]})",
+                  "plugin docker");
+            }),
+            "plugin docker: roles[0].args[1]: expected a string, got 3");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"({"name":"a","roles":[{"name":"r"}]})", "o"); }),
+            "o: roles[0]: entrypoint is required");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"({"roles":[]})", "o"); }), "o: name is required");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"({"name":"a"})", "o"); }), "o: roles is required");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"([1])", "o"); }), "o: expected an object, got a list");
+  EXPECT_EQ(
+      error_of([] {
+        appdef_from_json(R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
+                                  "retry_policy":"ALWAYS"}]})",
+                         "o");
+      }),
+      R"(o: roles[0].retry_policy: expected "REPLICA", "APPLICATION" or "ROLE", got "ALWAYS")");
+  EXPECT_EQ(error_of([] {
+              appdef_from_json(R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
+                                  "resource":{"memMB":"1G"}}]})",
+                               "o");
+            }),
+            R"(o: roles[0].resource.memMB: expected an integer >= -1, got "1G")");
+  EXPECT_EQ(error_of([] {
+              appdef_from_json(R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
+                                  "mounts":[{"type":"nfs","src":"a","dst":"b"}]}]})",
+                               "o");
+            }),
+            R"(o: roles[0].mounts[0].type: expected "bind", "volume" or "device", got "nfs")");
+  EXPECT_EQ(error_of([] {
+              appdef_from_json(R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
+                                  "env":{"A":1}}]})",
+                               "o");
+            }),
+            "o: roles[0].env.A: expected a string, got 1");
+  EXPECT_EQ(error_of([] {
+              appdef_from_json(R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
+                                  "metadata":[1]}]})",
+                               "o");
+            }),
+            "o: roles[0].metadata: expected an object, got a list");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"({"name": )", "o"); }),
+            "o: invalid JSON at offset 9: Invalid value.");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"({"schema":"sortie.appdef/2","name":"a"})", "o"); }),
+            R"(o: schema: expected "sortie.appdef/1", got "sortie.appdef/2" (a payload of )"
+            "another kind or major version)");
+}
+
+TEST(ModelJsonTest, ResourceRoundTripsAndReportsErrors) {
+  Resource res;
+  res.cpu = 1.5;
+  res.gpu = 2;
+  res.mem_mb = 8192;
+  res.capabilities = {{"arch", "arm64"}};
+  res.devices = {{"neuron", 1}};
+  EXPECT_EQ(resource_from_json(to_json(res), "test"), res);
+  EXPECT_EQ(resource_from_json(R"({"cpu":null})", "test"), Resource{});
+  EXPECT_EQ(error_of([] { resource_from_json(R"({"gpu":1.5})", "named resource gpu.x"); }),
+            "named resource gpu.x: gpu: expected an integer >= -1, got 1.5");
+  EXPECT_EQ(error_of([] { resource_from_json(R"({"cpu":-3})", "r"); }),
+            "r: cpu: expected a number >= 0, got -3");
+  EXPECT_EQ(error_of([] { resource_from_json(R"({"devices":{"efa":-1}})", "r"); }),
+            "r: devices.efa: expected an integer >= 0, got -1");
+}
+
+TEST(ModelJsonTest, StatusRoundTripsWithKnownAndUnknownValues) {
+  AppStatus status;
+  status.app_id = "trainer-k3x9q2";
+  status.state = AppState::kRunning;
+  status.num_restarts = 1;
+  status.msg = "ok";
+  status.ui_url = "file:///tmp/x";
+  status.structured_error_msg = "{}";
+  RoleStatus role;
+  role.role = "trainer";
+  ReplicaStatus running;
+  running.id = 0;
+  running.state = AppState::kRunning;
+  running.pid = 4242;
+  running.hostname = "localhost";
+  running.started_at = 1700000000000000000;
+  ReplicaStatus failed;
+  failed.id = 1;
+  failed.state = AppState::kFailed;
+  failed.exit_code = -9;
+  failed.restarts = 2;
+  failed.finished_at = 1700000000000000001;
+  failed.msg = "killed";
+  role.replicas = {running, failed};
+  status.roles = {role};
+
+  const AppStatus back = status_from_json(to_json(status), "test");
+  EXPECT_EQ(back.app_id, status.app_id);
+  EXPECT_EQ(back.state, AppState::kRunning);
+  EXPECT_EQ(back.num_restarts, 1);
+  EXPECT_EQ(back.msg, "ok");
+  EXPECT_EQ(back.ui_url, "file:///tmp/x");
+  EXPECT_EQ(back.structured_error_msg, "{}");
+  ASSERT_EQ(back.roles.size(), 1u);
+  ASSERT_EQ(back.roles[0].replicas.size(), 2u);
+  const ReplicaStatus& r0 = back.roles[0].replicas[0];
+  const ReplicaStatus& r1 = back.roles[0].replicas[1];
+  EXPECT_EQ(r0.pid, 4242);
+  EXPECT_EQ(r0.exit_code, std::nullopt);
+  EXPECT_EQ(r0.started_at, 1700000000000000000);
+  EXPECT_EQ(r0.finished_at, std::nullopt);
+  EXPECT_EQ(r0.hostname, "localhost");
+  EXPECT_EQ(r1.state, AppState::kFailed);
+  EXPECT_EQ(r1.pid, std::nullopt);
+  EXPECT_EQ(r1.exit_code, -9);
+  EXPECT_EQ(r1.restarts, 2);
+  EXPECT_EQ(r1.msg, "killed");
+  EXPECT_EQ(to_json(back), to_json(status));
+  EXPECT_NE(to_json(status).find(R"("exit_code":null)"), std::string::npos);
+}
+
+TEST(ModelJsonTest, ReadsTheDocumentedStatusExample) {
+  const AppStatus status = status_from_json(
+      R"({"schema": "sortie.status/1", "app_id": "trainer-k3x9q2", "state": "RUNNING",
+          "num_restarts": 0, "msg": "", "ui_url": "file:///...", "structured_error_msg": "",
+          "roles": [{"role": "trainer", "replicas": [
+            {"id": 0, "state": "RUNNING", "pid": 4242, "exit_code": null, "hostname": "localhost",
+             "restarts": 0, "started_at": 1700000000000000000, "finished_at": null, "msg": ""}]}],
+          "metadata": {}})",
+      "plugin local");
+  EXPECT_EQ(status.roles.at(0).replicas.at(0).pid, 4242);
+  EXPECT_EQ(status.roles.at(0).replicas.at(0).exit_code, std::nullopt);
+  const AppStatus minimal = status_from_json(
+      R"({"schema":"sortie.status/1","app_id":"x","state":"PENDING",
+          "roles":[{"role":"r","replicas":[{"id":0,"state":"PENDING"}]}]})",
+      "plugin local");
+  EXPECT_EQ(minimal.state, AppState::kPending);
+  EXPECT_EQ(minimal.roles.at(0).replicas.at(0).pid, std::nullopt);
+}
+
+TEST(ModelJsonTest, StatusErrorsNameThePath) {
+  EXPECT_EQ(error_of([] { status_from_json(R"({"app_id":"x","state":"DONE"})", "plugin p"); }),
+            R"(plugin p: state: expected one of UNSUBMITTED, SUBMITTED, PENDING, RUNNING, )"
+            R"(SUCCEEDED, FAILED, CANCELLED, UNKNOWN, got "DONE")");
+  EXPECT_EQ(error_of([] { status_from_json(R"({"app_id":"x"})", "plugin p"); }),
+            "plugin p: state is required");
+  EXPECT_EQ(error_of([] {
+              status_from_json(R"({"app_id":"x","state":"RUNNING",
+                                  "roles":[{"role":"r","replicas":[{"id":0,"pid":"12"}]}]})",
+                               "plugin p");
+            }),
+            R"(plugin p: roles[0].replicas[0].pid: expected an integer >= 0, got "12")");
+  EXPECT_EQ(error_of([] {
+              status_from_json(R"({"app_id":"x","state":"RUNNING",
+                                  "roles":[{"role":"r","replicas":[{"exit_code":1.5}]}]})",
+                               "plugin p");
+            }),
+            "plugin p: roles[0].replicas[0].exit_code: expected an integer or null, got 1.5");
+  EXPECT_EQ(error_of([] { status_from_json(R"({"schema":"sortie.list/1"})", "plugin p"); }),
+            R"(plugin p: schema: expected "sortie.status/1", got "sortie.list/1" (a payload of )"
+            "another kind or major version)");
+}
+
+}  // namespace
+}  // namespace sortie::core

@@ -1,0 +1,219 @@
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model.hpp>
+#include <string>
+
+namespace sortie::core {
+namespace {
+
+// Runs `body`, which must throw Error, and returns its message.
+template <typename F>
+std::string error_of(F&& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no Error thrown";
+  return "";
+}
+
+AppDef two_role_app() {
+  AppDef app;
+  app.name = "trainer";
+  Role reader;
+  reader.name = "reader";
+  reader.entrypoint = "cat";
+  Role worker;
+  worker.name = "worker";
+  worker.entrypoint = "python3";
+  worker.num_replicas = 4;
+  app.roles = {reader, worker};
+  return app;
+}
+
+TEST(AppStateTest, NamesRoundTrip) {
+  const std::vector<std::pair<AppState, std::string>> states = {
+      {AppState::kUnsubmitted, "UNSUBMITTED"}, {AppState::kSubmitted, "SUBMITTED"},
+      {AppState::kPending, "PENDING"},         {AppState::kRunning, "RUNNING"},
+      {AppState::kSucceeded, "SUCCEEDED"},     {AppState::kFailed, "FAILED"},
+      {AppState::kCancelled, "CANCELLED"},     {AppState::kUnknown, "UNKNOWN"}};
+  for (const auto& [state, name] : states) {
+    EXPECT_EQ(to_string(state), name);
+    EXPECT_EQ(app_state_from_string(name), state);
+  }
+  EXPECT_EQ(app_state_from_string("running"), std::nullopt);
+  EXPECT_EQ(app_state_from_string(""), std::nullopt);
+}
+
+TEST(AppStateTest, OnlySucceededFailedCancelledAreTerminal) {
+  EXPECT_TRUE(is_terminal(AppState::kSucceeded));
+  EXPECT_TRUE(is_terminal(AppState::kFailed));
+  EXPECT_TRUE(is_terminal(AppState::kCancelled));
+  EXPECT_FALSE(is_terminal(AppState::kRunning));
+  EXPECT_FALSE(is_terminal(AppState::kPending));
+  EXPECT_FALSE(is_terminal(AppState::kUnknown));
+  EXPECT_FALSE(is_terminal(AppState::kUnsubmitted));
+  EXPECT_FALSE(is_terminal(AppState::kSubmitted));
+}
+
+TEST(RetryPolicyTest, NamesRoundTrip) {
+  EXPECT_STREQ(to_string(RetryPolicy::kReplica), "REPLICA");
+  EXPECT_STREQ(to_string(RetryPolicy::kApplication), "APPLICATION");
+  EXPECT_STREQ(to_string(RetryPolicy::kRole), "ROLE");
+  EXPECT_EQ(retry_policy_from_string("REPLICA"), RetryPolicy::kReplica);
+  EXPECT_EQ(retry_policy_from_string("APPLICATION"), RetryPolicy::kApplication);
+  EXPECT_EQ(retry_policy_from_string("ROLE"), RetryPolicy::kRole);
+  EXPECT_EQ(retry_policy_from_string("role"), std::nullopt);
+}
+
+TEST(MountTypeTest, Names) {
+  EXPECT_STREQ(to_string(MountType::kBind), "bind");
+  EXPECT_STREQ(to_string(MountType::kVolume), "volume");
+  EXPECT_STREQ(to_string(MountType::kDevice), "device");
+}
+
+TEST(ValidateTest, AcceptsAWellFormedApp) {
+  AppDef app = two_role_app();
+  app.roles[1].min_replicas = 2;
+  app.roles[1].max_retries = 3;
+  app.roles[1].port_map = {{"http", 8080}};
+  app.roles[1].mounts = {Mount{MountType::kBind, "/a", "/b", true, "rwm"}};
+  EXPECT_NO_THROW(validate(app));
+}
+
+TEST(ValidateTest, RefusesAnAppWithoutRoles) {
+  AppDef app;
+  app.name = "empty";
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'empty': roles is empty; an app needs at least one role");
+}
+
+TEST(ValidateTest, RefusesAnUnnamedRole) {
+  AppDef app = two_role_app();
+  app.roles[1].name = "";
+  EXPECT_EQ(error_of([&] { validate(app); }), "app 'trainer': roles[1]: name is required");
+}
+
+TEST(ValidateTest, RefusesDuplicateRoleNames) {
+  AppDef app = two_role_app();
+  app.roles[1].name = "reader";
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'trainer': roles[1]: role name 'reader' is used twice; role names must be unique");
+}
+
+TEST(ValidateTest, RefusesAMissingEntrypoint) {
+  AppDef app = two_role_app();
+  app.roles[0].entrypoint = "";
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'trainer': roles[0] ('reader'): entrypoint is required");
+}
+
+TEST(ValidateTest, RefusesReplicaCountsOutOfRange) {
+  AppDef app = two_role_app();
+  app.roles[1].num_replicas = 0;
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'trainer': roles[1] ('worker'): num_replicas must be >= 1, got 0");
+  app = two_role_app();
+  app.roles[1].min_replicas = 5;
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'trainer': roles[1] ('worker'): min_replicas must be between 1 and "
+            "num_replicas (4), got 5");
+  app.roles[1].min_replicas = 0;
+  EXPECT_NE(error_of([&] { validate(app); }).find("min_replicas"), std::string::npos);
+}
+
+TEST(ValidateTest, RefusesNegativeRetries) {
+  AppDef app = two_role_app();
+  app.roles[0].max_retries = -1;
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'trainer': roles[0] ('reader'): max_retries must be >= 0, got -1");
+}
+
+TEST(ValidateTest, RefusesBadResourcesPortsAndMounts) {
+  AppDef app = two_role_app();
+  app.roles[0].resource.cpu = -2;
+  EXPECT_NE(error_of([&] { validate(app); }).find("roles[0] ('reader'): resource.cpu must be >= 0"),
+            std::string::npos);
+  app = two_role_app();
+  app.roles[0].resource.gpu = -3;
+  EXPECT_NE(error_of([&] { validate(app); }).find("resource.gpu"), std::string::npos);
+  app = two_role_app();
+  app.roles[0].resource.mem_mb = -5;
+  EXPECT_NE(error_of([&] { validate(app); }).find("resource.memMB"), std::string::npos);
+  app = two_role_app();
+  app.roles[0].resource.devices = {{"vpc.amazonaws.com/efa", -1}};
+  EXPECT_NE(error_of([&] { validate(app); }).find("resource.devices.vpc.amazonaws.com/efa"),
+            std::string::npos);
+  app = two_role_app();
+  app.roles[0].port_map = {{"http", 70000}};
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'trainer': roles[0] ('reader'): port_map.http must be a port number (0-65535), "
+            "got 70000");
+  app = two_role_app();
+  app.roles[0].mounts = {Mount{MountType::kBind, "", "/b", false, "rwm"}};
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'trainer': roles[0] ('reader'): mounts[0]: src is required");
+  app.roles[0].mounts = {Mount{MountType::kVolume, "data", "", false, "rwm"}};
+  EXPECT_EQ(error_of([&] { validate(app); }),
+            "app 'trainer': roles[0] ('reader'): mounts[0]: dst is required");
+}
+
+TEST(MakeAppIdTest, SanitizesTheNameAndAddsTenBase36Characters) {
+  const std::string id = make_app_id("My_Trainer.v2");
+  ASSERT_EQ(id.size(), std::string("my-trainer-v2-").size() + 10);
+  EXPECT_EQ(id.substr(0, 14), "my-trainer-v2-");
+  EXPECT_TRUE(std::regex_match(id.substr(14), std::regex("[0-9a-z]{10}"))) << id;
+}
+
+TEST(MakeAppIdTest, IsADns1123LabelForAnyName) {
+  const std::regex dns1123("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  for (const std::string& name : std::vector<std::string>{
+           "", "---", "__x__", "UPPER", std::string(200, 'a'), "a" + std::string(60, '-') + "b",
+           std::string(51, 'b') + "-cccc", "été"}) {
+    const std::string id = make_app_id(name);
+    EXPECT_LE(id.size(), 63u) << name;
+    EXPECT_TRUE(std::regex_match(id, dns1123)) << id;
+  }
+  EXPECT_EQ(make_app_id("").substr(0, 4), "app-");
+  EXPECT_EQ(make_app_id("---").substr(0, 4), "app-");
+  EXPECT_EQ(make_app_id(std::string(200, 'a')).size(), 63u);
+  // A name cut at its limit does not end in '-' before the suffix.
+  EXPECT_EQ(make_app_id(std::string(51, 'b') + "-cccc").substr(0, 52), std::string(51, 'b') + "-");
+}
+
+TEST(MakeAppIdTest, TwoIdsDiffer) { EXPECT_NE(make_app_id("echo"), make_app_id("echo")); }
+
+TEST(AppHandleTest, ParsesAndPrints) {
+  const AppHandle handle = parse_app_handle("local_cwd://default/echo-k3x9q2a0b1");
+  EXPECT_EQ(handle.scheduler, "local_cwd");
+  EXPECT_EQ(handle.session, "default");
+  EXPECT_EQ(handle.app_id, "echo-k3x9q2a0b1");
+  EXPECT_EQ(handle.str(), "local_cwd://default/echo-k3x9q2a0b1");
+}
+
+TEST(AppHandleTest, AcceptsAnEmptySession) {
+  const AppHandle handle = parse_app_handle("docker:///trainer-1");
+  EXPECT_EQ(handle.scheduler, "docker");
+  EXPECT_EQ(handle.session, "");
+  EXPECT_EQ(handle.app_id, "trainer-1");
+  EXPECT_EQ(handle.str(), "docker:///trainer-1");
+}
+
+TEST(AppHandleTest, RefusesMalformedHandlesShowingTheExpectedForm) {
+  const std::string form = "expected SCHEDULER://SESSION/APP_ID";
+  const std::string no_scheme = error_of([] { parse_app_handle("echo-123"); });
+  EXPECT_NE(no_scheme.find("'echo-123' is not an app handle (no '://')"), std::string::npos);
+  EXPECT_NE(no_scheme.find(form), std::string::npos);
+  EXPECT_NE(error_of([] { parse_app_handle("://s/id"); }).find("(SCHEDULER is empty)"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_app_handle("local://s/"); }).find("(APP_ID is empty)"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { parse_app_handle("local://id"); }).find("(no '/' before APP_ID)"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace sortie::core

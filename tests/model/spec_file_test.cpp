@@ -1,0 +1,255 @@
+#include <gtest/gtest.h>
+
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+#include <sortie/core/spec_file.hpp>
+#include <string>
+
+namespace sortie::core {
+namespace {
+
+const std::string kExamples = std::string(SORTIE_TEST_SOURCE_DIR) + "/../../examples/specs/";
+
+template <typename F>
+std::string error_of(F&& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no Error thrown";
+  return "";
+}
+
+std::optional<Resource> test_resources(const std::string& name) {
+  if (name != "gpu.small") return std::nullopt;
+  Resource res;
+  res.cpu = 8;
+  res.gpu = 1;
+  res.mem_mb = 32768;
+  return res;
+}
+
+AppDef parse(const std::string& text) {
+  return parse_app_spec(text, "spec.yaml", test_resources, {"gpu.small", "gpu.large", "cpu.nano"});
+}
+
+std::string parse_error(const std::string& text) {
+  return error_of([&] { parse(text); });
+}
+
+TEST(SpecFileTest, LoadsTheEchoExample) {
+  const AppDef app = load_app_spec(kExamples + "echo.yaml", test_resources);
+  EXPECT_EQ(app.name, "echo");
+  ASSERT_EQ(app.roles.size(), 1u);
+  EXPECT_EQ(app.roles[0].entrypoint, "echo");
+  EXPECT_EQ(app.roles[0].args, (std::vector<std::string>{"hello from", "${app_id}"}));
+  EXPECT_EQ(app.roles[0].num_replicas, 1);
+}
+
+TEST(SpecFileTest, LoadsTheThreeRoleExample) {
+  const AppDef app = load_app_spec(kExamples + "three_roles.yaml", test_resources);
+  EXPECT_EQ(app.name, "pipeline");
+  EXPECT_EQ(app.metadata.at("team"), "examples");
+  ASSERT_EQ(app.roles.size(), 3u);
+  const std::vector<std::string> names = {"reader", "trainer", "writer"};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(app.roles[i].name, names[i]);
+    EXPECT_EQ(app.roles[i].num_replicas, 2);
+    ASSERT_EQ(app.roles[i].args.size(), 2u);
+    EXPECT_EQ(app.roles[i].args[1], "echo ${role_name} replica ${replica_id} of ${app_id}");
+  }
+  EXPECT_EQ(app.roles[0].resource.mem_mb, 512);
+  EXPECT_EQ(app.roles[1].resource.mem_mb, 1024);
+  EXPECT_EQ(app.roles[1].resource.cpu, 2);
+  EXPECT_EQ(app.roles[1].retry_policy, RetryPolicy::kReplica);
+  EXPECT_EQ(app.roles[1].env.at("RANK"), "${replica_id}");
+  EXPECT_EQ(app.roles[2].mounts,
+            (std::vector<Mount>{Mount{MountType::kBind, "/tmp", "/data", true, "rwm"}}));
+}
+
+TEST(SpecFileTest, LoadsTheJsonExample) {
+  const AppDef app = load_app_spec(kExamples + "trainer.json", test_resources);
+  ASSERT_EQ(app.roles.size(), 1u);
+  const Role& role = app.roles[0];
+  EXPECT_EQ(role.num_replicas, 2);
+  EXPECT_EQ(role.port_map.at("tensorboard"), 6006);
+  EXPECT_EQ(role.resource.mem_mb, 1024);
+  EXPECT_EQ(role.metadata_json, R"({"local_cwd.note":"metadata keeps any JSON","priority":3})");
+}
+
+TEST(SpecFileTest, ReadsTheJsonFormOfAnAppDef) {
+  AppDef app;
+  app.name = "round";
+  Role role;
+  role.name = "r";
+  role.entrypoint = "e";
+  role.args = {"1", "${app_id}"};
+  role.min_replicas = 1;
+  role.resource.cpu = 0.25;
+  role.mounts = {Mount{MountType::kDevice, "/dev/fuse", "/dev/fuse", false, "rw"}};
+  role.metadata_json = R"({"a":{"b":[1,"2",null,false]}})";
+  app.roles = {role};
+  const std::string text = to_json(app);
+  EXPECT_EQ(to_json(parse_app_spec(text, "app.json", nullptr)), text);
+}
+
+TEST(SpecFileTest, ResolvesNamedResources) {
+  const AppDef app = parse(
+      "name: a\nroles:\n  - name: r\n    entrypoint: e\n"
+      "    resource: gpu.small\n");
+  EXPECT_EQ(app.roles[0].resource.gpu, 1);
+  EXPECT_EQ(app.roles[0].resource.mem_mb, 32768);
+}
+
+TEST(SpecFileTest, UnknownNamedResourceListsCloseNames) {
+  EXPECT_EQ(parse_error("name: a\nroles:\n  - name: r\n    entrypoint: e\n"
+                        "    resource: gpu.smal\n"),
+            "spec.yaml:5:15: roles[0].resource: unknown named resource 'gpu.smal' (did you mean "
+            "'gpu.small'?)");
+  EXPECT_EQ(error_of([] {
+              parse_app_spec("name: a\nroles: [{name: r, entrypoint: e, resource: gpu.small}]",
+                             "s.yaml", nullptr);
+            }),
+            "s.yaml:2:44: roles[0].resource: named resource 'gpu.small' cannot be resolved here; "
+            "give a mapping (cpu, gpu, mem_mb) instead");
+}
+
+TEST(SpecFileTest, AcceptsMemMbInBothSpellings) {
+  EXPECT_EQ(parse("name: a\nroles: [{name: r, entrypoint: e, resource: {memMB: 10}}]")
+                .roles[0]
+                .resource.mem_mb,
+            10);
+  EXPECT_EQ(parse("name: a\nroles: [{name: r, entrypoint: e, resource: {mem_mb: 20}}]")
+                .roles[0]
+                .resource.mem_mb,
+            20);
+  EXPECT_EQ(
+      parse_error("name: a\nroles: [{name: r, entrypoint: e, resource: {mem_mb: 1, memMB: 2}}]"),
+      "spec.yaml:2:63: roles[0].resource.memMB: give either mem_mb or memMB, not both");
+}
+
+TEST(SpecFileTest, UnknownKeysAreErrorsWithSuggestions) {
+  EXPECT_EQ(parse_error("name: a\nroles:\n  - name: r\n    entrypont: e\n"),
+            "spec.yaml:4:5: roles[0]: unknown key 'entrypont' (did you mean 'entrypoint'?)");
+  EXPECT_EQ(parse_error("name: a\nrole: []\n"),
+            "spec.yaml:2:1: unknown key 'role' (did you mean 'roles'?)");
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, resource: {cpus: 1}}]"),
+            "spec.yaml:2:45: roles[0].resource: unknown key 'cpus' (did you mean 'cpu' or 'gpu'?)");
+  EXPECT_EQ(parse_error("name: a\nname: b\nroles: []\n"),
+            "spec.yaml:2:1: key 'name' appears twice");
+}
+
+TEST(SpecFileTest, TypeErrorsCarryLineColumnAndPath) {
+  EXPECT_EQ(parse_error("name: a\nroles:\n  - name: r\n    entrypoint: e\n    num_replicas: two\n"),
+            R"(spec.yaml:5:19: roles[0].num_replicas: expected an integer >= 1, got "two")");
+  EXPECT_EQ(parse_error("name: a\nroles:\n  - name: r\n    entrypoint: e\n    args: echo hi\n"),
+            R"(spec.yaml:5:11: roles[0].args: expected a list of strings, got "echo hi")");
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, env: {A: [1]}}]"),
+            "spec.yaml:2:43: roles[0].env.A: expected a string, got a list");
+  EXPECT_EQ(
+      parse_error("name: a\nroles: [{name: r, entrypoint: e, retry_policy: SOMETIMES}]"),
+      R"(spec.yaml:2:48: roles[0].retry_policy: expected REPLICA, APPLICATION or ROLE, got "SOMETIMES")");
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, resource: {cpu: lots}}]"),
+            R"(spec.yaml:2:50: roles[0].resource.cpu: expected a number, got "lots")");
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, port_map: {http: x}}]"),
+            R"(spec.yaml:2:51: roles[0].port_map.http: expected an integer >= 0, got "x")");
+  EXPECT_EQ(parse_error("name: a\nroles: {name: r}\n"),
+            "spec.yaml:2:8: roles: expected a list of roles, got a mapping");
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r}]\n"),
+            "spec.yaml:2:9: roles[0]: entrypoint is required");
+  EXPECT_EQ(parse_error("roles: []\n"), "spec.yaml:1:1: name is required");
+  EXPECT_EQ(parse_error("name: a\n"), "spec.yaml:1:1: roles is required (a list of roles)");
+  EXPECT_EQ(parse_error("- a\n"), "spec.yaml:1:1: expected a mapping, got a list");
+}
+
+TEST(SpecFileTest, JsonErrorsCarryLinesToo) {
+  EXPECT_EQ(error_of([] {
+              parse_app_spec(
+                  "{\n  \"name\": \"a\",\n  \"roles\": [{\"name\": \"r\",\n"
+                  "    \"entrypoint\": \"e\", \"max_retries\": -1}]\n}\n",
+                  "spec.json", nullptr);
+            }),
+            "spec.json:4:39: roles[0].max_retries: expected an integer >= 0, got \"-1\"");
+}
+
+TEST(SpecFileTest, SyntaxErrorsAndEmptySpecs) {
+  EXPECT_EQ(parse_error("name: a\nroles: [\n"),
+            "spec.yaml:3:1: invalid YAML/JSON: end of sequence flow not found");
+  EXPECT_EQ(parse_error(""), "spec.yaml: the app spec is empty");
+}
+
+TEST(SpecFileTest, RunsValidate) {
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e}, {name: r, entrypoint: f}]"),
+            "spec.yaml: app 'a': roles[1]: role name 'r' is used twice; role names must be unique");
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, num_replicas: 2, "
+                        "min_replicas: 3}]"),
+            "spec.yaml: app 'a': roles[0] ('r'): min_replicas must be between 1 and num_replicas "
+            "(2), got 3");
+}
+
+TEST(SpecFileTest, ReadsTorchxMountStrings) {
+  const AppDef app = parse(
+      "name: a\nroles:\n  - name: r\n    entrypoint: e\n    mounts:\n"
+      "      - type=bind,src=/a,dst=/b,readonly\n"
+      "      - "
+      "type=volume,source=cache,target=/cache,type=bind,src=/x,destination=/y,read_only=false\n"
+      "      - type=device,src=/dev/fuse,perm=rw\n"
+      "      - {type: bind, src: /c, dst: /d, read_only: true}\n");
+  EXPECT_EQ(app.roles[0].mounts,
+            (std::vector<Mount>{Mount{MountType::kBind, "/a", "/b", true, "rwm"},
+                                Mount{MountType::kVolume, "cache", "/cache", false, "rwm"},
+                                Mount{MountType::kBind, "/x", "/y", false, "rwm"},
+                                Mount{MountType::kDevice, "/dev/fuse", "/dev/fuse", false, "rw"},
+                                Mount{MountType::kBind, "/c", "/d", true, "rwm"}}));
+}
+
+TEST(SpecFileTest, MountErrorsNameTheEntry) {
+  const std::string head = "name: a\nroles:\n  - name: r\n    entrypoint: e\n    mounts:\n      - ";
+  EXPECT_EQ(parse_error(head + "src=/a,dst=/b\n"),
+            "spec.yaml:6:9: roles[0].mounts[0]: a mount string must start with "
+            "type=bind|volume|device");
+  EXPECT_EQ(parse_error(head + "type=nfs,src=/a\n"),
+            "spec.yaml:6:9: roles[0].mounts[0]: unknown mount type 'nfs'; expected bind, volume "
+            "or device");
+  EXPECT_EQ(parse_error(head + "type=bind,src=/a\n"),
+            "spec.yaml:6:9: roles[0].mounts[0]: dst is required");
+  EXPECT_EQ(parse_error(head + "type=bind,dst=/a\n"),
+            "spec.yaml:6:9: roles[0].mounts[0]: src is required");
+  EXPECT_EQ(parse_error(head + "type=device,src=/dev/x,perm=rwx\n"),
+            "spec.yaml:6:9: roles[0].mounts[0]: permissions must be made of r, w and m (e.g. rwm), "
+            "got 'rwx'");
+  EXPECT_EQ(parse_error(head + "type=bind,src=/a,dts=/b\n"),
+            "spec.yaml:6:9: roles[0].mounts[0]: unknown mount option 'dts' (did you mean 'dst'?)");
+  EXPECT_EQ(parse_error(head + "type=bind,src=/a,dst=/b,readonly=maybe\n"),
+            "spec.yaml:6:9: roles[0].mounts[0]: 'readonly=maybe': readonly takes no value, or "
+            "true/false");
+  EXPECT_EQ(parse_error(head + "{type: bind, src: /a, dst: /b, readonly: true}\n"),
+            "spec.yaml:6:40: roles[0].mounts[0]: unknown key 'readonly' (did you mean "
+            "'read_only'?)");
+  EXPECT_EQ(parse_error(head + "{src: /a, dst: /b}\n"),
+            "spec.yaml:6:9: roles[0].mounts[0]: type is required (bind, volume or device)");
+}
+
+TEST(SpecFileTest, RoleMetadataKeepsYamlScalarTypes) {
+  const AppDef app = parse(
+      "name: a\nroles:\n  - name: r\n    entrypoint: e\n    metadata:\n"
+      "      priority: 3\n      ratio: 0.5\n      enabled: true\n      label: \"3\"\n"
+      "      none: null\n      tags: [x, 2]\n");
+  EXPECT_EQ(app.roles[0].metadata_json,
+            R"({"priority":3,"ratio":0.5,"enabled":true,"label":"3","none":null,"tags":["x",2]})");
+}
+
+TEST(SpecFileTest, MissingFileIsNotFound) {
+  try {
+    load_app_spec("/nonexistent/spec.yaml", nullptr);
+    FAIL() << "no Error thrown";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), SORTIE_NOT_FOUND);
+    EXPECT_STREQ(e.what(),
+                 "cannot read app spec '/nonexistent/spec.yaml': No such file or directory");
+  }
+}
+
+}  // namespace
+}  // namespace sortie::core
