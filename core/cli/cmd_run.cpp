@@ -201,9 +201,14 @@ int cmd_run(CliContext& ctx, const Args& args) {
         .key("streams").string("combined")
         .key("follow").boolean(true)
         .end_object();
-    auto reader = scheduler->log_open(app_id, request.str());
-    LogPrinter printer(LogFilter{});
-    printer.drain(*reader);
+    try {
+      auto reader = scheduler->log_open(app_id, request.str());
+      LogPrinter printer(LogFilter{});
+      printer.drain(*reader);
+    } catch (const core::Error& e) {
+      if (e.status() != SORTIE_UNIMPLEMENTED) throw;
+      std::fprintf(stderr, "sortie run: %s; waiting without logs\n", e.what());
+    }
   }
   if (interrupted() == 0) final_status = waiter.until_terminal(-1);
   if (!final_status) {

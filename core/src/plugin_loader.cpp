@@ -185,8 +185,9 @@ class AnswerChecker {
     std::vector<const sortie_component*> components;
     std::set<std::pair<uint32_t, std::string>> seen;
     for (size_t i = 0; i < info.component_count; ++i) {
-      const sortie_component& component = info.components[i];
       std::string label = "component #" + std::to_string(i);
+      if (info.components[i] == nullptr) fault(label + " is a NULL pointer");
+      const sortie_component& component = *info.components[i];
       constexpr size_t kNeeded = offsetof(sortie_component, vtable) + sizeof(component.vtable);
       if (component.struct_size < kNeeded) {
         fault(label + " has struct_size " + std::to_string(component.struct_size) +

@@ -109,8 +109,8 @@ roles:
   const std::string app_id = handle.substr(handle.rfind('/') + 1);
   const auto log = sandbox.sortie({"log", handle});
   ASSERT_EQ(log.exit_code, 0) << log.err;
-  for (const std::string& line :
-       {"alpha/0 alpha 0 of 2\n", "alpha/1 alpha 1 of 2\n", "beta/0 beta 0 of 2\n",
+  for (const std::string& line : std::vector<std::string>{
+           "alpha/0 alpha 0 of 2\n", "alpha/1 alpha 1 of 2\n", "beta/0 beta 0 of 2\n",
         "beta/1 beta 1 of 2\n", "gamma/0 gamma 0 " + app_id + "\n",
         "gamma/1 gamma 1 " + app_id + "\n"}) {
     EXPECT_NE(log.out.find(line), std::string::npos) << "missing: " << line << "in:\n" << log.out;

@@ -63,7 +63,7 @@ class LocalPlugin {
   }
   const void* vtable(uint32_t kind, std::string_view name) const {
     for (size_t i = 0; i < info_.component_count; ++i) {
-      const sortie_component& component = info_.components[i];
+      const sortie_component& component = *info_.components[i];
       if (component.kind == kind && name == component.name) return component.vtable;
     }
     ADD_FAILURE() << "no component " << name;

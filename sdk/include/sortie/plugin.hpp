@@ -15,6 +15,7 @@
 
 #include <sortie/plugin_abi.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -22,6 +23,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 namespace sortie {
@@ -114,8 +116,9 @@ class LogStream {
 };
 
 // Base of scheduler components. The constructor receives the "sortie.scheduler_config/1" JSON.
-// Methods receive and return the JSON payloads of docs/payloads.md; the optional ones default to
-// UNIMPLEMENTED, which the host reports by name.
+// Methods receive and return the JSON payloads of docs/payloads.md. list, wait and log_open are
+// optional: a class that does not override one leaves its vtable slot NULL, so the host knows
+// without a call (it polls describe() instead of waiting, and reports the rest as UNIMPLEMENTED).
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
@@ -189,6 +192,11 @@ sortie_status guarded(const sortie_sink* err, Body&& body) noexcept {
   }
 }
 
+// True when T declares its own `member` instead of inheriting Scheduler's: &T::f then has type
+// R (T::*)(...) rather than R (Scheduler::*)(...).
+#define SORTIE_DETAIL_OVERRIDES(T, member) \
+  (!std::is_same_v<decltype(&T::member), decltype(&Scheduler::member)>)
+
 template <class T>
 struct SchedulerTable {
   static sortie_status create(sortie_str config, sortie_scheduler** out,
@@ -247,9 +255,22 @@ struct SchedulerTable {
     delete reinterpret_cast<LogStream*>(stream);
   }
   static const sortie_scheduler_vtable* get() noexcept {
-    static const sortie_scheduler_vtable table = {
-        sizeof(sortie_scheduler_vtable), create, destroy, run_options, dryrun, schedule,
-        describe, list, cancel, wait, log_open, log_next, log_close};
+    constexpr bool has_list = SORTIE_DETAIL_OVERRIDES(T, list);
+    constexpr bool has_wait = SORTIE_DETAIL_OVERRIDES(T, wait);
+    constexpr bool has_logs = SORTIE_DETAIL_OVERRIDES(T, log_open);
+    static const sortie_scheduler_vtable table = {sizeof(sortie_scheduler_vtable),
+                                                  create,
+                                                  destroy,
+                                                  run_options,
+                                                  dryrun,
+                                                  schedule,
+                                                  describe,
+                                                  has_list ? list : nullptr,
+                                                  cancel,
+                                                  has_wait ? wait : nullptr,
+                                                  has_logs ? log_open : nullptr,
+                                                  has_logs ? log_next : nullptr,
+                                                  has_logs ? log_close : nullptr};
     return &table;
   }
 };
@@ -316,9 +337,17 @@ struct NamedResourcesTable {
 };
 
 // Fills `out` for a plugin built against this header's ABI version (see sortie_plugin_info).
+// The component pointers sortie_plugin_info.components expects, for a static array.
+template <size_t N>
+std::array<const sortie_component*, N> pointers_to(const sortie_component (&components)[N]) {
+  std::array<const sortie_component*, N> pointers{};
+  for (size_t i = 0; i < N; ++i) pointers[i] = &components[i];
+  return pointers;
+}
+
 inline sortie_status negotiate(const sortie_host_info* host, sortie_plugin_info* out,
                                const sortie_sink* err, const char* name, const char* version,
-                               const sortie_component* components, size_t count) noexcept {
+                               const sortie_component* const* components, size_t count) noexcept {
   if (host == nullptr || out == nullptr) {
     put(err, "negotiation called with NULL host info or output");
     return SORTIE_INVALID_ARGUMENT;
@@ -382,8 +411,9 @@ inline sortie_status negotiate(const sortie_host_info* host, sortie_plugin_info*
   extern "C" SORTIE_PLUGIN_EXPORT sortie_status sortie_plugin_negotiate(                  \
       const sortie_host_info* host, sortie_plugin_info* out, const sortie_sink* err) {     \
     static const sortie_component components[] = {__VA_ARGS__};                            \
-    return ::sortie::detail::negotiate(host, out, err, NAME, VERSION, components,          \
-                                       sizeof(components) / sizeof(components[0]));        \
+    static const auto pointers = ::sortie::detail::pointers_to(components);                \
+    return ::sortie::detail::negotiate(host, out, err, NAME, VERSION, pointers.data(),     \
+                                       pointers.size());                                   \
   }
 
 #endif  // SORTIE_PLUGIN_HPP

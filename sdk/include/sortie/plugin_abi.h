@@ -188,6 +188,9 @@ typedef struct sortie_component {
  * only members that fit, then sets struct_size to min(host's, its own).
  * `abi_version` is the version the plugin will speak: within [host abi_min, abi_max] and of a
  * major version the plugin implements. Its minor is min(host's max minor, plugin's minor).
+ * `components` is an array of `component_count` non-NULL pointers rather than an array of
+ * structs, so that each component's own struct_size governs it even when a later minor version
+ * makes sortie_component larger (ABI-3).
  * OWNERSHIP: every pointer is plugin-owned static data (as for sortie_component). */
 typedef struct sortie_plugin_info {
   uint32_t struct_size;
@@ -195,7 +198,7 @@ typedef struct sortie_plugin_info {
   const char* name;     /* NUL-terminated plugin name, e.g. "local" */
   const char* version;  /* NUL-terminated plugin version, e.g. "0.1.0" */
   size_t component_count;
-  const sortie_component* components;
+  const sortie_component* const* components;
 } sortie_plugin_info;
 
 /* The entry point. Returns SORTIE_OK after filling `out`, or SORTIE_FAILED_PRECONDITION with a
