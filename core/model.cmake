@@ -11,4 +11,4 @@ add_library(sortie_model STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/src/config_file.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/src/component.cpp)
 target_include_directories(sortie_model PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
-target_link_libraries(sortie_model PUBLIC Sortie::sdk PRIVATE RapidJSON::RapidJSON yaml-cpp)
+target_link_libraries(sortie_model PUBLIC Sortie::sdk PRIVATE sortie_registry RapidJSON::RapidJSON yaml-cpp)

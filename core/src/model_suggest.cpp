@@ -1,28 +1,12 @@
 #include "model_suggest.hpp"
 
+#include <sortie/registry/edit_distance.hpp>
+
 #include <algorithm>
 #include <utility>
 
 namespace sortie::core {
-namespace {
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const size_t substitution = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-      row[j] = std::min({above + 1, row[j - 1] + 1, substitution});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-}  // namespace
+using registry::edit_distance;
 
 std::vector<std::string> close_names(std::string_view name,
                                      const std::vector<std::string>& candidates) {

@@ -64,6 +64,27 @@ const void* component_vtable(const registry::Entry& entry, registry::Group group
                                     entry.manifest_path + ")");
 }
 
+// Creates an instance of the entry's component through its vtable's create() and wraps it in
+// the matching client, which destroys it.
+template <class Client, class Vtable, class Handle>
+std::unique_ptr<Client> create_component(const registry::Entry& entry, registry::Group group,
+                                         uint32_t kind, const std::string& config_json) {
+  const LoadedPlugin* plugin = nullptr;
+  const auto* vtable = static_cast<const Vtable*>(component_vtable(entry, group, kind, plugin));
+  const std::string context = component_context(entry, *plugin);
+  Handle* self = nullptr;
+  StringSink err;
+  const sortie_status status = invoke(
+      context, "create", [&] { return vtable->create(as_str(config_json), &self, err.get()); });
+  check_status(context, "create", status, err.text());
+  if (self == nullptr) {
+    throw Error(SORTIE_INTERNAL, context +
+                                     ": create succeeded but returned a NULL handle; this is a "
+                                     "bug in the plugin");
+  }
+  return std::make_unique<Client>(vtable, self, context);
+}
+
 }  // namespace
 
 // The loaded libraries are process-wide (plugin_loader.hpp); a host holds no state of its own.
@@ -78,42 +99,15 @@ const LoadedPlugin& PluginHost::load(const registry::PluginLibrary& library) {
 
 std::unique_ptr<SchedulerClient> PluginHost::scheduler(const registry::Entry& entry,
                                                        const std::string& config_json) {
-  const LoadedPlugin* plugin = nullptr;
-  const auto* vtable = static_cast<const sortie_scheduler_vtable*>(
-      component_vtable(entry, registry::Group::kSchedulers, SORTIE_KIND_SCHEDULER, plugin));
-  const std::string context = component_context(entry, *plugin);
-  sortie_scheduler* self = nullptr;
-  StringSink err;
-  const sortie_status status = invoke(
-      context, "create", [&] { return vtable->create(as_str(config_json), &self, err.get()); });
-  check_status(context, "create", status, err.text());
-  if (self == nullptr) {
-    throw Error(SORTIE_INTERNAL,
-                context +
-                    ": create succeeded but returned a NULL handle; this is a bug in the "
-                    "plugin");
-  }
-  return std::make_unique<SchedulerClient>(vtable, self, context);
+  return create_component<SchedulerClient, sortie_scheduler_vtable, sortie_scheduler>(
+      entry, registry::Group::kSchedulers, SORTIE_KIND_SCHEDULER, config_json);
 }
 
 std::unique_ptr<ImageProviderClient> PluginHost::image_provider(const registry::Entry& entry,
                                                                 const std::string& config_json) {
-  const LoadedPlugin* plugin = nullptr;
-  const auto* vtable = static_cast<const sortie_image_provider_vtable*>(component_vtable(
-      entry, registry::Group::kImageProviders, SORTIE_KIND_IMAGE_PROVIDER, plugin));
-  const std::string context = component_context(entry, *plugin);
-  sortie_image_provider* self = nullptr;
-  StringSink err;
-  const sortie_status status = invoke(
-      context, "create", [&] { return vtable->create(as_str(config_json), &self, err.get()); });
-  check_status(context, "create", status, err.text());
-  if (self == nullptr) {
-    throw Error(SORTIE_INTERNAL,
-                context +
-                    ": create succeeded but returned a NULL handle; this is a bug in the "
-                    "plugin");
-  }
-  return std::make_unique<ImageProviderClient>(vtable, self, context);
+  return create_component<ImageProviderClient, sortie_image_provider_vtable,
+                          sortie_image_provider>(entry, registry::Group::kImageProviders,
+                                                 SORTIE_KIND_IMAGE_PROVIDER, config_json);
 }
 
 std::vector<std::string> PluginHost::resource_names(const registry::Entry& entry) {

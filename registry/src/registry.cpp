@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <sortie/registry/registry.hpp>
+#include <sortie/registry/edit_distance.hpp>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -30,21 +31,6 @@ constexpr GroupName kGroupNames[] = {
     {Group::kNamedResources, "sortie.named_resources"},
     {Group::kComponents, "sortie.components"},
 };
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 // The *.json files of a directory in byte order of their names (REG-2), or an error.
 std::vector<std::string> manifest_files(const fs::path& dir, std::error_code& error) {

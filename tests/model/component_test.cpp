@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+
+#include "model_test_support.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -13,28 +15,11 @@
 namespace sortie::core {
 namespace {
 
+using testing::error_of;
+using testing::test_resources;
+
 const std::string kManifest =
     std::string(SORTIE_TEST_SOURCE_DIR) + "/../../registry/manifests/components.json";
-
-template <typename F>
-std::string error_of(F&& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no Error thrown";
-  return "";
-}
-
-std::optional<Resource> test_resources(const std::string& name) {
-  if (name != "gpu.small") return std::nullopt;
-  Resource res;
-  res.cpu = 8;
-  res.gpu = 1;
-  res.mem_mb = 32768;
-  return res;
-}
 
 // The builtins of the shipped manifest, read as the registry hands them over.
 std::map<std::string, Component> load_builtins() {

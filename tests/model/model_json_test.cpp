@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "model_test_support.hpp"
+
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <string>
@@ -7,16 +9,7 @@
 namespace sortie::core {
 namespace {
 
-template <typename F>
-std::string error_of(F&& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no Error thrown";
-  return "";
-}
+using testing::error_of;
 
 AppDef full_app() {
   AppDef app;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "model_test_support.hpp"
+
 #include <regex>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model.hpp>
@@ -8,17 +10,7 @@
 namespace sortie::core {
 namespace {
 
-// Runs `body`, which must throw Error, and returns its message.
-template <typename F>
-std::string error_of(F&& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no Error thrown";
-  return "";
-}
+using testing::error_of;
 
 AppDef two_role_app() {
   AppDef app;

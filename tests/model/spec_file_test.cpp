@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "model_test_support.hpp"
+
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/spec_file.hpp>
@@ -8,27 +10,10 @@
 namespace sortie::core {
 namespace {
 
+using testing::error_of;
+using testing::test_resources;
+
 const std::string kExamples = std::string(SORTIE_TEST_SOURCE_DIR) + "/../../examples/specs/";
-
-template <typename F>
-std::string error_of(F&& body) {
-  try {
-    body();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no Error thrown";
-  return "";
-}
-
-std::optional<Resource> test_resources(const std::string& name) {
-  if (name != "gpu.small") return std::nullopt;
-  Resource res;
-  res.cpu = 8;
-  res.gpu = 1;
-  res.mem_mb = 32768;
-  return res;
-}
 
 AppDef parse(const std::string& text) {
   return parse_app_spec(text, "spec.yaml", test_resources, {"gpu.small", "gpu.large", "cpu.nano"});
