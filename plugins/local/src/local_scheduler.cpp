@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <chrono>
 
+#include "app_notify.hpp"
 #include "app_watch.hpp"
 #include "file_util.hpp"
 #include "json_util.hpp"
@@ -93,6 +94,7 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
     }
     throw_errno("cannot create app directory '" + request.app_dir + "'");
   }
+  create_notify_fifo(request.app_dir);
   write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
   AppStatus status;
   status.app_id = app_id;
@@ -185,7 +187,7 @@ void LocalScheduler::cancel(std::string_view app_id) {
 std::string LocalScheduler::wait(std::string_view app_id, std::string_view known_state,
                                  int64_t timeout_ms) {
   const std::string dir = registry_.app_dir(app_id);
-  AppWatch watch(dir, {});
+  AppWatch watch(dir);
   const int64_t deadline = monotonic_ms() + timeout_ms;
   for (;;) {
     const AppStatus status = registry_.load_status_from_dir(dir);

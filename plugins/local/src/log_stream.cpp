@@ -52,7 +52,6 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
   const LaunchRequest launch =
       read_launch_request(parse_json(read_file(request_path), request_path), request_path);
   bool role_found = role.empty();
-  std::vector<std::string> dirs;
   for (const RoleLaunch& role_launch : launch.roles) {
     if (!role.empty() && role_launch.name != role) continue;
     role_found = true;
@@ -74,14 +73,13 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
       if (cursor.fd < 0) throw_errno("cannot open log '" + path + "'");
       cursors_.push_back(std::move(cursor));
       cursors_.back().index = std::make_unique<LogIndexReader>(path);
-      dirs.push_back(dir);
     }
   }
   if (!role_found) {
     throw Error(Code::kNotFound, "app '" + launch.app_id + "' has no role '" + role +
                                      "' (roles: " + role_names(launch) + ")");
   }
-  if (follow_) watch_ = std::make_unique<AppWatch>(app_dir_, dirs);
+  if (follow_) watch_ = std::make_unique<AppWatch>(app_dir_);
 }
 
 LocalLogStream::~LocalLogStream() {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <sortie/plugin.hpp>
 
+#include "app_notify.hpp"
 #include "file_util.hpp"
 #include "process_info.hpp"
 #include "replica_launcher.hpp"
@@ -114,6 +115,10 @@ int Supervisor::run() {
   epoll_event events[64];
   while (!is_terminal_state(status_.state)) {
     if (dirty_) write_state();
+    if (waiters_pending_) {
+      notify_waiters(request_.app_dir);
+      waiters_pending_ = false;
+    }
     const int count = ::epoll_wait(epoll_fd_, events, 64, -1);
     if (count < 0 && errno == EINTR) continue;
     if (count < 0) throw_errno("epoll_wait");
@@ -135,6 +140,7 @@ int Supervisor::run() {
     }
   }
   write_state();
+  notify_waiters(request_.app_dir);
   log_event("app " + status_.app_id + " ended " + status_.state);
   return 0;
 }
@@ -198,6 +204,7 @@ void Supervisor::on_signal() {
 void Supervisor::on_output(Replica& replica, int32_t stream) {
   int& fd = stream == SORTIE_STREAM_STDOUT ? replica.stdout_fd : replica.stderr_fd;
   if (fd < 0) return;
+  waiters_pending_ = true;  // log followers read what this call writes
   char buffer[65536];
   // Bounded so that one chatty replica cannot starve the others; epoll reports the rest.
   for (int round = 0; round < 16; ++round) {
@@ -394,6 +401,7 @@ void Supervisor::update_app_state() {
 void Supervisor::write_state() {
   write_file_atomically(request_.app_dir + "/state.json", to_state_json(status_));
   dirty_ = false;
+  waiters_pending_ = true;
 }
 
 }  // namespace sortie::local

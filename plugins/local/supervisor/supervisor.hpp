@@ -70,7 +70,8 @@ class Supervisor {
   int signal_fd_ = -1;
   int timer_fd_ = -1;
   bool timer_armed_ = false;
-  bool dirty_ = false;
+  bool dirty_ = false;            // state changed since state.json was written
+  bool waiters_pending_ = false;  // state or output written since waiters were woken
 };
 
 }  // namespace sortie::local
