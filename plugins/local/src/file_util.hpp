@@ -9,8 +9,8 @@ namespace sortie::local {
 
 // The whole file; throws NOT_FOUND when it does not exist, UNKNOWN on other errors.
 std::string read_file(const std::string& path);
-// Writes content to a temporary sibling and renames it over `path`, so readers (and inotify
-// watchers of IN_MOVED_TO) only ever see a complete file.
+// Writes content to a temporary sibling and renames it over `path`, so readers only ever see a
+// complete file.
 void write_file_atomically(const std::string& path, std::string_view content);
 // mkdir -p with mode 0755; throws naming the directory on failure.
 void make_directories(const std::string& path);
