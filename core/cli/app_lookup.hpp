@@ -6,11 +6,10 @@
 #ifndef SORTIE_CLI_APP_LOOKUP_HPP
 #define SORTIE_CLI_APP_LOOKUP_HPP
 
-#include <sortie/core/model.hpp>
-#include <sortie/core/plugin_host.hpp>
-
 #include <memory>
 #include <optional>
+#include <sortie/core/model.hpp>
+#include <sortie/core/plugin_host.hpp>
 #include <string>
 
 #include "cli_context.hpp"

@@ -1,10 +1,9 @@
 #include "app_waiter.hpp"
 
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-
 #include <chrono>
 #include <csignal>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
 #include <thread>
 #include <utility>
 
@@ -56,16 +55,16 @@ core::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
   }
   auto json = scheduler_.describe(app_id_);
   if (!json) {
-    throw core::Error(SORTIE_NOT_FOUND, scheduler_.context() + " no longer knows app '" +
-                                            app_id_ + "'");
+    throw core::Error(SORTIE_NOT_FOUND,
+                      scheduler_.context() + " no longer knows app '" + app_id_ + "'");
   }
   return core::status_from_json(*json, scheduler_.context());
 }
 
 core::AppStatus AppWaiter::step(int64_t timeout_ms) {
   core::AppStatus status = fetch(timeout_ms);
-  const bool changed = !last_ || last_->state != status.state ||
-                       last_->num_restarts != status.num_restarts;
+  const bool changed =
+      !last_ || last_->state != status.state || last_->num_restarts != status.num_restarts;
   if (changed && recorded_) store_.record_status(handle_, status);
   last_ = status;
   return status;

@@ -7,12 +7,11 @@
 #ifndef SORTIE_CLI_APP_WAITER_HPP
 #define SORTIE_CLI_APP_WAITER_HPP
 
+#include <cstdint>
+#include <optional>
 #include <sortie/core/model.hpp>
 #include <sortie/core/plugin_host.hpp>
 #include <sortie/core/store.hpp>
-
-#include <cstdint>
-#include <optional>
 #include <string>
 
 namespace sortie::cli {

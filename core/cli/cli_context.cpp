@@ -1,12 +1,11 @@
 #include "cli_context.hpp"
 
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
 #include <utility>
 
 #include "json_text.hpp"

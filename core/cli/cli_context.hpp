@@ -6,15 +6,14 @@
 #ifndef SORTIE_CLI_CLI_CONTEXT_HPP
 #define SORTIE_CLI_CLI_CONTEXT_HPP
 
+#include <memory>
+#include <optional>
 #include <sortie/core/config_file.hpp>
 #include <sortie/core/model.hpp>
 #include <sortie/core/plugin_host.hpp>
 #include <sortie/core/spec_file.hpp>
 #include <sortie/core/store.hpp>
 #include <sortie/registry/registry.hpp>
-
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 

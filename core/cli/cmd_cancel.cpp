@@ -1,10 +1,9 @@
 // `sortie cancel HANDLE`: asks the scheduler to cancel, then waits (bounded) for the app to be
 // terminal so the user learns the outcome.
-#include <sortie/core/error.hpp>
-
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <sortie/core/error.hpp>
 
 #include "app_lookup.hpp"
 #include "app_waiter.hpp"

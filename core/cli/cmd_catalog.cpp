@@ -1,11 +1,10 @@
 // The catalogue commands: `sortie runopts [SCHEDULER]`, `sortie resources [NAME]` and
 // `sortie builtins [--print NAME]`.
+#include <cstdio>
 #include <sortie/core/component.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/runopts.hpp>
-
-#include <cstdio>
 #include <string>
 
 #include "commands.hpp"
@@ -28,7 +27,8 @@ std::string describe_resource(const core::Resource& res) {
   text += ", gpu " + (res.gpu >= 0 ? std::to_string(res.gpu) : std::string("-"));
   text += ", memMB " + (res.mem_mb >= 0 ? std::to_string(res.mem_mb) : std::string("-"));
   for (const auto& [key, value] : res.capabilities) text += ", " + key + "=" + value;
-  for (const auto& [key, count] : res.devices) text += ", device " + key + " x" + std::to_string(count);
+  for (const auto& [key, count] : res.devices)
+    text += ", device " + key + " x" + std::to_string(count);
   return text;
 }
 
@@ -103,8 +103,8 @@ int cmd_builtins(CliContext& ctx, const Args& args) {
     if (entry == nullptr) {
       throw core::Error(SORTIE_NOT_FOUND, "unknown component '" + args[1] + "'");
     }
-    const auto component = core::parse_component(entry->name, entry->description,
-                                                 entry->data_json, entry->manifest_path);
+    const auto component = core::parse_component(entry->name, entry->description, entry->data_json,
+                                                 entry->manifest_path);
     std::fputs(core::component_help(component).c_str(), stdout);
     std::printf("\ndefined in %s\n", entry->manifest_path.c_str());
     return kExitOk;

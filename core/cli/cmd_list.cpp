@@ -1,14 +1,14 @@
 // `sortie list`: the apps in the store, newest first, with live states for those not yet
 // terminal; with -s, also the apps the scheduler itself lists (e.g. launched elsewhere).
 #include <rapidjson/document.h>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
 
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
 #include <map>
 #include <set>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
 
 #include "commands.hpp"
 #include "json_text.hpp"
@@ -44,9 +44,8 @@ int cmd_list(CliContext& ctx, const Args& args) {
   desc.add_options()("help,h", "show this help")(
       "scheduler,s", po::value(&scheduler_name),
       "only this scheduler's apps, including those it lists itself")(
-      "active", "only apps that are not terminal")("limit", po::value(&limit),
-                                                   "at most N apps (newest first)")(
-      "json", "print JSON");
+      "active", "only apps that are not terminal")(
+      "limit", po::value(&limit), "at most N apps (newest first)")("json", "print JSON");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -89,8 +88,10 @@ int cmd_list(CliContext& ctx, const Args& args) {
     auto& scheduler = scheduler_for(scheduler_name, ctx.options().session);
     JsonText list_filter;
     list_filter.begin_object()
-        .key("schema").string("sortie.list_filter/1")
-        .key("session").string(ctx.options().session)
+        .key("schema")
+        .string("sortie.list_filter/1")
+        .key("session")
+        .string(ctx.options().session)
         .end_object();
     std::string json;
     try {
@@ -109,19 +110,18 @@ int cmd_list(CliContext& ctx, const Args& args) {
     for (const auto& app : apps->value.GetArray()) {
       if (!app.IsObject() || !app.HasMember("app_id") || !app["app_id"].IsString() ||
           !app.HasMember("state") || !app["state"].IsString()) {
-        throw core::Error(SORTIE_INTERNAL, scheduler.context() +
-                                               ": list entry without string app_id and state");
+        throw core::Error(SORTIE_INTERNAL,
+                          scheduler.context() + ": list entry without string app_id and state");
       }
-      const std::string handle = core::AppHandle{scheduler_name, ctx.options().session,
-                                                 app["app_id"].GetString()}.str();
+      const std::string handle =
+          core::AppHandle{scheduler_name, ctx.options().session, app["app_id"].GetString()}.str();
       if (seen.count(handle) != 0) continue;
       if (filter.active_only) {
         auto state = core::app_state_from_string(app["state"].GetString());
         if (state && core::is_terminal(*state)) continue;
       }
       const bool named = app.HasMember("name") && app["name"].IsString();
-      rows.push_back({handle, named ? app["name"].GetString() : "",
-                      app["state"].GetString(), 0});
+      rows.push_back({handle, named ? app["name"].GetString() : "", app["state"].GetString(), 0});
     }
   }
 

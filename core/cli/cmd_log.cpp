@@ -1,11 +1,10 @@
 // `sortie log HANDLE[/ROLE[/REPLICA[,REPLICA...]]]`: an app's output, whole lines, prefixed
 // with ROLE/REPLICA.
-#include <sortie/core/error.hpp>
-
 #include <boost/algorithm/string/split.hpp>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <sortie/core/error.hpp>
 
 #include "app_lookup.hpp"
 #include "app_waiter.hpp"
@@ -59,8 +58,8 @@ LogTarget parse_log_target(const std::string& text) {
 int cmd_log(CliContext& ctx, const Args& args) {
   std::string target_text, regex, since, until, streams = "combined";
   po::options_description desc("log options");
-  desc.add_options()("help,h", "show this help")(
-      "regex", po::value(&regex), "only lines matching this POSIX extended regex")(
+  desc.add_options()("help,h", "show this help")("regex", po::value(&regex),
+                                                 "only lines matching this POSIX extended regex")(
       "since", po::value(&since), "only lines written at or after this time")(
       "until", po::value(&until), "only lines written before this time")(
       "follow,f", "keep printing until the app is terminal")(

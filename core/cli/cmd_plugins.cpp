@@ -1,10 +1,9 @@
 // `sortie plugins list` (reads manifests only; loads no library) and `sortie plugins show NAME`
 // (loads the plugin and reports what it negotiated).
-#include <sortie/core/error.hpp>
-
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <sortie/core/error.hpp>
 
 #include "commands.hpp"
 #include "json_text.hpp"
@@ -15,18 +14,22 @@ namespace sortie::cli {
 
 namespace {
 
-constexpr registry::Group kGroups[] = {registry::Group::kSchedulers, registry::Group::kPackagers,
-                                       registry::Group::kImageProviders,
-                                       registry::Group::kNamedResources,
-                                       registry::Group::kComponents};
+constexpr registry::Group kGroups[] = {
+    registry::Group::kSchedulers, registry::Group::kPackagers, registry::Group::kImageProviders,
+    registry::Group::kNamedResources, registry::Group::kComponents};
 
 const char* kind_name(uint32_t kind) {
   switch (kind) {
-    case SORTIE_KIND_SCHEDULER: return "scheduler";
-    case SORTIE_KIND_PACKAGER: return "packager";
-    case SORTIE_KIND_IMAGE_PROVIDER: return "image provider";
-    case SORTIE_KIND_NAMED_RESOURCES: return "named resources";
-    default: return "unknown";
+    case SORTIE_KIND_SCHEDULER:
+      return "scheduler";
+    case SORTIE_KIND_PACKAGER:
+      return "packager";
+    case SORTIE_KIND_IMAGE_PROVIDER:
+      return "image provider";
+    case SORTIE_KIND_NAMED_RESOURCES:
+      return "named resources";
+    default:
+      return "unknown";
   }
 }
 
@@ -37,9 +40,9 @@ std::string provider_of(const registry::Entry& entry) {
 int list_plugins(CliContext& ctx, const Args& args) {
   std::string group_text;
   po::options_description desc("plugins list options");
-  desc.add_options()("help,h", "show this help")("group", po::value(&group_text),
-                                                 "only this group, e.g. sortie.schedulers")(
-      "json", "print JSON");
+  desc.add_options()("help,h", "show this help")(
+      "group", po::value(&group_text), "only this group, e.g. sortie.schedulers")("json",
+                                                                                  "print JSON");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -60,10 +63,14 @@ int list_plugins(CliContext& ctx, const Args& args) {
       if (only && *only != group) continue;
       for (const auto* entry : reg.entries(group)) {
         out.begin_object()
-            .key("group").string(registry::to_string(group))
-            .key("name").string(entry->name)
-            .key("description").string(entry->description)
-            .key("manifest").string(entry->manifest_path);
+            .key("group")
+            .string(registry::to_string(group))
+            .key("name")
+            .string(entry->name)
+            .key("description")
+            .string(entry->description)
+            .key("manifest")
+            .string(entry->manifest_path);
         if (entry->plugin) {
           out.key("plugin").string(entry->plugin->name);
           out.key("library").string(entry->plugin->library_path);
@@ -74,17 +81,23 @@ int list_plugins(CliContext& ctx, const Args& args) {
     out.end_array().key("shadowed").begin_array();
     for (const auto& shadow : reg.shadowed()) {
       out.begin_object()
-          .key("group").string(registry::to_string(shadow.hidden.group))
-          .key("name").string(shadow.hidden.name)
-          .key("hidden_manifest").string(shadow.hidden.manifest_path)
-          .key("winner_manifest").string(shadow.winner_manifest)
+          .key("group")
+          .string(registry::to_string(shadow.hidden.group))
+          .key("name")
+          .string(shadow.hidden.name)
+          .key("hidden_manifest")
+          .string(shadow.hidden.manifest_path)
+          .key("winner_manifest")
+          .string(shadow.winner_manifest)
           .end_object();
     }
     out.end_array().key("problems").begin_array();
     for (const auto& problem : reg.problems()) {
       out.begin_object()
-          .key("manifest").string(problem.manifest_path)
-          .key("message").string(problem.message)
+          .key("manifest")
+          .string(problem.manifest_path)
+          .key("message")
+          .string(problem.message)
           .end_object();
     }
     out.end_array().end_object();
@@ -138,18 +151,20 @@ int show_plugin(CliContext& ctx, const Args& args) {
                                             "' (see `sortie plugins list`)");
   }
   const core::LoadedPlugin& plugin = ctx.plugin_host().load(*library);
-  std::printf("plugin %s %s\n  ABI: %u.%u (manifest declares %u.%u-%u.%u)\n  library: %s\n"
-              "  manifest: %s\n  components:\n",
-              plugin.name.c_str(), plugin.version.c_str(), SORTIE_ABI_MAJOR(plugin.abi_version),
-              SORTIE_ABI_MINOR(plugin.abi_version), SORTIE_ABI_MAJOR(library->abi_min),
-              SORTIE_ABI_MINOR(library->abi_min), SORTIE_ABI_MAJOR(library->abi_max),
-              SORTIE_ABI_MINOR(library->abi_max), plugin.library_path.c_str(),
-              plugin.manifest_path.c_str());
+  std::printf(
+      "plugin %s %s\n  ABI: %u.%u (manifest declares %u.%u-%u.%u)\n  library: %s\n"
+      "  manifest: %s\n  components:\n",
+      plugin.name.c_str(), plugin.version.c_str(), SORTIE_ABI_MAJOR(plugin.abi_version),
+      SORTIE_ABI_MINOR(plugin.abi_version), SORTIE_ABI_MAJOR(library->abi_min),
+      SORTIE_ABI_MINOR(library->abi_min), SORTIE_ABI_MAJOR(library->abi_max),
+      SORTIE_ABI_MINOR(library->abi_max), plugin.library_path.c_str(),
+      plugin.manifest_path.c_str());
   for (const sortie_component* component : plugin.components) {
     std::printf("    %-16s %-20s %s\n", kind_name(component->kind), component->name,
                 component->description != nullptr ? component->description : "");
   }
-  for (const auto& line : ctx.plugin_host().diagnostics()) std::printf("  note: %s\n", line.c_str());
+  for (const auto& line : ctx.plugin_host().diagnostics())
+    std::printf("  note: %s\n", line.c_str());
   return kExitOk;
 }
 
@@ -161,8 +176,9 @@ int cmd_plugins(CliContext& ctx, const Args& args) {
   if (sub == "list") return list_plugins(ctx, rest);
   if (sub == "show") return show_plugin(ctx, rest);
   if (sub == "--help" || sub == "-h") {
-    std::printf("usage: sortie plugins list [--group G] [--json]\n"
-                "       sortie plugins show NAME\n");
+    std::printf(
+        "usage: sortie plugins list [--group G] [--json]\n"
+        "       sortie plugins show NAME\n");
     return kExitOk;
   }
   throw core::Error("unknown plugins subcommand '" + sub + "' (expected list or show)");

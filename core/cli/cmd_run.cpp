@@ -1,14 +1,13 @@
 // `sortie run`: build an AppDef from a component, a spec file or a command, submit it, and
 // optionally follow it (--wait, --log) until it is terminal.
-#include <sortie/core/component.hpp>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/spec_file.hpp>
-
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <sortie/core/component.hpp>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+#include <sortie/core/spec_file.hpp>
 
 #include "app_waiter.hpp"
 #include "commands.hpp"
@@ -28,16 +27,16 @@ constexpr const char* kRunUsage =
     "       sortie run [options] -- COMMAND [ARGS...]\n";
 
 struct RunCommandLine {
-  Args own;        // run's own options
+  Args own;  // run's own options
   std::string component;
-  Args rest;       // component args, or the command after --
+  Args rest;  // component args, or the command after --
   bool command_mode = false;
 };
 
 // Run's options end at the first word that is not an option (the component) or at "--".
 RunCommandLine split_run_args(const Args& args) {
-  static const char* const kTakesValue[] = {"-s", "--scheduler", "--cfg", "--spec", "--image",
-                                            "--replicas", "--name"};
+  static const char* const kTakesValue[] = {"-s",      "--scheduler", "--cfg", "--spec",
+                                            "--image", "--replicas",  "--name"};
   RunCommandLine line;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string word = args[i] == "-cfg" ? "--cfg" : args[i];  // TorchX spelling
@@ -97,17 +96,17 @@ int cmd_run(CliContext& ctx, const Args& args) {
   std::vector<std::string> cfgs;
   std::string spec, image, name;
   int replicas = 1;
-  desc.add_options()
-      ("help,h", "show this help")
-      ("scheduler,s", po::value(&scheduler_name), "scheduler to submit to (see `sortie plugins list`)")
-      ("cfg", po::value(&cfgs)->composing(), "run options k=v,k2=v2 (also -cfg; repeatable)")
-      ("dryrun", "print the app and the scheduler's request; submit nothing")
-      ("wait", "wait until the app is terminal; exit 0 only if it succeeded")
-      ("log", "print the app's output (ROLE/REPLICA prefixed) while waiting; implies --wait")
-      ("spec", po::value(&spec), "read the app from a YAML or JSON spec file")
-      ("image", po::value(&image), "with -- COMMAND: the role's image")
-      ("replicas", po::value(&replicas), "with -- COMMAND: number of replicas (default 1)")
-      ("name", po::value(&name), "with -- COMMAND: the app's name (default: the program's)");
+  desc.add_options()("help,h", "show this help")(
+      "scheduler,s", po::value(&scheduler_name),
+      "scheduler to submit to (see `sortie plugins list`)")(
+      "cfg", po::value(&cfgs)->composing(), "run options k=v,k2=v2 (also -cfg; repeatable)")(
+      "dryrun", "print the app and the scheduler's request; submit nothing")(
+      "wait", "wait until the app is terminal; exit 0 only if it succeeded")(
+      "log", "print the app's output (ROLE/REPLICA prefixed) while waiting; implies --wait")(
+      "spec", po::value(&spec), "read the app from a YAML or JSON spec file")(
+      "image", po::value(&image), "with -- COMMAND: the role's image")(
+      "replicas", po::value(&replicas), "with -- COMMAND: number of replicas (default 1)")(
+      "name", po::value(&name), "with -- COMMAND: the app's name (default: the program's)");
   po::variables_map vm;
   po::store(po::command_line_parser(line.own).options(desc).run(), vm);
   po::notify(vm);
@@ -116,8 +115,8 @@ int cmd_run(CliContext& ctx, const Args& args) {
     return kExitOk;
   }
 
-  const int sources = (spec.empty() ? 0 : 1) + (line.component.empty() ? 0 : 1) +
-                      (line.command_mode ? 1 : 0);
+  const int sources =
+      (spec.empty() ? 0 : 1) + (line.component.empty() ? 0 : 1) + (line.command_mode ? 1 : 0);
   if (sources != 1) {
     throw core::Error(sources == 0 ? "nothing to run: give a component (see `sortie builtins`), "
                                      "--spec FILE, or -- COMMAND"
@@ -149,8 +148,8 @@ int cmd_run(CliContext& ctx, const Args& args) {
       if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
       throw core::Error(SORTIE_NOT_FOUND, message + "; see `sortie builtins`");
     }
-    const core::Component component = core::parse_component(
-        entry->name, entry->description, entry->data_json, entry->manifest_path);
+    const core::Component component = core::parse_component(entry->name, entry->description,
+                                                            entry->data_json, entry->manifest_path);
     for (const auto& word : line.rest) {
       if (word == "--") break;
       if (word == "--help" || word == "-h") {
@@ -197,9 +196,12 @@ int cmd_run(CliContext& ctx, const Args& args) {
   if (follow_logs) {
     JsonText request;
     request.begin_object()
-        .key("schema").string("sortie.log_request/1")
-        .key("streams").string("combined")
-        .key("follow").boolean(true)
+        .key("schema")
+        .string("sortie.log_request/1")
+        .key("streams")
+        .string("combined")
+        .key("follow")
+        .boolean(true)
         .end_object();
     try {
       auto reader = scheduler->log_open(app_id, request.str());

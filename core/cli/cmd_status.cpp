@@ -1,11 +1,10 @@
 // `sortie status HANDLE` and `sortie describe HANDLE`.
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-
 #include <boost/algorithm/string/split.hpp>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
 
 #include "app_lookup.hpp"
 #include "commands.hpp"
@@ -46,8 +45,9 @@ HandleCommandLine parse_handle_args(const char* command, const Args& args, bool 
     return line;
   }
   if (line.handle.empty()) {
-    throw core::Error(std::string("missing HANDLE (SCHEDULER://SESSION/APP_ID); `sortie list` "
-                                  "shows them"));
+    throw core::Error(
+        std::string("missing HANDLE (SCHEDULER://SESSION/APP_ID); `sortie list` "
+                    "shows them"));
   }
   line.json = vm.count("json") != 0;
   if (!roles.empty()) {

@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
+
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 
@@ -35,8 +36,7 @@ Launcher::Launcher(CliContext& ctx, core::SchedulerClient& scheduler)
     : ctx_(ctx), scheduler_(scheduler) {}
 
 std::string Launcher::fetch_images(const core::AppDef& app, const std::string& provider) {
-  const registry::Entry* entry =
-      ctx_.registry().find(registry::Group::kImageProviders, provider);
+  const registry::Entry* entry = ctx_.registry().find(registry::Group::kImageProviders, provider);
   if (entry == nullptr) {
     throw core::Error(SORTIE_NOT_FOUND, "run option image_provider=" + provider +
                                             ": no image provider of that name (see `sortie "
@@ -44,9 +44,12 @@ std::string Launcher::fetch_images(const core::AppDef& app, const std::string& p
   }
   JsonText config;
   config.begin_object()
-      .key("schema").string("sortie.image_provider_config/1")
-      .key("name").string(provider)
-      .key("state_dir").string(state_dir() + "/image_providers/" + provider)
+      .key("schema")
+      .string("sortie.image_provider_config/1")
+      .key("name")
+      .string(provider)
+      .key("state_dir")
+      .string(state_dir() + "/image_providers/" + provider)
       .end_object();
   auto client = ctx_.plugin_host().image_provider(*entry, config.str());
   JsonText images;
@@ -70,16 +73,22 @@ DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
 
   JsonText input;
   input.begin_object()
-      .key("schema").string("sortie.dryrun_input/1")
-      .key("app").raw(core::to_json(plan.app))
-      .key("cfg").raw(result.cfg_json)
-      .key("app_id").string(core::make_app_id(plan.app.name))
-      .key("session").string(plan.session);
+      .key("schema")
+      .string("sortie.dryrun_input/1")
+      .key("app")
+      .raw(core::to_json(plan.app))
+      .key("cfg")
+      .raw(result.cfg_json)
+      .key("app_id")
+      .string(core::make_app_id(plan.app.name))
+      .key("session")
+      .string(plan.session);
   if (!images.empty()) input.key("images").raw(images);
   input.end_object();
 
   result.dryrun_json = scheduler_.dryrun(input.str());
-  const rapidjson::Document dry = parse_object(result.dryrun_json, scheduler_.context() + " dryrun");
+  const rapidjson::Document dry =
+      parse_object(result.dryrun_json, scheduler_.context() + " dryrun");
   auto app_id = dry.FindMember("app_id");
   if (app_id == dry.MemberEnd() || !app_id->value.IsString() ||
       app_id->value.GetStringLength() == 0) {

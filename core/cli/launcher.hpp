@@ -7,11 +7,10 @@
 #ifndef SORTIE_CLI_LAUNCHER_HPP
 #define SORTIE_CLI_LAUNCHER_HPP
 
+#include <map>
 #include <sortie/core/model.hpp>
 #include <sortie/core/plugin_host.hpp>
 #include <sortie/core/runopts.hpp>
-
-#include <map>
 #include <string>
 
 #include "cli_context.hpp"

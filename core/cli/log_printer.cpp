@@ -1,9 +1,9 @@
 #include "log_printer.hpp"
 
 #include <regex.h>
-#include <sortie/core/error.hpp>
 
 #include <cstdio>
+#include <sortie/core/error.hpp>
 
 #include "app_waiter.hpp"
 

@@ -6,12 +6,11 @@
 #ifndef SORTIE_CLI_LOG_PRINTER_HPP
 #define SORTIE_CLI_LOG_PRINTER_HPP
 
-#include <sortie/core/plugin_host.hpp>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <set>
+#include <sortie/core/plugin_host.hpp>
 #include <string>
 
 namespace sortie::cli {

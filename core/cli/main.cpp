@@ -1,10 +1,9 @@
 // The `sortie` command line. Global options come before the subcommand; everything after it
 // belongs to the subcommand. `sortie --help` reads no file and loads no plugin.
-#include <sortie/core/error.hpp>
-
 #include <boost/program_options/errors.hpp>
 #include <cstdio>
 #include <cstring>
+#include <sortie/core/error.hpp>
 #include <string>
 #include <vector>
 
@@ -12,7 +11,8 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(usage: sortie [--plugin-dir DIR]... [--session NAME] COMMAND [ARGS]
+constexpr const char* kUsage =
+    R"(usage: sortie [--plugin-dir DIR]... [--session NAME] COMMAND [ARGS]
 
 Launch apps on pluggable schedulers and follow them from any shell.
 

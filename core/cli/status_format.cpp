@@ -7,7 +7,8 @@ namespace sortie::cli {
 namespace {
 
 std::string replica_line(const std::string& role, const core::ReplicaStatus& replica) {
-  std::string line = fmt::format("    {}[{}]: {}", role, replica.id, core::to_string(replica.state));
+  std::string line =
+      fmt::format("    {}[{}]: {}", role, replica.id, core::to_string(replica.state));
   if (replica.exit_code) line += fmt::format(" (exit code {})", *replica.exit_code);
   if (replica.pid) line += fmt::format(" pid {}", *replica.pid);
   if (replica.restarts > 0) line += fmt::format(" restarts {}", replica.restarts);

@@ -4,9 +4,8 @@
 #ifndef SORTIE_CLI_STATUS_FORMAT_HPP
 #define SORTIE_CLI_STATUS_FORMAT_HPP
 
-#include <sortie/core/model.hpp>
-
 #include <set>
+#include <sortie/core/model.hpp>
 #include <string>
 
 namespace sortie::cli {

@@ -1,9 +1,8 @@
 #include "time_arg.hpp"
 
-#include <sortie/core/error.hpp>
-
 #include <cctype>
 #include <ctime>
+#include <sortie/core/error.hpp>
 
 namespace sortie::cli {
 
@@ -27,11 +26,20 @@ int64_t parse_time_arg(const std::string& text, const char* option, int64_t now_
     const int64_t amount = std::stoll(text.substr(0, text.size() - 1));
     int64_t unit = 0;
     switch (text.back()) {
-      case 's': unit = 1; break;
-      case 'm': unit = 60; break;
-      case 'h': unit = 3600; break;
-      case 'd': unit = 86400; break;
-      default: break;
+      case 's':
+        unit = 1;
+        break;
+      case 'm':
+        unit = 60;
+        break;
+      case 'h':
+        unit = 3600;
+        break;
+      case 'd':
+        unit = 86400;
+        break;
+      default:
+        break;
     }
     if (unit != 0) return now_ns - amount * unit * kNsPerSecond;
   }

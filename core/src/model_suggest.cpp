@@ -1,8 +1,7 @@
 #include "model_suggest.hpp"
 
-#include <sortie/registry/edit_distance.hpp>
-
 #include <algorithm>
+#include <sortie/registry/edit_distance.hpp>
 #include <utility>
 
 namespace sortie::core {

@@ -105,9 +105,8 @@ std::unique_ptr<SchedulerClient> PluginHost::scheduler(const registry::Entry& en
 
 std::unique_ptr<ImageProviderClient> PluginHost::image_provider(const registry::Entry& entry,
                                                                 const std::string& config_json) {
-  return create_component<ImageProviderClient, sortie_image_provider_vtable,
-                          sortie_image_provider>(entry, registry::Group::kImageProviders,
-                                                 SORTIE_KIND_IMAGE_PROVIDER, config_json);
+  return create_component<ImageProviderClient, sortie_image_provider_vtable, sortie_image_provider>(
+      entry, registry::Group::kImageProviders, SORTIE_KIND_IMAGE_PROVIDER, config_json);
 }
 
 std::vector<std::string> PluginHost::resource_names(const registry::Entry& entry) {

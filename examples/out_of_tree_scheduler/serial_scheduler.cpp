@@ -70,7 +70,8 @@ class SerialScheduler final : public sortie::Scheduler {
         sortie::MacroValues macros;
         macros.set("app_id", app_id).set("replica_id", std::to_string(id));
         std::vector<std::string> argv{role["entrypoint"].GetString()};
-        for (const auto& arg : role["args"].GetArray()) argv.push_back(macros.apply(arg.GetString()));
+        for (const auto& arg : role["args"].GetArray())
+          argv.push_back(macros.apply(arg.GetString()));
         const int code = run(argv);
         if (code != 0) state = "FAILED";
         replicas << (id > 0 ? "," : "") << R"({"id":)" << id << R"(,"state":")"

@@ -1,6 +1,5 @@
-#include <sortie/registry/edit_distance.hpp>
-
 #include <algorithm>
+#include <sortie/registry/edit_distance.hpp>
 #include <vector>
 
 namespace sortie::registry {

@@ -35,8 +35,7 @@ roles:
 
 TEST(CliErrors, UnknownRunOptionNamesOptionAndScheduler) {
   CliSandbox sandbox;
-  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "-cfg", "log_dri=/tmp", "--",
-                                   "true"});
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "-cfg", "log_dri=/tmp", "--", "true"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("log_dri"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("local_cwd"), std::string::npos) << run.err;
@@ -45,8 +44,8 @@ TEST(CliErrors, UnknownRunOptionNamesOptionAndScheduler) {
 
 TEST(CliErrors, IllTypedRunOptionIsRefused) {
   CliSandbox sandbox;
-  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "-cfg", "prepend_cwd=maybe", "--",
-                                   "true"});
+  const auto run =
+      sandbox.sortie({"run", "-s", "local_cwd", "-cfg", "prepend_cwd=maybe", "--", "true"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("prepend_cwd"), std::string::npos) << run.err;
 }

@@ -47,8 +47,8 @@ std::string CliSandbox::write_file(const std::string& relative, const std::strin
   return path;
 }
 
-CommandResult CliSandbox::sortie(const std::vector<std::string>& args,
-                                 const std::map<std::string, std::string>& extra_env) const {
+int CliSandbox::spawn(const std::vector<std::string>& args,
+                      const std::map<std::string, std::string>& extra_env) const {
   std::map<std::string, std::string> env;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string text = *entry;
@@ -93,12 +93,42 @@ CommandResult CliSandbox::sortie(const std::vector<std::string>& args,
   const int rc = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + binary);
+  return pid;
+}
+
+CommandResult CliSandbox::finish(int pid) const {
   int status = 0;
   waitpid(pid, &status, 0);
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = read_file(out_path);
-  result.err = read_file(err_path);
+  result.out = read_file(root_ + "/last.out");
+  result.err = read_file(root_ + "/last.err");
+  return result;
+}
+
+CommandResult CliSandbox::sortie(const std::vector<std::string>& args,
+                                 const std::map<std::string, std::string>& extra_env) const {
+  return finish(spawn(args, extra_env));
+}
+
+CommandResult CliSandbox::sortie_interrupted(
+    const std::vector<std::string>& args, int signal,
+    const std::function<bool(const std::string&)>& ready) const {
+  const int pid = spawn(args, {});
+  // The probe runs other sortie commands, whose output must not clobber the watched one's.
+  const std::string watched = root_ + "/interrupted.out";
+  std::filesystem::rename(root_ + "/last.out", watched);
+  std::filesystem::rename(root_ + "/last.err", root_ + "/interrupted.err");
+  for (int i = 0; i < 500 && !ready(read_file(watched)); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid, signal);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = read_file(watched);
+  result.err = read_file(root_ + "/interrupted.err");
   return result;
 }
 

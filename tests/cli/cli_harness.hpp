@@ -6,6 +6,7 @@
 #ifndef SORTIE_TESTS_CLI_HARNESS_HPP
 #define SORTIE_TESTS_CLI_HARNESS_HPP
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,10 @@ class CliSandbox {
   // Runs `sortie ARGS...` to completion with the sandbox environment plus `extra_env`.
   CommandResult sortie(const std::vector<std::string>& args,
                        const std::map<std::string, std::string>& extra_env = {}) const;
+  // Starts `sortie ARGS...`, calls `ready(stdout so far)` every 20 ms until it returns true (at
+  // most ~10 s), then sends `signal` and waits for the process to end.
+  CommandResult sortie_interrupted(const std::vector<std::string>& args, int signal,
+                                   const std::function<bool(const std::string&)>& ready) const;
   // Polls `sortie status HANDLE --json` until the state is terminal (bounded by `attempts`
   // tries 50 ms apart) and returns the last JSON printed.
   std::string wait_terminal(const std::string& handle, int attempts = 400) const;
@@ -36,6 +41,9 @@ class CliSandbox {
   std::string write_file(const std::string& relative, const std::string& content) const;
 
  private:
+  int spawn(const std::vector<std::string>& args,
+            const std::map<std::string, std::string>& extra_env) const;  // returns the pid
+  CommandResult finish(int pid) const;
   std::string root_;
 };
 

@@ -20,13 +20,12 @@ TEST(CliPlugins, ListReadsManifestsAndLoadsNoLibrary) {
   CliSandbox sandbox;
   // The library aborts the process when loaded, so listing survives only if it never loads it.
   sandbox.write_file("extra/bomb.json", manifest_for(ABORTING_PLUGIN_PATH, "bomb"));
-  const auto list = sandbox.sortie({"plugins", "list"},
-                                   {{"SORTIE_PLUGIN_PATH", sandbox.root() + "/extra"}});
+  const auto list =
+      sandbox.sortie({"plugins", "list"}, {{"SORTIE_PLUGIN_PATH", sandbox.root() + "/extra"}});
   ASSERT_EQ(list.exit_code, 0) << list.err;
   EXPECT_TRUE(std::regex_search(list.out, std::regex("sortie.schedulers +bomb +bomb 1.0")))
       << list.out;
-  EXPECT_TRUE(std::regex_search(list.out, std::regex("sortie.schedulers +local_cwd ")))
-      << list.out;
+  EXPECT_TRUE(std::regex_search(list.out, std::regex("sortie.schedulers +local_cwd "))) << list.out;
   EXPECT_TRUE(std::regex_search(list.out, std::regex("sortie.components +utils.echo ")))
       << list.out;
   EXPECT_NE(list.out.find(sandbox.root() + "/extra (SORTIE_PLUGIN_PATH)"), std::string::npos)
@@ -41,11 +40,10 @@ TEST(CliPlugins, ListReadsManifestsAndLoadsNoLibrary) {
 TEST(CliPlugins, AThirdPartyManifestIsAdditiveAndShadowingIsReported) {
   CliSandbox sandbox;
   sandbox.write_file("extra/shadow.json", manifest_for("/nonexistent/libx.so", "local_dir"));
-  const auto list = sandbox.sortie({"plugins", "list"},
-                                   {{"SORTIE_PLUGIN_PATH", sandbox.root() + "/extra"}});
+  const auto list =
+      sandbox.sortie({"plugins", "list"}, {{"SORTIE_PLUGIN_PATH", sandbox.root() + "/extra"}});
   ASSERT_EQ(list.exit_code, 0) << list.err;
-  EXPECT_TRUE(std::regex_search(list.out, std::regex("sortie.schedulers +local_cwd ")))
-      << list.out;
+  EXPECT_TRUE(std::regex_search(list.out, std::regex("sortie.schedulers +local_cwd "))) << list.out;
   EXPECT_NE(list.out.find("shadowed"), std::string::npos) << list.out;
   EXPECT_NE(list.out.find("sortie.schedulers:local_dir"), std::string::npos) << list.out;
 }

@@ -2,7 +2,6 @@
 // processes, as from another shell.
 #include <gtest/gtest.h>
 #include <signal.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,8 +22,7 @@ TEST(CliRun, SubmitPrintsHandleThenOtherProcessesSeeTheApp) {
   const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--", "echo", "hi"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string handle = first_line(run.out);
-  EXPECT_TRUE(std::regex_match(handle, std::regex("local_cwd://default/echo-[a-z0-9]+")))
-      << handle;
+  EXPECT_TRUE(std::regex_match(handle, std::regex("local_cwd://default/echo-[a-z0-9]+"))) << handle;
 
   const std::string status = sandbox.wait_terminal(handle);
   EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status;
@@ -41,8 +39,8 @@ TEST(CliRun, SubmitPrintsHandleThenOtherProcessesSeeTheApp) {
 
 TEST(CliRun, WaitLogPrintsReplicaPrefixedOutput) {
   CliSandbox sandbox;
-  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--log", "utils.echo",
-                                   "--msg", "hi"});
+  const auto run =
+      sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--log", "utils.echo", "--msg", "hi"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("\necho/0 hi\n"), std::string::npos) << run.out;
   EXPECT_NE(run.err.find("SUCCEEDED"), std::string::npos) << run.err;
@@ -50,8 +48,7 @@ TEST(CliRun, WaitLogPrintsReplicaPrefixedOutput) {
 
 TEST(CliRun, FailingAppMakesWaitExitNonZero) {
   CliSandbox sandbox;
-  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "sh", "-c",
-                                   "exit 3"});
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "sh", "-c", "exit 3"});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.err.find("FAILED"), std::string::npos) << run.err;
   const std::string status = sandbox.sortie({"status", first_line(run.out), "--json"}).out;
@@ -111,8 +108,8 @@ roles:
   ASSERT_EQ(log.exit_code, 0) << log.err;
   for (const std::string& line : std::vector<std::string>{
            "alpha/0 alpha 0 of 2\n", "alpha/1 alpha 1 of 2\n", "beta/0 beta 0 of 2\n",
-        "beta/1 beta 1 of 2\n", "gamma/0 gamma 0 " + app_id + "\n",
-        "gamma/1 gamma 1 " + app_id + "\n"}) {
+           "beta/1 beta 1 of 2\n", "gamma/0 gamma 0 " + app_id + "\n",
+           "gamma/1 gamma 1 " + app_id + "\n"}) {
     EXPECT_NE(log.out.find(line), std::string::npos) << "missing: " << line << "in:\n" << log.out;
   }
   EXPECT_EQ(std::count(log.out.begin(), log.out.end(), '\n'), 6) << log.out;
@@ -122,8 +119,8 @@ roles:
 
 TEST(CliRun, DryrunPrintsTheRequestAndSubmitsNothing) {
   CliSandbox sandbox;
-  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "utils.echo", "--msg",
-                                   "dry"});
+  const auto run =
+      sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "utils.echo", "--msg", "dry"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("=== SCHEDULER REQUEST ==="), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("dry"), std::string::npos) << run.out;
@@ -153,6 +150,56 @@ TEST(CliRun, DescribeShowsTheDefinitionFromTheStore) {
   EXPECT_NE(describe.out.find("entrypoint: echo"), std::string::npos) << describe.out;
   EXPECT_NE(describe.out.find("args: a b"), std::string::npos) << describe.out;
   EXPECT_NE(describe.out.find("SUCCEEDED"), std::string::npos) << describe.out;
+}
+
+}  // namespace
+}  // namespace sortie::testing
+
+namespace sortie::testing {
+namespace {
+
+TEST(CliLog, RegexStreamsAndTimeBoundsFilterWholeLines) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "sh", "-c",
+                                   "echo loss=1; echo step 2; echo warn >&2; echo loss=3"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string handle = run.out.substr(0, run.out.find('\n'));
+
+  EXPECT_EQ(sandbox.sortie({"log", handle, "--regex", "^loss="}).out, "sh/0 loss=1\nsh/0 loss=3\n");
+  EXPECT_EQ(sandbox.sortie({"log", handle, "--streams", "stderr"}).out, "sh/0 warn\n");
+  EXPECT_EQ(sandbox.sortie({"log", handle, "--streams", "stdout", "--no-prefix"}).out,
+            "loss=1\nstep 2\nloss=3\n");
+  EXPECT_EQ(sandbox.sortie({"log", handle, "--since", "1h"}).out.size(),
+            sandbox.sortie({"log", handle}).out.size());
+  EXPECT_EQ(sandbox.sortie({"log", handle, "--until", "1h"}).out, "");
+
+  const auto bad = sandbox.sortie({"log", handle, "--since", "yesterday"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--since 'yesterday'"), std::string::npos) << bad.err;
+  const auto bad_regex = sandbox.sortie({"log", handle, "--regex", "("});
+  EXPECT_EQ(bad_regex.exit_code, 2);
+  EXPECT_NE(bad_regex.err.find("--regex '('"), std::string::npos) << bad_regex.err;
+}
+
+TEST(CliRun, InterruptedWaitCancelsTheAppAndLeavesNothingRunning) {
+  CliSandbox sandbox;
+  // SIGINT to `run --wait`, as Ctrl-C in a terminal, once the replica is running.
+  const auto run = sandbox.sortie_interrupted(
+      {"run", "-s", "local_cwd", "--wait", "--", "sleep", "1000"}, SIGINT,
+      [&](const std::string& out) {
+        const std::string handle = out.substr(0, out.find('\n'));
+        return !handle.empty() &&
+               json_string_member(sandbox.sortie({"status", handle, "--json"}).out, "state") ==
+                   "RUNNING";
+      });
+  EXPECT_EQ(run.exit_code, 130) << run.err;
+  EXPECT_NE(run.err.find("interrupted by signal 2"), std::string::npos) << run.err;
+  const std::string handle = run.out.substr(0, run.out.find('\n'));
+  const std::string status = sandbox.sortie({"status", handle, "--json"}).out;
+  EXPECT_EQ(json_string_member(status, "state"), "CANCELLED") << status;
+  std::smatch pid;
+  ASSERT_TRUE(std::regex_search(status, pid, std::regex("\"pid\":([0-9]+)"))) << status;
+  EXPECT_FALSE(process_exists(std::stol(pid[1].str())));
 }
 
 }  // namespace

@@ -1,6 +1,4 @@
 #include <gtest/gtest.h>
-
-#include "model_test_support.hpp"
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -11,6 +9,8 @@
 #include <sortie/core/error.hpp>
 #include <sstream>
 #include <string>
+
+#include "model_test_support.hpp"
 
 namespace sortie::core {
 namespace {

@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
 
-#include "model_test_support.hpp"
-
 #include <regex>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model.hpp>
 #include <string>
+
+#include "model_test_support.hpp"
 
 namespace sortie::core {
 namespace {

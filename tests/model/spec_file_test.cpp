@@ -1,11 +1,11 @@
 #include <gtest/gtest.h>
 
-#include "model_test_support.hpp"
-
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/spec_file.hpp>
 #include <string>
+
+#include "model_test_support.hpp"
 
 namespace sortie::core {
 namespace {

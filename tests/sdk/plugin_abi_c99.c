@@ -8,7 +8,8 @@ int main(void) {
   int failures = 0;
   failures += SORTIE_ABI_MAJOR(v) != 3;
   failures += SORTIE_ABI_MINOR(v) != 17;
-  failures += SORTIE_ABI_CURRENT != SORTIE_ABI_VERSION(SORTIE_ABI_CURRENT_MAJOR, SORTIE_ABI_CURRENT_MINOR);
+  failures +=
+      SORTIE_ABI_CURRENT != SORTIE_ABI_VERSION(SORTIE_ABI_CURRENT_MAJOR, SORTIE_ABI_CURRENT_MINOR);
   /* struct_size leads every struct, so a reader can always find it (ABI-3). */
   failures += offsetof(sortie_plugin_info, struct_size) != 0;
   failures += offsetof(sortie_scheduler_vtable, struct_size) != 0;

@@ -102,8 +102,7 @@ TEST(PluginHpp, NegotiationWritesOnlyWhatAnOlderHostKnows) {
   out.canary = 0xC0FFEEu;
   const char* sentinel = reinterpret_cast<const char*>(0x1);
   out.info.version = sentinel;
-  ASSERT_EQ(sortie::detail::negotiate(&host, &out.info, &kSink, "p", "1.0", nullptr, 0),
-            SORTIE_OK);
+  ASSERT_EQ(sortie::detail::negotiate(&host, &out.info, &kSink, "p", "1.0", nullptr, 0), SORTIE_OK);
   EXPECT_EQ(out.info.struct_size, offsetof(sortie_plugin_info, version));
   EXPECT_STREQ(out.info.name, "p");
   EXPECT_EQ(out.info.version, sentinel);  // beyond struct_size: untouched

@@ -293,8 +293,8 @@ struct ImageProviderTable {
     return guarded(err, [&] { put(out, self(p)->fetch(view(role))); });
   }
   static const sortie_image_provider_vtable* get() noexcept {
-    static const sortie_image_provider_vtable table = {sizeof(sortie_image_provider_vtable),
-                                                       create, destroy, fetch};
+    static const sortie_image_provider_vtable table = {sizeof(sortie_image_provider_vtable), create,
+                                                       destroy, fetch};
     return &table;
   }
 };
@@ -374,8 +374,8 @@ inline sortie_status negotiate(const sortie_host_info* host, sortie_plugin_info*
   mine_info.version = version;
   mine_info.component_count = count;
   mine_info.components = components;
-  const uint32_t size = out->struct_size < mine_info.struct_size ? out->struct_size
-                                                                 : mine_info.struct_size;
+  const uint32_t size =
+      out->struct_size < mine_info.struct_size ? out->struct_size : mine_info.struct_size;
   mine_info.struct_size = size;
   std::memcpy(out, &mine_info, size);
   return SORTIE_OK;
@@ -385,35 +385,35 @@ inline sortie_status negotiate(const sortie_host_info* host, sortie_plugin_info*
 }  // namespace sortie
 
 // One component entry for SORTIE_PLUGIN.
-#define SORTIE_SCHEDULER(NAME, DESCRIPTION, CLASS)                                         \
-  sortie_component {                                                                       \
-    sizeof(sortie_component), SORTIE_KIND_SCHEDULER, NAME, DESCRIPTION,                    \
-        ::sortie::detail::SchedulerTable<CLASS>::get()                                     \
+#define SORTIE_SCHEDULER(NAME, DESCRIPTION, CLASS)                      \
+  sortie_component {                                                    \
+    sizeof(sortie_component), SORTIE_KIND_SCHEDULER, NAME, DESCRIPTION, \
+        ::sortie::detail::SchedulerTable<CLASS>::get()                  \
   }
-#define SORTIE_IMAGE_PROVIDER(NAME, DESCRIPTION, CLASS)                                    \
-  sortie_component {                                                                       \
-    sizeof(sortie_component), SORTIE_KIND_IMAGE_PROVIDER, NAME, DESCRIPTION,               \
-        ::sortie::detail::ImageProviderTable<CLASS>::get()                                 \
+#define SORTIE_IMAGE_PROVIDER(NAME, DESCRIPTION, CLASS)                      \
+  sortie_component {                                                         \
+    sizeof(sortie_component), SORTIE_KIND_IMAGE_PROVIDER, NAME, DESCRIPTION, \
+        ::sortie::detail::ImageProviderTable<CLASS>::get()                   \
   }
-#define SORTIE_PACKAGER(NAME, DESCRIPTION, CLASS)                                          \
-  sortie_component {                                                                       \
-    sizeof(sortie_component), SORTIE_KIND_PACKAGER, NAME, DESCRIPTION,                     \
-        ::sortie::detail::PackagerTable<CLASS>::get()                                      \
+#define SORTIE_PACKAGER(NAME, DESCRIPTION, CLASS)                      \
+  sortie_component {                                                   \
+    sizeof(sortie_component), SORTIE_KIND_PACKAGER, NAME, DESCRIPTION, \
+        ::sortie::detail::PackagerTable<CLASS>::get()                  \
   }
-#define SORTIE_NAMED_RESOURCES(NAME, DESCRIPTION, CLASS)                                   \
-  sortie_component {                                                                       \
-    sizeof(sortie_component), SORTIE_KIND_NAMED_RESOURCES, NAME, DESCRIPTION,              \
-        ::sortie::detail::NamedResourcesTable<CLASS>::get()                                \
+#define SORTIE_NAMED_RESOURCES(NAME, DESCRIPTION, CLASS)                      \
+  sortie_component {                                                          \
+    sizeof(sortie_component), SORTIE_KIND_NAMED_RESOURCES, NAME, DESCRIPTION, \
+        ::sortie::detail::NamedResourcesTable<CLASS>::get()                   \
   }
 
 // Defines the plugin's exported entry point. Use once per library, at namespace scope.
-#define SORTIE_PLUGIN(NAME, VERSION, ...)                                                  \
-  extern "C" SORTIE_PLUGIN_EXPORT sortie_status sortie_plugin_negotiate(                  \
-      const sortie_host_info* host, sortie_plugin_info* out, const sortie_sink* err) {     \
-    static const sortie_component components[] = {__VA_ARGS__};                            \
-    static const auto pointers = ::sortie::detail::pointers_to(components);                \
-    return ::sortie::detail::negotiate(host, out, err, NAME, VERSION, pointers.data(),     \
-                                       pointers.size());                                   \
+#define SORTIE_PLUGIN(NAME, VERSION, ...)                                              \
+  extern "C" SORTIE_PLUGIN_EXPORT sortie_status sortie_plugin_negotiate(               \
+      const sortie_host_info* host, sortie_plugin_info* out, const sortie_sink* err) { \
+    static const sortie_component components[] = {__VA_ARGS__};                        \
+    static const auto pointers = ::sortie::detail::pointers_to(components);            \
+    return ::sortie::detail::negotiate(host, out, err, NAME, VERSION, pointers.data(), \
+                                       pointers.size());                               \
   }
 
 #endif  // SORTIE_PLUGIN_HPP

@@ -157,9 +157,9 @@ typedef struct sortie_host_api {
  * life of the process. */
 typedef struct sortie_host_info {
   uint32_t struct_size;
-  uint32_t abi_min;          /* lowest SORTIE_ABI_VERSION the host accepts */
-  uint32_t abi_max;          /* highest SORTIE_ABI_VERSION the host accepts */
-  const char* host_version;  /* NUL-terminated, e.g. "0.1.0" */
+  uint32_t abi_min;         /* lowest SORTIE_ABI_VERSION the host accepts */
+  uint32_t abi_max;         /* highest SORTIE_ABI_VERSION the host accepts */
+  const char* host_version; /* NUL-terminated, e.g. "0.1.0" */
   const sortie_host_api* api;
 } sortie_host_info;
 
@@ -195,8 +195,8 @@ typedef struct sortie_component {
 typedef struct sortie_plugin_info {
   uint32_t struct_size;
   uint32_t abi_version;
-  const char* name;     /* NUL-terminated plugin name, e.g. "local" */
-  const char* version;  /* NUL-terminated plugin version, e.g. "0.1.0" */
+  const char* name;    /* NUL-terminated plugin name, e.g. "local" */
+  const char* version; /* NUL-terminated plugin version, e.g. "0.1.0" */
   size_t component_count;
   const sortie_component* const* components;
 } sortie_plugin_info;

@@ -19,11 +19,10 @@
 #ifndef SORTIE_CORE_COMPONENT_HPP
 #define SORTIE_CORE_COMPONENT_HPP
 
-#include <sortie/core/model.hpp>
-#include <sortie/core/spec_file.hpp>
-
 #include <map>
 #include <optional>
+#include <sortie/core/model.hpp>
+#include <sortie/core/spec_file.hpp>
 #include <string>
 #include <vector>
 

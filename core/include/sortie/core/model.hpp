@@ -32,7 +32,7 @@ struct Mount {
   MountType type = MountType::kBind;
   std::string src;
   std::string dst;
-  bool read_only = false;      // bind, volume
+  bool read_only = false;           // bind, volume
   std::string permissions = "rwm";  // device
   bool operator==(const Mount&) const = default;
 };

@@ -7,16 +7,15 @@
 #define SORTIE_CORE_MODEL_JSON_HPP
 
 #include <sortie/core/model.hpp>
-
 #include <string>
 #include <string_view>
 
 namespace sortie::core {
 
-std::string to_json(const AppDef& app);       // "sortie.appdef/1"
-std::string to_json(const Role& role);        // "sortie.role/1"
-std::string to_json(const Resource& res);     // "sortie.resource/1"
-std::string to_json(const AppStatus& status); // "sortie.status/1"
+std::string to_json(const AppDef& app);        // "sortie.appdef/1"
+std::string to_json(const Role& role);         // "sortie.role/1"
+std::string to_json(const Resource& res);      // "sortie.resource/1"
+std::string to_json(const AppStatus& status);  // "sortie.status/1"
 
 AppDef appdef_from_json(std::string_view json, std::string_view origin);
 Resource resource_from_json(std::string_view json, std::string_view origin);

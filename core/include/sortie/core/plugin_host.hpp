@@ -9,13 +9,13 @@
 #define SORTIE_CORE_PLUGIN_HOST_HPP
 
 #include <sortie/plugin_abi.h>
-#include <sortie/registry/registry.hpp>
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <sortie/registry/registry.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,11 +66,11 @@ class SchedulerClient {
   SchedulerClient(const SchedulerClient&) = delete;
   SchedulerClient& operator=(const SchedulerClient&) = delete;
 
-  std::string run_options();                          // "sortie.runopts/1"
-  std::string dryrun(std::string_view input);         // "sortie.dryrun/1"
-  std::string schedule(std::string_view request);     // app id
+  std::string run_options();                                     // "sortie.runopts/1"
+  std::string dryrun(std::string_view input);                    // "sortie.dryrun/1"
+  std::string schedule(std::string_view request);                // app id
   std::optional<std::string> describe(std::string_view app_id);  // nullopt = NOT_FOUND
-  std::string list(std::string_view filter);          // "sortie.list/1"
+  std::string list(std::string_view filter);                     // "sortie.list/1"
   void cancel(std::string_view app_id);
   bool can_wait() const;
   std::string wait(std::string_view app_id, std::string_view known_state, int64_t timeout_ms);

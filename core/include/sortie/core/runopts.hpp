@@ -43,8 +43,7 @@ struct RawOpt {
 // naming the option, its origin and the scheduler: unknown option (with close names), value not
 // of the option's type, required option missing.
 std::string resolve_runopts(const std::vector<RunOpt>& opts,
-                            const std::map<std::string, RawOpt>& raw,
-                            std::string_view scheduler);
+                            const std::map<std::string, RawOpt>& raw, std::string_view scheduler);
 
 }  // namespace sortie::core
 

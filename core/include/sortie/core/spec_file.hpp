@@ -5,10 +5,9 @@
 #ifndef SORTIE_CORE_SPEC_FILE_HPP
 #define SORTIE_CORE_SPEC_FILE_HPP
 
-#include <sortie/core/model.hpp>
-
 #include <functional>
 #include <optional>
+#include <sortie/core/model.hpp>
 #include <string>
 #include <vector>
 

@@ -7,11 +7,10 @@
 #ifndef SORTIE_CORE_STORE_HPP
 #define SORTIE_CORE_STORE_HPP
 
-#include <sortie/core/model.hpp>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <sortie/core/model.hpp>
 #include <string>
 #include <vector>
 
@@ -38,7 +37,7 @@ struct AppRecord {
 struct AppEvent {
   int64_t id = 0;
   std::string handle;
-  int64_t at = 0;  // ns since epoch
+  int64_t at = 0;      // ns since epoch
   std::string kind;    // "submitted", "state", "cancel_requested", ...
   std::string detail;  // free text or JSON
 };

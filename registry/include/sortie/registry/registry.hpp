@@ -38,8 +38,8 @@ struct PluginLibrary {
   std::string name;
   std::string version;
   std::string description;
-  std::string library_path;   // absolute (resolved against the manifest's directory)
-  uint32_t abi_min = 0;       // SORTIE_ABI_VERSION(major, minor)
+  std::string library_path;  // absolute (resolved against the manifest's directory)
+  uint32_t abi_min = 0;      // SORTIE_ABI_VERSION(major, minor)
   uint32_t abi_max = 0;
   std::string manifest_path;  // absolute
 };
@@ -48,7 +48,7 @@ struct Entry {
   Group group = Group::kSchedulers;
   std::string name;
   std::string description;
-  std::string manifest_path;  // absolute
+  std::string manifest_path;                    // absolute
   std::shared_ptr<const PluginLibrary> plugin;  // null for data-only entries
   std::string data_json;  // data-only entries: the "resource" or "component" member, as JSON
 };
@@ -61,7 +61,8 @@ struct Shadowed {
 // A manifest (or one of its entries) that was skipped, and why.
 struct Problem {
   std::string manifest_path;
-  std::string message;  // names the field and what is wrong, e.g. "provides[2].group: unknown group ..."
+  std::string
+      message;  // names the field and what is wrong, e.g. "provides[2].group: unknown group ..."
 };
 
 struct SearchDir {
