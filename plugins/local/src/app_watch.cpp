@@ -48,15 +48,15 @@ void AppWatch::watch_supervisor(const AppStatus& status) {
 #endif
 }
 
-bool AppWatch::wait(int64_t timeout_ms) {
+AppWatch::Wake AppWatch::wait(int64_t timeout_ms) {
   pollfd fds[2] = {{fifo_fd_, POLLIN, 0}, {pid_fd_, POLLIN, 0}};
   const nfds_t count = pid_fd_ >= 0 ? 2 : 1;
   const int timeout =
       timeout_ms < 0 ? -1 : static_cast<int>(std::min<int64_t>(timeout_ms, INT_MAX));
   const int ready = ::poll(fds, count, timeout);
-  if (ready == 0) return false;
+  if (ready == 0) return Wake::kTimeout;
   if (ready < 0) {
-    if (errno == EINTR) return true;
+    if (errno == EINTR) return Wake::kSignal;
     throw_errno("poll");
   }
   // POLLHUP stays raised until the read end is reopened.
@@ -66,7 +66,7 @@ bool AppWatch::wait(int64_t timeout_ms) {
     ::close(pid_fd_);
     pid_fd_ = -1;
   }
-  return true;
+  return Wake::kChanged;
 }
 
 }  // namespace sortie::local

@@ -21,9 +21,10 @@ class AppWatch {
 
   // Also wake up when this supervisor exits (once per watch; a no-op for pid 0).
   void watch_supervisor(const AppStatus& status);
-  // Waits up to timeout_ms (negative: forever). Returns false on timeout; true on a wake-up or a
-  // signal (so the caller can re-read the state and let a SIGINT handler act).
-  bool wait(int64_t timeout_ms);
+  enum class Wake { kChanged, kTimeout, kSignal };
+  // Waits up to timeout_ms (negative: forever) for a change. kSignal: a signal arrived, so the
+  // caller can return and let the host's SIGINT handler act.
+  Wake wait(int64_t timeout_ms);
 
  private:
   void open_fifo();

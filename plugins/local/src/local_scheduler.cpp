@@ -196,7 +196,9 @@ std::string LocalScheduler::wait(std::string_view app_id, std::string_view known
     if (known_state.empty() || status.state != known_state || (timeout_ms >= 0 && remaining <= 0)) {
       return to_status_payload(status, "file://" + dir);
     }
-    watch.wait(timeout_ms < 0 ? -1 : remaining);
+    if (watch.wait(timeout_ms < 0 ? -1 : remaining) == AppWatch::Wake::kSignal) {
+      return to_status_payload(registry_.load_status_from_dir(dir), "file://" + dir);
+    }
   }
 }
 

@@ -173,7 +173,7 @@ bool LocalLogStream::next(int64_t timeout_ms, const LogSink& sink) {
     if (!any_open) return false;
     if (emitted_ > emitted_before || !all_at_end || waited) return true;
     waited = true;
-    if (!watch_->wait(timeout_ms)) return true;
+    if (watch_->wait(timeout_ms) != AppWatch::Wake::kChanged) return true;
   }
 }
 

@@ -251,8 +251,9 @@ typedef struct sortie_scheduler_vtable {
    * terminal succeeds; an unknown app id gives SORTIE_NOT_FOUND. */
   sortie_status (*cancel)(sortie_scheduler* self, sortie_str app_id, const sortie_sink* err);
   /* Blocks until the app's state differs from `known_state` (an AppState name such as
-   * "RUNNING", or empty for "any state") or `timeout_ms` passes, then writes "sortie.status/1".
-   * Optional: when absent the host polls describe(). */
+   * "RUNNING", or empty for "any state"), `timeout_ms` passes (negative: no limit) or a signal
+   * interrupts the calling thread (so the host's SIGINT handling is prompt), then writes
+   * "sortie.status/1". Optional: when absent the host polls describe(). */
   sortie_status (*wait)(sortie_scheduler* self, sortie_str app_id, sortie_str known_state,
                         int64_t timeout_ms, const sortie_sink* out, const sortie_sink* err);
 
