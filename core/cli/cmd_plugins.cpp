@@ -18,21 +18,6 @@ constexpr registry::Group kGroups[] = {
     registry::Group::kSchedulers, registry::Group::kPackagers, registry::Group::kImageProviders,
     registry::Group::kNamedResources, registry::Group::kComponents};
 
-const char* kind_name(uint32_t kind) {
-  switch (kind) {
-    case SORTIE_KIND_SCHEDULER:
-      return "scheduler";
-    case SORTIE_KIND_PACKAGER:
-      return "packager";
-    case SORTIE_KIND_IMAGE_PROVIDER:
-      return "image provider";
-    case SORTIE_KIND_NAMED_RESOURCES:
-      return "named resources";
-    default:
-      return "unknown";
-  }
-}
-
 std::string provider_of(const registry::Entry& entry) {
   return entry.plugin ? entry.plugin->name + " " + entry.plugin->version : "(data)";
 }
@@ -160,7 +145,7 @@ int show_plugin(CliContext& ctx, const Args& args) {
       SORTIE_ABI_MINOR(library->abi_max), plugin.library_path.c_str(),
       plugin.manifest_path.c_str());
   for (const sortie_component* component : plugin.components) {
-    std::printf("    %-16s %-20s %s\n", kind_name(component->kind), component->name,
+    std::printf("    %-16s %-20s %s\n", core::component_kind_name(component->kind), component->name,
                 component->description != nullptr ? component->description : "");
   }
   for (const auto& line : ctx.plugin_host().diagnostics())

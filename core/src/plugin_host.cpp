@@ -87,6 +87,21 @@ std::unique_ptr<Client> create_component(const registry::Entry& entry, registry:
 
 }  // namespace
 
+const char* component_kind_name(uint32_t kind) noexcept {
+  switch (kind) {
+    case SORTIE_KIND_SCHEDULER:
+      return "scheduler";
+    case SORTIE_KIND_PACKAGER:
+      return "packager";
+    case SORTIE_KIND_IMAGE_PROVIDER:
+      return "image provider";
+    case SORTIE_KIND_NAMED_RESOURCES:
+      return "named-resource registry";
+    default:
+      return nullptr;
+  }
+}
+
 // The loaded libraries are process-wide (plugin_loader.hpp); a host holds no state of its own.
 struct PluginHost::Impl {};
 

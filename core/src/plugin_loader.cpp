@@ -69,21 +69,6 @@ std::string abi_range_text(uint32_t min, uint32_t max) {
   return "[" + abi_text(min) + ", " + abi_text(max) + "]";
 }
 
-const char* kind_name(uint32_t kind) {
-  switch (kind) {
-    case SORTIE_KIND_SCHEDULER:
-      return "scheduler";
-    case SORTIE_KIND_PACKAGER:
-      return "packager";
-    case SORTIE_KIND_IMAGE_PROVIDER:
-      return "image provider";
-    case SORTIE_KIND_NAMED_RESOURCES:
-      return "named-resource registry";
-    default:
-      return nullptr;
-  }
-}
-
 std::optional<uint32_t> kind_of(registry::Group group) {
   switch (group) {
     case registry::Group::kSchedulers:
@@ -196,7 +181,7 @@ class AnswerChecker {
       if (component.name == nullptr || component.name[0] == '\0') {
         fault(label + " has " + (component.name == nullptr ? "a NULL" : "an empty") + " name");
       }
-      const char* kind = kind_name(component.kind);
+      const char* kind = component_kind_name(component.kind);
       if (kind == nullptr) {
         fault(label + " ('" + component.name + "') has unknown kind " +
               std::to_string(component.kind) + "; this host knows kinds 1 to 4");
@@ -232,13 +217,13 @@ void check_against_manifest(const registry::PluginLibrary& library, const Loaded
   std::set<std::pair<uint32_t, std::string>> present;
   for (const sortie_component* component : plugin.components) {
     present.emplace(component->kind, component->name);
-    provided += std::string(provided.empty() ? "" : ", ") + kind_name(component->kind) + " '" +
-                component->name + "'";
+    provided += std::string(provided.empty() ? "" : ", ") + component_kind_name(component->kind) +
+                " '" + component->name + "'";
   }
   for (const auto& [kind, name] : promised) {
     if (!present.count({kind, name})) {
       throw Error(SORTIE_FAILED_PRECONDITION,
-                  context + ": the manifest promises " + kind_name(kind) + " '" + name +
+                  context + ": the manifest promises " + component_kind_name(kind) + " '" + name +
                       "' but the library has no such component (it has: " +
                       (provided.empty() ? "none" : provided) +
                       "); fix 'provides' in the manifest or install the matching library");
@@ -247,7 +232,7 @@ void check_against_manifest(const registry::PluginLibrary& library, const Loaded
   for (const auto& [kind, name] : present) {
     if (!promised.count({kind, name})) {
       add_diagnostic(SORTIE_LOG_WARNING, library.name,
-                     std::string("the library has ") + kind_name(kind) + " '" + name +
+                     std::string("the library has ") + component_kind_name(kind) + " '" + name +
                          "', which manifest " + library.manifest_path +
                          " does not list, so it cannot be used; add it to 'provides'");
     }

@@ -22,6 +22,10 @@
 
 namespace sortie::core {
 
+// "scheduler", "packager", "image provider", "named-resource registry"; nullptr for a kind this
+// host does not know.
+const char* component_kind_name(uint32_t kind) noexcept;
+
 // A library after successful negotiation.
 struct LoadedPlugin {
   std::string name;     // as the plugin reports it
