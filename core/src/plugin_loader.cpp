@@ -204,14 +204,9 @@ class AnswerChecker {
 // Compares the library's components with the manifest's "provides" (PLG-14, PLG-15).
 void check_against_manifest(const registry::PluginLibrary& library, const LoadedPlugin& plugin,
                             const std::string& context) {
-  const registry::Registry manifest = registry::Registry::from_files({library.manifest_path});
   std::set<std::pair<uint32_t, std::string>> promised;
-  for (auto group : {registry::Group::kSchedulers, registry::Group::kPackagers,
-                     registry::Group::kImageProviders, registry::Group::kNamedResources}) {
-    for (const registry::Entry* entry : manifest.entries(group)) {
-      if (entry->plugin == nullptr || entry->plugin->library_path != library.library_path) continue;
-      promised.emplace(*kind_of(group), entry->name);
-    }
+  for (const auto& [group, name] : library.provides) {
+    if (auto kind = kind_of(group)) promised.emplace(*kind, name);
   }
   std::string provided;
   std::set<std::pair<uint32_t, std::string>> present;

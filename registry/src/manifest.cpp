@@ -160,8 +160,8 @@ void check_file_format_version(const rapidjson::Value& root) {
   }
 }
 
-std::shared_ptr<const PluginLibrary> parse_plugin(const rapidjson::Value& plugin,
-                                                  const fs::path& manifest_path) {
+std::shared_ptr<PluginLibrary> parse_plugin(const rapidjson::Value& plugin,
+                                            const fs::path& manifest_path) {
   if (!plugin.IsObject())
     fail("plugin", std::string("expected an object, found ") + type_name(plugin));
   auto library = std::make_shared<PluginLibrary>();
@@ -265,7 +265,7 @@ ManifestContents read_manifest(const std::string& path) {
     contents.problems.push_back(Problem{manifest_path.string(), message});
   };
   rapidjson::Document document;
-  std::shared_ptr<const PluginLibrary> plugin;
+  std::shared_ptr<PluginLibrary> plugin;  // completed with `provides` once the entries parsed
   try {
     const std::string text = read_file(manifest_path);
     document.Parse(text.c_str(), text.size());
@@ -301,6 +301,7 @@ ManifestContents read_manifest(const std::string& path) {
         fail(json_path, std::string(to_string(entry.group)) + " '" + entry.name +
                             "' is listed twice in this manifest; remove one");
       }
+      if (entry.plugin) plugin->provides.emplace_back(entry.group, entry.name);
       contents.entries.push_back(std::move(entry));
     } catch (const ManifestFault& fault) {
       problem(fault.what());

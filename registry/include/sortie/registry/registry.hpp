@@ -22,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sortie::registry {
@@ -42,6 +43,8 @@ struct PluginLibrary {
   uint32_t abi_min = 0;      // SORTIE_ABI_VERSION(major, minor)
   uint32_t abi_max = 0;
   std::string manifest_path;  // absolute
+  // The code-backed entries of its manifest that parsed: what the library must provide.
+  std::vector<std::pair<Group, std::string>> provides;
 };
 
 struct Entry {
