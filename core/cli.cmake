@@ -7,6 +7,7 @@ add_executable(sortie
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/json_text.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/app_waiter.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/app_lookup.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/command_line.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/log_printer.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/launcher.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/status_format.cpp

@@ -1,6 +1,9 @@
 #include "app_lookup.hpp"
 
+#include <cstdio>
 #include <sortie/core/model_json.hpp>
+
+#include "commands.hpp"
 
 namespace sortie::cli {
 
@@ -18,6 +21,12 @@ AppLookup lookup_app(CliContext& ctx, const std::string& handle_text) {
     lookup.from_store_only = true;
   }
   return lookup;
+}
+
+int report_unknown_app(const std::string& handle) {
+  std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
+               handle.c_str());
+  return kExitAppNotSucceeded;
 }
 
 }  // namespace sortie::cli

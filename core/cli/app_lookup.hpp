@@ -25,6 +25,9 @@ struct AppLookup {
 
 AppLookup lookup_app(CliContext& ctx, const std::string& handle_text);
 
+// Says on stderr that `handle` is unknown; returns kExitAppNotSucceeded.
+int report_unknown_app(const std::string& handle);
+
 }  // namespace sortie::cli
 
 #endif  // SORTIE_CLI_APP_LOOKUP_HPP

@@ -7,6 +7,7 @@
 
 #include "app_lookup.hpp"
 #include "app_waiter.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 
 namespace po = boost::program_options;
@@ -14,34 +15,20 @@ namespace po = boost::program_options;
 namespace sortie::cli {
 
 int cmd_cancel(CliContext& ctx, const Args& args) {
-  std::string handle_text;
   double timeout_s = 60;
   po::options_description desc("cancel options");
   desc.add_options()("help,h", "show this help")(
       "timeout", po::value(&timeout_s),
       "seconds to wait for the app to stop (default 60; 0 = return at once)");
-  po::options_description hidden;
-  hidden.add_options()("handle", po::value(&handle_text));
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description positional;
-  positional.add("handle", 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help") != 0) {
-    std::cout << "usage: sortie cancel HANDLE [options]\n\n" << desc;
-    return kExitOk;
-  }
-  if (handle_text.empty()) throw core::Error("missing HANDLE (SCHEDULER://SESSION/APP_ID)");
+  const auto handle_text =
+      parse_positional_command("usage: sortie cancel HANDLE [options]", desc,
+                               "HANDLE (SCHEDULER://SESSION/APP_ID)", args, vm);
+  if (!handle_text) return kExitOk;
 
-  AppLookup app = lookup_app(ctx, handle_text);
+  AppLookup app = lookup_app(ctx, *handle_text);
   const std::string handle = app.handle.str();
-  if (!app.status) {
-    std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
-                 handle.c_str());
-    return kExitAppNotSucceeded;
-  }
+  if (!app.status) return report_unknown_app(handle);
   if (core::is_terminal(app.status->state)) {
     std::printf("%s is already %s\n", handle.c_str(), core::to_string(app.status->state));
     return kExitOk;

@@ -8,6 +8,7 @@
 
 #include "app_lookup.hpp"
 #include "app_waiter.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "json_text.hpp"
 #include "log_printer.hpp"
@@ -56,7 +57,7 @@ LogTarget parse_log_target(const std::string& text) {
 }  // namespace
 
 int cmd_log(CliContext& ctx, const Args& args) {
-  std::string target_text, regex, since, until, streams = "combined";
+  std::string regex, since, until, streams = "combined";
   po::options_description desc("log options");
   desc.add_options()("help,h", "show this help")("regex", po::value(&regex),
                                                  "only lines matching this POSIX extended regex")(
@@ -65,33 +66,19 @@ int cmd_log(CliContext& ctx, const Args& args) {
       "follow,f", "keep printing until the app is terminal")(
       "streams", po::value(&streams), "stdout, stderr or combined (default)")(
       "no-prefix", "print lines without the ROLE/REPLICA prefix");
-  po::options_description hidden;
-  hidden.add_options()("target", po::value(&target_text));
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description positional;
-  positional.add("target", 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help") != 0) {
-    std::cout << "usage: sortie log SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]] [options]\n\n"
-              << desc;
-    return kExitOk;
-  }
-  if (target_text.empty()) throw core::Error("missing HANDLE[/ROLE[/REPLICA]]");
+  const auto target_text = parse_positional_command(
+      "usage: sortie log SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]] [options]", desc,
+      "HANDLE[/ROLE[/REPLICA]]", args, vm);
+  if (!target_text) return kExitOk;
   if (streams != "stdout" && streams != "stderr" && streams != "combined") {
     throw core::Error("--streams '" + streams + "': expected stdout, stderr or combined");
   }
-  const LogTarget target = parse_log_target(target_text);
+  const LogTarget target = parse_log_target(*target_text);
   const int64_t now = now_ns();
 
   const AppLookup app = lookup_app(ctx, target.handle);
-  if (!app.status) {
-    std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
-                 target.handle.c_str());
-    return kExitAppNotSucceeded;
-  }
+  if (!app.status) return report_unknown_app(target.handle);
   JsonText request;
   request.begin_object().key("schema").string("sortie.log_request/1");
   if (!target.role.empty()) request.key("role").string(target.role);

@@ -7,6 +7,7 @@
 #include <sortie/core/model_json.hpp>
 
 #include "app_lookup.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "json_text.hpp"
 #include "status_format.hpp"
@@ -30,25 +31,14 @@ HandleCommandLine parse_handle_args(const char* command, const Args& args, bool 
   po::options_description desc(std::string(command) + " options");
   desc.add_options()("help,h", "show this help")("json", "print JSON (docs/payloads.md P-8)");
   if (with_roles) desc.add_options()("roles", po::value(&roles), "only these roles (r1,r2)");
-  po::options_description hidden;
-  hidden.add_options()("handle", po::value(&line.handle));
-  po::options_description all;
-  all.add(desc).add(hidden);
-  po::positional_options_description positional;
-  positional.add("handle", 1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  line.help = vm.count("help") != 0;
-  if (line.help) {
-    std::cout << "usage: sortie " << command << " HANDLE [options]\n\n" << desc;
-    return line;
-  }
-  if (line.handle.empty()) {
-    throw core::Error(
-        std::string("missing HANDLE (SCHEDULER://SESSION/APP_ID); `sortie list` "
-                    "shows them"));
-  }
+  const std::string usage = std::string("usage: sortie ") + command + " HANDLE [options]";
+  auto handle = parse_positional_command(
+      usage.c_str(), desc, "HANDLE (SCHEDULER://SESSION/APP_ID); `sortie list` shows them", args,
+      vm);
+  line.help = !handle;
+  if (line.help) return line;
+  line.handle = *handle;
   line.json = vm.count("json") != 0;
   if (!roles.empty()) {
     std::vector<std::string> names;
@@ -58,19 +48,13 @@ HandleCommandLine parse_handle_args(const char* command, const Args& args, bool 
   return line;
 }
 
-int unknown_app(const std::string& handle) {
-  std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
-               handle.c_str());
-  return kExitAppNotSucceeded;
-}
-
 }  // namespace
 
 int cmd_status(CliContext& ctx, const Args& args) {
   const HandleCommandLine line = parse_handle_args("status", args, true);
   if (line.help) return kExitOk;
   const AppLookup app = lookup_app(ctx, line.handle);
-  if (!app.status) return unknown_app(line.handle);
+  if (!app.status) return report_unknown_app(line.handle);
   if (app.from_store_only) {
     std::fprintf(stderr, "sortie: %s no longer knows this app; showing the last recorded status\n",
                  app.handle.scheduler.c_str());
@@ -88,7 +72,7 @@ int cmd_describe(CliContext& ctx, const Args& args) {
   if (line.help) return kExitOk;
   const AppLookup app = lookup_app(ctx, line.handle);
   const auto record = ctx.store().get(app.handle.str());
-  if (!app.status && !record) return unknown_app(line.handle);
+  if (!app.status && !record) return report_unknown_app(line.handle);
   if (line.json) {
     JsonText out;
     out.begin_object().key("schema").string("sortie.describe/1");

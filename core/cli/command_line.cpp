@@ -1,0 +1,33 @@
+#include "command_line.hpp"
+
+#include <boost/program_options/parsers.hpp>
+#include <boost/program_options/positional_options.hpp>
+#include <iostream>
+#include <sortie/core/error.hpp>
+
+namespace po = boost::program_options;
+
+namespace sortie::cli {
+
+std::optional<std::string> parse_positional_command(const char* usage,
+                                                    const po::options_description& desc,
+                                                    const char* missing, const Args& args,
+                                                    po::variables_map& vm) {
+  std::string word;
+  po::options_description hidden;
+  hidden.add_options()("positional-word", po::value(&word));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("positional-word", 1);
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help") != 0) {
+    std::cout << usage << "\n\n" << desc;
+    return std::nullopt;
+  }
+  if (word.empty()) throw core::Error(std::string("missing ") + missing);
+  return word;
+}
+
+}  // namespace sortie::cli
