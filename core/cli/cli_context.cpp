@@ -67,10 +67,7 @@ void CliContext::report_registry_problems() {
   }
 }
 
-core::PluginHost& CliContext::plugin_host() {
-  if (!plugin_host_) plugin_host_ = std::make_unique<core::PluginHost>();
-  return *plugin_host_;
-}
+core::PluginHost& CliContext::plugin_host() { return plugin_host_; }
 
 core::AppStore& CliContext::store() {
   if (!store_) store_ = core::AppStore::open(core::AppStore::default_path());

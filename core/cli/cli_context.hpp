@@ -52,7 +52,7 @@ class CliContext {
  private:
   GlobalOptions options_;
   std::optional<registry::Registry> registry_;
-  std::unique_ptr<core::PluginHost> plugin_host_;
+  core::PluginHost plugin_host_;
   std::unique_ptr<core::AppStore> store_;
   std::optional<core::ConfigFile> config_;
   bool problems_reported_ = false;

@@ -102,12 +102,6 @@ const char* component_kind_name(uint32_t kind) noexcept {
   }
 }
 
-// The loaded libraries are process-wide (plugin_loader.hpp); a host holds no state of its own.
-struct PluginHost::Impl {};
-
-PluginHost::PluginHost() : impl_(std::make_unique<Impl>()) {}
-PluginHost::~PluginHost() = default;
-
 const LoadedPlugin& PluginHost::load(const registry::PluginLibrary& library) {
   return detail::load_plugin(library);
 }

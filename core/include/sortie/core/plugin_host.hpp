@@ -102,13 +102,10 @@ class ImageProviderClient {
   std::string context_;
 };
 
+// Loaded libraries are process-wide (negotiation happens once per process and the host API a
+// plugin keeps must live until exit), so a PluginHost holds no state of its own.
 class PluginHost {
  public:
-  PluginHost();
-  ~PluginHost();
-  PluginHost(const PluginHost&) = delete;
-  PluginHost& operator=(const PluginHost&) = delete;
-
   // Loads and negotiates the library once per process; later calls return the same result
   // (or throw the same error).
   const LoadedPlugin& load(const registry::PluginLibrary& library);
@@ -125,10 +122,6 @@ class PluginHost {
   // Diagnostics plugins sent through sortie_host_api.log (level >= WARNING are also printed to
   // stderr as "sortie: plugin NAME: message").
   std::vector<std::string> diagnostics() const;
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace sortie::core
