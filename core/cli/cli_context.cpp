@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
+#include <sortie/core/plugin_isolation.hpp>
 #include <utility>
 
 #include "json_text.hpp"
@@ -45,6 +46,12 @@ int64_t now_ns() {
 CliContext::CliContext(GlobalOptions options) : options_(std::move(options)) {
   if (options_.session.empty()) options_.session = env_or_empty("SORTIE_SESSION");
   if (options_.session.empty()) options_.session = "default";
+  core::IsolationOptions isolation = core::isolation_options_from_env(core::isolation_options());
+  if (options_.isolate_plugins) isolation.isolate_all = true;
+  if (options_.plugin_timeout) isolation.call_timeout = *options_.plugin_timeout;
+  plugin_timeout_chosen_ =
+      options_.plugin_timeout.has_value() || !env_or_empty("SORTIE_PLUGIN_TIMEOUT").empty();
+  core::set_isolation_options(isolation);
 }
 
 CliContext::~CliContext() = default;
@@ -93,6 +100,10 @@ std::unique_ptr<core::SchedulerClient> CliContext::scheduler(const std::string& 
                " (see `sortie plugins list`)";
     throw core::Error(SORTIE_NOT_FOUND, message);
   }
+  return plugin_host().scheduler(*entry, scheduler_config(name, session));
+}
+
+std::string CliContext::scheduler_config(const std::string& name, const std::string& session) {
   const std::string dir = state_dir() + "/schedulers/" + name;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -107,7 +118,7 @@ std::unique_ptr<core::SchedulerClient> CliContext::scheduler(const std::string& 
   config.key("session").string(session);
   config.key("state_dir").string(dir);
   config.end_object();
-  return plugin_host().scheduler(*entry, config.str());
+  return config.str();
 }
 
 std::optional<core::Resource> CliContext::named_resource(const std::string& name) {

@@ -6,6 +6,7 @@
 #ifndef SORTIE_CLI_CLI_CONTEXT_HPP
 #define SORTIE_CLI_CLI_CONTEXT_HPP
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <sortie/core/config_file.hpp>
@@ -22,14 +23,20 @@ namespace sortie::cli {
 struct GlobalOptions {
   std::vector<std::string> plugin_dirs;  // --plugin-dir: replaces the manifest search path
   std::string session;                   // --session, $SORTIE_SESSION, else "default"
+  bool isolate_plugins = false;          // --isolate-plugins
+  std::optional<std::chrono::milliseconds> plugin_timeout;  // --plugin-timeout
 };
 
 class CliContext {
  public:
+  // Applies the plugin isolation settings (flags over SORTIE_ISOLATE_PLUGINS and
+  // SORTIE_PLUGIN_TIMEOUT) to the process; a malformed variable is an Error naming it.
   explicit CliContext(GlobalOptions options);
   ~CliContext();
 
   const GlobalOptions& options() const { return options_; }
+  // True when --plugin-timeout or SORTIE_PLUGIN_TIMEOUT chose the isolated calls' deadline.
+  bool plugin_timeout_chosen() const { return plugin_timeout_chosen_; }
   const registry::Registry& registry();
   core::PluginHost& plugin_host();
   core::AppStore& store();
@@ -39,6 +46,8 @@ class CliContext {
   // name is an error listing the schedulers that exist.
   std::unique_ptr<core::SchedulerClient> scheduler(const std::string& name,
                                                    const std::string& session);
+  // The create() payload for scheduler `name` (P-4); creates its state directory.
+  std::string scheduler_config(const std::string& name, const std::string& session);
   // Resolves a named resource from data manifests or code-backed registries.
   std::optional<core::Resource> named_resource(const std::string& name);
   core::NamedResourceLookup resource_lookup();
@@ -56,6 +65,7 @@ class CliContext {
   std::unique_ptr<core::AppStore> store_;
   std::optional<core::ConfigFile> config_;
   bool problems_reported_ = false;
+  bool plugin_timeout_chosen_ = false;
 };
 
 // The directory where sortie keeps state: $SORTIE_STATE_DIR, else $XDG_STATE_HOME/sortie, else

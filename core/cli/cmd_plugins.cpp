@@ -1,9 +1,16 @@
-// `sortie plugins list` (reads manifests only; loads no library) and `sortie plugins show NAME`
-// (loads the plugin and reports what it negotiated).
+// `sortie plugins list` (reads manifests only; loads no library), `sortie plugins show NAME`
+// (loads the plugin and reports what it negotiated) and `sortie plugins doctor [NAME...]` (runs
+// every plugin in a helper process and exercises each component).
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <sortie/core/error.hpp>
+#include <sortie/core/plugin_isolation.hpp>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "json_text.hpp"
@@ -153,6 +160,209 @@ int show_plugin(CliContext& ctx, const Args& args) {
   return kExitOk;
 }
 
+// What `plugins doctor` found for one library, or for one component of it.
+struct Finding {
+  std::string what;   // "library" or "sortie.schedulers:local_cwd"
+  std::string error;  // empty when OK
+};
+
+struct PluginReport {
+  const registry::PluginLibrary* library;
+  std::vector<Finding> findings;
+  bool ok() const {
+    for (const Finding& finding : findings) {
+      if (!finding.error.empty()) return false;
+    }
+    return true;
+  }
+};
+
+// Creates the entry's component with a minimal valid config and makes one cheap call.
+void exercise(CliContext& ctx, const registry::Entry& entry) {
+  switch (entry.group) {
+    case registry::Group::kSchedulers:
+      ctx.plugin_host()
+          .scheduler(entry, ctx.scheduler_config(entry.name, ctx.options().session))
+          ->run_options();
+      return;
+    case registry::Group::kImageProviders: {
+      JsonText config;
+      config.begin_object()
+          .key("schema")
+          .string("sortie.image_provider_config/1")
+          .key("name")
+          .string(entry.name)
+          .key("state_dir")
+          .string(state_dir() + "/image_providers/" + entry.name)
+          .end_object();
+      ctx.plugin_host().image_provider(entry, config.str());
+      return;
+    }
+    case registry::Group::kNamedResources:
+      ctx.plugin_host().resource_names(entry);
+      return;
+    case registry::Group::kPackagers:
+    case registry::Group::kComponents:
+      // The host has no packager client yet: negotiation checked the packager's table.
+      return;
+  }
+}
+
+// Every entry backed by a library, shadowed ones included: their libraries are installed too.
+std::vector<const registry::Entry*> code_entries(const registry::Registry& reg) {
+  std::vector<const registry::Entry*> entries;
+  for (registry::Group group : kGroups) {
+    for (const auto* entry : reg.entries(group)) {
+      if (entry->plugin) entries.push_back(entry);
+    }
+  }
+  for (const auto& shadow : reg.shadowed()) {
+    if (shadow.hidden.plugin) entries.push_back(&shadow.hidden);
+  }
+  return entries;
+}
+
+PluginReport check_library(CliContext& ctx, const registry::PluginLibrary& library) {
+  PluginReport report{&library, {}};
+  try {
+    ctx.plugin_host().load(library);
+    report.findings.push_back({"library", ""});
+  } catch (const core::Error& e) {
+    report.findings.push_back({"library", e.what()});
+    return report;
+  }
+  for (const registry::Entry* entry : code_entries(ctx.registry())) {
+    if (entry->plugin.get() != &library) continue;
+    Finding finding{std::string(registry::to_string(entry->group)) + ":" + entry->name, ""};
+    try {
+      exercise(ctx, *entry);
+    } catch (const core::Error& e) {
+      finding.error = e.what();
+    }
+    report.findings.push_back(std::move(finding));
+  }
+  return report;
+}
+
+int doctor(CliContext& ctx, const Args& args) {
+  std::vector<std::string> names;
+  po::options_description desc("plugins doctor options");
+  desc.add_options()("help,h", "show this help")("json", "print JSON");
+  po::options_description hidden;
+  hidden.add_options()("name", po::value(&names));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("name", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help") != 0) {
+    std::cout << "usage: sortie plugins doctor [NAME...] [options]\n\n"
+                 "Loads every plugin (or those named, by plugin or component name) in a helper\n"
+                 "process, creates each component and makes one call, and reports OK or the\n"
+                 "error. Calls time out after 10 s unless --plugin-timeout says otherwise.\n"
+                 "Exit status 0 when all are OK, 1 otherwise.\n\n"
+              << desc;
+    return kExitOk;
+  }
+  core::IsolationOptions isolation = core::isolation_options();
+  isolation.isolate_all = true;
+  if (!ctx.plugin_timeout_chosen()) isolation.call_timeout = std::chrono::seconds(10);
+  core::set_isolation_options(isolation);
+
+  const registry::Registry& reg = ctx.registry();
+  std::vector<const registry::PluginLibrary*> libraries;
+  std::set<std::string> matched;
+  for (const registry::Entry* entry : code_entries(reg)) {
+    bool wanted = names.empty();
+    for (const std::string& name : names) {
+      if (entry->name == name || entry->plugin->name == name) {
+        wanted = true;
+        matched.insert(name);
+      }
+    }
+    if (wanted &&
+        std::find(libraries.begin(), libraries.end(), entry->plugin.get()) == libraries.end()) {
+      libraries.push_back(entry->plugin.get());
+    }
+  }
+  for (const std::string& name : names) {
+    if (!matched.count(name)) {
+      throw core::Error(SORTIE_NOT_FOUND, "no plugin or plugin component named '" + name +
+                                              "' (see `sortie plugins list`)");
+    }
+  }
+  std::vector<PluginReport> reports;
+  for (const auto* library : libraries) reports.push_back(check_library(ctx, *library));
+  // Broken manifests are findings too, unless only some plugins were asked about.
+  const std::vector<registry::Problem> problems =
+      names.empty() ? reg.problems() : std::vector<registry::Problem>{};
+  bool all_ok = problems.empty();
+  for (const PluginReport& report : reports) all_ok = all_ok && report.ok();
+
+  if (vm.count("json") != 0) {
+    JsonText out;
+    out.begin_object().key("schema").string("sortie.plugin_doctor/1").key("ok").boolean(all_ok);
+    out.key("plugins").begin_array();
+    for (const PluginReport& report : reports) {
+      out.begin_object()
+          .key("plugin")
+          .string(report.library->name)
+          .key("library")
+          .string(report.library->library_path)
+          .key("manifest")
+          .string(report.library->manifest_path)
+          .key("ok")
+          .boolean(report.ok())
+          .key("checks")
+          .begin_array();
+      for (const Finding& finding : report.findings) {
+        out.begin_object()
+            .key("check")
+            .string(finding.what)
+            .key("ok")
+            .boolean(finding.error.empty());
+        if (!finding.error.empty()) out.key("error").string(finding.error);
+        out.end_object();
+      }
+      out.end_array().end_object();
+    }
+    out.end_array().key("problems").begin_array();
+    for (const auto& problem : problems) {
+      out.begin_object()
+          .key("manifest")
+          .string(problem.manifest_path)
+          .key("message")
+          .string(problem.message)
+          .end_object();
+    }
+    out.end_array().end_object();
+    std::printf("%s\n", out.str().c_str());
+    return all_ok ? kExitOk : kExitAppNotSucceeded;
+  }
+  for (const PluginReport& report : reports) {
+    std::printf("%s %s (%s)\n", report.ok() ? "ok    " : "FAILED", report.library->name.c_str(),
+                report.library->library_path.c_str());
+    for (const Finding& finding : report.findings) {
+      if (finding.error.empty()) {
+        std::printf("  ok      %s\n", finding.what.c_str());
+      } else {
+        std::printf("  FAILED  %s: %s\n", finding.what.c_str(), finding.error.c_str());
+      }
+    }
+  }
+  for (const auto& problem : problems) {
+    std::printf("FAILED manifest %s: %s\n", problem.manifest_path.c_str(), problem.message.c_str());
+  }
+  for (const auto& line : ctx.plugin_host().diagnostics()) {
+    std::printf("note: %s\n", line.c_str());
+  }
+  std::printf("%zu plugin(s) checked: %s\n", reports.size(),
+              all_ok ? "all OK" : "some FAILED (see above)");
+  return all_ok ? kExitOk : kExitAppNotSucceeded;
+}
+
 }  // namespace
 
 int cmd_plugins(CliContext& ctx, const Args& args) {
@@ -160,13 +370,15 @@ int cmd_plugins(CliContext& ctx, const Args& args) {
   const Args rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (sub == "list") return list_plugins(ctx, rest);
   if (sub == "show") return show_plugin(ctx, rest);
+  if (sub == "doctor") return doctor(ctx, rest);
   if (sub == "--help" || sub == "-h") {
     std::printf(
         "usage: sortie plugins list [--group G] [--json]\n"
-        "       sortie plugins show NAME\n");
+        "       sortie plugins show NAME\n"
+        "       sortie plugins doctor [NAME...] [--json]\n");
     return kExitOk;
   }
-  throw core::Error("unknown plugins subcommand '" + sub + "' (expected list or show)");
+  throw core::Error("unknown plugins subcommand '" + sub + "' (expected list, show or doctor)");
 }
 
 }  // namespace sortie::cli

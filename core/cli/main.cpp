@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sortie/core/error.hpp>
+#include <sortie/core/plugin_isolation.hpp>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,8 @@
 namespace {
 
 constexpr const char* kUsage =
-    R"(usage: sortie [--plugin-dir DIR]... [--session NAME] COMMAND [ARGS]
+    R"(usage: sortie [--plugin-dir DIR]... [--session NAME] [--isolate-plugins]
+              [--plugin-timeout SECONDS] COMMAND [ARGS]
 
 Launch apps on pluggable schedulers and follow them from any shell.
 
@@ -24,13 +26,19 @@ commands:
   list       apps submitted from this machine
   cancel     cancel an app
   runopts    run options of each scheduler
-  plugins    list the plugins and manifests found, or show one (loads it)
+  plugins    list the plugins and manifests found, show one (loads it), or check
+             them all in helper processes (plugins doctor)
   resources  named resources (e.g. gpu.small)
   builtins   components available to `sortie run`
 
 global options:
   --plugin-dir DIR  read manifests from DIR only (repeatable; replaces the search path)
   --session NAME    session for new apps (default: $SORTIE_SESSION or "default")
+  --isolate-plugins run every plugin in a helper process, so a plugin that crashes, exits,
+                    hangs or prints to stdout becomes an error (also SORTIE_ISOLATE_PLUGINS=1)
+  --plugin-timeout SECONDS
+                    deadline of each call into an isolated plugin (default 120; also
+                    SORTIE_PLUGIN_TIMEOUT); wait and log calls get theirs on top
   --version         print the version
   -h, --help        this help; `sortie COMMAND --help` for a command's options
 )";
@@ -74,9 +82,22 @@ int main(int argc, char** argv) {
                   SORTIE_ABI_CURRENT_MINOR);
       return sortie::cli::kExitOk;
     }
-    if (word == "--plugin-dir" || word == "--session") {
+    if (word == "--isolate-plugins") {
+      options.isolate_plugins = true;
+      continue;
+    }
+    if (word == "--plugin-dir" || word == "--session" || word == "--plugin-timeout") {
       if (i + 1 >= argc) return usage_error("option " + word + " needs a value");
-      (word == "--session" ? options.session : options.plugin_dirs.emplace_back()) = argv[++i];
+      const char* value = argv[++i];
+      if (word == "--plugin-timeout") {
+        try {
+          options.plugin_timeout = sortie::core::parse_timeout_seconds(value, word);
+        } catch (const sortie::core::Error& e) {
+          return usage_error(e.what());
+        }
+        continue;
+      }
+      (word == "--session" ? options.session : options.plugin_dirs.emplace_back()) = value;
       continue;
     }
     return usage_error("unknown global option '" + word + "'");
@@ -89,8 +110,8 @@ int main(int argc, char** argv) {
   const sortie::cli::Args args(argv + i + 1, argv + argc);
   for (const Command& command : kCommands) {
     if (name != command.name) continue;
-    sortie::cli::CliContext ctx(std::move(options));
     try {
+      sortie::cli::CliContext ctx(std::move(options));
       return command.run(ctx, args);
     } catch (const boost::program_options::error& e) {
       std::fprintf(stderr, "sortie %s: %s\n(see `sortie %s --help`)\n", command.name, e.what(),

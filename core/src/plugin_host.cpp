@@ -1,13 +1,16 @@
 // File: core/src/plugin_host.cpp
 //
-// From registry entries to live components: loads the entry's library (plugin_loader.cpp), finds
-// the component by kind and name, and creates it.
+// From registry entries to live components: loads the entry's library in process
+// (plugin_loader.cpp) or in a helper process (plugin_proxy.cpp), finds the component by kind and
+// name, and creates it.
 #include <sortie/core/error.hpp>
 #include <sortie/core/plugin_host.hpp>
+#include <sortie/core/plugin_isolation.hpp>
 #include <string>
 
 #include "plugin_calls.hpp"
 #include "plugin_loader.hpp"
+#include "plugin_proxy.hpp"
 
 namespace sortie::core {
 namespace {
@@ -39,9 +42,16 @@ std::string component_context(const registry::Entry& entry, const LoadedPlugin& 
          ", " + plugin.library_path + ")";
 }
 
-// Loads the entry's plugin and returns the vtable of its component of `kind`.
-const void* component_vtable(const registry::Entry& entry, registry::Group group, uint32_t kind,
-                             const LoadedPlugin*& plugin) {
+// Loads `library` in process or, when isolation applies to it, in a helper process.
+const LoadedPlugin& load_library(const registry::PluginLibrary& library) {
+  const IsolationOptions options = isolation_options();
+  if (library.isolate || options.isolate_all) return detail::load_isolated(library, options);
+  return detail::load_plugin(library);
+}
+
+// Loads the entry's plugin and returns its component of `kind`.
+const sortie_component& find_component(const registry::Entry& entry, registry::Group group,
+                                       uint32_t kind, const LoadedPlugin*& plugin) {
   if (entry.group != group) {
     throw Error(SORTIE_INVALID_ARGUMENT, std::string(to_string(entry.group)) + " entry '" +
                                              entry.name + "' (manifest " + entry.manifest_path +
@@ -54,9 +64,9 @@ const void* component_vtable(const registry::Entry& entry, registry::Group group
                                              ") is a data entry with no plugin library; read its "
                                              "data instead of calling it");
   }
-  plugin = &detail::load_plugin(*entry.plugin);
+  plugin = &load_library(*entry.plugin);
   for (const sortie_component* component : plugin->components) {
-    if (component->kind == kind && entry.name == component->name) return component->vtable;
+    if (component->kind == kind && entry.name == component->name) return *component;
   }
   // Negotiation checked the library against its manifest; this entry came from another one.
   throw Error(SORTIE_NOT_FOUND, detail::plugin_context(*entry.plugin) + ": the library has no " +
@@ -64,18 +74,27 @@ const void* component_vtable(const registry::Entry& entry, registry::Group group
                                     entry.manifest_path + ")");
 }
 
-// Creates an instance of the entry's component through its vtable's create() and wraps it in
-// the matching client, which destroys it.
+// Creates an instance of the entry's component through its vtable's create() (or its helper
+// process's, for an isolated plugin) and wraps it in the matching client, which destroys it.
 template <class Client, class Vtable, class Handle>
 std::unique_ptr<Client> create_component(const registry::Entry& entry, registry::Group group,
                                          uint32_t kind, const std::string& config_json) {
   const LoadedPlugin* plugin = nullptr;
-  const auto* vtable = static_cast<const Vtable*>(component_vtable(entry, group, kind, plugin));
+  const sortie_component& component = find_component(entry, group, kind, plugin);
+  const auto* vtable = static_cast<const Vtable*>(component.vtable);
   const std::string context = component_context(entry, *plugin);
   Handle* self = nullptr;
   StringSink err;
-  const sortie_status status = invoke(
-      context, "create", [&] { return vtable->create(as_str(config_json), &self, err.get()); });
+  const sortie_status status = invoke(context, "create", [&] {
+    if (!detail::is_isolated(component)) {
+      return vtable->create(as_str(config_json), &self, err.get());
+    }
+    void* handle = nullptr;
+    const sortie_status created =
+        detail::isolated_create(component, as_str(config_json), &handle, err.get());
+    self = static_cast<Handle*>(handle);
+    return created;
+  });
   check_status(context, "create", status, err.text());
   if (self == nullptr) {
     throw Error(SORTIE_INTERNAL, context +
@@ -87,23 +106,8 @@ std::unique_ptr<Client> create_component(const registry::Entry& entry, registry:
 
 }  // namespace
 
-const char* component_kind_name(uint32_t kind) noexcept {
-  switch (kind) {
-    case SORTIE_KIND_SCHEDULER:
-      return "scheduler";
-    case SORTIE_KIND_PACKAGER:
-      return "packager";
-    case SORTIE_KIND_IMAGE_PROVIDER:
-      return "image provider";
-    case SORTIE_KIND_NAMED_RESOURCES:
-      return "named-resource registry";
-    default:
-      return nullptr;
-  }
-}
-
 const LoadedPlugin& PluginHost::load(const registry::PluginLibrary& library) {
-  return detail::load_plugin(library);
+  return load_library(library);
 }
 
 std::unique_ptr<SchedulerClient> PluginHost::scheduler(const registry::Entry& entry,
@@ -120,12 +124,15 @@ std::unique_ptr<ImageProviderClient> PluginHost::image_provider(const registry::
 
 std::vector<std::string> PluginHost::resource_names(const registry::Entry& entry) {
   const LoadedPlugin* plugin = nullptr;
-  const auto* vtable = static_cast<const sortie_named_resources_vtable*>(component_vtable(
-      entry, registry::Group::kNamedResources, SORTIE_KIND_NAMED_RESOURCES, plugin));
+  const sortie_component& component =
+      find_component(entry, registry::Group::kNamedResources, SORTIE_KIND_NAMED_RESOURCES, plugin);
+  const auto* vtable = static_cast<const sortie_named_resources_vtable*>(component.vtable);
   const std::string context = component_context(entry, *plugin);
   StringSink out, err;
-  const sortie_status status =
-      invoke(context, "names", [&] { return vtable->names(out.get(), err.get()); });
+  const sortie_status status = invoke(context, "names", [&] {
+    return detail::is_isolated(component) ? detail::isolated_names(component, out.get(), err.get())
+                                          : vtable->names(out.get(), err.get());
+  });
   check_status(context, "names", status, err.text());
   return detail::resource_names_of(context, out.text());
 }
@@ -133,12 +140,16 @@ std::vector<std::string> PluginHost::resource_names(const registry::Entry& entry
 std::optional<std::string> PluginHost::resource_lookup(const registry::Entry& entry,
                                                        std::string_view name) {
   const LoadedPlugin* plugin = nullptr;
-  const auto* vtable = static_cast<const sortie_named_resources_vtable*>(component_vtable(
-      entry, registry::Group::kNamedResources, SORTIE_KIND_NAMED_RESOURCES, plugin));
+  const sortie_component& component =
+      find_component(entry, registry::Group::kNamedResources, SORTIE_KIND_NAMED_RESOURCES, plugin);
+  const auto* vtable = static_cast<const sortie_named_resources_vtable*>(component.vtable);
   const std::string context = component_context(entry, *plugin);
   StringSink out, err;
-  const sortie_status status =
-      invoke(context, "lookup", [&] { return vtable->lookup(as_str(name), out.get(), err.get()); });
+  const sortie_status status = invoke(context, "lookup", [&] {
+    return detail::is_isolated(component)
+               ? detail::isolated_lookup(component, as_str(name), out.get(), err.get())
+               : vtable->lookup(as_str(name), out.get(), err.get());
+  });
   if (status == SORTIE_NOT_FOUND) return std::nullopt;
   check_status(context, "lookup", status, err.text());
   detail::check_payload(context, "lookup", out.text(), "sortie.resource/1");

@@ -47,6 +47,7 @@ LibraryTable& library_table() {
 struct DiagnosticLog {
   std::mutex mutex;  // separate from the table's: plugins log while the table is locked
   std::vector<std::string> lines;
+  DiagnosticForwarder forward = nullptr;
 };
 
 DiagnosticLog& diagnostic_log() {
@@ -355,11 +356,26 @@ const LoadedPlugin& load_plugin(const registry::PluginLibrary& library) {
 }
 
 void add_diagnostic(int32_t level, const std::string& plugin_name, std::string_view message) {
+  DiagnosticLog& log = diagnostic_log();
+  DiagnosticForwarder forward = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(log.mutex);
+    forward = log.forward;
+  }
+  if (forward != nullptr) {
+    forward(level, plugin_name, message);
+    return;
+  }
   std::string line = "plugin " + plugin_name + ": " + std::string(message);
   if (level >= SORTIE_LOG_WARNING) std::fprintf(stderr, "sortie: %s\n", line.c_str());
-  DiagnosticLog& log = diagnostic_log();
   const std::lock_guard<std::mutex> lock(log.mutex);
   log.lines.push_back(std::move(line));
+}
+
+void forward_diagnostics(DiagnosticForwarder forward) {
+  DiagnosticLog& log = diagnostic_log();
+  const std::lock_guard<std::mutex> lock(log.mutex);
+  log.forward = forward;
 }
 
 std::vector<std::string> diagnostics() {
@@ -369,3 +385,22 @@ std::vector<std::string> diagnostics() {
 }
 
 }  // namespace sortie::core::detail
+
+namespace sortie::core {
+
+const char* component_kind_name(uint32_t kind) noexcept {
+  switch (kind) {
+    case SORTIE_KIND_SCHEDULER:
+      return "scheduler";
+    case SORTIE_KIND_PACKAGER:
+      return "packager";
+    case SORTIE_KIND_IMAGE_PROVIDER:
+      return "image provider";
+    case SORTIE_KIND_NAMED_RESOURCES:
+      return "named-resource registry";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace sortie::core

@@ -30,6 +30,12 @@ std::string plugin_context(const registry::PluginLibrary& library);
 void add_diagnostic(int32_t level, const std::string& plugin_name, std::string_view message);
 std::vector<std::string> diagnostics();
 
+// Sends every later diagnostic to `forward` instead of recording it: the isolation helper hands
+// them to the host that started it, which records them.
+using DiagnosticForwarder = void (*)(int32_t level, const std::string& plugin_name,
+                                     std::string_view message);
+void forward_diagnostics(DiagnosticForwarder forward);
+
 }  // namespace sortie::core::detail
 
 #endif  // SORTIE_CORE_SRC_PLUGIN_LOADER_HPP

@@ -180,6 +180,13 @@ std::shared_ptr<PluginLibrary> parse_plugin(const rapidjson::Value& plugin,
   library->abi_min = parse_abi_version(*abi, "min", "plugin.abi.min");
   library->abi_max = parse_abi_version(*abi, "max", "plugin.abi.max");
   if (library->abi_min > library->abi_max) fail("plugin.abi", "min is greater than max");
+  const std::string isolation =
+      optional_string(plugin, "isolation", "plugin.isolation").value_or("in_process");
+  if (isolation != "in_process" && isolation != "subprocess") {
+    fail("plugin.isolation", "'" + isolation + "' is not an isolation mode; use \"in_process\" " +
+                                 "(the default) or \"subprocess\"");
+  }
+  library->isolate = isolation == "subprocess";
   return library;
 }
 

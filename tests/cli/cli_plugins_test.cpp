@@ -1,6 +1,10 @@
-// `sortie plugins`, discovery through SORTIE_PLUGIN_PATH, and bad manifests seen from the CLI.
+// `sortie plugins`, discovery through SORTIE_PLUGIN_PATH, bad manifests seen from the CLI, and
+// plugin isolation (--isolate-plugins, `plugins doctor`) with the fixtures of tests/plugin_host.
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 
+#include <csignal>
+#include <filesystem>
 #include <regex>
 
 #include "cli_harness.hpp"
@@ -92,6 +96,166 @@ TEST(CliPlugins, CatalogCommandsListWhatTheManifestsDefine) {
   EXPECT_NE(runopts.out.find("log_dir (str"), std::string::npos) << runopts.out;
   EXPECT_NE(runopts.out.find("auto_set_cuda_visible_devices (bool"), std::string::npos)
       << runopts.out;
+}
+
+// The bad-plugin fixtures built by tests/plugin_host/fixtures (lib/ and plugins.d/).
+std::string fixture_dir() {
+  const std::filesystem::path dir =
+      std::filesystem::path(SORTIE_TEST_BINARY_DIR).parent_path() / "plugin_host" / "fixtures";
+  if (!std::filesystem::exists(dir / "lib" / "libfixture_good.so")) {
+    throw std::runtime_error("plugin fixtures are not built in " + dir.string() +
+                             "; build the target sortie_plugin_fixtures");
+  }
+  return dir.string();
+}
+
+// A manifest in the sandbox for fixture library `fixture` whose scheduler is `scheduler`.
+void write_fixture_manifest(const CliSandbox& sandbox, const std::string& fixture,
+                            const std::string& scheduler) {
+  sandbox.write_file("fixtures/" + fixture + ".json",
+                     R"({"file_format_version": "1.0", "plugin": {"name": ")" + fixture +
+                         R"(", "version": "1", "library": ")" + fixture_dir() + "/lib/lib" +
+                         fixture + R"(.so", "abi": {"min": "1.0", "max": "1.0"}},
+ "provides": [{"group": "sortie.schedulers", "name": ")" +
+                         scheduler + R"("}]})");
+}
+
+TEST(CliPlugins, IsolatedRunsWorkEndToEnd) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie({"--isolate-plugins", "run", "-s", "local_cwd", "--wait", "--log",
+                                   "utils.echo", "--msg", "hi"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("echo/0 hi"), std::string::npos) << run.out;
+  const std::string handle = run.out.substr(0, run.out.find('\n'));
+  const auto log = sandbox.sortie({"log", handle}, {{"SORTIE_ISOLATE_PLUGINS", "1"}});
+  EXPECT_EQ(log.exit_code, 0) << log.err;
+  EXPECT_EQ(log.out, "echo/0 hi\n");
+}
+
+TEST(CliPlugins, ACrashingPluginIsAnErrorWhenIsolated) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_segfault", "fixture_sched");
+  const std::string dir = sandbox.root() + "/fixtures";
+  const auto isolated = sandbox.sortie(
+      {"--plugin-dir", dir, "--isolate-plugins", "run", "-s", "fixture_sched", "--", "true"});
+  EXPECT_EQ(isolated.exit_code, 3) << isolated.err;
+  EXPECT_TRUE(std::regex_search(
+      isolated.err,
+      std::regex("sortie run: error: scheduler 'fixture_sched' \\(plugin fixture_segfault, "
+                 ".*libfixture_segfault.so\\): schedule failed: the plugin's process \\(pid "
+                 "[0-9]+\\) died of SIGSEGV \\(Segmentation fault\\) during schedule; run "
+                 "`sortie plugins doctor fixture_segfault` to check the plugin")))
+      << isolated.err;
+  // In process, the same plugin takes sortie down with it.
+  const auto in_process =
+      sandbox.sortie({"--plugin-dir", dir, "run", "-s", "fixture_sched", "--", "true"});
+  EXPECT_EQ(in_process.exit_code, 128 + SIGSEGV) << in_process.err;
+}
+
+TEST(CliPlugins, InterruptReachesAnIsolatedWait) {
+  CliSandbox sandbox;
+  const auto run = sandbox.sortie_interrupted(
+      {"--isolate-plugins", "run", "-s", "local_cwd", "--wait", "--", "sleep", "1000"}, SIGINT,
+      [&](const std::string& out) {
+        const std::string handle = out.substr(0, out.find('\n'));
+        return !handle.empty() &&
+               json_string_member(sandbox.sortie({"status", handle, "--json"}).out, "state") ==
+                   "RUNNING";
+      });
+  EXPECT_EQ(run.exit_code, 130) << run.err;
+  const std::string handle = run.out.substr(0, run.out.find('\n'));
+  EXPECT_EQ(json_string_member(sandbox.sortie({"status", handle, "--json"}).out, "state"),
+            "CANCELLED");
+}
+
+TEST(CliPlugins, DoctorReportsEachFixtureWithItsError) {
+  CliSandbox sandbox;
+  const std::map<std::string, std::string> env{
+      {"SORTIE_PLUGIN_PATH", fixture_dir() + "/plugins.d"}};
+  const auto doctor = sandbox.sortie(
+      {"--plugin-timeout", "0.5", "plugins", "doctor", "fixture_good",
+       "fixture_raw_segfault_in_negotiate", "fixture_raw_abort_in_negotiate",
+       "fixture_raw_exit_in_negotiate", "fixture_raw_hang_in_negotiate",
+       "fixture_raw_stdout_in_negotiate", "fixture_wrong_schema", "fixture_missing_component"},
+      env);
+  EXPECT_EQ(doctor.exit_code, 1) << doctor.err;
+  const auto expect_line = [&](const std::string& pattern) {
+    EXPECT_TRUE(std::regex_search(doctor.out, std::regex(pattern)))
+        << "missing: " << pattern << "\nin:\n"
+        << doctor.out;
+  };
+  expect_line(
+      "(^|\n)ok +fixture_good \\(.*\n  ok +library\n  ok +sortie.schedulers:fixture_sched\n");
+  expect_line(
+      "FAILED +library: plugin 'fixture_raw_segfault_in_negotiate' \\(.*\\): the plugin's "
+      "process \\(pid [0-9]+\\) died of SIGSEGV \\(Segmentation fault\\) during loading");
+  expect_line("FAILED +library: plugin 'fixture_raw_abort_in_negotiate' .* died of SIGABRT");
+  expect_line(
+      "FAILED +library: plugin 'fixture_raw_exit_in_negotiate' .* exited with status 3 "
+      "during loading .*; a plugin must never call exit");
+  expect_line(
+      "FAILED +library: plugin 'fixture_raw_hang_in_negotiate' .* did not answer loading "
+      "\\(dlopen and sortie_plugin_negotiate\\) within 0.5 s");
+  expect_line(
+      "FAILED +library: plugin 'fixture_raw_stdout_in_negotiate' .* wrote to stdout "
+      "during loading \\(dlopen and sortie_plugin_negotiate\\): 'raw fixture says hello on "
+      "stdout\\\\n'");
+  expect_line(
+      "FAILED +sortie.schedulers:fixture_sched: scheduler 'fixture_sched' \\(plugin "
+      "fixture_wrong_schema, .*\\): run_options returned an invalid payload");
+  expect_line(
+      "FAILED +library: plugin 'fixture_missing_component' .* the manifest promises "
+      "scheduler 'ghost'");
+  expect_line("\n8 plugin\\(s\\) checked: some FAILED");
+  // Nothing the plugins printed reached sortie's own output.
+  EXPECT_EQ(doctor.out.find("raw fixture says hello on stdout\n"), std::string::npos);
+
+  const auto json = sandbox.sortie(
+      {"plugins", "doctor", "--json", "fixture_good", "fixture_raw_exit_in_negotiate"}, env);
+  EXPECT_EQ(json.exit_code, 1) << json.err;
+  rapidjson::Document document;
+  document.Parse(json.out.c_str());
+  ASSERT_TRUE(document.IsObject()) << json.out;
+  EXPECT_STREQ(document["schema"].GetString(), "sortie.plugin_doctor/1");
+  EXPECT_FALSE(document["ok"].GetBool());
+  const auto& plugins = document["plugins"];
+  ASSERT_EQ(plugins.Size(), 2u) << json.out;
+  for (const auto& plugin : plugins.GetArray()) {
+    const std::string name = plugin["plugin"].GetString();
+    EXPECT_EQ(plugin["ok"].GetBool(), name == "fixture_good") << json.out;
+    if (name == "fixture_raw_exit_in_negotiate") {
+      EXPECT_NE(std::string(plugin["checks"][0]["error"].GetString()).find("exited with status 3"),
+                std::string::npos);
+    }
+  }
+}
+
+TEST(CliPlugins, DoctorPassesTheShippedLocalPlugin) {
+  CliSandbox sandbox;
+  const auto doctor = sandbox.sortie({"plugins", "doctor", "local_cwd"});
+  EXPECT_EQ(doctor.exit_code, 0) << doctor.out << doctor.err;
+  for (const char* line : {"ok     sortie_local (", "  ok      sortie.schedulers:local_cwd\n",
+                           "  ok      sortie.image_providers:dir\n"}) {
+    EXPECT_NE(doctor.out.find(line), std::string::npos) << line << " in " << doctor.out;
+  }
+  const auto unknown = sandbox.sortie({"plugins", "doctor", "nosuch"});
+  EXPECT_EQ(unknown.exit_code, 1) << unknown.err;
+  EXPECT_NE(unknown.err.find("no plugin or plugin component named 'nosuch'"), std::string::npos)
+      << unknown.err;
+}
+
+TEST(CliPlugins, IsolationSettingsAreValidated) {
+  CliSandbox sandbox;
+  const auto bad_flag = sandbox.sortie({"--plugin-timeout", "soon", "plugins", "list"});
+  EXPECT_EQ(bad_flag.exit_code, 2);
+  EXPECT_NE(bad_flag.err.find("--plugin-timeout: 'soon' is not a number of seconds"),
+            std::string::npos)
+      << bad_flag.err;
+  const auto bad_env = sandbox.sortie({"plugins", "list"}, {{"SORTIE_ISOLATE_PLUGINS", "maybe"}});
+  EXPECT_EQ(bad_env.exit_code, 2);
+  EXPECT_NE(bad_env.err.find("SORTIE_ISOLATE_PLUGINS: 'maybe' is neither 1/true nor 0/false"),
+            std::string::npos)
+      << bad_env.err;
 }
 
 }  // namespace

@@ -43,6 +43,8 @@ struct PluginLibrary {
   uint32_t abi_min = 0;      // SORTIE_ABI_VERSION(major, minor)
   uint32_t abi_max = 0;
   std::string manifest_path;  // absolute
+  // "isolation": "subprocess": the host always runs the library in a helper process (REG-8).
+  bool isolate = false;
   // The code-backed entries of its manifest that parsed: what the library must provide.
   std::vector<std::pair<Group, std::string>> provides;
 };

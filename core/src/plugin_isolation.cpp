@@ -1,0 +1,77 @@
+// File: core/src/plugin_isolation.cpp
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <sortie/core/error.hpp>
+#include <sortie/core/plugin_isolation.hpp>
+#include <string>
+
+namespace sortie::core {
+namespace {
+
+struct IsolationSettings {
+  std::mutex mutex;
+  IsolationOptions options;
+};
+
+IsolationSettings& settings() {
+  static IsolationSettings* settings = new IsolationSettings;  // read by plugin calls until exit
+  return *settings;
+}
+
+}  // namespace
+
+void set_isolation_options(const IsolationOptions& options) {
+  IsolationSettings& s = settings();
+  const std::lock_guard<std::mutex> lock(s.mutex);
+  s.options = options;
+}
+
+IsolationOptions isolation_options() {
+  IsolationSettings& s = settings();
+  const std::lock_guard<std::mutex> lock(s.mutex);
+  IsolationOptions options = s.options;
+  if (options.helper_path.empty()) {
+    // Installed and staged trees alike keep the helper at this place relative to bin/.
+    std::error_code error;
+    const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
+    options.helper_path =
+        (executable.parent_path() / SORTIE_PLUGIN_HELPER_RELDIR / "sortie-plugin-host")
+            .lexically_normal()
+            .string();
+  }
+  return options;
+}
+
+std::chrono::milliseconds parse_timeout_seconds(const std::string& text, const std::string& what) {
+  char* end = nullptr;
+  const double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) ||
+      seconds <= 0 || seconds > 1e6) {
+    throw Error(SORTIE_INVALID_ARGUMENT, what + ": '" + text +
+                                             "' is not a number of seconds; give a positive "
+                                             "number such as 30 or 0.5");
+  }
+  return std::chrono::milliseconds(std::max<int64_t>(1, std::llround(seconds * 1000)));
+}
+
+IsolationOptions isolation_options_from_env(IsolationOptions base) {
+  if (const char* isolate = std::getenv("SORTIE_ISOLATE_PLUGINS"); isolate != nullptr) {
+    const std::string value = isolate;
+    if (value == "1" || value == "true") {
+      base.isolate_all = true;
+    } else if (value == "0" || value == "false" || value.empty()) {
+      base.isolate_all = false;
+    } else {
+      throw Error(SORTIE_INVALID_ARGUMENT,
+                  "SORTIE_ISOLATE_PLUGINS: '" + value + "' is neither 1/true nor 0/false");
+    }
+  }
+  if (const char* timeout = std::getenv("SORTIE_PLUGIN_TIMEOUT"); timeout != nullptr) {
+    base.call_timeout = parse_timeout_seconds(timeout, "SORTIE_PLUGIN_TIMEOUT");
+  }
+  return base;
+}
+
+}  // namespace sortie::core
