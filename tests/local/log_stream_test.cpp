@@ -157,6 +157,20 @@ TEST_F(LogStreamTest, SelectsRolesAndReplicas) {
             SORTIE_INVALID_ARGUMENT);
 }
 
+TEST_F(LogStreamTest, ReplicasAreMergedByTimestamp) {
+  // Replica r prints "r:k" at about (2k + r) * 300 ms, so the writes alternate between the
+  // replicas; a reader must hand them over in that order, not replica by replica.
+  const std::string script = "sleep 0.$((3 * $0)); for k in 0 1 2; do echo $0:$k; sleep 0.6; done";
+  const std::string app = run("merge", shell_role("w", script, 2));
+  const std::vector<Line> lines = read(app, "");
+  EXPECT_EQ(data_of(lines),
+            (std::vector<std::string>{"0:0\n", "1:0\n", "0:1\n", "1:1\n", "0:2\n", "1:2\n"}));
+  for (size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_LE(lines[i - 1].timestamp_ns, lines[i].timestamp_ns);
+    EXPECT_EQ(lines[i].replica_id, static_cast<uint32_t>(lines[i].data[0] - '0'));
+  }
+}
+
 TEST_F(LogStreamTest, SinceAndUntilBoundTimestamps) {
   const std::string app = run("times", shell_role("w", "echo early; sleep 0.2; echo late"));
   const std::vector<Line> all = read(app, "");

@@ -94,58 +94,80 @@ bool LocalLogStream::app_ended() {
   return is_terminal_state(status.state);
 }
 
-bool LocalLogStream::pump(Cursor& cursor, const LogSink& sink, size_t* budget) {
-  while (*budget > 0 && !cursor.done) {
+bool LocalLogStream::read_more(Cursor& cursor) {
+  // Drop what was handed over once it is most of the buffer, so memory stays near one chunk.
+  if (cursor.consumed > 0 && cursor.consumed * 2 >= cursor.buffer.size()) {
+    cursor.buffer.erase(0, cursor.consumed);
+    cursor.buffer_offset += cursor.consumed;
+    cursor.consumed = 0;
+  }
+  for (;;) {
     const size_t old_size = cursor.buffer.size();
     cursor.buffer.resize(old_size + kReadChunk);
     const ssize_t n = ::read(cursor.fd, cursor.buffer.data() + old_size, kReadChunk);
     cursor.buffer.resize(old_size + (n > 0 ? static_cast<size_t>(n) : 0));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw_errno("cannot read the log of " + cursor.role);
-    if (n == 0) return true;
-    *budget -= std::min(*budget, static_cast<size_t>(n));
-    emit_lines(cursor, sink, false);
+    // The index is read after the data, so it covers every byte in the buffer.
+    if (n > 0) cursor.index->refresh();
+    return n > 0;
   }
-  return false;
 }
 
-void LocalLogStream::emit_lines(Cursor& cursor, const LogSink& sink, bool final) {
-  // The index is read after the data, so it covers every byte in the buffer.
-  cursor.index->refresh();
-  size_t start = 0;
-  while (start < cursor.buffer.size() && !cursor.done) {
-    const uint64_t line_offset = cursor.buffer_offset + start;
-    size_t end = cursor.buffer.find('\n', start);
-    // A line the writer ended without '\n' (a stream's last line) ends at the next line start.
-    const uint64_t next_start = cursor.index->next_line_start_after(line_offset);
-    if (next_start - cursor.buffer_offset <= cursor.buffer.size() &&
-        (end == std::string::npos || end >= next_start - cursor.buffer_offset)) {
-      end = next_start - cursor.buffer_offset - 1;
-    }
-    if (end == std::string::npos) {
-      if (!final) break;
-      end = cursor.buffer.size() - 1;
-    }
-    const LogIndexEntry* entry = cursor.index->entry_for(line_offset);
-    LogLine line;
-    line.role = cursor.role;
-    line.replica_id = cursor.replica_id;
-    line.timestamp_ns = entry != nullptr ? entry->timestamp_ns : 0;
-    line.stream = cursor.fixed_stream != 0 ? cursor.fixed_stream
-                  : entry != nullptr       ? entry->stream
-                                           : SORTIE_STREAM_STDOUT;
-    line.data = std::string_view(cursor.buffer).substr(start, end + 1 - start);
-    start = end + 1;
-    if (until_.has_value() && line.timestamp_ns > *until_) {
-      cursor.done = true;  // timestamps only grow within a file
-      break;
-    }
-    if (since_.has_value() && line.timestamp_ns < *since_) continue;
-    sink.emit(line);
-    ++emitted_;
+bool LocalLogStream::parse_line(Cursor& cursor, bool at_end) {
+  const size_t start = cursor.consumed;
+  if (start >= cursor.buffer.size()) return false;
+  const uint64_t line_offset = cursor.buffer_offset + start;
+  size_t end = cursor.buffer.find('\n', start);
+  // A line the writer ended without '\n' (a stream's last line) ends at the next line start.
+  const uint64_t next_start = cursor.index->next_line_start_after(line_offset);
+  if (next_start - cursor.buffer_offset <= cursor.buffer.size() &&
+      (end == std::string::npos || end >= next_start - cursor.buffer_offset)) {
+    end = next_start - cursor.buffer_offset - 1;
   }
-  cursor.buffer.erase(0, start);
-  cursor.buffer_offset += start;
+  if (end == std::string::npos) {
+    if (!at_end) return false;
+    end = cursor.buffer.size() - 1;
+  }
+  const LogIndexEntry* entry = cursor.index->entry_for(line_offset);
+  LogLine& line = cursor.line;
+  line.role = cursor.role;
+  line.replica_id = cursor.replica_id;
+  line.timestamp_ns = entry != nullptr ? entry->timestamp_ns : 0;
+  line.stream = cursor.fixed_stream != 0 ? cursor.fixed_stream
+                : entry != nullptr       ? entry->stream
+                                         : SORTIE_STREAM_STDOUT;
+  line.data = std::string_view(cursor.buffer).substr(start, end + 1 - start);
+  cursor.consumed = end + 1;
+  return true;
+}
+
+bool LocalLogStream::ensure_line(Cursor& cursor, bool writer_gone) {
+  if (cursor.ready) return true;
+  while (!cursor.done) {
+    if (!parse_line(cursor, false)) {
+      if (read_more(cursor)) continue;
+      // End of the file as it is now.
+      if (follow_ && !writer_gone) {
+        if (until_.has_value() && now_ns() > *until_) cursor.done = true;
+        return false;
+      }
+      // A final line without '\n' is whole only once its writer is gone.
+      const bool tail = cursor.consumed < cursor.buffer.size() && (follow_ || app_ended());
+      if (!tail || !parse_line(cursor, true)) {
+        cursor.done = true;
+        return false;
+      }
+    }
+    if (until_.has_value() && cursor.line.timestamp_ns > *until_) {
+      cursor.done = true;  // timestamps only grow within a file
+      return false;
+    }
+    if (since_.has_value() && cursor.line.timestamp_ns < *since_) continue;
+    cursor.ready = true;
+    return true;
+  }
+  return false;
 }
 
 bool LocalLogStream::next(int64_t timeout_ms, const LogSink& sink) {
@@ -153,25 +175,28 @@ bool LocalLogStream::next(int64_t timeout_ms, const LogSink& sink) {
   bool waited = false;
   for (;;) {
     // Checked before reading: everything written before the app ended is then read below.
-    const bool ended = !follow_ || app_ended();
-    bool all_at_end = true;
-    bool any_open = false;
+    const bool ended = follow_ && app_ended();
     size_t budget = kBudgetPerCall;
-    for (Cursor& cursor : cursors_) {
-      if (cursor.done) continue;
-      const bool at_end = pump(cursor, sink, &budget);
-      all_at_end = all_at_end && at_end;
-      if (at_end && ended) {
-        // A final line without '\n' is whole only once its writer is gone.
-        if (follow_ || app_ended()) emit_lines(cursor, sink, true);
-        cursor.done = true;
-      } else if (at_end && until_.has_value() && now_ns() > *until_) {
-        cursor.done = true;
+    bool any_open = false;
+    while (budget > 0) {
+      Cursor* earliest = nullptr;
+      any_open = false;
+      for (Cursor& cursor : cursors_) {
+        if (cursor.done) continue;
+        if (ensure_line(cursor, ended) &&
+            (earliest == nullptr || cursor.line.timestamp_ns < earliest->line.timestamp_ns)) {
+          earliest = &cursor;
+        }
+        any_open = any_open || !cursor.done;
       }
-      any_open = any_open || !cursor.done;
+      if (earliest == nullptr) break;
+      sink.emit(earliest->line);
+      ++emitted_;
+      earliest->ready = false;
+      budget -= std::min(budget, earliest->line.data.size());
     }
     if (!any_open) return false;
-    if (emitted_ > emitted_before || !all_at_end || waited) return true;
+    if (emitted_ > emitted_before || waited || !follow_) return true;
     waited = true;
     if (watch_->wait(timeout_ms) != AppWatch::Wake::kChanged) return true;
   }

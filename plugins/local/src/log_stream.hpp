@@ -1,5 +1,7 @@
 // log_open()/log_next() of the local scheduler (payloads.md P-10): reads the replicas' log files
 // written by the supervisor and hands over whole lines with role, replica, stream and timestamp.
+// Lines of several replicas are merged by timestamp (ties keep role and replica order); while
+// following a running app, a replica with nothing new does not hold back the others.
 #ifndef SORTIE_LOCAL_LOG_STREAM_HPP
 #define SORTIE_LOCAL_LOG_STREAM_HPP
 
@@ -26,22 +28,27 @@ class LocalLogStream : public LogStream {
   bool next(int64_t timeout_ms, const LogSink& sink) override;
 
  private:
-  // One log file being read.
+  // One log file being read, with its next whole line (if any) parsed but not yet handed over.
   struct Cursor {
     std::string role;
     uint32_t replica_id = 0;
     int32_t fixed_stream = 0;  // 0 for combined.log, whose index says the stream of each line
     int fd = -1;
     std::unique_ptr<LogIndexReader> index;
-    std::string buffer;          // bytes read but not yet handed over
+    std::string buffer;          // bytes read; buffer[consumed..] not yet handed over
+    size_t consumed = 0;
     uint64_t buffer_offset = 0;  // file offset of buffer[0]
+    bool ready = false;          // `line` holds the next line to hand over
+    LogLine line;                // its data views `buffer`
     bool done = false;
   };
 
-  // Reads what the file holds now (at most *budget bytes) and emits its whole lines. Returns
-  // true at end of file.
-  bool pump(Cursor& cursor, const LogSink& sink, size_t* budget);
-  void emit_lines(Cursor& cursor, const LogSink& sink, bool final);
+  // Makes cursor.line the next line passing since/until, reading the file as needed. Returns
+  // false when no whole line is available now; `writer_gone` says the file will not grow, so an
+  // unterminated tail is a whole line and end of file ends the cursor.
+  bool ensure_line(Cursor& cursor, bool writer_gone);
+  bool parse_line(Cursor& cursor, bool at_end);
+  bool read_more(Cursor& cursor);
   bool app_ended();
 
   const AppRegistry& registry_;

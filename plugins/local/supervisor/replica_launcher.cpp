@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,15 +18,16 @@ extern char** environ;
 namespace sortie::local {
 namespace {
 
-// What the child reports through the close-on-exec pipe when it cannot exec.
+// What the child reports when it cannot exec. vfork() shares our memory until the child
+// execs or exits, so the child writes this directly; no pipe is needed.
 struct ChildFailure {
-  int step;  // kChdir or kExec
+  int step;  // kChdir or kExec, 0 when exec succeeded
   int error;
 };
 constexpr int kChdir = 1;
 constexpr int kExec = 2;
 
-std::vector<std::string> merged_environment(const ReplicaLaunch& replica) {
+std::vector<std::string> merged_environment(const ReplicaLaunch& replica, std::string* path) {
   std::map<std::string, std::string> merged;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view text(*entry);
@@ -34,6 +36,8 @@ std::vector<std::string> merged_environment(const ReplicaLaunch& replica) {
     merged[std::string(text.substr(0, equals))] = std::string(text.substr(equals + 1));
   }
   for (const auto& [name, value] : replica.env) merged[name] = value;
+  const auto found = merged.find("PATH");
+  *path = found != merged.end() ? found->second : "/usr/local/bin:/usr/bin:/bin";
   std::vector<std::string> result;
   result.reserve(merged.size());
   for (const auto& [name, value] : merged) result.push_back(name + "=" + value);
@@ -48,15 +52,39 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return result;
 }
 
-[[noreturn]] void fail_in_child(int report_fd, int step) {
-  const ChildFailure failure{step, errno};
-  [[maybe_unused]] const ssize_t ignored = ::write(report_fd, &failure, sizeof(failure));
-  ::_exit(127);
+// execvp's search, done before forking and against the replica's own PATH (the child cannot
+// safely search after vfork). Relative PATH entries and a program containing '/' are relative
+// to the replica's cwd, as they would be for execvp in the child. Sets *error (ENOENT, EACCES)
+// and returns "" when nothing executable is found.
+std::string resolve_program(const std::string& program, const std::string& path,
+                            const std::string& cwd, int* error) {
+  const auto under_cwd = [&](const std::string& name) {
+    return name.empty() || name[0] == '/' || cwd.empty() ? name : cwd + "/" + name;
+  };
+  if (program.find('/') != std::string::npos) return program;
+  *error = ENOENT;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string dir = path.substr(start, end - start);
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    struct stat info {};
+    const std::string checked = under_cwd(candidate);
+    if (::stat(checked.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+      if (::access(checked.c_str(), X_OK) == 0) return candidate;
+      *error = EACCES;
+    }
+    start = end + 1;
+  }
+  return "";
 }
 
-// Runs in the forked child: async-signal-safe calls only until exec.
-[[noreturn]] void exec_child(pid_t supervisor, int stdout_fd, int stderr_fd, int report_fd,
-                             const char* cwd, char** argv, char** envp) {
+// Runs in the vforked child, on the parent's memory: system calls only, no allocation, and it
+// never returns.
+[[noreturn]] void exec_child(pid_t supervisor, int stdout_fd, int stderr_fd,
+                             volatile ChildFailure* failure, const char* cwd, const char* program,
+                             char** argv, char** envp) {
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   // The supervisor may have died between fork() and prctl(); then nobody would kill us.
@@ -68,11 +96,37 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   ::signal(SIGPIPE, SIG_DFL);
   ::dup2(stdout_fd, STDOUT_FILENO);
   ::dup2(stderr_fd, STDERR_FILENO);
-  if (cwd[0] != '\0' && ::chdir(cwd) != 0) fail_in_child(report_fd, kChdir);
-  // execvp searches the PATH of the current environment, which must be the replica's.
-  environ = envp;
-  ::execvp(argv[0], argv);
-  fail_in_child(report_fd, kExec);
+  if (cwd[0] != '\0' && ::chdir(cwd) != 0) {
+    failure->error = errno;
+    failure->step = kChdir;
+    ::_exit(127);
+  }
+  ::execve(program, argv, envp);
+  failure->error = errno;
+  failure->step = kExec;
+  ::_exit(127);
+}
+
+// Everything the child needs, prepared before vfork so that the child only makes system calls.
+struct ChildSetup {
+  pid_t supervisor;
+  int stdout_fd;
+  int stderr_fd;
+  const char* cwd;
+  const char* program;
+  char** argv;
+  char** envp;
+};
+
+// Kept apart from its caller so that no caller variable lives across vfork().
+__attribute__((noinline)) pid_t vfork_child(const ChildSetup* setup,
+                                            volatile ChildFailure* failure) {
+  const pid_t pid = ::vfork();
+  if (pid == 0) {
+    exec_child(setup->supervisor, setup->stdout_fd, setup->stderr_fd, failure, setup->cwd,
+               setup->program, setup->argv, setup->envp);
+  }
+  return pid;
 }
 
 void make_pipe(int fds[2], const std::string& what) {
@@ -82,26 +136,28 @@ void make_pipe(int fds[2], const std::string& what) {
 }  // namespace
 
 LaunchedReplica launch_replica(const ReplicaLaunch& replica) {
+  std::string path;
   std::vector<std::string> argv_strings = replica.argv;
-  std::vector<std::string> env_strings = merged_environment(replica);
+  std::vector<std::string> env_strings = merged_environment(replica, &path);
   std::vector<char*> argv = pointers(argv_strings);
   std::vector<char*> envp = pointers(env_strings);
   const std::string what = "replica " + std::to_string(replica.id);
+  int resolve_error = 0;
+  const std::string program = resolve_program(replica.argv[0], path, replica.cwd, &resolve_error);
+  // Nothing to run is reported exactly as a failed exec: the child exits 127 without exec'ing.
+  const char* program_path = program.empty() ? "/nonexistent/sortie-unresolved" : program.c_str();
 
-  int out[2], err[2], report[2];
+  int out[2], err[2];
   make_pipe(out, what);
   make_pipe(err, what);
-  make_pipe(report, what);
-  const pid_t supervisor = ::getpid();
-  const pid_t pid = ::fork();
+  volatile ChildFailure failure{0, 0};
+  const ChildSetup setup{::getpid(),   out[1],      err[1], replica.cwd.c_str(),
+                         program_path, argv.data(), envp.data()};
+  // vfork: no page-table copy, and we resume as soon as the child has exec'd (or exited).
+  const pid_t pid = vfork_child(&setup, &failure);
   if (pid < 0) throw_errno("cannot fork " + what);
-  if (pid == 0) {
-    exec_child(supervisor, out[1], err[1], report[1], replica.cwd.c_str(), argv.data(),
-               envp.data());
-  }
   ::close(out[1]);
   ::close(err[1]);
-  ::close(report[1]);
   // Set the group from the parent too, so it exists before we might signal it.
   ::setpgid(pid, pid);
 
@@ -111,16 +167,11 @@ LaunchedReplica launch_replica(const ReplicaLaunch& replica) {
   launched.stderr_fd = err[0];
   ::fcntl(out[0], F_SETFL, O_NONBLOCK);
   ::fcntl(err[0], F_SETFL, O_NONBLOCK);
-  ChildFailure failure{};
-  ssize_t n;
-  do {
-    n = ::read(report[0], &failure, sizeof(failure));
-  } while (n < 0 && errno == EINTR);
-  ::close(report[0]);
-  if (n == static_cast<ssize_t>(sizeof(failure))) {
-    launched.exec_error = failure.step == kChdir
-                              ? "chdir '" + replica.cwd + "': " + std::strerror(failure.error)
-                              : "exec '" + replica.argv[0] + "': " + std::strerror(failure.error);
+  if (failure.step == kChdir) {
+    launched.exec_error = "chdir '" + replica.cwd + "': " + std::strerror(failure.error);
+  } else if (failure.step == kExec) {
+    const int error = program.empty() ? resolve_error : failure.error;
+    launched.exec_error = "exec '" + replica.argv[0] + "': " + std::strerror(error);
   }
   return launched;
 }
