@@ -57,10 +57,10 @@ class Bench {
         {stage_dir + "/share/sortie/plugins.d/sortie_local.json"});
     const auto* entry = registry_.find(sortie::registry::Group::kSchedulers, "local_cwd");
     if (entry == nullptr) throw std::runtime_error("no local_cwd in the staged manifest");
-    scheduler_ = host_.scheduler(
-        *entry, R"({"schema":"sortie.scheduler_config/1","scheduler":"local_cwd",)"
-                R"("session":"bench","state_dir":")" +
-                    state_dir + R"("})");
+    scheduler_ =
+        host_.scheduler(*entry, R"({"schema":"sortie.scheduler_config/1","scheduler":"local_cwd",)"
+                                R"("session":"bench","state_dir":")" +
+                                    state_dir + R"("})");
   }
 
   std::string submit(const std::string& id, const std::string& role_json) {
@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
       const auto start = Clock::now();
       std::vector<std::string> apps;
       for (int i = 0; i < 100; ++i) {
-        apps.push_back(bench.submit("t" + std::to_string(run) + "-" + std::to_string(i), true_role));
+        apps.push_back(
+            bench.submit("t" + std::to_string(run) + "-" + std::to_string(i), true_role));
       }
       submit.push_back(ms_since(start));
       for (const std::string& app : apps) {
@@ -159,9 +160,9 @@ int main(int argc, char** argv) {
       all_done.push_back(ms_since(start));
 
       const auto fan_start = Clock::now();
-      const std::string fan = bench.submit(
-          "f" + std::to_string(run),
-          R"({"name":"w","entrypoint":"sleep","args":["30"],"num_replicas":64})");
+      const std::string fan =
+          bench.submit("f" + std::to_string(run),
+                       R"({"name":"w","entrypoint":"sleep","args":["30"],"num_replicas":64})");
       bench.wait_until(fan, [](const std::string& status) {
         return count_of(status, "\"state\":\"RUNNING\"") == 65 || terminal(status);
       });
@@ -184,8 +185,8 @@ int main(int argc, char** argv) {
       std::ifstream in(work + "/state/logs/bench/rss/state.json");
       state_json.assign(std::istreambuf_iterator<char>(in), {});
     }
-    const long supervisor_pid = std::stol(json_field(
-        state_json.substr(state_json.find("\"supervisor\"")), "pid"));
+    const long supervisor_pid =
+        std::stol(json_field(state_json.substr(state_json.find("\"supervisor\"")), "pid"));
     const long supervisor_kb = vm_hwm_kb(supervisor_pid);
     bench.scheduler().cancel(logger);
     bench.wait_until(logger, terminal);
@@ -199,10 +200,12 @@ int main(int argc, char** argv) {
         "| 100 apps of `/bin/true`, submit -> all done | %.1f ms = %.1fx raw | target <= 3x raw; "
         "TorchX 2150 ms |\n",
         median(all_done), median(all_done) / median(raw));
-    std::printf("| 64 replicas, submit -> all running | %.1f ms | target <= 20 ms; TorchX 115 ms |\n",
-                median(fan_out));
-    std::printf("| supervisor peak RSS after relaying 1,000,000 lines | %ld KB | target <= 4 MB |\n",
-                supervisor_kb);
+    std::printf(
+        "| 64 replicas, submit -> all running | %.1f ms | target <= 20 ms; TorchX 115 ms |\n",
+        median(fan_out));
+    std::printf(
+        "| supervisor peak RSS after relaying 1,000,000 lines | %ld KB | target <= 4 MB |\n",
+        supervisor_kb);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "sortie-local-bench: %s\n", error.what());
     std::filesystem::remove_all(work);

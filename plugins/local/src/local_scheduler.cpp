@@ -16,6 +16,7 @@
 #include "log_stream.hpp"
 #include "process_info.hpp"
 #include "run_options.hpp"
+#include "start_failure.hpp"
 #include "supervisor_launch.hpp"
 
 namespace sortie::local {
@@ -112,8 +113,9 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   }
   registry_.store_status(request.app_dir, status);
   registry_.register_app(app_id, request.app_dir);
+  starts_.reap_finished();
   try {
-    start_supervisor(request.app_dir);
+    starts_.start(request.app_dir);
   } catch (const Error& error) {
     status.state = "FAILED";
     status.msg = error.what();
@@ -124,11 +126,13 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
 }
 
 std::string LocalScheduler::describe(std::string_view app_id) {
+  starts_.reap_finished();
   const std::string dir = registry_.app_dir(app_id);
   return to_status_payload(registry_.load_status_from_dir(dir), "file://" + dir);
 }
 
 std::string LocalScheduler::list(std::string_view filter_text) {
+  starts_.reap_finished();
   std::string session;
   if (!filter_text.empty()) {
     const rapidjson::Document filter = parse_json(filter_text, "sortie.list_filter/1");
@@ -167,11 +171,15 @@ std::string LocalScheduler::list(std::string_view filter_text) {
 
 void LocalScheduler::cancel(std::string_view app_id) {
   const std::string dir = registry_.app_dir(app_id);
+  starts_.wait_for(dir);  // an app we submitted has its supervisor on record after this
   AppStatus status = registry_.read_recorded_status(dir);
   if (is_terminal_state(status.state)) return;
   if (status.supervisor_pid == 0) {
-    throw Error(Code::kFailedPrecondition,
-                "app '" + std::string(app_id) + "' is still being submitted; cancel it again");
+    // Submitted by another process whose supervisor is still starting: leave a request it checks
+    // right after recording itself, then look again in case it recorded itself meanwhile.
+    write_file_atomically(cancel_request_path(dir), "");
+    status = registry_.read_recorded_status(dir);
+    if (is_terminal_state(status.state) || status.supervisor_pid == 0) return;
   }
   if (signal_supervisor(status, SIGTERM)) return;
   status = registry_.read_recorded_status(dir);  // it may have just ended by itself
@@ -186,6 +194,7 @@ void LocalScheduler::cancel(std::string_view app_id) {
 
 std::string LocalScheduler::wait(std::string_view app_id, std::string_view known_state,
                                  int64_t timeout_ms) {
+  starts_.reap_finished();
   const std::string dir = registry_.app_dir(app_id);
   AppWatch watch(dir);
   const int64_t deadline = monotonic_ms() + timeout_ms;

@@ -12,6 +12,7 @@
 
 #include "app_registry.hpp"
 #include "dryrun_builder.hpp"
+#include "supervisor_launch.hpp"
 
 namespace sortie::local {
 
@@ -33,6 +34,7 @@ class LocalScheduler : public Scheduler {
  private:
   SchedulerContext context_;
   AppRegistry registry_;
+  SupervisorStarts starts_;
 };
 
 class LocalCwdScheduler : public LocalScheduler {

@@ -63,14 +63,23 @@ void IndexedLogWriter::append(std::string_view bytes, int32_t stream, int64_t ti
 
 void IndexedLogWriter::end_line() { line_start_pending_ = !ends_with_newline_; }
 
-LogIndexReader::LogIndexReader(const std::string& data_path)
-    : path_(log_index_path(data_path)), fd_(::open(path_.c_str(), O_RDONLY | O_CLOEXEC)) {
-  if (fd_ < 0) throw_errno("cannot open log index '" + path_ + "'");
+LogIndexReader::LogIndexReader(const std::string& data_path) : path_(log_index_path(data_path)) {
+  open_if_created();
 }
 
-LogIndexReader::~LogIndexReader() { ::close(fd_); }
+LogIndexReader::~LogIndexReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool LogIndexReader::open_if_created() {
+  if (fd_ >= 0) return true;
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0 && errno != ENOENT) throw_errno("cannot open log index '" + path_ + "'");
+  return fd_ >= 0;
+}
 
 void LogIndexReader::refresh() {
+  if (!open_if_created()) return;
   char buffer[64 * sizeof(LogIndexEntry) * 16];
   for (;;) {
     const ssize_t n = ::read(fd_, buffer, sizeof(buffer));

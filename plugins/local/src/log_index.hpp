@@ -50,7 +50,7 @@ class IndexedLogWriter {
 };
 
 // Reads index entries appended since the last call (reader side), keeping a partially written
-// trailing record for the next call.
+// trailing record for the next call. An index the supervisor has not created yet reads as empty.
 class LogIndexReader {
  public:
   explicit LogIndexReader(const std::string& data_path);
@@ -67,6 +67,8 @@ class LogIndexReader {
   uint64_t next_line_start_after(uint64_t offset);
 
  private:
+  bool open_if_created();
+
   std::string path_;
   int fd_ = -1;
   std::string pending_;

@@ -69,8 +69,8 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
       cursor.role = role_launch.name;
       cursor.replica_id = replica_launch.id;
       cursor.fixed_stream = fixed_stream;
-      cursor.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (cursor.fd < 0) throw_errno("cannot open log '" + path + "'");
+      cursor.path = path;
+      open_if_created(cursor);
       cursors_.push_back(std::move(cursor));
       cursors_.back().index = std::make_unique<LogIndexReader>(path);
     }
@@ -94,7 +94,16 @@ bool LocalLogStream::app_ended() {
   return is_terminal_state(status.state);
 }
 
+bool LocalLogStream::open_if_created(Cursor& cursor) {
+  if (cursor.fd >= 0) return true;
+  cursor.fd = ::open(cursor.path.c_str(), O_RDONLY | O_CLOEXEC);
+  // A supervisor that is still starting has not created the files yet: nothing to read so far.
+  if (cursor.fd < 0 && errno != ENOENT) throw_errno("cannot open log '" + cursor.path + "'");
+  return cursor.fd >= 0;
+}
+
 bool LocalLogStream::read_more(Cursor& cursor) {
+  if (!open_if_created(cursor)) return false;
   // Drop what was handed over once it is most of the buffer, so memory stays near one chunk.
   if (cursor.consumed > 0 && cursor.consumed * 2 >= cursor.buffer.size()) {
     cursor.buffer.erase(0, cursor.consumed);

@@ -33,9 +33,10 @@ class LocalLogStream : public LogStream {
     std::string role;
     uint32_t replica_id = 0;
     int32_t fixed_stream = 0;  // 0 for combined.log, whose index says the stream of each line
-    int fd = -1;
+    std::string path;
+    int fd = -1;  // -1 until the supervisor has created the file
     std::unique_ptr<LogIndexReader> index;
-    std::string buffer;          // bytes read; buffer[consumed..] not yet handed over
+    std::string buffer;  // bytes read; buffer[consumed..] not yet handed over
     size_t consumed = 0;
     uint64_t buffer_offset = 0;  // file offset of buffer[0]
     bool ready = false;          // `line` holds the next line to hand over
@@ -48,6 +49,7 @@ class LocalLogStream : public LogStream {
   // unterminated tail is a whole line and end of file ends the cursor.
   bool ensure_line(Cursor& cursor, bool writer_gone);
   bool parse_line(Cursor& cursor, bool at_end);
+  bool open_if_created(Cursor& cursor);
   bool read_more(Cursor& cursor);
   bool app_ended();
 

@@ -7,11 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <sortie/plugin.hpp>
 
 #include "file_util.hpp"
+#include "start_failure.hpp"
 
 extern char** environ;
 
@@ -33,7 +35,7 @@ std::string supervisor_executable() {
   return path;
 }
 
-void start_supervisor(const std::string& app_dir) {
+void SupervisorStarts::start(const std::string& app_dir) {
   const std::string program = supervisor_executable();
   const std::string log = app_dir + "/supervisor.log";
 
@@ -59,6 +61,7 @@ void start_supervisor(const std::string& app_dir) {
   std::string app_dir_arg = app_dir;
   char* argv[] = {program_arg.data(), app_dir_arg.data(), nullptr};
   pid_t pid = 0;
+  // glibc's posix_spawn returns only after the exec, with its error if the exec failed.
   const int spawned = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv, environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
@@ -66,18 +69,48 @@ void start_supervisor(const std::string& app_dir) {
     throw Error(Code::kUnavailable, "local scheduler: cannot start supervisor '" + program +
                                         "': " + std::strerror(spawned));
   }
-  // The spawned process exits as soon as the forked supervisor has recorded itself.
+  starters_.push_back(Starter{pid, app_dir});
+}
+
+bool SupervisorStarts::reap(const Starter& starter, bool block) {
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  pid_t reaped;
+  do {
+    reaped = ::waitpid(starter.pid, &status, block ? 0 : WNOHANG);
+  } while (reaped < 0 && errno == EINTR);
+  if (reaped == 0) return false;
+  // ECHILD: the host reaped it for us; the starter recorded any failure itself.
+  if (reaped < 0) return true;
+  if (WIFSIGNALED(status)) {
+    // Killed before it could record anything: say so, with what it logged.
+    std::string log;
+    try {
+      log = read_file(starter.app_dir + "/supervisor.log");
+    } catch (const Error&) {
+    }
+    record_start_failure(starter.app_dir, "the supervisor's starter was killed by signal " +
+                                              std::to_string(WTERMSIG(status)) +
+                                              (log.empty() ? "" : ": " + log));
   }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-  std::string output;
-  try {
-    output = read_file(log);
-  } catch (const Error&) {
-  }
-  throw Error(Code::kUnavailable,
-              "local scheduler: supervisor for '" + app_dir + "' failed to start: " + output);
+  return true;
+}
+
+void SupervisorStarts::reap_finished() {
+  starters_.erase(std::remove_if(starters_.begin(), starters_.end(),
+                                 [](const Starter& starter) { return reap(starter, false); }),
+                  starters_.end());
+}
+
+void SupervisorStarts::wait_for(const std::string& app_dir) {
+  starters_.erase(std::remove_if(starters_.begin(), starters_.end(),
+                                 [&](const Starter& starter) {
+                                   return starter.app_dir == app_dir && reap(starter, true);
+                                 }),
+                  starters_.end());
+}
+
+SupervisorStarts::~SupervisorStarts() {
+  for (const Starter& starter : starters_) reap(starter, true);
 }
 
 }  // namespace sortie::local

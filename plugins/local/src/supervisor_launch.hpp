@@ -1,18 +1,48 @@
-// Starts sortie-local-supervisor for an app, detached from the calling process.
+// Starts sortie-local-supervisor for an app, detached from the calling process, without waiting
+// for it: submitting many apps overlaps their supervisors' start-up.
 #ifndef SORTIE_LOCAL_SUPERVISOR_LAUNCH_HPP
 #define SORTIE_LOCAL_SUPERVISOR_LAUNCH_HPP
 
+#include <sys/types.h>
+
 #include <string>
+#include <vector>
 
 namespace sortie::local {
 
 // The supervisor next to this plugin: <plugin dir>/SORTIE_LOCAL_SUPERVISOR_RELDIR/.
 std::string supervisor_executable();
 
-// Spawns the supervisor in a new session (stdin /dev/null, stdout and stderr appended to
-// <app_dir>/supervisor.log) and returns once it has recorded itself in state.json; the app itself
-// is not waited for. Throws UNAVAILABLE with the supervisor's log when it could not start.
-void start_supervisor(const std::string& app_dir);
+// The starter processes this scheduler instance spawned and has not reaped yet. A starter forks
+// the supervisor and exits once that one has recorded itself in state.json (or recorded why it
+// could not), so it is only briefly our child; reaping keeps it from lingering as a zombie.
+class SupervisorStarts {
+ public:
+  SupervisorStarts() = default;
+  // Waits for every starter: when a scheduler instance is gone, each app it submitted has a
+  // supervisor on record or is FAILED with the reason.
+  ~SupervisorStarts();
+  SupervisorStarts(const SupervisorStarts&) = delete;
+  SupervisorStarts& operator=(const SupervisorStarts&) = delete;
+
+  // Spawns the starter in a new session (stdin /dev/null, stdout and stderr appended to
+  // <app_dir>/supervisor.log). Throws UNAVAILABLE when it cannot be executed at all.
+  void start(const std::string& app_dir);
+  // Reaps the starters that have exited, without blocking.
+  void reap_finished();
+  // Blocks until the starter of `app_dir`, if it is ours, has exited.
+  void wait_for(const std::string& app_dir);
+
+ private:
+  struct Starter {
+    pid_t pid;
+    std::string app_dir;
+  };
+  // Reaps `starter` (blocking or not); true once it is gone.
+  static bool reap(const Starter& starter, bool block);
+
+  std::vector<Starter> starters_;
+};
 
 }  // namespace sortie::local
 

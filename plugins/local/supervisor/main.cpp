@@ -1,21 +1,36 @@
 // sortie-local-supervisor <app_dir>: runs the app described by <app_dir>/request.json.
 //
-// The process started by the scheduler forks the real supervisor and exits as soon as that one
-// has recorded itself in state.json, so the scheduler learns "started" or "failed to start"
-// without waiting for the app, and the supervisor is re-parented away from the submitting
-// process (it never becomes that process's zombie).
+// The process started by the scheduler (the starter) forks the real supervisor and exits as soon
+// as that one has recorded itself in state.json, so the supervisor is re-parented away from the
+// submitting process (it never becomes that process's zombie). When the supervisor cannot start,
+// the starter records the app FAILED with the reason before exiting non-zero; the submitting
+// process does not wait for any of this (LocalScheduler::schedule).
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 
 #include "file_util.hpp"
 #include "json_util.hpp"
 #include "launch_request.hpp"
+#include "replica_launcher.hpp"
+#include "start_failure.hpp"
 #include "supervisor.hpp"
+
+namespace {
+
+int fail_to_start(const std::string& app_dir, const std::string& reason) {
+  std::fprintf(stderr, "sortie-local-supervisor: %s\n", reason.c_str());
+  sortie::local::record_start_failure(app_dir, "the supervisor could not start: " + reason);
+  return 1;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace sortie::local;
@@ -29,36 +44,39 @@ int main(int argc, char** argv) {
   try {
     request = read_launch_request(parse_json(read_file(request_path), request_path), request_path);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "sortie-local-supervisor: %s\n", error.what());
-    return 2;
+    return fail_to_start(app_dir, error.what());
   }
 
+  // The child reports "1" once it has recorded itself, or why it could not.
   int ready[2];
-  if (::pipe2(ready, O_CLOEXEC) != 0) {
-    std::perror("sortie-local-supervisor: pipe");
-    return 1;
-  }
+  if (::pipe2(ready, O_CLOEXEC) != 0)
+    return fail_to_start(app_dir, std::string("pipe: ") + std::strerror(errno));
   const pid_t child = ::fork();
-  if (child < 0) {
-    std::perror("sortie-local-supervisor: fork");
-    return 1;
-  }
+  if (child < 0) return fail_to_start(app_dir, std::string("fork: ") + std::strerror(errno));
   if (child > 0) {
     ::close(ready[1]);
-    char byte = 0;
-    return ::read(ready[0], &byte, 1) == 1 ? 0 : 1;
+    std::string report;
+    char buffer[512];
+    ssize_t n;
+    while ((n = ::read(ready[0], buffer, sizeof buffer)) > 0) {
+      report.append(buffer, static_cast<size_t>(n));
+      if (report == "1") return 0;
+    }
+    return fail_to_start(app_dir, report.empty() ? "it exited before recording itself" : report);
   }
   ::close(ready[0]);
   try {
     // Orphans of the replicas are re-parented to us, so we can reap them.
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    raise_fd_limit_for_replicas();
     Supervisor supervisor(std::move(request));
     supervisor.prepare();
     [[maybe_unused]] const ssize_t n = ::write(ready[1], "1", 1);
     ::close(ready[1]);
     return supervisor.run();
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "sortie-local-supervisor: %s\n", error.what());
+    const std::string reason = error.what();
+    [[maybe_unused]] const ssize_t n = ::write(ready[1], reason.data(), reason.size());
     return 1;
   }
 }

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,10 @@ extern char** environ;
 
 namespace sortie::local {
 namespace {
+
+// The open-file limit the supervisor was started with, restored in each replica.
+rlimit g_replica_fd_limit{RLIM_INFINITY, RLIM_INFINITY};
+bool g_fd_limit_raised = false;
 
 // What the child reports when it cannot exec. vfork() shares our memory until the child
 // execs or exits, so the child writes this directly; no pipe is needed.
@@ -94,6 +99,7 @@ std::string resolve_program(const std::string& program, const std::string& path,
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::signal(SIGHUP, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
+  if (g_fd_limit_raised) ::setrlimit(RLIMIT_NOFILE, &g_replica_fd_limit);
   ::dup2(stdout_fd, STDOUT_FILENO);
   ::dup2(stderr_fd, STDERR_FILENO);
   if (cwd[0] != '\0' && ::chdir(cwd) != 0) {
@@ -135,6 +141,14 @@ void make_pipe(int fds[2], const std::string& what) {
 
 }  // namespace
 
+void raise_fd_limit_for_replicas() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == limit.rlim_max) return;
+  g_replica_fd_limit = limit;
+  limit.rlim_cur = limit.rlim_max;
+  g_fd_limit_raised = ::setrlimit(RLIMIT_NOFILE, &limit) == 0;
+}
+
 LaunchedReplica launch_replica(const ReplicaLaunch& replica) {
   std::string path;
   std::vector<std::string> argv_strings = replica.argv;
@@ -151,7 +165,7 @@ LaunchedReplica launch_replica(const ReplicaLaunch& replica) {
   make_pipe(out, what);
   make_pipe(err, what);
   volatile ChildFailure failure{0, 0};
-  const ChildSetup setup{::getpid(),   out[1],      err[1], replica.cwd.c_str(),
+  const ChildSetup setup{::getpid(),   out[1],      err[1],     replica.cwd.c_str(),
                          program_path, argv.data(), envp.data()};
   // vfork: no page-table copy, and we resume as soon as the child has exec'd (or exited).
   const pid_t pid = vfork_child(&setup, &failure);

@@ -20,6 +20,11 @@ struct LaunchedReplica {
   std::string exec_error;
 };
 
+// Raises this process's open-file soft limit to its hard limit, since the supervisor holds eight
+// descriptors per replica (two pipes, three logs and their indexes): a 256-replica app needs
+// more than the usual 1024. Replicas get the original limit back before they exec.
+void raise_fd_limit_for_replicas();
+
 // Forks and execs `replica`. Blocks only until the child has exec'd or failed to.
 LaunchedReplica launch_replica(const ReplicaLaunch& replica);
 

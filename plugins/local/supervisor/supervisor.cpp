@@ -16,6 +16,7 @@
 #include "file_util.hpp"
 #include "process_info.hpp"
 #include "replica_launcher.hpp"
+#include "start_failure.hpp"
 
 namespace sortie::local {
 namespace {
@@ -107,9 +108,23 @@ void Supervisor::prepare() {
   }
   role_restarts_.assign(request_.roles.size(), 0);
   write_state();
+  // Checked after recording ourselves: a cancel() that found no supervisor pid left this file
+  // before reading the state, so one of the two always sees the other.
+  cancelled_before_start_ = ::access(cancel_request_path(request_.app_dir).c_str(), F_OK) == 0;
 }
 
 int Supervisor::run() {
+  if (cancelled_before_start_) {
+    status_.state = "CANCELLED";
+    status_.msg = "cancelled before its replicas started";
+    for (RoleStatus& role : status_.roles) {
+      for (ReplicaStatus& replica : role.replicas) replica.state = "CANCELLED";
+    }
+    write_state();
+    notify_waiters(request_.app_dir);
+    log_event("app " + status_.app_id + " " + status_.msg);
+    return 0;
+  }
   for (Replica& replica : replicas_) start(replica);
   update_app_state();
   epoll_event events[64];

@@ -72,6 +72,7 @@ class Supervisor {
   bool timer_armed_ = false;
   bool dirty_ = false;            // state changed since state.json was written
   bool waiters_pending_ = false;  // state or output written since waiters were woken
+  bool cancelled_before_start_ = false;
 };
 
 }  // namespace sortie::local

@@ -1,0 +1,33 @@
+#include "start_failure.hpp"
+
+#include <exception>
+
+#include "app_notify.hpp"
+#include "app_status.hpp"
+#include "file_util.hpp"
+
+namespace sortie::local {
+
+void record_start_failure(const std::string& app_dir, const std::string& msg) noexcept {
+  try {
+    const std::string path = app_dir + "/state.json";
+    AppStatus status = parse_state_json(read_file(path), path);
+    if (status.supervisor_pid != 0 || is_terminal_state(status.state)) return;
+    status.state = "FAILED";
+    status.msg = msg;
+    for (RoleStatus& role : status.roles) {
+      for (ReplicaStatus& replica : role.replicas) {
+        replica.state = "FAILED";
+        replica.msg = "never started: " + msg;
+      }
+    }
+    write_file_atomically(path, to_state_json(status));
+    notify_waiters(app_dir);
+  } catch (const std::exception&) {
+    // The app dir itself is unusable; describe() reports that when asked.
+  }
+}
+
+std::string cancel_request_path(const std::string& app_dir) { return app_dir + "/cancel_request"; }
+
+}  // namespace sortie::local
