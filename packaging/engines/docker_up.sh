@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Makes a Docker Engine available for the local_docker tests and benchmark (Debian 12, root):
+#   1. installs docker.io and busybox-static when missing,
+#   2. starts dockerd in the background when no engine answers on the socket,
+#   3. builds the test image sortie-test/busybox:latest FROM scratch with the static busybox
+#      (no registry is reachable, so no image can be pulled).
+# Idempotent: a second run only checks. Talks to the Engine API with curl, so any docker CLI
+# version (or none) will do. Honours DOCKER_HOST=unix:///path.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+image=sortie-test/busybox:latest
+recipe=1  # bump when the Dockerfile below changes; the image is rebuilt when its label differs
+socket=/var/run/docker.sock
+if [[ "${DOCKER_HOST:-}" == unix://* ]]; then
+  socket=${DOCKER_HOST#unix://}
+elif [[ -n "${DOCKER_HOST:-}" ]]; then
+  echo "docker_up.sh: DOCKER_HOST=$DOCKER_HOST is not a unix socket; only unix:// is supported" >&2
+  exit 2
+fi
+
+fail() {
+  echo "docker_up.sh: $*" >&2
+  exit 1
+}
+engine() { curl -sS --max-time 60 --unix-socket "$socket" "$@"; }
+engine_up() { curl -sf --max-time 5 --unix-socket "$socket" http://localhost/_ping >/dev/null 2>&1; }
+
+missing=()
+command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
+[[ -x /bin/busybox ]] && /bin/busybox --list 2>/dev/null | grep -qx httpd || missing+=(busybox-static)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
+    fail "could not install ${missing[*]} with apt-get"
+fi
+
+if ! engine_up; then
+  # No systemd in these containers: run the daemon ourselves, logging to /var/log/dockerd.log.
+  mkdir -p /var/log
+  nohup dockerd --host "unix://$socket" >/var/log/dockerd.log 2>&1 &
+  echo "started dockerd (pid $!), log /var/log/dockerd.log"
+  for _ in $(seq 1 120); do
+    engine_up && break
+    sleep 0.5
+  done
+  engine_up || { tail -n 30 /var/log/dockerd.log >&2; fail "dockerd did not answer on $socket within 60 s"; }
+fi
+version=$(engine http://localhost/version | sed -n 's/.*"ApiVersion":"\([^"]*\)".*/\1/p')
+echo "docker engine up on $socket (API $version)"
+
+current=$(engine "http://localhost/images/$image/json" 2>/dev/null |
+  sed -n 's/.*"sortie-test.recipe":"\([^"]*\)".*/\1/p' | head -n 1)
+if [[ "$current" != "$recipe" ]]; then
+  context=$(mktemp -d)
+  trap 'rm -rf "$context"' EXIT
+  mkdir -p "$context/bin"
+  cp /bin/busybox "$context/bin/busybox"
+  cat >"$context/Dockerfile" <<EOF
+FROM scratch
+COPY bin/busybox /bin/busybox
+RUN ["/bin/busybox", "sh", "-c", "/bin/busybox --install -s /bin && mkdir -p /tmp /root /etc && chmod 1777 /tmp && echo root:x:0:0:root:/root:/bin/sh >/etc/passwd && echo root:x:0: >/etc/group"]
+ENV PATH=/bin
+LABEL sortie-test.recipe=$recipe
+CMD ["/bin/sh"]
+EOF
+  output=$(tar -C "$context" -cf - . |
+    engine -X POST -H 'Content-Type: application/x-tar' --data-binary @- \
+      "http://localhost/build?t=$(printf %s "$image" | sed 's,/,%2F,g;s,:,%3A,g')&rm=1&forcerm=1")
+  if grep -q '"error"' <<<"$output"; then
+    fail "building $image failed: $(grep -o '"error":"[^"]*"' <<<"$output" | head -n 1)"
+  fi
+  echo "built $image"
+fi
+engine "http://localhost/images/$image/json" >/dev/null || fail "$image is missing after the build"
+echo "test image $image ready"

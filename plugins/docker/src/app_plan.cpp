@@ -1,0 +1,684 @@
+#include "app_plan.hpp"
+
+#include <fnmatch.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sortie/macros.hpp>
+#include <sortie/plugin.hpp>
+
+#include "engine.hpp"
+#include "json.hpp"
+#include "labels.hpp"
+#include "run_options.hpp"
+
+extern char** environ;
+
+namespace sortie::docker {
+namespace {
+
+constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
+
+using EnvList = std::vector<std::pair<std::string, std::string>>;
+
+[[noreturn]] void refuse(const std::string& what, const std::string& message) {
+  throw Error(Code::kInvalidArgument, what + ": " + message);
+}
+
+void set_env(EnvList& env, const std::string& name, std::string value) {
+  for (auto& entry : env) {
+    if (entry.first == name) {
+      entry.second = std::move(value);
+      return;
+    }
+  }
+  env.emplace_back(name, std::move(value));
+}
+
+struct Mount {
+  std::string type;  // bind, volume, device
+  std::string src;
+  std::string dst;
+  bool read_only = false;
+  std::string permissions;  // devices only
+};
+
+// The parts of a role local_docker reads, after refusing what it cannot do.
+struct RoleInput {
+  std::string name;
+  std::string image;
+  std::string entrypoint;
+  std::vector<std::string> args;
+  EnvList env;
+  int64_t num_replicas = 1;
+  int64_t max_retries = 0;
+  std::string retry_policy = "APPLICATION";
+  double cpu = -1;
+  int64_t gpu = -1;
+  int64_t mem_mb = -1;
+  std::vector<std::pair<std::string, int64_t>> ports;
+  std::vector<Mount> mounts;
+};
+
+std::vector<std::string> string_list(const rapidjson::Value& value, const std::string& what) {
+  std::vector<std::string> out;
+  for (const rapidjson::Value& item : value.GetArray()) {
+    if (!item.IsString()) refuse(what, "must list strings");
+    out.emplace_back(item.GetString(), item.GetStringLength());
+  }
+  return out;
+}
+
+Mount read_mount(const rapidjson::Value& value, const std::string& what) {
+  if (!value.IsObject()) refuse(what, "each mount must be an object");
+  Mount mount;
+  mount.type = string_of(value, "type", what);
+  mount.src = string_of(value, "src", what);
+  mount.dst = string_of(value, "dst", what);
+  mount.read_only = bool_of(value, "read_only", what, false);
+  if (mount.type != "bind" && mount.type != "volume" && mount.type != "device") {
+    refuse(what, "mount type '" + mount.type + "' is not bind, volume or device");
+  }
+  if (mount.src.empty()) refuse(what, "a " + mount.type + " mount needs 'src'");
+  if (mount.type == "device") {
+    if (mount.dst.empty()) mount.dst = mount.src;
+    mount.permissions = string_of(value, "permissions", what, "rwm");
+    if (mount.permissions.empty() ||
+        mount.permissions.find_first_not_of("rwm") != std::string::npos) {
+      refuse(what, "device permissions '" + mount.permissions + "' must use only r, w and m");
+    }
+  }
+  if (mount.dst.empty() || mount.dst[0] != '/') {
+    refuse(what, mount.type + " mount dst '" + mount.dst + "' must be an absolute path");
+  }
+  if (mount.type != "volume") {
+    struct stat info {};
+    if (mount.src[0] != '/') {
+      refuse(what, mount.type + " mount src '" + mount.src + "' must be an absolute path");
+    }
+    if (::stat(mount.src.c_str(), &info) != 0) {
+      refuse(what, mount.type + " mount src '" + mount.src +
+                       "' does not exist on this host; create it or fix the path");
+    }
+  }
+  return mount;
+}
+
+RoleInput read_role(const rapidjson::Value& role, const std::string& scheduler) {
+  RoleInput input;
+  input.name = string_of(role, "name", "app role");
+  if (input.name.empty()) refuse("app role", "field 'name' is required");
+  const std::string what = "role '" + input.name + "'";
+  input.image = string_of(role, "image", what);
+  input.entrypoint = string_of(role, "entrypoint", what);
+  if (input.entrypoint.empty()) refuse(what, "field 'entrypoint' is required");
+  if (const rapidjson::Value* args = array_of(role, "args", what)) {
+    input.args = string_list(*args, what + " field 'args'");
+  }
+  if (const rapidjson::Value* env = object_of(role, "env", what)) {
+    for (const auto& entry : env->GetObject()) {
+      if (!entry.value.IsString()) refuse(what, "field 'env' values must be strings");
+      input.env.emplace_back(std::string(entry.name.GetString(), entry.name.GetStringLength()),
+                             std::string(entry.value.GetString(), entry.value.GetStringLength()));
+    }
+  }
+  input.num_replicas = int_of(role, "num_replicas", what, 1);
+  if (input.num_replicas < 1) refuse(what, "field 'num_replicas' must be at least 1");
+  const int64_t min_replicas = int_of(role, "min_replicas", what, input.num_replicas);
+  if (min_replicas != input.num_replicas) {
+    refuse(what, "field 'min_replicas' (" + std::to_string(min_replicas) +
+                     ") differs from num_replicas (" + std::to_string(input.num_replicas) + "); " +
+                     scheduler + " is not elastic, so drop min_replicas");
+  }
+  input.max_retries = int_of(role, "max_retries", what, 0);
+  if (input.max_retries < 0) refuse(what, "field 'max_retries' must be >= 0");
+  input.retry_policy = string_of(role, "retry_policy", what, "APPLICATION");
+  if (input.retry_policy != "REPLICA" && input.retry_policy != "APPLICATION" &&
+      input.retry_policy != "ROLE") {
+    refuse(what, "retry_policy '" + input.retry_policy + "' is not REPLICA, APPLICATION or ROLE");
+  }
+  if (input.max_retries > 0 && input.retry_policy != "REPLICA") {
+    refuse(what, "retry_policy " + input.retry_policy + " with max_retries " +
+                     std::to_string(input.max_retries) + " is not supported by " + scheduler +
+                     ": Docker restarts containers one by one, so only REPLICA retries exist "
+                     "(what TorchX's local_docker does for any policy); set retry_policy: "
+                     "REPLICA or max_retries: 0");
+  }
+  if (!string_of(role, "base_image", what).empty()) {
+    refuse(what, "field 'base_image' is not supported by " + scheduler +
+                     "; put the image in 'image' (the docker image provider lays the workspace "
+                     "over it)");
+  }
+  if (const rapidjson::Value* resource = object_of(role, "resource", what)) {
+    const std::string where = what + " resource";
+    input.cpu = number_of(*resource, "cpu", where, -1);
+    input.gpu = static_cast<int64_t>(number_of(*resource, "gpu", where, -1));
+    input.mem_mb = static_cast<int64_t>(number_of(*resource, "memMB", where, -1));
+    if (const rapidjson::Value* devices = object_of(*resource, "devices", where);
+        devices != nullptr && devices->MemberCount() > 0) {
+      refuse(what, "resource 'devices' (" + std::string(devices->MemberBegin()->name.GetString()) +
+                       ", ...) is not supported by " + scheduler +
+                       "; expose a device with a mount of type 'device' instead");
+    }
+  }
+  if (const rapidjson::Value* ports = object_of(role, "port_map", what)) {
+    for (const auto& entry : ports->GetObject()) {
+      if (!entry.value.IsInt64() || entry.value.GetInt64() < 1 || entry.value.GetInt64() > 65535) {
+        refuse(what, std::string("port_map '") + entry.name.GetString() +
+                         "' must be a port number from 1 to 65535");
+      }
+      input.ports.emplace_back(entry.name.GetString(), entry.value.GetInt64());
+    }
+  }
+  if (const rapidjson::Value* mounts = array_of(role, "mounts", what)) {
+    for (const rapidjson::Value& mount : mounts->GetArray()) {
+      input.mounts.push_back(read_mount(mount, what + " mount"));
+    }
+  }
+  if (const rapidjson::Value* metadata = object_of(role, "metadata", what)) {
+    for (const auto& entry : metadata->GetObject()) {
+      const std::string_view key(entry.name.GetString(), entry.name.GetStringLength());
+      if (key.rfind(scheduler + ".", 0) == 0 || key.rfind("docker.", 0) == 0) {
+        refuse(what, "metadata key '" + std::string(key) + "' is not an option " + scheduler +
+                         " knows; remove it");
+      }
+    }
+  }
+  return input;
+}
+
+// Variables of this process whose names match one of the patterns, in environment order.
+EnvList copied_environment(const std::vector<std::string>& patterns) {
+  EnvList out;
+  if (patterns.empty()) return out;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    const size_t eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    const std::string name(text.substr(0, eq));
+    for (const std::string& pattern : patterns) {
+      if (::fnmatch(pattern.c_str(), name.c_str(), 0) == 0) {
+        set_env(out, name, std::string(text.substr(eq + 1)));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+struct RoleImage {
+  std::string image;
+  std::string img_root;
+  std::string workspace_image;  // set when the docker image provider built one
+};
+
+void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& image,
+                       const std::string& hostname, const EnvList& env,
+                       const std::vector<std::string>& args, const std::string& network,
+                       const DockerOptions& options,
+                       const std::vector<std::pair<const char*, std::string>>& labels) {
+  w.StartObject();
+  w.Key("Image");
+  write_string(w, image.image);
+  w.Key("Entrypoint");
+  w.StartArray();
+  write_string(w, role.entrypoint);
+  w.EndArray();
+  w.Key("Cmd");
+  w.StartArray();
+  for (const std::string& arg : args) write_string(w, arg);
+  w.EndArray();
+  w.Key("Env");
+  w.StartArray();
+  for (const auto& [name, value] : env) write_string(w, name + "=" + value);
+  w.EndArray();
+  w.Key("Hostname");
+  write_string(w, hostname);
+  w.Key("Labels");
+  w.StartObject();
+  for (const auto& [key, value] : labels) {
+    w.Key(key);
+    write_string(w, value);
+  }
+  w.EndObject();
+  w.Key("StopTimeout");
+  w.Int64(options.cancel_grace_seconds);
+  if (!role.ports.empty()) {
+    w.Key("ExposedPorts");
+    w.StartObject();
+    for (const auto& [name, port] : role.ports) {
+      w.Key((std::to_string(port) + "/tcp").c_str());
+      w.StartObject();
+      w.EndObject();
+    }
+    w.EndObject();
+  }
+
+  w.Key("HostConfig");
+  w.StartObject();
+  w.Key("NetworkMode");
+  write_string(w, network);
+  w.Key("RestartPolicy");
+  w.StartObject();
+  w.Key("Name");
+  w.String(role.max_retries > 0 ? "on-failure" : "no");
+  if (role.max_retries > 0) {
+    w.Key("MaximumRetryCount");
+    w.Int64(role.max_retries);
+  }
+  w.EndObject();
+  if (options.privileged) {
+    w.Key("Privileged");
+    w.Bool(true);
+  }
+  if (role.cpu > 0) {
+    w.Key("NanoCpus");
+    w.Int64(static_cast<int64_t>(std::llround(role.cpu * 1e9)));
+  }
+  if (role.mem_mb > 0) {
+    w.Key("Memory");
+    w.Int64(role.mem_mb * 1024 * 1024);
+    w.Key("ShmSize");  // as TorchX: /dev/shm as large as the memory limit
+    w.Int64(role.mem_mb * 1024 * 1024);
+  }
+  if (role.gpu > 0) {
+    w.Key("DeviceRequests");
+    w.StartArray();
+    w.StartObject();
+    w.Key("Driver");
+    w.String("");
+    w.Key("Count");
+    w.Int64(role.gpu);
+    w.Key("Capabilities");
+    w.StartArray();
+    w.StartArray();
+    w.String("gpu");
+    w.EndArray();
+    w.EndArray();
+    w.EndObject();
+    w.EndArray();
+  }
+  if (!role.ports.empty()) {
+    // Each replica's ports are published on 127.0.0.1 at a port Docker picks, so replicas of one
+    // role never collide; replicas reach each other directly on the app network.
+    w.Key("PortBindings");
+    w.StartObject();
+    for (const auto& [name, port] : role.ports) {
+      w.Key((std::to_string(port) + "/tcp").c_str());
+      w.StartArray();
+      w.StartObject();
+      w.Key("HostIp");
+      w.String("127.0.0.1");
+      w.Key("HostPort");
+      w.String("");
+      w.EndObject();
+      w.EndArray();
+    }
+    w.EndObject();
+  }
+  bool any_mount = false;
+  for (const Mount& mount : role.mounts) any_mount = any_mount || mount.type != "device";
+  if (any_mount) {
+    w.Key("Mounts");
+    w.StartArray();
+    for (const Mount& mount : role.mounts) {
+      if (mount.type == "device") continue;
+      w.StartObject();
+      w.Key("Type");
+      write_string(w, mount.type);
+      w.Key("Source");
+      write_string(w, mount.src);
+      w.Key("Target");
+      write_string(w, mount.dst);
+      w.Key("ReadOnly");
+      w.Bool(mount.read_only);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  bool any_device = false;
+  for (const Mount& mount : role.mounts) any_device = any_device || mount.type == "device";
+  if (any_device) {
+    w.Key("Devices");
+    w.StartArray();
+    for (const Mount& mount : role.mounts) {
+      if (mount.type != "device") continue;
+      w.StartObject();
+      w.Key("PathOnHost");
+      write_string(w, mount.src);
+      w.Key("PathInContainer");
+      write_string(w, mount.dst);
+      w.Key("CgroupPermissions");
+      write_string(w, mount.permissions);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+
+  w.Key("NetworkingConfig");
+  w.StartObject();
+  w.Key("EndpointsConfig");
+  w.StartObject();
+  w.Key(network.c_str());
+  w.StartObject();
+  w.Key("Aliases");
+  w.StartArray();
+  write_string(w, hostname);
+  w.EndArray();
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+}
+
+std::string quoted_argv(const std::string& entrypoint, const std::vector<std::string>& args) {
+  std::string text = "'" + entrypoint + "'";
+  for (const std::string& arg : args) text += " '" + arg + "'";
+  return text;
+}
+
+}  // namespace
+
+std::string replica_hostname(std::string_view role, int64_t replica_id) {
+  std::string label;
+  for (const char c : role) {
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    label += ((lower >= 'a' && lower <= 'z') || (lower >= '0' && lower <= '9')) ? lower : '-';
+  }
+  while (!label.empty() && label.front() == '-') label.erase(label.begin());
+  while (!label.empty() && label.back() == '-') label.pop_back();
+  if (label.empty()) label = "role";
+  const std::string suffix = "-" + std::to_string(replica_id);
+  if (label.size() + suffix.size() > 63) label.resize(63 - suffix.size());
+  return label + suffix;
+}
+
+std::string network_name(std::string_view app_id) { return "sortie-" + std::string(app_id); }
+
+std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
+  const std::string what = "sortie.dryrun_input/1";
+  const rapidjson::Document input = parse_object(input_text, what);
+  const DockerOptions options = parse_run_options(find(input, "cfg"));
+  const rapidjson::Value* app = object_of(input, "app", what);
+  if (app == nullptr) throw Error(Code::kInvalidArgument, what + ": member 'app' is required");
+
+  AppPlan plan;
+  plan.app_id = string_of(input, "app_id", what);
+  if (plan.app_id.empty() ||
+      plan.app_id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                    "0123456789_.-") != std::string::npos ||
+      !std::isalnum(static_cast<unsigned char>(plan.app_id[0]))) {
+    throw Error(Code::kInvalidArgument,
+                "app id '" + plan.app_id +
+                    "' must start with a letter or digit and use only letters, digits, '_', "
+                    "'.' and '-' (it names containers and a network)");
+  }
+  plan.app_name = string_of(*app, "name", "app");
+  plan.session = string_of(input, "session", what, context.session);
+  plan.network = network_name(plan.app_id);
+  plan.cancel_grace_seconds = options.cancel_grace_seconds;
+
+  std::vector<RoleInput> roles;
+  const rapidjson::Value* role_values = array_of(*app, "roles", "app");
+  if (role_values == nullptr || role_values->Empty()) {
+    throw Error(Code::kInvalidArgument, "app '" + plan.app_name + "' has no roles");
+  }
+  for (const rapidjson::Value& role : role_values->GetArray()) {
+    roles.push_back(read_role(role, context.scheduler_name));
+    for (size_t i = 0; i + 1 < roles.size(); ++i) {
+      if (roles[i].name == roles.back().name) {
+        throw Error(Code::kInvalidArgument, "role name '" + roles.back().name + "' is used twice");
+      }
+      if (replica_hostname(roles[i].name, 0) == replica_hostname(roles.back().name, 0)) {
+        throw Error(Code::kInvalidArgument,
+                    "roles '" + roles[i].name + "' and '" + roles.back().name +
+                        "' would both answer to host name " + replica_hostname(roles[i].name, 0) +
+                        "; rename one of them");
+      }
+    }
+  }
+
+  // Images: the image provider's workspace image when it ran, else role.image.
+  const rapidjson::Value* images = object_of(input, "images", what);
+  std::vector<RoleImage> role_images;
+  for (const RoleInput& role : roles) {
+    RoleImage image{role.image, "", ""};
+    const rapidjson::Value* provided =
+        images != nullptr ? object_of(*images, role.name.c_str(), "images") : nullptr;
+    if (provided != nullptr) {
+      const std::string where = "images." + role.name;
+      image.img_root = string_of(*provided, "img_root", where);
+      image.workspace_image = string_of(*provided, "image", where);
+      if (image.workspace_image.empty()) {
+        throw Error(Code::kInvalidArgument,
+                    where +
+                        ": the image provider gave no 'image'; local_docker needs a container "
+                        "image (use image_provider=docker, or empty to run role.image)");
+      }
+      image.image = image.workspace_image;
+    }
+    if (image.image.empty()) {
+      refuse("role '" + role.name + "'", "field 'image' is required (a container image)");
+    }
+    check_image_reference(image.image, "role '" + role.name + "' image");
+    if (!options.image_repo.empty()) {
+      if (image.workspace_image.empty()) {
+        throw Error(Code::kInvalidArgument,
+                    "run option image_repo pushes the workspace image that the docker image "
+                    "provider builds, but role '" +
+                        role.name + "' has none; drop image_repo or use image_provider=docker");
+      }
+      const std::string tag = parse_image_reference(image.workspace_image).tag;
+      const std::string pushed = options.image_repo + ":" + tag;
+      bool known = false;
+      for (const PushPlan& push : plan.pushes) known = known || push.source == image.image;
+      if (!known) plan.pushes.push_back({image.image, options.image_repo, tag});
+      image.image = pushed;
+    }
+    if (std::find(plan.images.begin(), plan.images.end(), image.image) == plan.images.end()) {
+      plan.images.push_back(image.image);
+    }
+    role_images.push_back(std::move(image));
+  }
+
+  const EnvList copied = copied_environment(options.copy_env);
+  const std::string rank0_host = replica_hostname(roles.front().name, 0);
+  std::string text = context.scheduler_name + " app " + plan.app_id + " on network " +
+                     plan.network + " (cancel grace period " +
+                     std::to_string(plan.cancel_grace_seconds) + " s)\n";
+  for (const PushPlan& push : plan.pushes) {
+    text += "push " + push.source + " as " + push.repository + ":" + push.tag + "\n";
+  }
+
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("schema");
+  w.String("sortie.dryrun/1");
+  w.Key("app_id");
+  write_string(w, plan.app_id);
+  w.Key("request");
+  w.StartObject();
+  w.Key("app_id");
+  write_string(w, plan.app_id);
+  w.Key("app_name");
+  write_string(w, plan.app_name);
+  w.Key("session");
+  write_string(w, plan.session);
+  w.Key("cancel_grace_period");
+  w.Int64(plan.cancel_grace_seconds);
+  w.Key("network");
+  w.StartObject();
+  w.Key("Name");
+  write_string(w, plan.network);
+  w.Key("Driver");
+  w.String("bridge");
+  w.Key("CheckDuplicate");
+  w.Bool(true);
+  w.Key("Labels");
+  w.StartObject();
+  w.Key(labels::kScheduler);
+  write_string(w, context.scheduler_name);
+  w.Key(labels::kSession);
+  write_string(w, plan.session);
+  w.Key(labels::kAppId);
+  write_string(w, plan.app_id);
+  w.EndObject();
+  w.EndObject();
+  w.Key("images");
+  w.StartArray();
+  for (const std::string& image : plan.images) write_string(w, image);
+  w.EndArray();
+  w.Key("pushes");
+  w.StartArray();
+  for (const PushPlan& push : plan.pushes) {
+    w.StartObject();
+    w.Key("source");
+    write_string(w, push.source);
+    w.Key("repository");
+    write_string(w, push.repository);
+    w.Key("tag");
+    write_string(w, push.tag);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("roles");
+  w.StartArray();
+  for (const RoleInput& role : roles) {
+    w.StartObject();
+    w.Key("name");
+    write_string(w, role.name);
+    w.Key("num_replicas");
+    w.Int64(role.num_replicas);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("containers");
+  w.StartArray();
+  for (size_t r = 0; r < roles.size(); ++r) {
+    const RoleInput& role = roles[r];
+    for (int64_t id = 0; id < role.num_replicas; ++id) {
+      const std::string hostname = replica_hostname(role.name, id);
+      const std::string name = plan.app_id + "-" + hostname;
+      MacroValues macros;
+      macros.set("app_id", plan.app_id)
+          .set("replica_id", std::to_string(id))
+          .set("num_replicas", std::to_string(role.num_replicas))
+          .set("role_name", role.name)
+          .set("img_root", role_images[r].img_root)
+          .set("rank0_env", kRank0Env)
+          .set("rank0_host", rank0_host);
+      std::vector<std::string> args;
+      for (const std::string& arg : role.args) args.push_back(macros.apply(arg));
+      EnvList env = copied;
+      for (const auto& [key, value] : options.env) set_env(env, key, value);
+      for (const auto& [key, value] : role.env) set_env(env, key, macros.apply(value));
+      set_env(env, "SORTIE_APP_ID", plan.app_id);
+      set_env(env, "SORTIE_ROLE_NAME", role.name);
+      set_env(env, "SORTIE_REPLICA_ID", std::to_string(id));
+      set_env(env, "SORTIE_NUM_REPLICAS", std::to_string(role.num_replicas));
+      set_env(env, kRank0Env, rank0_host);
+      set_env(env, "PYTHONUNBUFFERED", "x");
+      const std::vector<std::pair<const char*, std::string>> container_labels = {
+          {labels::kScheduler, context.scheduler_name},
+          {labels::kSession, plan.session},
+          {labels::kAppId, plan.app_id},
+          {labels::kAppName, plan.app_name},
+          {labels::kRole, role.name},
+          {labels::kRoleIndex, std::to_string(r)},
+          {labels::kReplicaId, std::to_string(id)},
+          {labels::kNumReplicas, std::to_string(role.num_replicas)}};
+
+      w.StartObject();
+      w.Key("name");
+      write_string(w, name);
+      w.Key("hostname");
+      write_string(w, hostname);
+      w.Key("role");
+      write_string(w, role.name);
+      w.Key("replica_id");
+      w.Int64(id);
+      w.Key("create");
+      write_create_body(w, role, role_images[r], hostname, env, args, plan.network, options,
+                        container_labels);
+      w.EndObject();
+
+      text += "\ncontainer " + name + " (role " + role.name + " replica " + std::to_string(id) +
+              " of " + std::to_string(role.num_replicas) + ", host name " + hostname +
+              ")\n  image: " + role_images[r].image +
+              "\n  argv:  " + quoted_argv(role.entrypoint, args) + "\n  restart: " +
+              (role.max_retries > 0 ? "on-failure, at most " + std::to_string(role.max_retries)
+                                    : std::string("no")) +
+              "\n";
+      if (role.cpu > 0) text += "  cpu: " + std::to_string(role.cpu) + "\n";
+      if (role.mem_mb > 0) text += "  memory: " + std::to_string(role.mem_mb) + " MB\n";
+      if (role.gpu > 0) text += "  gpus: " + std::to_string(role.gpu) + " (device request)\n";
+      for (const Mount& mount : role.mounts) {
+        text += "  " + mount.type + " mount: " + mount.src + " -> " + mount.dst +
+                (mount.read_only ? " (read-only)" : "") + "\n";
+      }
+      for (const auto& [port_name, port] : role.ports) {
+        text += "  port " + port_name + ": " + std::to_string(port) + "/tcp on 127.0.0.1:<any>\n";
+      }
+      text += "  env:\n";
+      for (const auto& [key, value] : env) text += "    " + key + "=" + value + "\n";
+    }
+  }
+  w.EndArray();
+  w.EndObject();
+  w.Key("text");
+  write_string(w, text);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+AppPlan read_plan(const rapidjson::Value& request) {
+  const std::string what = "local_docker request";
+  AppPlan plan;
+  plan.app_id = string_of(request, "app_id", what);
+  plan.app_name = string_of(request, "app_name", what);
+  plan.session = string_of(request, "session", what);
+  plan.cancel_grace_seconds = int_of(request, "cancel_grace_period", what, 10);
+  const rapidjson::Value* network = object_of(request, "network", what);
+  if (network == nullptr) throw Error(Code::kInvalidArgument, what + ": 'network' is required");
+  plan.network = string_of(*network, "Name", what + " network");
+  if (const rapidjson::Value* images = array_of(request, "images", what)) {
+    plan.images = string_list(*images, what + " images");
+  }
+  if (const rapidjson::Value* pushes = array_of(request, "pushes", what)) {
+    for (const rapidjson::Value& push : pushes->GetArray()) {
+      plan.pushes.push_back({string_of(push, "source", what + " push"),
+                             string_of(push, "repository", what + " push"),
+                             string_of(push, "tag", what + " push")});
+    }
+  }
+  if (const rapidjson::Value* roles = array_of(request, "roles", what)) {
+    for (const rapidjson::Value& role : roles->GetArray()) {
+      plan.roles.push_back(
+          {string_of(role, "name", what + " role"), int_of(role, "num_replicas", what, 1)});
+    }
+  }
+  const rapidjson::Value* containers = array_of(request, "containers", what);
+  if (containers == nullptr || containers->Empty()) {
+    throw Error(Code::kInvalidArgument, what + ": 'containers' is required");
+  }
+  for (const rapidjson::Value& container : containers->GetArray()) {
+    ContainerPlan item;
+    item.name = string_of(container, "name", what + " container");
+    item.hostname = string_of(container, "hostname", what + " container");
+    item.role = string_of(container, "role", what + " container");
+    item.replica_id = int_of(container, "replica_id", what + " container", 0);
+    const rapidjson::Value* body = object_of(container, "create", what + " container");
+    if (body == nullptr) {
+      throw Error(Code::kInvalidArgument, what + ": container '" + item.name + "' has no 'create'");
+    }
+    item.create_body = to_text(*body);
+    plan.containers.push_back(std::move(item));
+  }
+  return plan;
+}
+
+}  // namespace sortie::docker

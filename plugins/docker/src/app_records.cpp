@@ -1,0 +1,121 @@
+#include "app_records.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sortie/plugin.hpp>
+#include <sstream>
+
+#include "json.hpp"
+
+namespace sortie::docker {
+
+AppRecords::AppRecords(std::string state_dir) : dir_(std::move(state_dir) + "/apps") {
+  std::error_code error;
+  std::filesystem::create_directories(dir_, error);
+  if (error) {
+    throw Error(Code::kFailedPrecondition, "local_docker: cannot create its state directory '" +
+                                               dir_ + "': " + error.message());
+  }
+}
+
+std::string AppRecords::path(std::string_view app_id) const {
+  return dir_ + "/" + std::string(app_id) + ".json";
+}
+
+void AppRecords::store(const AppRecord& record) const {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("schema");
+  w.String("sortie.docker_app/1");
+  w.Key("app_id");
+  write_string(w, record.app_id);
+  w.Key("name");
+  write_string(w, record.name);
+  w.Key("session");
+  write_string(w, record.session);
+  w.Key("roles");
+  w.StartArray();
+  for (const RoleLayout& role : record.roles) {
+    w.StartObject();
+    w.Key("name");
+    write_string(w, role.name);
+    w.Key("num_replicas");
+    w.Int64(role.num_replicas);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("failure");
+  write_string(w, record.failure);
+  w.Key("final_status");
+  write_string(w, record.final_status);
+  w.Key("stopped");
+  w.StartArray();
+  for (const std::string& name : record.stopped) write_string(w, name);
+  w.EndArray();
+  w.EndObject();
+
+  const std::string final_path = path(record.app_id);
+  const std::string temporary = final_path + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(buffer.GetString(), static_cast<std::streamsize>(buffer.GetSize()));
+    if (!out) {
+      throw Error(Code::kFailedPrecondition, "local_docker: cannot write '" + temporary + "'");
+    }
+  }
+  if (std::rename(temporary.c_str(), final_path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(temporary.c_str());
+    throw Error(Code::kFailedPrecondition,
+                "local_docker: cannot write '" + final_path + "': " + reason);
+  }
+}
+
+std::optional<AppRecord> AppRecords::load(std::string_view app_id) const {
+  if (app_id.empty() || app_id.find('/') != std::string_view::npos || app_id[0] == '.') {
+    return std::nullopt;
+  }
+  std::ifstream in(path(app_id), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string what = "local_docker record " + path(app_id);
+  const rapidjson::Document document = parse_object(text.str(), what);
+  AppRecord record;
+  record.app_id = string_of(document, "app_id", what);
+  record.name = string_of(document, "name", what);
+  record.session = string_of(document, "session", what);
+  if (const rapidjson::Value* roles = array_of(document, "roles", what)) {
+    for (const rapidjson::Value& role : roles->GetArray()) {
+      record.roles.push_back(
+          {string_of(role, "name", what), int_of(role, "num_replicas", what, 1)});
+    }
+  }
+  record.failure = string_of(document, "failure", what);
+  record.final_status = string_of(document, "final_status", what);
+  if (const rapidjson::Value* stopped = array_of(document, "stopped", what)) {
+    for (const rapidjson::Value& name : stopped->GetArray()) {
+      if (name.IsString()) record.stopped.emplace_back(name.GetString(), name.GetStringLength());
+    }
+  }
+  return record;
+}
+
+std::vector<std::string> AppRecords::app_ids() const {
+  std::vector<std::string> ids;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0) {
+      ids.push_back(name.substr(0, name.size() - 5));
+    }
+  }
+  return ids;
+}
+
+}  // namespace sortie::docker

@@ -1,0 +1,224 @@
+#include "app_status.hpp"
+
+#include <ctime>
+
+#include "json.hpp"
+
+namespace sortie::docker {
+namespace {
+
+std::optional<int64_t> optional_time(const rapidjson::Value& state, const char* key) {
+  return parse_docker_time(string_of(state, key, "container State"));
+}
+
+}  // namespace
+
+std::optional<int64_t> parse_docker_time(std::string_view text) {
+  // YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)
+  if (text.size() < 20 || text[4] != '-' || text[7] != '-' || text[10] != 'T') return std::nullopt;
+  const auto digits = [&](size_t pos, size_t count) -> int {
+    int value = 0;
+    for (size_t i = pos; i < pos + count; ++i) {
+      if (text[i] < '0' || text[i] > '9') return -1;
+      value = value * 10 + (text[i] - '0');
+    }
+    return value;
+  };
+  std::tm tm{};
+  tm.tm_year = digits(0, 4) - 1900;
+  tm.tm_mon = digits(5, 2) - 1;
+  tm.tm_mday = digits(8, 2);
+  tm.tm_hour = digits(11, 2);
+  tm.tm_min = digits(14, 2);
+  tm.tm_sec = digits(17, 2);
+  if (digits(0, 4) < 1971 || tm.tm_mon < 0 || tm.tm_mday < 1 || tm.tm_hour < 0 || tm.tm_min < 0 ||
+      tm.tm_sec < 0) {
+    return std::nullopt;  // Docker's "0001-01-01T00:00:00Z" means "never"
+  }
+  int64_t nanos = 0;
+  size_t pos = 19;
+  if (pos < text.size() && text[pos] == '.') {
+    int64_t scale = 100000000;
+    for (++pos; pos < text.size() && text[pos] >= '0' && text[pos] <= '9'; ++pos) {
+      nanos += (text[pos] - '0') * scale;
+      scale /= 10;
+    }
+  }
+  int64_t offset_s = 0;
+  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-') && pos + 6 <= text.size()) {
+    const int hours = digits(pos + 1, 2);
+    const int minutes = digits(pos + 4, 2);
+    if (hours < 0 || minutes < 0) return std::nullopt;
+    offset_s = (text[pos] == '+' ? 1 : -1) * (hours * 3600 + minutes * 60);
+  } else if (pos >= text.size() || text[pos] != 'Z') {
+    return std::nullopt;
+  }
+  const int64_t seconds = static_cast<int64_t>(::timegm(&tm)) - offset_s;
+  return seconds * 1000000000 + nanos;
+}
+
+ReplicaStatus replica_from_inspect(const rapidjson::Value& inspect) {
+  const std::string what = "container";
+  ReplicaStatus replica;
+  std::string name = string_of(inspect, "Name", what);
+  if (!name.empty() && name[0] == '/') name.erase(0, 1);
+  replica.container = name;
+  replica.restarts = int_of(inspect, "RestartCount", what, 0);
+  if (const rapidjson::Value* config = object_of(inspect, "Config", what)) {
+    replica.hostname = string_of(*config, "Hostname", what + " Config");
+    replica.stop_timeout_s = int_of(*config, "StopTimeout", what + " Config", 10);
+  }
+  const rapidjson::Value* state = object_of(inspect, "State", what);
+  if (state == nullptr) {
+    replica.state = "UNKNOWN";
+    replica.msg = "the Docker Engine reported no state for container " + name;
+    return replica;
+  }
+  const std::string status = string_of(*state, "Status", what + " State");
+  const std::string error = string_of(*state, "Error", what + " State");
+  const int64_t exit_code = int_of(*state, "ExitCode", what + " State", 0);
+  const bool oom = bool_of(*state, "OOMKilled", what + " State", false);
+  replica.started_at = optional_time(*state, "StartedAt");
+  replica.finished_at = optional_time(*state, "FinishedAt");
+  if (status == "created") {
+    if (!error.empty()) {
+      // The Engine could not start it: bad command, missing device or driver, ...
+      replica.state = "FAILED";
+      replica.exit_code = exit_code != 0 ? exit_code : 128;
+      replica.msg = error;
+    }
+  } else if (status == "running" || status == "paused") {
+    replica.state = "RUNNING";
+    replica.live = true;
+    const int64_t pid = int_of(*state, "Pid", what + " State", 0);
+    if (pid > 0) replica.pid = pid;
+  } else if (status == "restarting") {
+    replica.state = "PENDING";
+    replica.live = true;
+    replica.msg = "restarting after exit code " + std::to_string(exit_code) + " (restart " +
+                  std::to_string(replica.restarts + 1) + ")";
+  } else if (status == "exited") {
+    replica.exit_code = exit_code;
+    if (oom) {
+      replica.state = "FAILED";
+      replica.msg = "OOM-killed: the container exceeded its memory limit (resource.memMB)";
+    } else if (exit_code == 0) {
+      replica.state = "SUCCEEDED";
+    } else {
+      replica.state = "FAILED";
+      replica.msg = !error.empty() ? error : "exited with code " + std::to_string(exit_code);
+    }
+  } else if (status == "dead") {
+    replica.state = "FAILED";
+    replica.exit_code = exit_code;
+    replica.msg = "container is dead (the Docker Engine failed to stop or remove it)" +
+                  (error.empty() ? std::string() : ": " + error);
+  } else {
+    replica.state = "UNKNOWN";  // removing
+    replica.msg = "container is " + status;
+  }
+  return replica;
+}
+
+bool is_terminal(std::string_view state) {
+  return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+}
+
+void derive_app_state(AppStatus& app) {
+  bool all_succeeded = true;
+  bool any_running = false;
+  const ReplicaStatus* failed = nullptr;
+  std::string failed_role;
+  app.num_restarts = 0;
+  for (const RoleStatus& role : app.roles) {
+    for (const ReplicaStatus& replica : role.replicas) {
+      app.num_restarts += replica.restarts;
+      all_succeeded = all_succeeded && replica.state == "SUCCEEDED";
+      any_running = any_running || replica.state == "RUNNING";
+      if (replica.state == "FAILED" && failed == nullptr) {
+        failed = &replica;
+        failed_role = role.role;
+      }
+    }
+  }
+  if (failed != nullptr) {
+    app.state = "FAILED";
+    app.msg =
+        "replica " + failed_role + "/" + std::to_string(failed->id) + " failed: " + failed->msg;
+  } else if (all_succeeded) {
+    app.state = "SUCCEEDED";
+  } else if (any_running) {
+    app.state = "RUNNING";
+  } else {
+    app.state = "PENDING";
+  }
+}
+
+std::string to_status_payload(const AppStatus& app) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  const auto optional = [&](const char* key, const std::optional<int64_t>& value) {
+    w.Key(key);
+    if (value) {
+      w.Int64(*value);
+    } else {
+      w.Null();
+    }
+  };
+  w.StartObject();
+  w.Key("schema");
+  w.String("sortie.status/1");
+  w.Key("app_id");
+  write_string(w, app.app_id);
+  w.Key("state");
+  write_string(w, app.state);
+  w.Key("num_restarts");
+  w.Int64(app.num_restarts);
+  w.Key("msg");
+  write_string(w, app.msg);
+  w.Key("ui_url");
+  w.String("");
+  w.Key("structured_error_msg");
+  w.String("");
+  w.Key("roles");
+  w.StartArray();
+  for (const RoleStatus& role : app.roles) {
+    w.StartObject();
+    w.Key("role");
+    write_string(w, role.role);
+    w.Key("replicas");
+    w.StartArray();
+    for (const ReplicaStatus& replica : role.replicas) {
+      w.StartObject();
+      w.Key("id");
+      w.Int64(replica.id);
+      w.Key("state");
+      write_string(w, replica.state);
+      optional("pid", replica.pid);
+      optional("exit_code", replica.exit_code);
+      w.Key("hostname");
+      write_string(w, replica.hostname);
+      w.Key("restarts");
+      w.Int64(replica.restarts);
+      optional("started_at", replica.started_at);
+      optional("finished_at", replica.finished_at);
+      w.Key("msg");
+      write_string(w, replica.msg);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("metadata");
+  w.StartObject();
+  w.Key("session");
+  write_string(w, app.session);
+  w.Key("name");
+  write_string(w, app.name);
+  w.EndObject();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace sortie::docker
