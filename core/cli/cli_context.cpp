@@ -52,6 +52,7 @@ CliContext::CliContext(GlobalOptions options) : options_(std::move(options)) {
   plugin_timeout_chosen_ =
       options_.plugin_timeout.has_value() || !env_or_empty("SORTIE_PLUGIN_TIMEOUT").empty();
   core::set_isolation_options(isolation);
+  core::PluginHost::set_print_level(options_.quiet ? SORTIE_LOG_WARNING : SORTIE_LOG_INFO);
 }
 
 CliContext::~CliContext() = default;

@@ -24,6 +24,7 @@ struct GlobalOptions {
   std::vector<std::string> plugin_dirs;  // --plugin-dir: replaces the manifest search path
   std::string session;                   // --session, $SORTIE_SESSION, else "default"
   bool isolate_plugins = false;          // --isolate-plugins
+  bool quiet = false;                    // --quiet: no plugin progress (INFO) on stderr
   std::optional<std::chrono::milliseconds> plugin_timeout;  // --plugin-timeout
 };
 

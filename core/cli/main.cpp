@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kUsage =
     R"(usage: sortie [--plugin-dir DIR]... [--session NAME] [--isolate-plugins]
-              [--plugin-timeout SECONDS] COMMAND [ARGS]
+              [--plugin-timeout SECONDS] [--quiet] COMMAND [ARGS]
 
 Launch apps on pluggable schedulers and follow them from any shell.
 
@@ -39,6 +39,8 @@ global options:
   --plugin-timeout SECONDS
                     deadline of each call into an isolated plugin (default 120; also
                     SORTIE_PLUGIN_TIMEOUT); wait and log calls get theirs on top
+  -q, --quiet       print only plugins' warnings and errors, not their progress (image
+                    pulls, builds, pushes)
   --version         print the version
   -h, --help        this help; `sortie COMMAND --help` for a command's options
 )";
@@ -84,6 +86,10 @@ int main(int argc, char** argv) {
     }
     if (word == "--isolate-plugins") {
       options.isolate_plugins = true;
+      continue;
+    }
+    if (word == "-q" || word == "--quiet") {
+      options.quiet = true;
       continue;
     }
     if (word == "--plugin-dir" || word == "--session" || word == "--plugin-timeout") {

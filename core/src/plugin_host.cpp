@@ -158,4 +158,6 @@ std::optional<std::string> PluginHost::resource_lookup(const registry::Entry& en
 
 std::vector<std::string> PluginHost::diagnostics() const { return detail::diagnostics(); }
 
+void PluginHost::set_print_level(int32_t level) { detail::set_diagnostic_print_level(level); }
+
 }  // namespace sortie::core

@@ -5,6 +5,7 @@
 #include "plugin_loader.hpp"
 
 #include <boost/dll/shared_library.hpp>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -355,6 +356,12 @@ const LoadedPlugin& load_plugin(const registry::PluginLibrary& library) {
   return *record->plugin;
 }
 
+namespace {
+std::atomic<int32_t> g_diagnostic_print_level{SORTIE_LOG_WARNING};
+}  // namespace
+
+void set_diagnostic_print_level(int32_t level) { g_diagnostic_print_level = level; }
+
 void add_diagnostic(int32_t level, const std::string& plugin_name, std::string_view message) {
   DiagnosticLog& log = diagnostic_log();
   DiagnosticForwarder forward = nullptr;
@@ -367,7 +374,7 @@ void add_diagnostic(int32_t level, const std::string& plugin_name, std::string_v
     return;
   }
   std::string line = "plugin " + plugin_name + ": " + std::string(message);
-  if (level >= SORTIE_LOG_WARNING) std::fprintf(stderr, "sortie: %s\n", line.c_str());
+  if (level >= g_diagnostic_print_level) std::fprintf(stderr, "sortie: %s\n", line.c_str());
   const std::lock_guard<std::mutex> lock(log.mutex);
   log.lines.push_back(std::move(line));
 }

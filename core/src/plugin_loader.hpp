@@ -26,8 +26,10 @@ const LoadedPlugin& load_plugin(const registry::PluginLibrary& library);
 // "plugin 'acme' (/x/libacme.so, manifest /y/acme.json)".
 std::string plugin_context(const registry::PluginLibrary& library);
 
-// Records a diagnostic; level >= SORTIE_LOG_WARNING is also printed to stderr.
+// Records a diagnostic; one at or above the print level (SORTIE_LOG_WARNING unless set) is also
+// printed to stderr.
 void add_diagnostic(int32_t level, const std::string& plugin_name, std::string_view message);
+void set_diagnostic_print_level(int32_t level);
 std::vector<std::string> diagnostics();
 
 // Sends every later diagnostic to `forward` instead of recording it: the isolation helper hands

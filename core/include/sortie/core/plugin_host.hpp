@@ -119,9 +119,12 @@ class PluginHost {
   std::vector<std::string> resource_names(const registry::Entry& entry);
   std::optional<std::string> resource_lookup(const registry::Entry& entry, std::string_view name);
 
-  // Diagnostics plugins sent through sortie_host_api.log (level >= WARNING are also printed to
-  // stderr as "sortie: plugin NAME: message").
+  // Diagnostics plugins sent through sortie_host_api.log (those at or above the print level are
+  // also printed to stderr as "sortie: plugin NAME: message").
   std::vector<std::string> diagnostics() const;
+  // Process-wide print level of diagnostics: SORTIE_LOG_WARNING unless set (the CLI prints
+  // progress, SORTIE_LOG_INFO, unless --quiet).
+  static void set_print_level(int32_t level);
 };
 
 }  // namespace sortie::core
