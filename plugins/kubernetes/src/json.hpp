@@ -1,0 +1,60 @@
+// RapidJSON helpers of the kubernetes plugin: reading payloads with errors that name the document
+// and member at fault, and building manifests as value trees.
+#ifndef SORTIE_KUBERNETES_JSON_HPP
+#define SORTIE_KUBERNETES_JSON_HPP
+
+#include <rapidjson/document.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sortie::kubernetes {
+
+using Json = rapidjson::Value;
+using Allocator = rapidjson::Document::AllocatorType;
+
+// Parses text; throws INVALID_ARGUMENT naming `what` and the offset of the syntax error.
+rapidjson::Document parse_json(std::string_view text, std::string_view what);
+
+// The member `key` of `object`, or nullptr when object is not an object, or the member is absent
+// or null.
+const Json* find_member(const Json& object, std::string_view key);
+
+// Typed readers: `fallback` when absent or null; INVALID_ARGUMENT naming `what` and `key` when the
+// member has another type.
+std::string string_member(const Json& object, std::string_view key, std::string_view what,
+                          std::string fallback = "");
+int64_t int_member(const Json& object, std::string_view key, std::string_view what,
+                   int64_t fallback);
+double number_member(const Json& object, std::string_view key, std::string_view what,
+                     double fallback);
+bool bool_member(const Json& object, std::string_view key, std::string_view what, bool fallback);
+const Json* object_member(const Json& object, std::string_view key, std::string_view what);
+const Json* array_member(const Json& object, std::string_view key, std::string_view what);
+
+// Lenient readers for API objects, whose shape the server owns: "" / nullopt when absent or of
+// another type. `path` is dot-separated ("status.phase").
+std::string text_at(const Json& object, std::string_view path);
+std::optional<int64_t> int_at(const Json& object, std::string_view path);
+const Json* value_at(const Json& object, std::string_view path);
+
+// Builders.
+Json string_value(std::string_view text, Allocator& allocator);
+// Sets object[key] = value, replacing an existing member.
+void set_member(Json& object, std::string_view key, Json value, Allocator& allocator);
+void set_string(Json& object, std::string_view key, std::string_view text, Allocator& allocator);
+void push_string(Json& array, std::string_view text, Allocator& allocator);
+
+std::string to_json_text(const Json& value);
+std::string to_pretty_json_text(const Json& value);
+
+// RFC 3339 ("2024-01-01T00:00:00.123Z", offsets allowed) to ns since the epoch; nullopt if not
+// a timestamp. And back, with nanoseconds when they are not zero.
+std::optional<int64_t> parse_rfc3339(std::string_view text);
+std::string format_rfc3339(int64_t ns);
+
+}  // namespace sortie::kubernetes
+
+#endif  // SORTIE_KUBERNETES_JSON_HPP

@@ -1,0 +1,317 @@
+#include "kubernetes_scheduler.hpp"
+
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "app_reader.hpp"
+#include "app_spec.hpp"
+#include "dns_names.hpp"
+#include "json.hpp"
+#include "manifests.hpp"
+#include "pod_logs.hpp"
+#include "run_options.hpp"
+
+namespace sortie::kubernetes {
+namespace {
+
+bool is_terminal(const std::string& state) {
+  return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+}
+
+std::string read_state_dir(std::string_view config) {
+  const std::string what = "sortie.scheduler_config/1";
+  const rapidjson::Document document = parse_json(config, what);
+  std::string state_dir = string_member(document, "state_dir", what);
+  if (state_dir.empty() || state_dir[0] != '/') {
+    throw Error(Code::kInvalidArgument,
+                "kubernetes: " + what + " member 'state_dir' must be an absolute path");
+  }
+  return state_dir;
+}
+
+std::string read_session(std::string_view config) {
+  const rapidjson::Document document = parse_json(config, "sortie.scheduler_config/1");
+  return string_member(document, "session", "sortie.scheduler_config/1", "default");
+}
+
+std::string describe_object(const Json& manifest) {
+  return text_at(manifest, "kind") + " '" + text_at(manifest, "metadata.name") + "'";
+}
+
+// The dry-run text: every manifest as it will be POSTed, as a YAML stream of JSON documents
+// (kubectl apply -f reads it).
+std::string dryrun_text(const AppRef& ref, const std::string& target, const Json& objects) {
+  std::string text = "# kubernetes app " + ref.id() + " (" + gang_name(ref.gang) +
+                     ") in namespace " + ref.namespace_name + " on " + target + "\n# " +
+                     std::to_string(objects.Size()) + " object(s), created in this order\n";
+  for (const Json& object : objects.GetArray()) {
+    text += "---\n# POST " + text_at(object, "collection");
+    if (bool_member(object, "owned_by_first", "object", false)) {
+      text += " (ownerReferences to " + describe_object(objects[0]["manifest"]) +
+              " are added at submission, once its uid is known)";
+    }
+    text += "\n" + to_pretty_json_text(object["manifest"]) + "\n";
+  }
+  return text;
+}
+
+}  // namespace
+
+KubernetesScheduler::KubernetesScheduler(std::string_view config)
+    : session_(read_session(config)), records_(read_state_dir(config)) {}
+
+std::string KubernetesScheduler::run_options() { return run_options_payload(); }
+
+std::string KubernetesScheduler::dryrun(std::string_view input_text) {
+  const std::string what = "sortie.dryrun_input/1";
+  const rapidjson::Document input = parse_json(input_text, what);
+  ManifestInput manifest_input;
+  manifest_input.options = parse_run_options(find_member(input, "cfg"));
+  const Json* app = object_member(input, "app", what);
+  if (app == nullptr) throw Error(Code::kInvalidArgument, what + ": member 'app' is required");
+  manifest_input.app = read_app_spec(*app);
+  manifest_input.proposed_name = string_member(input, "app_id", what, manifest_input.app.name);
+  manifest_input.session = string_member(input, "session", what, session_);
+  manifest_input.namespace_name = manifest_input.options.namespace_name;
+
+  std::string target;
+  try {
+    const ClusterConnection connection = load_connection(manifest_input.options.connection);
+    target = connection.server + " (" + connection.source + ")";
+    if (manifest_input.namespace_name.empty()) {
+      manifest_input.namespace_name = connection.namespace_name;
+    }
+  } catch (const Error& e) {
+    // A dry run needs no cluster: without any configuration the namespace is "default".
+    if (e.code() != Code::kFailedPrecondition) throw;
+    target = "no cluster configured yet";
+    if (manifest_input.namespace_name.empty()) manifest_input.namespace_name = "default";
+  }
+
+  rapidjson::Document output(rapidjson::kObjectType);
+  Allocator& a = output.GetAllocator();
+  Json objects(rapidjson::kArrayType);
+  const AppRef ref = build_manifests(manifest_input, objects, a);
+  const std::string text = dryrun_text(ref, target, objects);
+
+  Json request(rapidjson::kObjectType);
+  set_string(request, "namespace", ref.namespace_name, a);
+  set_string(request, "gang_scheduler", gang_name(ref.gang), a);
+  set_string(request, "kubeconfig", manifest_input.options.connection.kubeconfig, a);
+  set_string(request, "context", manifest_input.options.connection.context, a);
+  set_member(request, "objects", std::move(objects), a);
+  set_string(output, "schema", "sortie.dryrun/1", a);
+  set_string(output, "app_id", ref.id(), a);
+  set_member(output, "request", std::move(request), a);
+  set_string(output, "text", text, a);
+  return to_json_text(output);
+}
+
+std::string KubernetesScheduler::schedule(std::string_view request_text) {
+  const std::string what = "sortie.dryrun/1";
+  rapidjson::Document document = parse_json(request_text, what);
+  const std::string app_id = string_member(document, "app_id", what);
+  const AppRef ref = parse_app_ref(app_id);
+  const Json* request = object_member(document, "request", what);
+  const Json* objects = request != nullptr ? array_member(*request, "objects", what) : nullptr;
+  if (objects == nullptr || objects->Empty()) {
+    throw Error(Code::kInvalidArgument,
+                what + ": member 'request.objects' is required; schedule what dryrun() wrote");
+  }
+  AppRecord record;
+  record.connection.kubeconfig = string_member(*request, "kubeconfig", what);
+  record.connection.context = string_member(*request, "context", what);
+  ApiClient& client = client_for(record.connection);
+  // Recorded first, so that a submission cut short can still be found and cancelled.
+  records_.save(app_id, record);
+
+  Allocator& a = document.GetAllocator();
+  std::vector<std::pair<std::string, std::string>> created;  // path, description
+  Json owner(rapidjson::kObjectType);
+  for (const Json& object : objects->GetArray()) {
+    const std::string collection = string_member(object, "collection", what + " object");
+    const Json* manifest_value = object_member(object, "manifest", what + " object");
+    if (manifest_value == nullptr) {
+      throw Error(Code::kInvalidArgument, what + ": an object has no 'manifest'");
+    }
+    Json manifest(*manifest_value, a);
+    const std::string description = describe_object(manifest);
+    if (bool_member(object, "owned_by_first", what + " object", false) && !created.empty()) {
+      Json owners(rapidjson::kArrayType);
+      owners.PushBack(Json(owner, a), a);
+      set_member(manifest["metadata"], "ownerReferences", std::move(owners), a);
+    }
+    try {
+      const rapidjson::Document response =
+          client.post(collection, to_json_text(manifest),
+                      "create " + description + " in namespace '" + ref.namespace_name + "'");
+      if (created.empty()) {
+        set_string(owner, "apiVersion", text_at(manifest, "apiVersion"), a);
+        set_string(owner, "kind", text_at(manifest, "kind"), a);
+        set_string(owner, "name", text_at(manifest, "metadata.name"), a);
+        set_string(owner, "uid", text_at(response, "metadata.uid"), a);
+      }
+      created.emplace_back(collection + "/" + text_at(manifest, "metadata.name"), description);
+    } catch (const Error& e) {
+      std::string message = e.what();
+      if (e.code() == Code::kAlreadyExists) message += "; submit again for a fresh app id";
+      if (e.code() == Code::kNotFound) {
+        message += "; this cluster does not serve " + collection +
+                   " (gang_scheduler=volcano needs Volcano installed, jobset the JobSet "
+                   "controller)";
+      }
+      if (!created.empty()) {
+        message += "; deleted the " + std::to_string(created.size()) +
+                   " object(s) this submission had created";
+      }
+      for (auto it = created.rbegin(); it != created.rend(); ++it) {
+        try {
+          client.remove(it->first, "delete " + it->second);
+        } catch (const Error& cleanup) {
+          message += std::string("; could not delete ") + it->second + ": " + cleanup.what();
+        }
+      }
+      throw Error(e.code(), message);
+    }
+  }
+  return app_id;
+}
+
+std::string KubernetesScheduler::describe(std::string_view app_id_view) {
+  const std::string app_id(app_id_view);
+  const AppRef ref = parse_app_ref(app_id);
+  const auto record = records_.load(app_id);
+  try {
+    return to_status_payload(app_id, read_app_status(client_for(connection_of(app_id)), ref));
+  } catch (const Error& e) {
+    if (e.code() != Code::kNotFound || !record || !record->cancelled) throw;
+    AppStatus status;
+    status.state = "CANCELLED";
+    status.msg = "cancelled; its Kubernetes objects were deleted";
+    return to_status_payload(app_id, status);
+  }
+}
+
+std::string KubernetesScheduler::list(std::string_view filter_text) {
+  std::string session;
+  if (!filter_text.empty()) {
+    const rapidjson::Document filter = parse_json(filter_text, "sortie.list_filter/1");
+    session = string_member(filter, "session", "sortie.list_filter/1");
+  }
+  std::string selector = std::string(kManagedByLabel) + "=" + kManagedByValue;
+  if (!session.empty()) selector += std::string(",") + kSessionLabel + "=" + label_value(session);
+
+  // Where to look: the default context's namespace, and wherever this machine submitted apps.
+  std::map<std::pair<std::string, std::string>, std::pair<ConnectionChoice, std::set<std::string>>>
+      targets;
+  const auto records = records_.all();
+  try {
+    ApiClient& client = client_for({});
+    targets[{"", ""}].second.insert(client.connection().namespace_name);
+  } catch (const Error& e) {
+    // No default configuration: the apps this machine submitted can still be listed.
+    if (e.code() != Code::kFailedPrecondition || records.empty()) throw;
+  }
+  for (const auto& [app_id, record] : records) {
+    auto& target = targets[{record.connection.kubeconfig, record.connection.context}];
+    target.first = record.connection;
+    try {
+      target.second.insert(parse_app_ref(app_id).namespace_name);
+    } catch (const Error&) {
+      // a record that is not an app id of this scheduler: nothing to list for it
+    }
+  }
+
+  struct Listed {
+    std::string name;
+    std::set<std::string> states;
+  };
+  std::map<std::string, Listed> apps;
+  for (const auto& [key, target] : targets) {
+    ApiClient& client = client_for(target.first);
+    for (const std::string& ns : target.second) {
+      for (const Gang gang : {Gang::kNone, Gang::kVolcano, Gang::kJobSet}) {
+        const char* api = gang == Gang::kNone      ? kBatchApi
+                          : gang == Gang::kVolcano ? kVolcanoApi
+                                                   : kJobSetApi;
+        const char* plural = gang == Gang::kJobSet ? "jobsets" : "jobs";
+        // 404: the cluster does not serve this kind (Volcano or JobSet not installed).
+        const auto list = client.get_if_exists(
+            with_label_selector(collection_path(api, ns, plural), selector),
+            std::string("list ") + gang_name(gang) + " apps in namespace '" + ns + "'");
+        const Json* items = list ? find_member(*list, "items") : nullptr;
+        if (items == nullptr || !items->IsArray()) continue;
+        for (const Json& object : items->GetArray()) {
+          const Json* labels = value_at(object, "metadata.labels");
+          const Json* app_label = labels != nullptr ? find_member(*labels, kAppLabel) : nullptr;
+          if (app_label == nullptr || !app_label->IsString()) continue;
+          AppRef ref{gang, ns, app_label->GetString()};
+          Listed& listed = apps[ref.id()];
+          const Json* annotations = value_at(object, "metadata.annotations");
+          const Json* name =
+              annotations != nullptr ? find_member(*annotations, kAppNameAnnotation) : nullptr;
+          if (name != nullptr && name->IsString()) listed.name = name->GetString();
+          listed.states.insert(state_of_object(gang, object));
+        }
+      }
+    }
+  }
+
+  rapidjson::Document doc(rapidjson::kObjectType);
+  Allocator& a = doc.GetAllocator();
+  set_string(doc, "schema", "sortie.list/1", a);
+  Json list(rapidjson::kArrayType);
+  for (const auto& [app_id, listed] : apps) {
+    // An app of several Jobs: failed if one failed, done when all are, running if one runs.
+    std::string state = "PENDING";
+    for (const char* candidate : {"RUNNING", "SUCCEEDED", "FAILED"}) {
+      if (listed.states.count(candidate) != 0) state = candidate;
+    }
+    if (state == "SUCCEEDED" && listed.states.size() > 1) state = "RUNNING";
+    Json app(rapidjson::kObjectType);
+    set_string(app, "app_id", app_id, a);
+    set_string(app, "name", listed.name, a);
+    set_string(app, "state", state, a);
+    list.PushBack(app, a);
+  }
+  set_member(doc, "apps", std::move(list), a);
+  return to_json_text(doc);
+}
+
+void KubernetesScheduler::cancel(std::string_view app_id_view) {
+  const std::string app_id(app_id_view);
+  const AppRef ref = parse_app_ref(app_id);
+  const auto record = records_.load(app_id);
+  ApiClient& client = client_for(connection_of(app_id));
+  try {
+    // A finished app keeps its objects: they hold its status and logs.
+    if (is_terminal(read_app_status(client, ref).state)) return;
+  } catch (const Error& e) {
+    if (e.code() == Code::kNotFound && record && record->cancelled) return;
+    throw;
+  }
+  delete_app(client, ref);
+  records_.save(app_id, AppRecord{connection_of(app_id), true});
+}
+
+std::unique_ptr<LogStream> KubernetesScheduler::log_open(std::string_view app_id_view,
+                                                         std::string_view request) {
+  const std::string app_id(app_id_view);
+  const AppRef ref = parse_app_ref(app_id);
+  return std::make_unique<PodLogStream>(client_for(connection_of(app_id)).connection(), ref,
+                                        request);
+}
+
+ApiClient& KubernetesScheduler::client_for(const ConnectionChoice& choice) {
+  auto& client = clients_[choice.kubeconfig + "\n" + choice.context];
+  if (!client) client = std::make_unique<ApiClient>(load_connection(choice));
+  return *client;
+}
+
+ConnectionChoice KubernetesScheduler::connection_of(const std::string& app_id) const {
+  const auto record = records_.load(app_id);
+  return record ? record->connection : ConnectionChoice{};
+}
+
+}  // namespace sortie::kubernetes
