@@ -7,9 +7,12 @@ packages=(
   cmake g++ make pkg-config
   libboost-dev libboost-program-options-dev
   rapidjson-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libcurl4-openssl-dev
-  googletest libgtest-dev libgmock-dev
-  hyperfine time procps
+  googletest libgtest-dev libgmock-dev libssl-dev
+  hyperfine time procps curl jq openssl python3
 )
+# The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
+# already installed (Debian's nodejs 18 also works).
+command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

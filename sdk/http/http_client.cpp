@@ -36,23 +36,38 @@ std::string_view trim(std::string_view text) {
 
 // Where one transfer puts what libcurl hands it.
 struct Transfer {
+  CURL* curl = nullptr;
   Response* response = nullptr;
   const ChunkHandler* on_chunk = nullptr;
-  bool stopped_by_handler = false;
+  const std::atomic<bool>* abort = nullptr;
+  bool stopped_early = false;
 };
+
+bool is_success(CURL* curl) {
+  long status = 0;
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+  return status >= 200 && status < 300;
+}
 
 size_t on_body(char* data, size_t size, size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   const size_t bytes = size * count;
-  if (transfer->on_chunk == nullptr) {
+  if (transfer->on_chunk == nullptr || !is_success(transfer->curl)) {
     transfer->response->body.append(data, bytes);
     return bytes;
   }
   if (!(*transfer->on_chunk)(std::string_view(data, bytes))) {
-    transfer->stopped_by_handler = true;
+    transfer->stopped_early = true;
     return 0;  // makes libcurl abort with CURLE_WRITE_ERROR
   }
   return bytes;
+}
+
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* transfer = static_cast<Transfer*>(user);
+  if (!transfer->abort->load()) return 0;
+  transfer->stopped_early = true;
+  return 1;  // makes libcurl abort with CURLE_ABORTED_BY_CALLBACK
 }
 
 size_t on_header(char* data, size_t size, size_t count, void* user) {
@@ -146,7 +161,7 @@ Response Client::perform(const Request& request, const ChunkHandler* on_chunk) {
   CURL* curl = handle_->curl;
   curl_easy_reset(curl);  // keeps the connection cache, drops the previous request's options
   Response response;
-  Transfer transfer{&response, on_chunk, false};
+  Transfer transfer{curl, &response, on_chunk, request.abort, false};
   char error_buffer[CURL_ERROR_SIZE] = {0};
 
   const std::string url = endpoint_.base_url + request.path;
@@ -212,11 +227,18 @@ Response Client::perform(const Request& request, const ChunkHandler* on_chunk) {
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &on_header);
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+  if (request.abort != nullptr) {
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &on_progress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &transfer);
+  }
 
   const CURLcode result = curl_easy_perform(curl);
   curl_slist_free_all(headers);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &response.status);
-  if (result != CURLE_OK && !(result == CURLE_WRITE_ERROR && transfer.stopped_by_handler)) {
+  const bool stopped = transfer.stopped_early &&
+                       (result == CURLE_WRITE_ERROR || result == CURLE_ABORTED_BY_CALLBACK);
+  if (result != CURLE_OK && !stopped) {
     const std::string detail = error_buffer[0] != '\0' ? error_buffer : curl_easy_strerror(result);
     throw Error(code_of(result), request.method + " " + request.path + " on " +
                                      endpoint_.description + " failed: " + detail + " (" +

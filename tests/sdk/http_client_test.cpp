@@ -206,6 +206,44 @@ TEST(HttpClient, StreamDeliversChunksAndMayStopEarly) {
   EXPECT_EQ(response.status, 200);
 }
 
+TEST(HttpClient, StreamKeepsAnErrorBodyOutOfTheChunkHandler) {
+  int port = 0;
+  auto server = ScriptedServer::tcp(&port);
+  server->reply = "HTTP/1.1 404 Not Found\r\nContent-Length: 13\r\n\r\npod not found";
+  Client client(loopback(port));
+  int calls = 0;
+  const auto response = client.stream(get("/logs"), [&](std::string_view) {
+    ++calls;
+    return true;
+  });
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(response.status, 404);
+  EXPECT_EQ(response.body, "pod not found");
+}
+
+TEST(HttpClient, AbortFlagEndsAStreamThatReceivesNothing) {
+  int port = 0;
+  auto server = ScriptedServer::tcp(&port);
+  // Headers and one chunk, then silence: a follow that has nothing more to say.
+  server->reply = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nfirst\r\n";
+  Client client(loopback(port));
+  std::atomic<bool> abort{false};
+  Request request = get("/follow");
+  request.abort = &abort;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    abort = true;
+  });
+  std::string seen;
+  const auto response = client.stream(request, [&](std::string_view chunk) {
+    seen.append(chunk);
+    return true;
+  });
+  stopper.join();
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(seen, "first");
+}
+
 TEST(HttpClient, ConnectionRefusedIsUnavailableAndNamesTheEndpoint) {
   int port = 0;
   { auto server = ScriptedServer::tcp(&port); }  // bound then closed: nothing listens now

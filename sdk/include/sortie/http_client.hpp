@@ -10,6 +10,7 @@
 #ifndef SORTIE_HTTP_CLIENT_HPP
 #define SORTIE_HTTP_CLIENT_HPP
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -46,6 +47,9 @@ struct Request {
   std::string body;
   std::string content_type = "application/json";  // sent only when body is not empty
   int64_t timeout_ms = -1;                        // -1: the endpoint's timeout_ms
+  // Set from any thread to end a transfer early (within about a second even while no data
+  // arrives), e.g. a log follow the reader closed. Ending this way is not an error.
+  const std::atomic<bool>* abort = nullptr;
 };
 
 struct Response {
@@ -74,8 +78,9 @@ class Client {
   // status is not an exception: the caller reads status and body.
   Response send(const Request& request);
 
-  // Like send() but hands the body to on_chunk as it arrives (logs, follow, progress). Stopping
-  // early from on_chunk is not an error.
+  // Like send() but hands the body to on_chunk as it arrives (logs, follow, progress). Only a
+  // 2xx body is streamed; any other status's body is collected in Response::body, so an error
+  // document never reaches on_chunk. Stopping early from on_chunk is not an error.
   Response stream(const Request& request, const ChunkHandler& on_chunk);
 
   const Endpoint& endpoint() const { return endpoint_; }
