@@ -1,0 +1,412 @@
+#include "custom_job_builder.hpp"
+
+#include <algorithm>
+#include <sortie/macros.hpp>
+#include <sortie/plugin.hpp>
+#include <vector>
+
+#include "connection.hpp"
+#include "image_push.hpp"
+#include "json_util.hpp"
+#include "machine_table.hpp"
+#include "run_options.hpp"
+
+namespace sortie::vertex {
+namespace {
+
+using Alloc = rapidjson::Document::AllocatorType;
+
+// Vertex AI runs the chief, workers, parameter servers and an evaluator: four pools at most.
+constexpr size_t kMaxWorkerPools = 4;
+constexpr const char* kMetadataPrefixes[] = {"vertex.", "caip."};
+constexpr const char* kMetadataKeys[] = {"accelerator", "accelerator_count", "tpu_topology",
+                                         "machine_type", "push_image_tag"};
+
+[[noreturn]] void refuse(const std::string& what, const std::string& message) {
+  throw Error(Code::kInvalidArgument, what + ": " + message);
+}
+
+struct RoleInput {
+  std::string name;
+  std::string image;
+  std::string push_image_tag;  // as written, macros unresolved
+  std::string image_uri;       // what the pool runs: image, or the tag it is pushed to
+  std::string entrypoint;
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> env;
+  int64_t num_replicas = 1;
+  MachineRequest machine;
+};
+
+// Applies role metadata vertex.KEY (or caip.KEY), which overrides the run options.
+void read_metadata(const rapidjson::Value& role, const std::string& what, RoleInput& input) {
+  MachineRequest& machine = input.machine;
+  const rapidjson::Value* metadata = object_member(role, "metadata", what);
+  if (metadata == nullptr) return;
+  for (const auto& entry : metadata->GetObject()) {
+    const std::string key(entry.name.GetString(), entry.name.GetStringLength());
+    for (const char* prefix : kMetadataPrefixes) {
+      if (key.rfind(prefix, 0) != 0) continue;
+      const std::string option = key.substr(std::string_view(prefix).size());
+      bool known = false;
+      for (const char* name : kMetadataKeys) known = known || option == name;
+      if (!known) {
+        refuse(what, "metadata key '" + key +
+                         "' is not one the vertex scheduler knows (accelerator, "
+                         "accelerator_count, tpu_topology, machine_type, push_image_tag)");
+      }
+      if (option == "accelerator_count") {
+        if (!entry.value.IsInt() || entry.value.GetInt() < 1) {
+          refuse(what, "metadata '" + key + "' must be a positive integer");
+        }
+        machine.accelerator_count = entry.value.GetInt();
+        continue;
+      }
+      if (!entry.value.IsString()) refuse(what, "metadata '" + key + "' must be a string");
+      const std::string value(entry.value.GetString(), entry.value.GetStringLength());
+      if (option == "accelerator") machine.accelerator = value;
+      if (option == "tpu_topology") machine.tpu_topology = value;
+      if (option == "machine_type") machine.machine_type = value;
+      if (option == "push_image_tag") input.push_image_tag = value;
+    }
+  }
+}
+
+RoleInput read_role(const rapidjson::Value& role, const VertexOptions& options) {
+  RoleInput input;
+  input.name = string_member(role, "name", "app role");
+  const std::string what = "role '" + input.name + "'";
+  input.image = string_member(role, "image", what);
+  if (input.image.empty()) {
+    refuse(what,
+           "field 'image' is required: the container image Vertex AI runs, e.g. "
+           "us-docker.pkg.dev/my-project/repo/trainer:latest");
+  }
+  input.entrypoint = string_member(role, "entrypoint", what);
+  if (input.entrypoint.empty()) refuse(what, "field 'entrypoint' is required");
+  if (const rapidjson::Value* args = array_member(role, "args", what)) {
+    for (const rapidjson::Value& arg : args->GetArray()) {
+      if (!arg.IsString()) refuse(what, "field 'args' must list strings");
+      input.args.emplace_back(arg.GetString(), arg.GetStringLength());
+    }
+  }
+  if (const rapidjson::Value* env = object_member(role, "env", what)) {
+    for (const auto& entry : env->GetObject()) {
+      if (!entry.value.IsString()) refuse(what, "field 'env' values must be strings");
+      input.env.emplace_back(std::string(entry.name.GetString(), entry.name.GetStringLength()),
+                             std::string(entry.value.GetString(), entry.value.GetStringLength()));
+    }
+  }
+  input.num_replicas = int_member(role, "num_replicas", what, 1);
+  if (input.num_replicas < 1) refuse(what, "field 'num_replicas' must be at least 1");
+  if (int_member(role, "min_replicas", what, input.num_replicas) != input.num_replicas) {
+    refuse(what, "field 'min_replicas' is not supported: Vertex AI worker pools are not elastic");
+  }
+  if (int_member(role, "max_retries", what, 0) != 0) {
+    refuse(what,
+           "field 'max_retries' is not supported: Vertex AI has no restart budget (it "
+           "restarts failed replicas itself; see run option "
+           "restart_job_on_worker_restart); set it to 0");
+  }
+  if (!string_member(role, "base_image", what).empty()) {
+    refuse(what, "field 'base_image' is not supported; build one image and set 'image'");
+  }
+  if (const rapidjson::Value* mounts = array_member(role, "mounts", what);
+      mounts != nullptr && !mounts->Empty()) {
+    refuse(what,
+           "field 'mounts' is not supported by the vertex scheduler; read data from "
+           "gs:// (mounted at /gcs/ in Vertex AI replicas) instead");
+  }
+  if (const rapidjson::Value* ports = object_member(role, "port_map", what);
+      ports != nullptr && !ports->ObjectEmpty()) {
+    refuse(what,
+           "field 'port_map' is not supported: Vertex AI replicas reach each other "
+           "through the addresses in CLUSTER_SPEC");
+  }
+  if (const rapidjson::Value* resource = object_member(role, "resource", what)) {
+    const std::string resource_what = what + " resource";
+    input.machine.cpu = number_member(*resource, "cpu", resource_what, -1);
+    input.machine.gpu = static_cast<int>(int_member(*resource, "gpu", resource_what, -1));
+    input.machine.mem_mb = int_member(*resource, "memMB", resource_what, -1);
+    if (const rapidjson::Value* devices = object_member(*resource, "devices", resource_what);
+        devices != nullptr && !devices->ObjectEmpty()) {
+      refuse(what,
+             "resource 'devices' are not supported by the vertex scheduler; ask for "
+             "GPUs/TPUs with resource.gpu and the accelerator option");
+    }
+    if (const rapidjson::Value* caps = object_member(*resource, "capabilities", resource_what);
+        caps != nullptr && !caps->ObjectEmpty()) {
+      refuse(what, "resource 'capabilities' (" +
+                       std::string(caps->MemberBegin()->name.GetString()) +
+                       ", ...) mean nothing to Vertex AI; use a named resource without them, or "
+                       "set machine_type");
+    }
+  }
+  // The run options' accelerator is for roles that do not say they need none (resource.gpu 0).
+  if (input.machine.gpu != 0) {
+    input.machine.accelerator = options.accelerator;
+    input.machine.accelerator_count = static_cast<int>(options.accelerator_count);
+    input.machine.tpu_topology = options.tpu_topology;
+  }
+  input.machine.machine_type = options.machine_type;
+  input.push_image_tag = options.push_image_tag;
+  read_metadata(role, what, input);
+  return input;
+}
+
+// Macros as Vertex AI can honour them: one spec serves every replica of a pool, so per-replica
+// values exist only for single-replica pools.
+MacroValues macros_for(const RoleInput& role, const std::string& display_name) {
+  MacroValues values;
+  values.set("app_id", display_name);
+  values.set("role_name", role.name);
+  values.set("num_replicas", std::to_string(role.num_replicas));
+  values.set("img_root", "");
+  if (role.num_replicas == 1) values.set("replica_id", "0");
+  return values;
+}
+
+void refuse_unresolvable_macros(const RoleInput& role, std::string_view text) {
+  const std::string what = "role '" + role.name + "'";
+  if (role.num_replicas > 1 && text.find("${replica_id}") != std::string_view::npos) {
+    refuse(what, "uses ${replica_id}, but Vertex AI starts all " +
+                     std::to_string(role.num_replicas) +
+                     " replicas of a pool from one spec; read the replica index from the "
+                     "CLUSTER_SPEC environment variable (task.index) instead");
+  }
+  for (const char* macro : {"${rank0_host}", "${rank0_env}"}) {
+    if (text.find(macro) != std::string_view::npos) {
+      refuse(what, std::string("uses ") + macro +
+                       ", which Vertex AI does not provide; the chief's address is "
+                       "CLUSTER_SPEC's cluster.workerpool0[0]");
+    }
+  }
+}
+
+rapidjson::Value string_array(const std::vector<std::string>& items, Alloc& alloc) {
+  rapidjson::Value array(rapidjson::kArrayType);
+  for (const std::string& item : items) array.PushBack(string_value(item, alloc), alloc);
+  return array;
+}
+
+rapidjson::Value worker_pool(const RoleInput& role, const VertexOptions& options,
+                             const std::string& display_name, Alloc& alloc) {
+  const std::string what = "role '" + role.name + "'";
+  const MachineSpec spec = select_machine(role.machine, what);
+  const MacroValues macros = macros_for(role, display_name);
+
+  rapidjson::Value machine(rapidjson::kObjectType);
+  add_string(machine, "machineType", spec.machine_type, alloc);
+  if (!spec.accelerator_type.empty()) {
+    add_string(machine, "acceleratorType", spec.accelerator_type, alloc);
+    add_member(machine, "acceleratorCount", rapidjson::Value(spec.accelerator_count), alloc);
+  }
+  if (!spec.tpu_topology.empty()) add_string(machine, "tpuTopology", spec.tpu_topology, alloc);
+
+  rapidjson::Value container(rapidjson::kObjectType);
+  add_string(container, "imageUri", role.image_uri, alloc);
+  refuse_unresolvable_macros(role, role.entrypoint);
+  add_member(container, "command", string_array({macros.apply(role.entrypoint)}, alloc), alloc);
+  std::vector<std::string> args;
+  for (const std::string& arg : role.args) {
+    refuse_unresolvable_macros(role, arg);
+    args.push_back(macros.apply(arg));
+  }
+  if (!args.empty()) add_member(container, "args", string_array(args, alloc), alloc);
+  rapidjson::Value env(rapidjson::kArrayType);
+  auto push_env = [&](const std::string& name, const std::string& value) {
+    rapidjson::Value entry(rapidjson::kObjectType);
+    add_string(entry, "name", name, alloc);
+    add_string(entry, "value", value, alloc);
+    env.PushBack(entry, alloc);
+  };
+  for (const auto& [name, value] : role.env) {
+    if (name == kRoleNameEnv || name == "SORTIE_APP_ID") continue;
+    refuse_unresolvable_macros(role, value);
+    push_env(name, macros.apply(value));
+  }
+  push_env("SORTIE_APP_ID", display_name);
+  push_env(kRoleNameEnv, role.name);
+  add_member(container, "env", std::move(env), alloc);
+
+  rapidjson::Value pool(rapidjson::kObjectType);
+  add_member(pool, "machineSpec", std::move(machine), alloc);
+  add_string(pool, "replicaCount", std::to_string(role.num_replicas), alloc);
+  add_member(pool, "containerSpec", std::move(container), alloc);
+  if (!options.boot_disk_type.empty() || options.boot_disk_size_gb > 0) {
+    rapidjson::Value disk(rapidjson::kObjectType);
+    if (!options.boot_disk_type.empty()) {
+      add_string(disk, "bootDiskType", options.boot_disk_type, alloc);
+    }
+    if (options.boot_disk_size_gb > 0) {
+      add_member(disk, "bootDiskSizeGb",
+                 rapidjson::Value(static_cast<int>(options.boot_disk_size_gb)), alloc);
+    }
+    add_member(pool, "diskSpec", std::move(disk), alloc);
+  }
+  return pool;
+}
+
+rapidjson::Value job_spec(const std::vector<RoleInput>& roles, const VertexOptions& options,
+                          const std::string& display_name, Alloc& alloc) {
+  rapidjson::Value pools(rapidjson::kArrayType);
+  for (const RoleInput& role : roles) {
+    pools.PushBack(worker_pool(role, options, display_name, alloc), alloc);
+  }
+  rapidjson::Value spec(rapidjson::kObjectType);
+  add_member(spec, "workerPoolSpecs", std::move(pools), alloc);
+  if (!options.service_account.empty()) {
+    add_string(spec, "serviceAccount", options.service_account, alloc);
+  }
+  if (!options.network.empty()) add_string(spec, "network", options.network, alloc);
+  if (!options.base_output_dir.empty()) {
+    rapidjson::Value destination(rapidjson::kObjectType);
+    add_string(destination, "outputUriPrefix", options.base_output_dir, alloc);
+    add_member(spec, "baseOutputDirectory", std::move(destination), alloc);
+  }
+  if (!options.tensorboard.empty()) add_string(spec, "tensorboard", options.tensorboard, alloc);
+  if (options.timeout_seconds > 0 || options.restart_job_on_worker_restart) {
+    rapidjson::Value scheduling(rapidjson::kObjectType);
+    if (options.timeout_seconds > 0) {
+      add_string(scheduling, "timeout", std::to_string(options.timeout_seconds) + "s", alloc);
+    }
+    if (options.restart_job_on_worker_restart) {
+      add_member(scheduling, "restartJobOnWorkerRestart", rapidjson::Value(true), alloc);
+    }
+    add_member(spec, "scheduling", std::move(scheduling), alloc);
+  }
+  if (options.enable_web_access) {
+    add_member(spec, "enableWebAccess", rapidjson::Value(true), alloc);
+  }
+  return spec;
+}
+
+// Resolves each role's push_image_tag (macros ${app_id} and ${role_name}) and points its pool at
+// the pushed tag. One push per distinct (image, tag); two images pushed to one tag are refused,
+// since the second push would replace the first.
+std::vector<ImagePush> plan_image_pushes(std::vector<RoleInput>& roles,
+                                         const std::string& display_name) {
+  std::vector<ImagePush> pushes;
+  for (RoleInput& role : roles) {
+    role.image_uri = role.image;
+    if (role.push_image_tag.empty()) continue;
+    const std::string what = "role '" + role.name + "'";
+    check_local_image_name(role.image, what + " image");
+    MacroValues macros;
+    macros.set("app_id", display_name);
+    macros.set("role_name", role.name);
+    const std::string tag_text = macros.apply(role.push_image_tag);
+    if (tag_text.find("${") != std::string::npos) {
+      refuse(what, "push_image_tag '" + role.push_image_tag +
+                       "' may use the macros ${app_id} and ${role_name} only");
+    }
+    const ImageReference target = parse_push_target(tag_text, what + " push_image_tag");
+    role.image_uri = target.str();
+    auto same_tag = std::find_if(pushes.begin(), pushes.end(), [&](const ImagePush& push) {
+      return push.target.str() == role.image_uri;
+    });
+    if (same_tag == pushes.end()) {
+      pushes.push_back({role.image, target, {role.name}});
+    } else if (same_tag->source == role.image) {
+      same_tag->roles.push_back(role.name);
+    } else {
+      refuse(what, "push_image_tag '" + role.image_uri + "' is also where role '" +
+                       same_tag->roles.front() + "' pushes image '" + same_tag->source +
+                       "'; one tag holds one image: give each role its own tag (role metadata "
+                       "vertex.push_image_tag, or ${role_name} in the tag)");
+    }
+  }
+  return pushes;
+}
+
+}  // namespace
+
+std::string label_value(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const char l = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    const bool ok = (l >= 'a' && l <= 'z') || (l >= '0' && l <= '9') || l == '_' || l == '-';
+    out += ok ? l : '-';
+    if (out.size() == 63) break;
+  }
+  return out;
+}
+
+std::string build_dryrun(std::string_view input_text, const std::string& default_session) {
+  const std::string what = "sortie.dryrun_input/1";
+  const rapidjson::Document input = parse_object(input_text, what);
+  const VertexOptions options = parse_run_options(find_member(input, "cfg"));
+  const rapidjson::Value* app = object_member(input, "app", what);
+  if (app == nullptr) throw Error(Code::kInvalidArgument, what + ": member 'app' is required");
+  const std::string app_id = string_member(input, "app_id", what);
+  if (app_id.empty()) throw Error(Code::kInvalidArgument, what + ": member 'app_id' is required");
+  const std::string session = string_member(input, "session", what, default_session);
+  const std::string display_name = options.display_name.empty() ? app_id : options.display_name;
+
+  std::vector<RoleInput> roles;
+  const rapidjson::Value* role_values = array_member(*app, "roles", "app");
+  if (role_values == nullptr || role_values->Empty()) {
+    throw Error(Code::kInvalidArgument, "app '" + app_id + "' has no roles");
+  }
+  for (const rapidjson::Value& role : role_values->GetArray()) {
+    roles.push_back(read_role(role, options));
+    for (size_t i = 0; i + 1 < roles.size(); ++i) {
+      if (roles[i].name == roles.back().name) {
+        throw Error(Code::kInvalidArgument, "role name '" + roles.back().name + "' is used twice");
+      }
+    }
+  }
+  if (roles.size() > kMaxWorkerPools) {
+    throw Error(Code::kInvalidArgument,
+                "app has " + std::to_string(roles.size()) +
+                    " roles but a Vertex AI CustomJob has at most 4 worker pools (chief, workers, "
+                    "parameter servers, evaluator); merge roles or submit several apps");
+  }
+  if (roles.front().num_replicas != 1) {
+    throw Error(Code::kInvalidArgument,
+                "role '" + roles.front().name + "' asks for " +
+                    std::to_string(roles.front().num_replicas) +
+                    " replicas, but Vertex AI's first worker pool (the chief) has exactly 1; add "
+                    "a first role with one replica (the chief) and keep the workers in a second "
+                    "role");
+  }
+
+  const std::vector<ImagePush> pushes = plan_image_pushes(roles, display_name);
+
+  rapidjson::Document payload(rapidjson::kObjectType);
+  Alloc& alloc = payload.GetAllocator();
+  rapidjson::Value job(rapidjson::kObjectType);
+  add_string(job, "displayName", display_name, alloc);
+  add_member(job, "jobSpec", job_spec(roles, options, display_name, alloc), alloc);
+  std::map<std::string, std::string> labels = options.labels;
+  labels[kSessionLabel] = label_value(session);
+  labels[kAppLabel] = label_value(app_id);
+  rapidjson::Value label_object(rapidjson::kObjectType);
+  for (const auto& [key, value] : labels) add_string(label_object, key, value, alloc);
+  add_member(job, "labels", std::move(label_object), alloc);
+
+  const std::string parent = "projects/" + options.project + "/locations/" + options.location;
+  const Connection connection = connection_from(options);
+  const std::string push_text =
+      pushes.empty() ? "" : image_pushes_text(pushes, docker_socket_from_environment());
+  const std::string text = push_text + "POST " + connection.endpoint + "/v1/" + parent +
+                           "/customJobs\nAuthorization: Bearer <access token>\n"
+                           "Content-Type: application/json\n\n" +
+                           to_pretty_json(job);
+
+  add_string(payload, "schema", "sortie.dryrun/1", alloc);
+  add_string(payload, "app_id", app_id, alloc);
+  add_member(payload, "request", std::move(job), alloc);
+  add_string(payload, "text", text, alloc);
+  rapidjson::Value vertex(rapidjson::kObjectType);
+  add_string(vertex, "parent", parent, alloc);
+  add_member(vertex, "connection", connection_to_json(connection, alloc), alloc);
+  if (!pushes.empty()) {
+    add_member(vertex, "image_pushes", image_pushes_to_json(pushes, alloc), alloc);
+    add_member(vertex, "push_timeout", rapidjson::Value(options.push_timeout_s), alloc);
+  }
+  add_member(payload, "vertex", std::move(vertex), alloc);
+  return to_json(payload);
+}
+
+}  // namespace sortie::vertex

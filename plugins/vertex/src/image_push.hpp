@@ -1,0 +1,60 @@
+// push_image_tag: before the CustomJob is created, each role's local image is tagged with the
+// remote reference and pushed through the Docker Engine HTTP API on its unix socket (POST
+// /images/{name}/tag, then POST /images/{name}/push with X-Registry-Auth), so that Vertex AI can
+// pull it. The docker CLI is not involved.
+#ifndef SORTIE_VERTEX_IMAGE_PUSH_HPP
+#define SORTIE_VERTEX_IMAGE_PUSH_HPP
+
+#include <rapidjson/document.h>
+
+#include <sortie/http_client.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "image_reference.hpp"
+
+namespace sortie::vertex {
+
+// One local image pushed to one tag, for every role that names both.
+struct ImagePush {
+  std::string source;  // the roles' image, as the Engine knows it locally
+  ImageReference target;
+  std::vector<std::string> roles;
+};
+
+// The socket named by DOCKER_HOST ("unix:///path"), else /var/run/docker.sock. Another scheme is
+// an INVALID_ARGUMENT error naming DOCKER_HOST.
+std::string docker_socket_from_environment();
+
+// The Engine requests of the pushes, as a dry run shows them (credentials by source only).
+std::string image_pushes_text(const std::vector<ImagePush>& pushes, const std::string& socket_path);
+
+rapidjson::Value image_pushes_to_json(const std::vector<ImagePush>& pushes,
+                                      rapidjson::Document::AllocatorType& alloc);
+// Reads what image_pushes_to_json wrote; INVALID_ARGUMENT naming `what` otherwise.
+std::vector<ImagePush> image_pushes_from_json(const rapidjson::Value& value, std::string_view what);
+
+class DockerImagePusher {
+ public:
+  // timeout_s bounds each Engine request, the push included.
+  DockerImagePusher(const std::string& socket_path, double timeout_s);
+
+  // Tags push.source as push.target and pushes it, presenting registry_auth (an X-Registry-Auth
+  // value) to the registry; credentials_description says where that came from, for errors.
+  // Returns the digest the registry stored. Throws UNAVAILABLE naming DOCKER_HOST when the Engine
+  // cannot be reached, FAILED_PRECONDITION when the image is not in the Engine, and the Engine's
+  // own error text when the registry refuses.
+  std::string push(const ImagePush& push, const std::string& registry_auth,
+                   const std::string& credentials_description);
+
+ private:
+  http::Response send(const http::Request& request, const http::ChunkHandler* on_chunk);
+
+  std::string socket_path_;
+  http::Client client_;
+};
+
+}  // namespace sortie::vertex
+
+#endif  // SORTIE_VERTEX_IMAGE_PUSH_HPP

@@ -1,0 +1,177 @@
+#include "job_status.hpp"
+
+#include <cstdio>
+#include <ctime>
+
+#include "custom_job_builder.hpp"
+#include "json_util.hpp"
+
+namespace sortie::vertex {
+namespace {
+
+struct StateEntry {
+  const char* job_state;
+  const char* app_state;
+  const char* explanation;  // added to msg; "" when the state speaks for itself
+};
+
+constexpr StateEntry kStates[] = {
+    {"JOB_STATE_UNSPECIFIED", "UNKNOWN", "Vertex AI reports no state"},
+    {"JOB_STATE_QUEUED", "PENDING", ""},
+    {"JOB_STATE_PENDING", "PENDING", ""},
+    {"JOB_STATE_RUNNING", "RUNNING", ""},
+    {"JOB_STATE_SUCCEEDED", "SUCCEEDED", ""},
+    {"JOB_STATE_FAILED", "FAILED", ""},
+    {"JOB_STATE_CANCELLING", "RUNNING", "cancelling"},
+    {"JOB_STATE_CANCELLED", "CANCELLED", ""},
+    {"JOB_STATE_PAUSED", "PENDING", "paused; it runs again when resumed in Vertex AI"},
+    {"JOB_STATE_EXPIRED", "FAILED",
+     "expired: it did not start before its scheduling deadline (scheduling.maxWaitDuration)"},
+    {"JOB_STATE_UPDATING", "RUNNING", "updating"},
+    {"JOB_STATE_PARTIALLY_SUCCEEDED", "FAILED", "partially succeeded: some replicas failed"},
+};
+
+const StateEntry* find_state(std::string_view job_state) {
+  for (const StateEntry& entry : kStates) {
+    if (job_state == entry.job_state) return &entry;
+  }
+  return nullptr;
+}
+
+std::string role_name_of(const rapidjson::Value& pool, size_t index) {
+  const rapidjson::Value* container = find_member(pool, "containerSpec");
+  const rapidjson::Value* env = container ? find_member(*container, "env") : nullptr;
+  if (env != nullptr && env->IsArray()) {
+    for (const rapidjson::Value& entry : env->GetArray()) {
+      if (string_member(entry, "name", "env") == kRoleNameEnv) {
+        return string_member(entry, "value", "env");
+      }
+    }
+  }
+  return "workerpool" + std::to_string(index);
+}
+
+int64_t replica_count_of(const rapidjson::Value& pool) {
+  const rapidjson::Value* count = find_member(pool, "replicaCount");
+  if (count == nullptr) return 1;
+  if (count->IsString()) return std::atoll(count->GetString());
+  return count->IsInt64() ? count->GetInt64() : 1;
+}
+
+void add_time(rapidjson::Value& object, const char* key, const rapidjson::Value& job,
+              const char* job_key, rapidjson::Document::AllocatorType& alloc) {
+  const rapidjson::Value* text = find_member(job, job_key);
+  std::optional<int64_t> ns;
+  if (text != nullptr && text->IsString()) ns = parse_rfc3339_ns(text->GetString());
+  add_member(object, key, ns ? rapidjson::Value(*ns) : rapidjson::Value(rapidjson::kNullType),
+             alloc);
+}
+
+}  // namespace
+
+const char* app_state_for(std::string_view job_state) {
+  const StateEntry* entry = find_state(job_state);
+  return entry == nullptr ? "UNKNOWN" : entry->app_state;
+}
+
+std::optional<int64_t> parse_rfc3339_ns(std::string_view text) {
+  const std::string s(text);
+  std::tm tm{};
+  int consumed = 0;
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                  &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &consumed) != 6 ||
+      consumed != 19) {
+    return std::nullopt;
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  size_t pos = 19;
+  int64_t fraction_ns = 0;
+  if (pos < s.size() && s[pos] == '.') {
+    int64_t scale = 100000000;
+    for (++pos; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos) {
+      fraction_ns += (s[pos] - '0') * scale;
+      scale /= 10;
+    }
+  }
+  int64_t offset_s = 0;
+  if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
+    int hours = 0, minutes = 0;
+    if (std::sscanf(s.c_str() + pos + 1, "%2d:%2d", &hours, &minutes) != 2) return std::nullopt;
+    offset_s = (s[pos] == '+' ? 1 : -1) * (hours * 3600 + minutes * 60);
+  } else if (pos >= s.size() || (s[pos] != 'Z' && s[pos] != 'z')) {
+    return std::nullopt;
+  }
+  return (static_cast<int64_t>(timegm(&tm)) - offset_s) * 1000000000 + fraction_ns;
+}
+
+std::string console_url(const std::string& job_name) {
+  // projects/P/locations/L/customJobs/ID
+  std::string parts[6];
+  size_t start = 0;
+  for (int i = 0; i < 6; ++i) {
+    const size_t slash = job_name.find('/', start);
+    parts[i] =
+        job_name.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return "https://console.cloud.google.com/ai/platform/locations/" + parts[3] + "/training/" +
+         parts[5] + "?project=" + parts[1];
+}
+
+std::string status_payload(const std::string& app_id, const rapidjson::Value& job) {
+  const std::string job_state = string_member(job, "state", "CustomJob", "JOB_STATE_UNSPECIFIED");
+  const StateEntry* entry = find_state(job_state);
+  const std::string app_state = entry == nullptr ? "UNKNOWN" : entry->app_state;
+  std::string msg;
+  if (entry == nullptr) msg = "unknown Vertex AI state " + job_state;
+  if (entry != nullptr && *entry->explanation != '\0') msg = entry->explanation;
+  std::string structured_error;
+  if (const rapidjson::Value* error = find_member(job, "error"); error != nullptr) {
+    const std::string message = string_member(*error, "message", "CustomJob error");
+    if (!message.empty()) msg += (msg.empty() ? "" : ": ") + message;
+    structured_error = to_json(*error);
+  }
+
+  rapidjson::Document status(rapidjson::kObjectType);
+  auto& alloc = status.GetAllocator();
+  add_string(status, "schema", "sortie.status/1", alloc);
+  add_string(status, "app_id", app_id, alloc);
+  add_string(status, "state", app_state, alloc);
+  add_member(status, "num_restarts", rapidjson::Value(0), alloc);
+  add_string(status, "msg", msg, alloc);
+  add_string(status, "ui_url", console_url(string_member(job, "name", "CustomJob")), alloc);
+  add_string(status, "structured_error_msg", structured_error, alloc);
+  rapidjson::Value roles(rapidjson::kArrayType);
+  const rapidjson::Value* spec = find_member(job, "jobSpec");
+  const rapidjson::Value* pools = spec ? find_member(*spec, "workerPoolSpecs") : nullptr;
+  if (pools != nullptr && pools->IsArray()) {
+    for (rapidjson::SizeType i = 0; i < pools->Size(); ++i) {
+      rapidjson::Value role(rapidjson::kObjectType);
+      add_string(role, "role", role_name_of((*pools)[i], i), alloc);
+      rapidjson::Value replicas(rapidjson::kArrayType);
+      for (int64_t id = 0; id < replica_count_of((*pools)[i]); ++id) {
+        rapidjson::Value replica(rapidjson::kObjectType);
+        add_member(replica, "id", rapidjson::Value(id), alloc);
+        add_string(replica, "state", app_state, alloc);
+        add_string(replica, "hostname", "", alloc);
+        add_member(replica, "restarts", rapidjson::Value(0), alloc);
+        add_time(replica, "started_at", job, "startTime", alloc);
+        add_time(replica, "finished_at", job, "endTime", alloc);
+        add_string(replica, "msg", "", alloc);
+        replicas.PushBack(replica, alloc);
+      }
+      add_member(role, "replicas", std::move(replicas), alloc);
+      roles.PushBack(role, alloc);
+    }
+  }
+  add_member(status, "roles", std::move(roles), alloc);
+  rapidjson::Value metadata(rapidjson::kObjectType);
+  add_string(metadata, "vertex.job_name", string_member(job, "name", "CustomJob"), alloc);
+  add_string(metadata, "vertex.job_state", job_state, alloc);
+  add_member(status, "metadata", std::move(metadata), alloc);
+  return to_json(status);
+}
+
+}  // namespace sortie::vertex

@@ -1,0 +1,120 @@
+#include "json_util.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <sortie/plugin.hpp>
+
+namespace sortie::vertex {
+namespace {
+
+[[noreturn]] void wrong_type(std::string_view what, const char* key, const char* expected) {
+  throw Error(Code::kInvalidArgument,
+              std::string(what) + ": member '" + key + "' must be " + expected);
+}
+
+}  // namespace
+
+rapidjson::Document parse_object(std::string_view text, std::string_view what) {
+  rapidjson::Document document;
+  document.Parse(text.data(), text.size());
+  if (document.HasParseError()) {
+    throw Error(Code::kInvalidArgument, std::string(what) + ": invalid JSON at offset " +
+                                            std::to_string(document.GetErrorOffset()) + ": " +
+                                            rapidjson::GetParseError_En(document.GetParseError()));
+  }
+  if (!document.IsObject()) {
+    throw Error(Code::kInvalidArgument, std::string(what) + ": expected a JSON object");
+  }
+  return document;
+}
+
+const rapidjson::Value* find_member(const rapidjson::Value& object, const char* key) {
+  if (!object.IsObject()) return nullptr;
+  const auto it = object.FindMember(key);
+  if (it == object.MemberEnd() || it->value.IsNull()) return nullptr;
+  return &it->value;
+}
+
+std::string string_member(const rapidjson::Value& object, const char* key, std::string_view what,
+                          std::string fallback) {
+  const rapidjson::Value* value = find_member(object, key);
+  if (value == nullptr) return fallback;
+  if (!value->IsString()) wrong_type(what, key, "a string");
+  return std::string(value->GetString(), value->GetStringLength());
+}
+
+int64_t int_member(const rapidjson::Value& object, const char* key, std::string_view what,
+                   int64_t fallback) {
+  const rapidjson::Value* value = find_member(object, key);
+  if (value == nullptr) return fallback;
+  if (value->IsInt64()) return value->GetInt64();
+  if (value->IsDouble() &&
+      value->GetDouble() == static_cast<double>(static_cast<int64_t>(value->GetDouble()))) {
+    return static_cast<int64_t>(value->GetDouble());
+  }
+  wrong_type(what, key, "an integer");
+}
+
+double number_member(const rapidjson::Value& object, const char* key, std::string_view what,
+                     double fallback) {
+  const rapidjson::Value* value = find_member(object, key);
+  if (value == nullptr) return fallback;
+  if (!value->IsNumber()) wrong_type(what, key, "a number");
+  return value->GetDouble();
+}
+
+bool bool_member(const rapidjson::Value& object, const char* key, std::string_view what,
+                 bool fallback) {
+  const rapidjson::Value* value = find_member(object, key);
+  if (value == nullptr) return fallback;
+  if (!value->IsBool()) wrong_type(what, key, "true or false");
+  return value->GetBool();
+}
+
+const rapidjson::Value* object_member(const rapidjson::Value& object, const char* key,
+                                      std::string_view what) {
+  const rapidjson::Value* value = find_member(object, key);
+  if (value != nullptr && !value->IsObject()) wrong_type(what, key, "an object");
+  return value;
+}
+
+const rapidjson::Value* array_member(const rapidjson::Value& object, const char* key,
+                                     std::string_view what) {
+  const rapidjson::Value* value = find_member(object, key);
+  if (value != nullptr && !value->IsArray()) wrong_type(what, key, "an array");
+  return value;
+}
+
+rapidjson::Value string_value(std::string_view text, rapidjson::Document::AllocatorType& alloc) {
+  return rapidjson::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), alloc);
+}
+
+void add_member(rapidjson::Value& object, std::string_view key, rapidjson::Value value,
+                rapidjson::Document::AllocatorType& alloc) {
+  object.AddMember(string_value(key, alloc), value, alloc);
+}
+
+void add_string(rapidjson::Value& object, std::string_view key, std::string_view text,
+                rapidjson::Document::AllocatorType& alloc) {
+  add_member(object, key, string_value(text, alloc), alloc);
+}
+
+std::string to_json(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string to_pretty_json(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+  writer.SetIndent(' ', 2);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace sortie::vertex

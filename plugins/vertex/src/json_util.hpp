@@ -1,0 +1,49 @@
+// RapidJSON helpers of the vertex plugin. Every accessor names the document and member at fault,
+// so a malformed payload or API answer reads as a precise error.
+#ifndef SORTIE_VERTEX_JSON_UTIL_HPP
+#define SORTIE_VERTEX_JSON_UTIL_HPP
+
+#include <rapidjson/document.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace sortie::vertex {
+
+// Parses text into a JSON object; throws INVALID_ARGUMENT naming `what` and the offset of a
+// syntax error.
+rapidjson::Document parse_object(std::string_view text, std::string_view what);
+
+// The member `key` of `object`, or nullptr when it is absent or JSON null.
+const rapidjson::Value* find_member(const rapidjson::Value& object, const char* key);
+
+// Typed accessors: `fallback` when the member is absent or null; INVALID_ARGUMENT naming `what`
+// and `key` when it has another type.
+std::string string_member(const rapidjson::Value& object, const char* key, std::string_view what,
+                          std::string fallback = "");
+int64_t int_member(const rapidjson::Value& object, const char* key, std::string_view what,
+                   int64_t fallback);
+double number_member(const rapidjson::Value& object, const char* key, std::string_view what,
+                     double fallback);
+bool bool_member(const rapidjson::Value& object, const char* key, std::string_view what,
+                 bool fallback);
+const rapidjson::Value* object_member(const rapidjson::Value& object, const char* key,
+                                      std::string_view what);
+const rapidjson::Value* array_member(const rapidjson::Value& object, const char* key,
+                                     std::string_view what);
+
+// A JSON string value holding a copy of text.
+rapidjson::Value string_value(std::string_view text, rapidjson::Document::AllocatorType& alloc);
+// Adds member key: value (a copy of key is made).
+void add_member(rapidjson::Value& object, std::string_view key, rapidjson::Value value,
+                rapidjson::Document::AllocatorType& alloc);
+void add_string(rapidjson::Value& object, std::string_view key, std::string_view text,
+                rapidjson::Document::AllocatorType& alloc);
+
+std::string to_json(const rapidjson::Value& value);
+std::string to_pretty_json(const rapidjson::Value& value);
+
+}  // namespace sortie::vertex
+
+#endif  // SORTIE_VERTEX_JSON_UTIL_HPP

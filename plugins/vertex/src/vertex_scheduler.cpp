@@ -1,0 +1,148 @@
+#include "vertex_scheduler.hpp"
+
+#include <set>
+
+#include "custom_job_builder.hpp"
+#include "image_push.hpp"
+#include "job_status.hpp"
+#include "json_util.hpp"
+#include "registry_auth.hpp"
+#include "run_options.hpp"
+
+namespace sortie::vertex {
+namespace {
+
+constexpr const char* kListFilterSchema = "sortie.list_filter/1";
+
+std::string logs_url(const std::string& job_name) {
+  const std::string project = job_name.substr(9, job_name.find('/', 9) - 9);
+  const std::string job_id = job_name.substr(job_name.rfind('/') + 1);
+  return "https://console.cloud.google.com/logs/query;query=resource.type%3D%22ml_job%22%20"
+         "resource.labels.job_id%3D%22" +
+         job_id + "%22?project=" + project;
+}
+
+// push_image_tag: every image is in its registry before the job that pulls it exists.
+void push_images(const std::vector<ImagePush>& pushes, double timeout_s, VertexApi& api) {
+  DockerImagePusher pusher(docker_socket_from_environment(), timeout_s);
+  for (const ImagePush& push : pushes) {
+    const std::string& registry = push.target.registry;
+    const RegistryCredentials credentials = registry_credentials(registry);
+    const std::string auth =
+        x_registry_auth(credentials, registry, [&api] { return api.access_token(); });
+    const std::string digest = pusher.push(push, auth, credentials.description);
+    Host::log(SORTIE_LOG_INFO,
+              "pushed " + push.source + " to " + push.target.str() + " (" + digest + ")");
+  }
+}
+
+}  // namespace
+
+VertexScheduler::VertexScheduler(std::string_view config) {
+  const std::string what = "sortie.scheduler_config/1";
+  const rapidjson::Document document = parse_object(config, what);
+  const std::string state_dir = string_member(document, "state_dir", what);
+  if (state_dir.empty()) throw Error(Code::kInvalidArgument, what + ": 'state_dir' is required");
+  records_ = AppRecords(state_dir);
+  session_ = string_member(document, "session", what, "default");
+}
+
+std::string VertexScheduler::run_options() { return run_options_payload(); }
+
+std::string VertexScheduler::dryrun(std::string_view input) {
+  return build_dryrun(input, session_);
+}
+
+std::string VertexScheduler::schedule(std::string_view request_text) {
+  const std::string what = "sortie.dryrun/1 of the vertex scheduler";
+  const rapidjson::Document request = parse_object(request_text, what);
+  const rapidjson::Value* job = object_member(request, "request", what);
+  const rapidjson::Value* vertex = object_member(request, "vertex", what);
+  const rapidjson::Value* connection_json =
+      vertex == nullptr ? nullptr : object_member(*vertex, "connection", what);
+  if (job == nullptr || connection_json == nullptr) {
+    throw Error(Code::kInvalidArgument,
+                what +
+                    ": 'request' and 'vertex.connection' are required; pass what dryrun "
+                    "returned");
+  }
+  const std::string parent = string_member(*vertex, "parent", what);
+  const Connection connection = connection_from_json(*connection_json, what);
+  if (const rapidjson::Value* pushes = find_member(*vertex, "image_pushes")) {
+    push_images(image_pushes_from_json(*pushes, what),
+                number_member(*vertex, "push_timeout", what, VertexOptions().push_timeout_s),
+                api_for(connection));
+  }
+  const rapidjson::Document created = api_for(connection).create_custom_job(parent, to_json(*job));
+  const std::string job_name = string_member(created, "name", "created CustomJob");
+  AppRecord record{app_id_for_job(job_name), job_name, connection};
+  records_.save(record);
+  return record.app_id;
+}
+
+std::string VertexScheduler::describe(std::string_view app_id) {
+  const AppRecord record = records_.load(std::string(app_id));
+  const rapidjson::Document job = api_for(record.connection).get_custom_job(record.job_name);
+  return status_payload(record.app_id, job);
+}
+
+std::string VertexScheduler::list(std::string_view filter_text) {
+  const rapidjson::Document filter = parse_object(filter_text, kListFilterSchema);
+  const std::string session = string_member(filter, "session", kListFilterSchema, session_);
+  const std::string label_filter =
+      std::string("labels.") + kSessionLabel + "=\"" + label_value(session) + "\"";
+  rapidjson::Document out(rapidjson::kObjectType);
+  auto& alloc = out.GetAllocator();
+  rapidjson::Value apps(rapidjson::kArrayType);
+  std::set<std::string> seen_parents;
+  std::set<std::string> seen_jobs;
+  for (const AppRecord& record : records_.all()) {
+    const std::string parent = parent_of_job(record.job_name);
+    if (!seen_parents.insert(record.connection.endpoint + " " + parent).second) continue;
+    std::string page_token;
+    do {
+      const rapidjson::Document page =
+          api_for(record.connection).list_custom_jobs(parent, label_filter, page_token);
+      if (const rapidjson::Value* jobs = array_member(page, "customJobs", "list answer")) {
+        for (const rapidjson::Value& job : jobs->GetArray()) {
+          const std::string name = string_member(job, "name", "listed CustomJob");
+          if (!seen_jobs.insert(name).second) continue;
+          rapidjson::Value app(rapidjson::kObjectType);
+          add_string(app, "app_id", app_id_for_job(name), alloc);
+          add_string(app, "name", string_member(job, "displayName", "listed CustomJob"), alloc);
+          add_string(app, "state", app_state_for(string_member(job, "state", "listed CustomJob")),
+                     alloc);
+          apps.PushBack(app, alloc);
+        }
+      }
+      page_token = string_member(page, "nextPageToken", "list answer");
+    } while (!page_token.empty());
+  }
+  add_string(out, "schema", "sortie.list/1", alloc);
+  add_member(out, "apps", std::move(apps), alloc);
+  return to_json(out);
+}
+
+void VertexScheduler::cancel(std::string_view app_id) {
+  const AppRecord record = records_.load(std::string(app_id));
+  api_for(record.connection).cancel_custom_job(record.job_name);
+}
+
+std::unique_ptr<LogStream> VertexScheduler::log_open(std::string_view app_id,
+                                                     std::string_view /*request*/) {
+  const std::string job_name = job_name_for_app(std::string(app_id));
+  throw Error(Code::kUnimplemented, "logs are in Cloud Logging: " + logs_url(job_name) +
+                                        " (or `gcloud logging read 'resource.type=\"ml_job\" AND "
+                                        "resource.labels.job_id=\"" +
+                                        job_name.substr(job_name.rfind('/') + 1) + "\"'`)");
+}
+
+VertexApi& VertexScheduler::api_for(const Connection& connection) {
+  rapidjson::Document key_doc;
+  const std::string key = to_json(connection_to_json(connection, key_doc.GetAllocator()));
+  auto it = apis_.find(key);
+  if (it == apis_.end()) it = apis_.emplace(key, std::make_unique<VertexApi>(connection)).first;
+  return *it->second;
+}
+
+}  // namespace sortie::vertex
