@@ -48,7 +48,8 @@ std::string CliSandbox::write_file(const std::string& relative, const std::strin
 }
 
 int CliSandbox::spawn(const std::vector<std::string>& args,
-                      const std::map<std::string, std::string>& extra_env) const {
+                      const std::map<std::string, std::string>& extra_env,
+                      const std::string& output) const {
   std::map<std::string, std::string> env;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string text = *entry;
@@ -79,8 +80,8 @@ int CliSandbox::spawn(const std::vector<std::string>& args,
   for (auto& text : argv_text) argv.push_back(text.data());
   argv.push_back(nullptr);
 
-  const std::string out_path = root_ + "/last.out";
-  const std::string err_path = root_ + "/last.err";
+  const std::string out_path = root_ + "/" + output + ".out";
+  const std::string err_path = root_ + "/" + output + ".err";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -96,14 +97,27 @@ int CliSandbox::spawn(const std::vector<std::string>& args,
   return pid;
 }
 
-CommandResult CliSandbox::finish(int pid) const {
+CommandResult CliSandbox::finish(int pid, const std::string& output) const {
   int status = 0;
   waitpid(pid, &status, 0);
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = read_file(root_ + "/last.out");
-  result.err = read_file(root_ + "/last.err");
+  result.out = read_file(root_ + "/" + output + ".out");
+  result.err = read_file(root_ + "/" + output + ".err");
   return result;
+}
+
+std::vector<CommandResult> CliSandbox::sortie_concurrently(
+    const std::vector<std::vector<std::string>>& commands) const {
+  std::vector<int> pids;
+  for (size_t i = 0; i < commands.size(); ++i) {
+    pids.push_back(spawn(commands[i], {}, "concurrent-" + std::to_string(i)));
+  }
+  std::vector<CommandResult> results;
+  for (size_t i = 0; i < pids.size(); ++i) {
+    results.push_back(finish(pids[i], "concurrent-" + std::to_string(i)));
+  }
+  return results;
 }
 
 CommandResult CliSandbox::sortie(const std::vector<std::string>& args,

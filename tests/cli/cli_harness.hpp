@@ -33,6 +33,10 @@ class CliSandbox {
   // most ~10 s), then sends `signal` and waits for the process to end.
   CommandResult sortie_interrupted(const std::vector<std::string>& args, int signal,
                                    const std::function<bool(const std::string&)>& ready) const;
+  // Runs every command at once, each `sortie ARGS...` its own process, as that many shells
+  // would; returns their results in order.
+  std::vector<CommandResult> sortie_concurrently(
+      const std::vector<std::vector<std::string>>& commands) const;
   // Polls `sortie status HANDLE --json` until the state is terminal (bounded by `attempts`
   // tries 50 ms apart) and returns the last JSON printed.
   std::string wait_terminal(const std::string& handle, int attempts = 400) const;
@@ -41,9 +45,12 @@ class CliSandbox {
   std::string write_file(const std::string& relative, const std::string& content) const;
 
  private:
+  // Starts `sortie ARGS...` with stdout and stderr in <root>/<output>.out and .err; returns the
+  // pid.
   int spawn(const std::vector<std::string>& args,
-            const std::map<std::string, std::string>& extra_env) const;  // returns the pid
-  CommandResult finish(int pid) const;
+            const std::map<std::string, std::string>& extra_env,
+            const std::string& output = "last") const;
+  CommandResult finish(int pid, const std::string& output = "last") const;
   std::string root_;
 };
 

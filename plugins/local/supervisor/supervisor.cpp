@@ -154,10 +154,39 @@ int Supervisor::run() {
       }
     }
   }
+  kill_adopted_orphans();
   write_state();
   notify_waiters(request_.app_dir);
   log_event("app " + status_.app_id + " ended " + status_.state);
   return 0;
+}
+
+void Supervisor::kill_adopted_orphans() {
+  // Every replica is gone, so our children now are processes that left their replica's process
+  // group (their own setsid) and were re-parented to us, the subreaper. Killing one re-parents
+  // its children to us in turn, hence the loop.
+  const std::string children_path = "/proc/self/task/" + std::to_string(::getpid()) + "/children";
+  for (int round = 0; round < 100; ++round) {
+    std::string text;
+    try {
+      text = read_file(children_path);
+    } catch (const Error&) {
+      return;  // a kernel without CONFIG_PROC_CHILDREN: such processes are only reaped
+    }
+    std::vector<pid_t> children;
+    for (size_t at = 0; at < text.size();) {
+      const size_t end = text.find(' ', at);
+      const std::string word = text.substr(at, end == std::string::npos ? end : end - at);
+      if (!word.empty()) children.push_back(static_cast<pid_t>(std::stol(word)));
+      at = end == std::string::npos ? text.size() : end + 1;
+    }
+    if (children.empty()) return;
+    for (pid_t child : children) {
+      ::kill(child, SIGKILL);
+      log_event("killed pid " + std::to_string(child) + ", left behind by a replica");
+    }
+    for (pid_t child : children) ::waitpid(child, nullptr, 0);
+  }
 }
 
 void Supervisor::start(Replica& replica) {

@@ -56,6 +56,7 @@ class Supervisor {
   void terminate_running(const std::string& reason);
   void terminate(Replica& replica);
   void kill_running();
+  void kill_adopted_orphans();
   void arm_kill_timer();
   bool any_running() const;
   void update_app_state();
