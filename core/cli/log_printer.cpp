@@ -1,7 +1,9 @@
 #include "log_printer.hpp"
 
 #include <regex.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <sortie/core/error.hpp>
 
@@ -14,10 +16,16 @@ struct LogPrinter::Regex {
   ~Regex() { regfree(&compiled); }
 };
 
+namespace {
+// Output is gathered here and written in blocks of about this size: a million short lines cost
+// a hundred write() calls, and no stdio formatting per line.
+constexpr size_t kFlushAt = 64 << 10;
+}  // namespace
+
 LogPrinter::LogPrinter(const LogFilter& filter)
     : replicas_(filter.replicas), prefix_(filter.prefix) {
-  static char buffer[1 << 20];
-  std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+  out_.reserve(kFlushAt + 4096);
+  std::fflush(stdout);  // whatever stdio holds goes first
   if (filter.regex) {
     regex_ = std::make_unique<Regex>();
     const int rc = regcomp(&regex_->compiled, filter.regex->c_str(), REG_EXTENDED | REG_NOSUB);
@@ -30,7 +38,18 @@ LogPrinter::LogPrinter(const LogFilter& filter)
   }
 }
 
-LogPrinter::~LogPrinter() { std::fflush(stdout); }
+LogPrinter::~LogPrinter() { flush(); }
+
+void LogPrinter::flush() {
+  size_t done = 0;
+  while (done < out_.size()) {
+    const ssize_t n = ::write(STDOUT_FILENO, out_.data() + done, out_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // a closed pipe (`| head`): the rest has nowhere to go
+    done += static_cast<size_t>(n);
+  }
+  out_.clear();
+}
 
 void LogPrinter::print(const core::LogLineView& line) {
   if (!replicas_.empty() && replicas_.count(line.replica_id) == 0) return;
@@ -43,12 +62,17 @@ void LogPrinter::print(const core::LogLineView& line) {
     if (regexec(&regex_->compiled, scratch_.c_str(), 0, nullptr, 0) != 0) return;
   }
   if (prefix_) {
-    std::fwrite(line.role.data(), 1, line.role.size(), stdout);
-    std::fprintf(stdout, "/%u ", line.replica_id);
+    if (line.role != prefix_role_ || line.replica_id != prefix_replica_) {
+      prefix_role_.assign(line.role);
+      prefix_replica_ = line.replica_id;
+      prefix_text_ = prefix_role_ + "/" + std::to_string(line.replica_id) + " ";
+    }
+    out_ += prefix_text_;
   }
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  if (text.empty() || text.back() != '\n') std::fputc('\n', stdout);
+  out_ += text;
+  if (text.empty() || text.back() != '\n') out_ += '\n';
   ++lines_;
+  if (out_.size() >= kFlushAt) flush();
 }
 
 bool LogPrinter::drain(core::LogReader& reader) {
@@ -56,12 +80,12 @@ bool LogPrinter::drain(core::LogReader& reader) {
   while (interrupted() == 0) {
     const uint64_t before = lines_;
     if (!reader.next(500, on_line)) {
-      std::fflush(stdout);
+      flush();
       return true;
     }
-    if (lines_ != before) std::fflush(stdout);  // show a running app's output as it comes
+    if (lines_ != before) flush();  // show a running app's output as it comes
   }
-  std::fflush(stdout);
+  flush();
   return false;
 }
 

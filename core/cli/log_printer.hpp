@@ -1,6 +1,6 @@
 // File: core/cli/log_printer.hpp
 //
-// Prints log lines as `ROLE/REPLICA LINE`, whole and in order, through one large stdout buffer.
+// Prints log lines as `ROLE/REPLICA LINE`, whole and in order, in large write()s to stdout.
 // The regular expression (POSIX extended, like grep -E) is applied to whole lines, so a match
 // never depends on how a backend chunked its output.
 #ifndef SORTIE_CLI_LOG_PRINTER_HPP
@@ -34,12 +34,17 @@ class LogPrinter {
 
  private:
   void print(const core::LogLineView& line);
+  void flush();
   struct Regex;
   std::unique_ptr<Regex> regex_;
   std::set<uint32_t> replicas_;
   bool prefix_;
   uint64_t lines_ = 0;
   std::string scratch_;
+  std::string out_;
+  std::string prefix_role_;  // the last prefix, kept formatted: lines come in runs per replica
+  uint32_t prefix_replica_ = 0;
+  std::string prefix_text_;
 };
 
 }  // namespace sortie::cli

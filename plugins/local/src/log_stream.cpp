@@ -13,7 +13,7 @@
 namespace sortie::local {
 namespace {
 
-constexpr size_t kReadChunk = 1 << 20;
+constexpr size_t kReadChunk = 256 << 10;
 // Bytes read per next() call, so that a huge log is handed over in slices; a single longer line
 // is still read whole.
 constexpr size_t kBudgetPerCall = 8 << 20;

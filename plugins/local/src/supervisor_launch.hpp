@@ -25,7 +25,7 @@ class SupervisorStarts {
   SupervisorStarts(const SupervisorStarts&) = delete;
   SupervisorStarts& operator=(const SupervisorStarts&) = delete;
 
-  // Spawns the starter in a new session (stdin /dev/null, stdout and stderr appended to
+  // Spawns the starter in a new session (it appends its stdout and stderr to
   // <app_dir>/supervisor.log). Throws UNAVAILABLE when it cannot be executed at all.
   void start(const std::string& app_dir);
   // Reaps the starters that have exited, without blocking.

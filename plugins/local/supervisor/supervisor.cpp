@@ -96,12 +96,9 @@ void Supervisor::prepare() {
       ReplicaStatus replica_status;
       replica_status.id = role.replicas[k].id;
       role_status.replicas.push_back(replica_status);
-      const std::string dir = replica_dir(request_.app_dir, role.name, role.replicas[k].id);
-      make_directories(dir);
       Replica replica;
       replica.role_index = r;
       replica.replica_index = k;
-      replica.output = std::make_unique<ReplicaOutput>(dir);
       replicas_.push_back(std::move(replica));
     }
     status_.roles.push_back(std::move(role_status));
@@ -245,6 +242,18 @@ void Supervisor::on_signal() {
   update_app_state();
 }
 
+ReplicaOutput& Supervisor::output_of(Replica& replica) {
+  // Created on the first output: a replica that prints nothing costs no files, and creating
+  // eight inodes per replica before starting it would delay a wide app (docs/benchmarks.md).
+  if (!replica.output) {
+    const std::string dir = replica_dir(request_.app_dir, request_.roles[replica.role_index].name,
+                                        launch_of(replica).id);
+    make_directories(dir);
+    replica.output = std::make_unique<ReplicaOutput>(dir);
+  }
+  return *replica.output;
+}
+
 void Supervisor::on_output(Replica& replica, int32_t stream) {
   int& fd = stream == SORTIE_STREAM_STDOUT ? replica.stdout_fd : replica.stderr_fd;
   if (fd < 0) return;
@@ -256,13 +265,13 @@ void Supervisor::on_output(Replica& replica, int32_t stream) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return;  // EAGAIN: drained for now
     if (n == 0) {
-      replica.output->end_stream(stream, now_ns());
+      if (replica.output) replica.output->end_stream(stream, now_ns());
       ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
       ::close(fd);
       fd = -1;
       return;
     }
-    replica.output->write(stream, std::string_view(buffer, static_cast<size_t>(n)), now_ns());
+    output_of(replica).write(stream, std::string_view(buffer, static_cast<size_t>(n)), now_ns());
   }
 }
 
@@ -273,12 +282,12 @@ void Supervisor::drain_and_close(Replica& replica, int32_t stream) {
     const ssize_t n = ::read(fd, buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
     if (n > 0) {
-      replica.output->write(stream, std::string_view(buffer, static_cast<size_t>(n)), now_ns());
+      output_of(replica).write(stream, std::string_view(buffer, static_cast<size_t>(n)), now_ns());
       continue;
     }
     // EOF, or EAGAIN because a process that left the replica's group still holds the pipe: what
     // it writes from now on is not the replica's output any more.
-    replica.output->end_stream(stream, now_ns());
+    if (replica.output) replica.output->end_stream(stream, now_ns());
     ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
     ::close(fd);
     fd = -1;

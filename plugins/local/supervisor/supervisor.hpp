@@ -24,7 +24,7 @@ class Supervisor {
   Supervisor(const Supervisor&) = delete;
   Supervisor& operator=(const Supervisor&) = delete;
 
-  // Blocks the signals it handles, creates the log files and records itself (PENDING, its pid
+  // Blocks the signals it handles and records itself (PENDING, its pid
   // and start time) in state.json. After this returns, a cancel() from any process is honoured.
   void prepare();
   // Starts the replicas and runs until the app is terminal. Returns the process exit code.
@@ -37,14 +37,15 @@ class Supervisor {
     pid_t pid = 0;  // 0 while not running
     int stdout_fd = -1;
     int stderr_fd = -1;
-    bool restart_pending = false;  // being stopped so that its role or the app can restart
-    std::unique_ptr<ReplicaOutput> output;
+    bool restart_pending = false;           // being stopped so that its role or the app can restart
+    std::unique_ptr<ReplicaOutput> output;  // null until the replica first writes
   };
 
   ReplicaStatus& status_of(const Replica& replica);
   const ReplicaLaunch& launch_of(const Replica& replica) const;
   std::string name_of(const Replica& replica) const;
 
+  ReplicaOutput& output_of(Replica& replica);
   void start(Replica& replica);
   void on_signal();
   void on_output(Replica& replica, int32_t stream);
