@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <rapidjson/document.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -164,5 +165,9 @@ std::string json_string_member(const std::string& json, const std::string& name)
   auto it = doc.FindMember(name.c_str());
   return it != doc.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
 }
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+bool process_exists(long pid) { return kill(static_cast<pid_t>(pid), 0) == 0; }
 
 }  // namespace sortie::testing

@@ -57,6 +57,12 @@ class CliSandbox {
 // The value of a top-level string member in a JSON text ("state" -> "RUNNING"); "" if absent.
 std::string json_string_member(const std::string& json, const std::string& name);
 
+// The first line of a command's output (`sortie run` prints the handle there).
+std::string first_line(const std::string& text);
+
+// True while a process with this pid exists (zombies included).
+bool process_exists(long pid);
+
 }  // namespace sortie::testing
 
 #endif  // SORTIE_TESTS_CLI_HARNESS_HPP

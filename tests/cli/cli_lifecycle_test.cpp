@@ -14,15 +14,11 @@
 namespace sortie::testing {
 namespace {
 
-bool process_exists(long pid) { return kill(static_cast<pid_t>(pid), 0) == 0; }
-
 long replica_pid(const std::string& status_json) {
   std::smatch pid;
   if (!std::regex_search(status_json, pid, std::regex("\"pid\":([1-9][0-9]*)"))) return 0;
   return std::stol(pid[1].str());
 }
-
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 // Runs `run --wait -- sleep 1000`, sends `signal` once the replica runs, returns the CLI's
 // result and the app's handle.

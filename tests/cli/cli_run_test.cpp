@@ -13,10 +13,6 @@
 namespace sortie::testing {
 namespace {
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
-bool process_exists(long pid) { return kill(static_cast<pid_t>(pid), 0) == 0; }
-
 TEST(CliRun, SubmitPrintsHandleThenOtherProcessesSeeTheApp) {
   CliSandbox sandbox;
   const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--", "echo", "hi"});
