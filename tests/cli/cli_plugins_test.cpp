@@ -152,6 +152,21 @@ TEST(CliPlugins, ACrashingPluginIsAnErrorWhenIsolated) {
   EXPECT_EQ(in_process.exit_code, 128 + SIGSEGV) << in_process.err;
 }
 
+TEST(CliPlugins, PluginProgressShowsUnlessQuiet) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_good", "fixture_sched");
+  const std::string dir = sandbox.root() + "/fixtures";
+  // The fixture logs at INFO when its scheduler is created, as a pull or build would report.
+  const auto loud = sandbox.sortie({"--plugin-dir", dir, "runopts", "fixture_sched"});
+  EXPECT_EQ(loud.exit_code, 0) << loud.err;
+  EXPECT_NE(loud.err.find("sortie: plugin fixture_good: created with "), std::string::npos)
+      << loud.err;
+  const auto quiet = sandbox.sortie({"--plugin-dir", dir, "--quiet", "runopts", "fixture_sched"});
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err.find("created with"), std::string::npos) << quiet.err;
+  EXPECT_EQ(quiet.out, loud.out);
+}
+
 TEST(CliPlugins, InterruptReachesAnIsolatedWait) {
   CliSandbox sandbox;
   const auto run = sandbox.sortie_interrupted(
