@@ -31,21 +31,28 @@ int open_for_append(const std::string& path) {
 
 }  // namespace
 
-IndexedLogWriter::IndexedLogWriter(const std::string& data_path)
-    : path_(data_path),
-      data_fd_(open_for_append(data_path)),
-      index_fd_(open_for_append(log_index_path(data_path))) {
+IndexedLogWriter::IndexedLogWriter(const std::string& data_path) : path_(data_path) {}
+
+IndexedLogWriter::~IndexedLogWriter() { close_files(); }
+
+void IndexedLogWriter::open_files() {
+  // Either may fail (out of descriptors, say); the next append retries what is missing.
+  if (data_fd_ < 0) data_fd_ = open_for_append(path_);
+  if (index_fd_ < 0) index_fd_ = open_for_append(log_index_path(path_));
   struct stat info {};
   if (::fstat(data_fd_, &info) == 0) offset_ = static_cast<uint64_t>(info.st_size);
 }
 
-IndexedLogWriter::~IndexedLogWriter() {
-  ::close(data_fd_);
-  ::close(index_fd_);
+void IndexedLogWriter::close_files() {
+  for (int* fd : {&data_fd_, &index_fd_}) {
+    if (*fd >= 0) ::close(*fd);
+    *fd = -1;
+  }
 }
 
 void IndexedLogWriter::append(std::string_view bytes, int32_t stream, int64_t timestamp_ns) {
   if (bytes.empty()) return;
+  if (data_fd_ < 0 || index_fd_ < 0) open_files();
   const int64_t millisecond = timestamp_ns / 1000000;
   if (millisecond != last_millisecond_ || stream != last_stream_ || line_start_pending_) {
     const LogIndexEntry entry{offset_, timestamp_ns, stream,

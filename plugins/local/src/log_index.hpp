@@ -34,11 +34,16 @@ class IndexedLogWriter {
   IndexedLogWriter(const IndexedLogWriter&) = delete;
   IndexedLogWriter& operator=(const IndexedLogWriter&) = delete;
 
+  // Opens (creates) the files on first use, and again after close_files().
   void append(std::string_view bytes, int32_t stream, int64_t timestamp_ns);
   // The data so far ends a line, with or without '\n': the next append starts a new one.
   void end_line();
+  // Gives back the two descriptors until the next append (see OutputFileBudget).
+  void close_files();
 
  private:
+  void open_files();
+
   std::string path_;
   int data_fd_ = -1;
   int index_fd_ = -1;

@@ -12,6 +12,8 @@
 #include <map>
 #include <vector>
 
+#include <sortie/plugin.hpp>
+
 #include "file_util.hpp"
 
 extern char** environ;
@@ -136,7 +138,16 @@ __attribute__((noinline)) pid_t vfork_child(const ChildSetup* setup,
 }
 
 void make_pipe(int fds[2], const std::string& what) {
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("cannot create a pipe for " + what);
+  if (::pipe2(fds, O_CLOEXEC) == 0) return;
+  if (errno == EMFILE) {
+    rlimit limit{};
+    ::getrlimit(RLIMIT_NOFILE, &limit);
+    throw Error(Code::kResourceExhausted,
+                "cannot create a pipe for " + what + ": the supervisor reached its open-file " +
+                    "limit (" + std::to_string(limit.rlim_cur) +
+                    ", 2 per replica); raise the hard limit (ulimit -Hn) or run fewer replicas");
+  }
+  throw_errno("cannot create a pipe for " + what);
 }
 
 }  // namespace

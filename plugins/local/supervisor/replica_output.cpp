@@ -36,4 +36,10 @@ void ReplicaOutput::end_stream(int32_t stream, int64_t timestamp_ns) {
   (stream == SORTIE_STREAM_STDOUT ? stdout_ : stderr_).end_line();
 }
 
+void ReplicaOutput::close_files() {
+  stdout_.close_files();
+  stderr_.close_files();
+  combined_.close_files();
+}
+
 }  // namespace sortie::local

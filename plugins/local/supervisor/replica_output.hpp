@@ -14,13 +14,16 @@ namespace sortie::local {
 
 class ReplicaOutput {
  public:
-  // Creates <dir>/{stdout,stderr,combined}.log and their indexes, appending when they exist.
+  // Writes <dir>/{stdout,stderr,combined}.log and their indexes, each created on its first
+  // write and appended to when it exists.
   explicit ReplicaOutput(const std::string& dir);
 
   // `stream` is SORTIE_STREAM_STDOUT or SORTIE_STREAM_STDERR.
   void write(int32_t stream, std::string_view bytes, int64_t timestamp_ns);
   // The stream ended: its held-back final line (without '\n') goes to combined.log.
   void end_stream(int32_t stream, int64_t timestamp_ns);
+  // Closes every file until the next write.
+  void close_files();
 
  private:
   IndexedLogWriter stdout_;

@@ -1,6 +1,7 @@
 #include "supervisor.hpp"
 
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
@@ -104,6 +105,10 @@ void Supervisor::prepare() {
     status_.roles.push_back(std::move(role_status));
   }
   role_restarts_.assign(request_.roles.size(), 0);
+  rlimit fd_limit{};
+  ::getrlimit(RLIMIT_NOFILE, &fd_limit);
+  output_budget_ = OutputFileBudget(
+      replicas_.size(), OutputFileBudget::max_open_for(fd_limit.rlim_cur, replicas_.size()));
   write_state();
   // Checked after recording ourselves: a cancel() that found no supervisor pid left this file
   // before reading the state, so one of the two always sees the other.
@@ -245,6 +250,8 @@ void Supervisor::on_signal() {
 ReplicaOutput& Supervisor::output_of(Replica& replica) {
   // Created on the first output: a replica that prints nothing costs no files, and creating
   // eight inodes per replica before starting it would delay a wide app (docs/benchmarks.md).
+  const size_t evicted = output_budget_.use(static_cast<size_t>(&replica - replicas_.data()));
+  if (evicted != OutputFileBudget::kNone) replicas_[evicted].output->close_files();
   if (!replica.output) {
     const std::string dir = replica_dir(request_.app_dir, request_.roles[replica.role_index].name,
                                         launch_of(replica).id);
@@ -252,6 +259,33 @@ ReplicaOutput& Supervisor::output_of(Replica& replica) {
     replica.output = std::make_unique<ReplicaOutput>(dir);
   }
   return *replica.output;
+}
+
+void Supervisor::append_output(Replica& replica, int32_t stream, std::string_view bytes) {
+  try {
+    output_of(replica).write(stream, bytes, now_ns());
+  } catch (const Error& error) {
+    output_failed(replica, error.what());
+  }
+}
+
+void Supervisor::end_output(Replica& replica, int32_t stream) {
+  if (!replica.output) return;
+  try {
+    output_of(replica).end_stream(stream, now_ns());
+  } catch (const Error& error) {
+    output_failed(replica, error.what());
+  }
+}
+
+void Supervisor::output_failed(Replica& replica, const std::string& error) {
+  // The replica keeps running and its pipe keeps being drained (so it never blocks on a full
+  // pipe); what could not be written is lost, and its status says so.
+  if (replica.output_lost) return;
+  replica.output_lost = true;
+  status_of(replica).msg = "output lost: " + error;
+  dirty_ = true;
+  log_event(name_of(replica) + " output lost: " + error);
 }
 
 void Supervisor::on_output(Replica& replica, int32_t stream) {
@@ -265,13 +299,13 @@ void Supervisor::on_output(Replica& replica, int32_t stream) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return;  // EAGAIN: drained for now
     if (n == 0) {
-      if (replica.output) replica.output->end_stream(stream, now_ns());
+      end_output(replica, stream);
       ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
       ::close(fd);
       fd = -1;
       return;
     }
-    output_of(replica).write(stream, std::string_view(buffer, static_cast<size_t>(n)), now_ns());
+    append_output(replica, stream, std::string_view(buffer, static_cast<size_t>(n)));
   }
 }
 
@@ -282,12 +316,12 @@ void Supervisor::drain_and_close(Replica& replica, int32_t stream) {
     const ssize_t n = ::read(fd, buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
     if (n > 0) {
-      output_of(replica).write(stream, std::string_view(buffer, static_cast<size_t>(n)), now_ns());
+      append_output(replica, stream, std::string_view(buffer, static_cast<size_t>(n)));
       continue;
     }
     // EOF, or EAGAIN because a process that left the replica's group still holds the pipe: what
     // it writes from now on is not the replica's output any more.
-    if (replica.output) replica.output->end_stream(stream, now_ns());
+    end_output(replica, stream);
     ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
     ::close(fd);
     fd = -1;

@@ -9,10 +9,12 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app_status.hpp"
 #include "launch_request.hpp"
+#include "output_file_budget.hpp"
 #include "replica_output.hpp"
 
 namespace sortie::local {
@@ -39,6 +41,7 @@ class Supervisor {
     int stderr_fd = -1;
     bool restart_pending = false;           // being stopped so that its role or the app can restart
     std::unique_ptr<ReplicaOutput> output;  // null until the replica first writes
+    bool output_lost = false;               // a write to its log files failed
   };
 
   ReplicaStatus& status_of(const Replica& replica);
@@ -46,6 +49,9 @@ class Supervisor {
   std::string name_of(const Replica& replica) const;
 
   ReplicaOutput& output_of(Replica& replica);
+  void append_output(Replica& replica, int32_t stream, std::string_view bytes);
+  void end_output(Replica& replica, int32_t stream);
+  void output_failed(Replica& replica, const std::string& error);
   void start(Replica& replica);
   void on_signal();
   void on_output(Replica& replica, int32_t stream);
@@ -66,6 +72,7 @@ class Supervisor {
   LaunchRequest request_;
   AppStatus status_;
   std::vector<Replica> replicas_;
+  OutputFileBudget output_budget_{0, 1};
   std::vector<int64_t> role_restarts_;
   std::string ending_state_;  // "FAILED" or "CANCELLED" once the app is shutting down
   int epoll_fd_ = -1;
