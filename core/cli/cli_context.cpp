@@ -61,6 +61,7 @@ const registry::Registry& CliContext::registry() {
   if (!registry_) {
     registry::SearchOptions search;
     search.replace_dirs = options_.plugin_dirs;
+    search.executable_path = options_.install_anchor;
     registry_ = registry::Registry::discover(search);
   }
   return *registry_;
@@ -104,14 +105,44 @@ std::unique_ptr<core::SchedulerClient> CliContext::scheduler(const std::string& 
   return plugin_host().scheduler(*entry, scheduler_config(name, session));
 }
 
-std::string CliContext::scheduler_config(const std::string& name, const std::string& session) {
-  const std::string dir = state_dir() + "/schedulers/" + name;
+namespace {
+
+// <state dir>/<kind>/<name>, created.
+std::string component_state_dir(const std::string& kind, const std::string& name) {
+  const std::string dir = state_dir() + "/" + kind + "/" + name;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     throw core::Error(SORTIE_FAILED_PRECONDITION,
                       "cannot create state directory " + dir + ": " + ec.message());
   }
+  return dir;
+}
+
+}  // namespace
+
+std::string CliContext::packager_config(const std::string& name) {
+  JsonText config;
+  config.begin_object();
+  config.key("schema").string("sortie.packager_config/1");
+  config.key("name").string(name);
+  config.key("state_dir").string(component_state_dir("packagers", name));
+  config.end_object();
+  return config.str();
+}
+
+std::string CliContext::image_provider_config(const std::string& name) {
+  JsonText config;
+  config.begin_object();
+  config.key("schema").string("sortie.image_provider_config/1");
+  config.key("name").string(name);
+  config.key("state_dir").string(component_state_dir("image_providers", name));
+  config.end_object();
+  return config.str();
+}
+
+std::string CliContext::scheduler_config(const std::string& name, const std::string& session) {
+  const std::string dir = component_state_dir("schedulers", name);
   JsonText config;
   config.begin_object();
   config.key("schema").string("sortie.scheduler_config/1");

@@ -26,6 +26,9 @@ struct GlobalOptions {
   bool isolate_plugins = false;          // --isolate-plugins
   bool quiet = false;                    // --quiet: no plugin progress (INFO) on stderr
   std::optional<std::chrono::milliseconds> plugin_timeout;  // --plugin-timeout
+  // A file in <prefix>/bin or <prefix>/lib whose prefix holds share/sortie/plugins.d; empty =
+  // this executable (a launcher linking libsortie_launch gives the library's path).
+  std::string install_anchor;
 };
 
 class CliContext {
@@ -49,6 +52,9 @@ class CliContext {
                                                    const std::string& session);
   // The create() payload for scheduler `name` (P-4); creates its state directory.
   std::string scheduler_config(const std::string& name, const std::string& session);
+  // The create() payload for packager `name` (P-4); creates its state directory.
+  std::string packager_config(const std::string& name);
+  std::string image_provider_config(const std::string& name);
   // Resolves a named resource from data manifests or code-backed registries.
   std::optional<core::Resource> named_resource(const std::string& name);
   core::NamedResourceLookup resource_lookup();

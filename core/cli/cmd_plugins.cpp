@@ -23,7 +23,7 @@ namespace {
 
 constexpr registry::Group kGroups[] = {
     registry::Group::kSchedulers, registry::Group::kPackagers, registry::Group::kImageProviders,
-    registry::Group::kNamedResources, registry::Group::kComponents};
+    registry::Group::kNamedResources, registry::Group::kComponents, registry::Group::kExecutors};
 
 std::string provider_of(const registry::Entry& entry) {
   return entry.plugin ? entry.plugin->name + " " + entry.plugin->version : "(data)";
@@ -185,25 +185,17 @@ void exercise(CliContext& ctx, const registry::Entry& entry) {
           .scheduler(entry, ctx.scheduler_config(entry.name, ctx.options().session))
           ->run_options();
       return;
-    case registry::Group::kImageProviders: {
-      JsonText config;
-      config.begin_object()
-          .key("schema")
-          .string("sortie.image_provider_config/1")
-          .key("name")
-          .string(entry.name)
-          .key("state_dir")
-          .string(state_dir() + "/image_providers/" + entry.name)
-          .end_object();
-      ctx.plugin_host().image_provider(entry, config.str());
+    case registry::Group::kImageProviders:
+      ctx.plugin_host().image_provider(entry, ctx.image_provider_config(entry.name));
       return;
-    }
     case registry::Group::kNamedResources:
       ctx.plugin_host().resource_names(entry);
       return;
     case registry::Group::kPackagers:
+      ctx.plugin_host().packager(entry, ctx.packager_config(entry.name));
+      return;
     case registry::Group::kComponents:
-      // The host has no packager client yet: negotiation checked the packager's table.
+    case registry::Group::kExecutors:
       return;
   }
 }

@@ -32,6 +32,8 @@ int cmd_runopts(CliContext& ctx, const Args& args);
 int cmd_plugins(CliContext& ctx, const Args& args);
 int cmd_resources(CliContext& ctx, const Args& args);
 int cmd_builtins(CliContext& ctx, const Args& args);
+int cmd_launch(CliContext& ctx, const Args& args);
+int cmd_experiments(CliContext& ctx, const Args& args);
 
 }  // namespace sortie::cli
 

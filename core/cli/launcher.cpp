@@ -42,16 +42,7 @@ std::string Launcher::fetch_images(const core::AppDef& app, const std::string& p
                                             ": no image provider of that name (see `sortie "
                                             "plugins list`)");
   }
-  JsonText config;
-  config.begin_object()
-      .key("schema")
-      .string("sortie.image_provider_config/1")
-      .key("name")
-      .string(provider)
-      .key("state_dir")
-      .string(state_dir() + "/image_providers/" + provider)
-      .end_object();
-  auto client = ctx_.plugin_host().image_provider(*entry, config.str());
+  auto client = ctx_.plugin_host().image_provider(*entry, ctx_.image_provider_config(provider));
   JsonText images;
   images.begin_object();
   for (const auto& role : app.roles) images.key(role.name).raw(client->fetch(core::to_json(role)));

@@ -30,6 +30,9 @@ commands:
              them all in helper processes (plugins doctor)
   resources  named resources (e.g. gpu.small)
   builtins   components available to `sortie run`
+  launch     run an experiment file: executables, jobs, job groups, work units, sweeps
+  experiments
+             experiments launched from any shell: list, show ID, cancel ID
 
 global options:
   --plugin-dir DIR  read manifests from DIR only (repeatable; replaces the search path)
@@ -61,6 +64,8 @@ constexpr Command kCommands[] = {
     {"plugins", sortie::cli::cmd_plugins},
     {"resources", sortie::cli::cmd_resources},
     {"builtins", sortie::cli::cmd_builtins},
+    {"launch", sortie::cli::cmd_launch},
+    {"experiments", sortie::cli::cmd_experiments},
 };
 
 int usage_error(const std::string& message) {

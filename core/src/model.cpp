@@ -45,7 +45,9 @@ void validate_resource(const Resource& res, const std::string& where) {
 void validate_role(const AppDef& app, size_t index) {
   const Role& role = app.roles[index];
   const std::string where = role_context(app, index);
-  if (role.entrypoint.empty()) throw Error(where + ": entrypoint is required");
+  if (role.entrypoint.empty() && role.image.empty()) {
+    throw Error(where + ": entrypoint is required");
+  }
   if (role.num_replicas < 1) {
     throw Error(where + ": num_replicas must be >= 1, got " + std::to_string(role.num_replicas));
   }

@@ -202,9 +202,12 @@ Role read_role(const Value& value, const Where& where) {
   json::check_schema(value, where, "sortie.role/1");
   Role role;
   role.name = required_string(value, "name", where);
-  role.entrypoint = required_string(value, "entrypoint", where);
   if (const Value* v = json::find(value, "image"))
     role.image = json::as_string(*v, where / "image");
+  // An image may run its own entrypoint (docs/payloads.md P-2); a process needs one.
+  if (role.image.empty() || json::find(value, "entrypoint") != nullptr) {
+    role.entrypoint = required_string(value, "entrypoint", where);
+  }
   if (const Value* v = json::find(value, "base_image")) {
     role.base_image = json::as_string(*v, where / "base_image");
   }

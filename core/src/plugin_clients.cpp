@@ -191,4 +191,20 @@ std::string ImageProviderClient::fetch(std::string_view role_json) {
   return out.text();
 }
 
+PackagerClient::PackagerClient(const sortie_packager_vtable* vtable, sortie_packager* self,
+                               std::string context)
+    : vtable_(vtable), self_(self), context_(std::move(context)) {}
+
+PackagerClient::~PackagerClient() { vtable_->destroy(self_); }
+
+std::string PackagerClient::package(std::string_view request_json) {
+  StringSink out, err;
+  const sortie_status status = invoke(context_, "package", [&] {
+    return vtable_->package(self_, as_str(request_json), out.get(), err.get());
+  });
+  check_status(context_, "package", status, err.text());
+  check_payload(context_, "package", out.text(), "sortie.package_result/1");
+  return out.text();
+}
+
 }  // namespace sortie::core

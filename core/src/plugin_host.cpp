@@ -32,6 +32,8 @@ const char* group_noun(registry::Group group) {
       return "named-resource registry";
     case registry::Group::kComponents:
       return "component";
+    case registry::Group::kExecutors:
+      return "executor";
   }
   return "entry";
 }
@@ -120,6 +122,12 @@ std::unique_ptr<ImageProviderClient> PluginHost::image_provider(const registry::
                                                                 const std::string& config_json) {
   return create_component<ImageProviderClient, sortie_image_provider_vtable, sortie_image_provider>(
       entry, registry::Group::kImageProviders, SORTIE_KIND_IMAGE_PROVIDER, config_json);
+}
+
+std::unique_ptr<PackagerClient> PluginHost::packager(const registry::Entry& entry,
+                                                     const std::string& config_json) {
+  return create_component<PackagerClient, sortie_packager_vtable, sortie_packager>(
+      entry, registry::Group::kPackagers, SORTIE_KIND_PACKAGER, config_json);
 }
 
 std::vector<std::string> PluginHost::resource_names(const registry::Entry& entry) {

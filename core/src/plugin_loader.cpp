@@ -82,6 +82,7 @@ std::optional<uint32_t> kind_of(registry::Group group) {
     case registry::Group::kNamedResources:
       return SORTIE_KIND_NAMED_RESOURCES;
     case registry::Group::kComponents:
+    case registry::Group::kExecutors:
       return std::nullopt;
   }
   return std::nullopt;

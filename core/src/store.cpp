@@ -20,6 +20,7 @@
 namespace sortie::core {
 namespace {
 
+using store_detail::now_ns;
 using store_detail::read_transaction;
 using store_detail::Statement;
 using store_detail::write_transaction;
@@ -31,12 +32,6 @@ constexpr AppState kAllStates[] = {AppState::kUnsubmitted, AppState::kSubmitted,
 constexpr const char* kAppColumns =
     "handle, scheduler, session, app_id, name, state, num_restarts, msg, appdef_json, "
     "request_json, cfg_json, submitted_at, updated_at";
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 // A state written by a newer sortie that this one does not know reads as UNKNOWN.
 AppState state_from_column(const std::string& text) {

@@ -66,6 +66,34 @@ CREATE TABLE events (
 );
 CREATE INDEX events_by_handle ON events (handle, id);
 )sql",
+    // 2: experiments (sortie/xm.hpp). Jobs point at apps by handle; an app outlives nothing.
+    R"sql(
+CREATE TABLE experiments (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  title TEXT NOT NULL,
+  launch_dir TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+
+CREATE TABLE work_units (
+  experiment_id INTEGER NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
+  work_unit_id INTEGER NOT NULL,
+  args_json TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (experiment_id, work_unit_id)
+) WITHOUT ROWID;
+
+CREATE TABLE experiment_jobs (
+  experiment_id INTEGER NOT NULL,
+  work_unit_id INTEGER NOT NULL,
+  job_name TEXT NOT NULL,
+  full_name TEXT NOT NULL,
+  handle TEXT NOT NULL REFERENCES apps (handle),
+  role TEXT NOT NULL,
+  PRIMARY KEY (experiment_id, work_unit_id, job_name),
+  FOREIGN KEY (experiment_id, work_unit_id) REFERENCES work_units ON DELETE CASCADE
+);
+)sql",
 };
 
 struct Marks {

@@ -13,7 +13,7 @@
 
 namespace sortie::core::store_detail {
 
-inline constexpr int kStoreSchemaVersion = 1;
+inline constexpr int kStoreSchemaVersion = 2;
 inline constexpr int32_t kStoreApplicationId = 0x536f7274;  // "Sort"
 
 // Brings the database to kStoreSchemaVersion. When it already is there (every open but the

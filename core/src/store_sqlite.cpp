@@ -182,4 +182,10 @@ void read_transaction(sqlite3* db, const std::string& path, std::string_view act
   execute(db, path, "COMMIT", action);
 }
 
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace sortie::core::store_detail

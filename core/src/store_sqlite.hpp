@@ -64,6 +64,9 @@ void write_transaction(sqlite3* db, const std::string& path, std::string_view ac
 void read_transaction(sqlite3* db, const std::string& path, std::string_view action,
                       const std::function<void()>& body);
 
+// Nanoseconds since the Unix epoch, the store's time unit.
+int64_t now_ns();
+
 // How long one call waits for SQLite's lock before its own retry loop gives up.
 inline constexpr int kBusyTimeoutMs = 10'000;
 

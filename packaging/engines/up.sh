@@ -8,3 +8,4 @@ bash docker_up.sh
 bash registry_up.sh
 bash k8s_validators.sh
 bash vertex_validators.sh
+bash bazel_up.sh

@@ -199,6 +199,19 @@ void require_plugin(const Entry& entry, const std::shared_ptr<const PluginLibrar
   }
 }
 
+// The required object member `name` of a data-only entry, as compact JSON.
+std::string data_object(const rapidjson::Value& value, const char* name,
+                        const std::string& json_path, const char* group) {
+  const rapidjson::Value* object = member(value, name);
+  if (object == nullptr) {
+    fail(json_path + "." + name, std::string("missing; a ") + group + " entry is data only");
+  }
+  if (!object->IsObject()) {
+    fail(json_path + "." + name, std::string("expected an object, found ") + type_name(*object));
+  }
+  return to_compact_json(*object);
+}
+
 Entry parse_entry(const rapidjson::Value& value, const std::string& json_path,
                   const std::shared_ptr<const PluginLibrary>& plugin,
                   const std::string& manifest_path) {
@@ -212,7 +225,7 @@ Entry parse_entry(const rapidjson::Value& value, const std::string& json_path,
     fail(json_path + ".group",
          "unknown group '" + group +
              "'; expected sortie.schedulers, sortie.packagers, sortie.image_providers, "
-             "sortie.named_resources or sortie.components");
+             "sortie.named_resources, sortie.components or sortie.executors");
   }
   entry.group = *parsed_group;
   entry.name = required_name(value, "name", json_path + ".name");
@@ -238,18 +251,15 @@ Entry parse_entry(const rapidjson::Value& value, const std::string& json_path,
         entry.plugin = plugin;
       }
       break;
-    case Group::kComponents: {
-      const rapidjson::Value* component = member(value, "component");
-      if (component == nullptr) {
-        fail(json_path + ".component", "missing; a sortie.components entry is data only");
-      }
-      if (!component->IsObject()) {
-        fail(json_path + ".component",
-             std::string("expected an object, found ") + type_name(*component));
-      }
-      entry.data_json = to_compact_json(*component);
+    case Group::kComponents:
+      entry.data_json = data_object(value, "component", json_path, "sortie.components");
       break;
-    }
+    case Group::kExecutors:
+      entry.data_json = data_object(value, "executor", json_path, "sortie.executors");
+      if (!member(*member(value, "executor"), "scheduler")) {
+        fail(json_path + ".executor.scheduler", "missing; name the scheduler that runs it");
+      }
+      break;
   }
   return entry;
 }

@@ -4,8 +4,8 @@
 // read here; no library is ever opened (REG-4).
 #include <algorithm>
 #include <filesystem>
-#include <sortie/registry/registry.hpp>
 #include <sortie/registry/edit_distance.hpp>
+#include <sortie/registry/registry.hpp>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -30,6 +30,7 @@ constexpr GroupName kGroupNames[] = {
     {Group::kImageProviders, "sortie.image_providers"},
     {Group::kNamedResources, "sortie.named_resources"},
     {Group::kComponents, "sortie.components"},
+    {Group::kExecutors, "sortie.executors"},
 };
 
 // The *.json files of a directory in byte order of their names (REG-2), or an error.

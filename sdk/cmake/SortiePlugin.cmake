@@ -1,6 +1,9 @@
 # sortie_add_plugin(<target>
 #     SOURCES <file>...
 #     PROVIDES <group>:<name>...        e.g. sortie.schedulers:acme_batch
+#     [EXECUTORS <executor>.<kind>=<scheduler>...]
+#                                        executors it runs (docs/payloads.md P-14), e.g.
+#                                        acme.image=acme_batch (kind: process or image)
 #     [VERSION <version>] [DESCRIPTION <text>]
 #     [OUTPUT_DIRECTORY <dir>]           where the library is built (default: current binary dir)
 #     [MANIFEST_DIRECTORY <dir>]         where its build-tree manifest goes (default: <binary>/plugins.d)
@@ -16,7 +19,7 @@ function(sortie_add_plugin target)
   # Inside the function: a directory variable set at include time is not seen in other directories.
   set(_SORTIE_GROUPS "sortie.schedulers;sortie.packagers;sortie.image_providers;sortie.named_resources")
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_INSTALL"
-    "VERSION;DESCRIPTION;OUTPUT_DIRECTORY;MANIFEST_DIRECTORY" "SOURCES;PROVIDES")
+    "VERSION;DESCRIPTION;OUTPUT_DIRECTORY;MANIFEST_DIRECTORY" "SOURCES;PROVIDES;EXECUTORS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "sortie_add_plugin(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -54,6 +57,14 @@ function(sortie_add_plugin target)
       string(APPEND provides_json ",\n")
     endif()
     string(APPEND provides_json "    {\"group\": \"${group}\", \"name\": \"${name}\"}")
+  endforeach()
+  foreach(entry IN LISTS ARG_EXECUTORS)
+    if(NOT entry MATCHES "^([A-Za-z0-9_-]+\\.(process|image))=([A-Za-z0-9_.-]+)$")
+      message(FATAL_ERROR "sortie_add_plugin(${target}): EXECUTORS entry '${entry}' is not "
+                          "<executor>.<process|image>=<scheduler>")
+    endif()
+    string(APPEND provides_json ",\n    {\"group\": \"sortie.executors\", \"name\": "
+           "\"${CMAKE_MATCH_1}\", \"executor\": {\"scheduler\": \"${CMAKE_MATCH_3}\"}}")
   endforeach()
 
   add_library(${target} MODULE ${ARG_SOURCES})

@@ -301,8 +301,8 @@ TEST_F(RegistryTest, BadEntriesAreSkippedAndTheRestOfTheManifestStays) {
   EXPECT_EQ(messages,
             (std::vector<std::string>{
                 "provides[0].group: unknown group 'sortie.bogus'; expected sortie.schedulers, "
-                "sortie.packagers, sortie.image_providers, sortie.named_resources or "
-                "sortie.components",
+                "sortie.packagers, sortie.image_providers, sortie.named_resources, "
+                "sortie.components or sortie.executors",
                 "provides[1]: sortie.schedulers entry 'needs_library' is implemented by a "
                 "library, but the manifest has no \"plugin\" member",
                 "provides[2].name: 'bad name' is not a valid name; use one or more of A-Z a-z "
@@ -338,6 +338,29 @@ TEST_F(RegistryTest, DataEntriesKeepTheirJsonAndNeedNoPlugin) {
   const Entry* component = registry.find(Group::kComponents, "utils.echo");
   ASSERT_NE(component, nullptr);
   EXPECT_EQ(component->data_json, R"({"params":[{"name":"msg"}],"app":{"name":"echo"}})");
+}
+
+TEST_F(RegistryTest, ExecutorEntriesNameTheirSchedulerAndNeedNoPlugin) {
+  const std::string path = write("executors.json", R"({
+    "file_format_version": "1.0",
+    "provides": [
+      {"group": "sortie.executors", "name": "local.image",
+       "executor": {"scheduler": "local_docker", "options": {"network": "x"}}},
+      {"group": "sortie.executors", "name": "slurm.process", "executor": {"options": {}}},
+      {"group": "sortie.executors", "name": "k8s.image", "executor": "kubernetes"}]})");
+  const Registry registry = Registry::from_files({path});
+  const Entry* local = registry.find(Group::kExecutors, "local.image");
+  ASSERT_NE(local, nullptr);
+  EXPECT_EQ(local->plugin, nullptr);
+  EXPECT_EQ(local->data_json, R"({"scheduler":"local_docker","options":{"network":"x"}})");
+  EXPECT_EQ(registry.find(Group::kExecutors, "slurm.process"), nullptr);
+  EXPECT_EQ(registry.find(Group::kExecutors, "k8s.image"), nullptr);
+  std::vector<std::string> messages;
+  for (const Problem& problem : registry.problems()) messages.push_back(problem.message);
+  EXPECT_EQ(messages,
+            (std::vector<std::string>{
+                "provides[1].executor.scheduler: missing; name the scheduler that runs it",
+                "provides[2].executor: expected an object, found a string"}));
 }
 
 TEST_F(RegistryTest, PluginEntriesShareTheirLibraryWithAbsolutePaths) {

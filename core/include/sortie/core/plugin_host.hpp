@@ -102,6 +102,21 @@ class ImageProviderClient {
   std::string context_;
 };
 
+class PackagerClient {
+ public:
+  PackagerClient(const sortie_packager_vtable* vtable, sortie_packager* self, std::string context);
+  ~PackagerClient();
+  PackagerClient(const PackagerClient&) = delete;
+  PackagerClient& operator=(const PackagerClient&) = delete;
+  std::string package(std::string_view request_json);  // "sortie.package_result/1"
+  const std::string& context() const { return context_; }
+
+ private:
+  const sortie_packager_vtable* vtable_;
+  sortie_packager* self_;
+  std::string context_;
+};
+
 // Loaded libraries are process-wide (negotiation happens once per process and the host API a
 // plugin keeps must live until exit), so a PluginHost holds no state of its own.
 class PluginHost {
@@ -115,6 +130,8 @@ class PluginHost {
                                              const std::string& config_json);
   std::unique_ptr<ImageProviderClient> image_provider(const registry::Entry& entry,
                                                       const std::string& config_json);
+  std::unique_ptr<PackagerClient> packager(const registry::Entry& entry,
+                                           const std::string& config_json);
   // Code-backed named resources: names() and lookup(); data-only entries need no plugin.
   std::vector<std::string> resource_names(const registry::Entry& entry);
   std::optional<std::string> resource_lookup(const registry::Entry& entry, std::string_view name);

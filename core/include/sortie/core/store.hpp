@@ -49,6 +49,29 @@ struct ListFilter {
   int limit = 0;             // 0 = no limit; newest first
 };
 
+struct ExperimentRecord {
+  int64_t id = 0;
+  std::string title;
+  std::string launch_dir;
+  int64_t created_at = 0;  // ns since epoch
+};
+
+// One job of a work unit: the role `role` of the app `handle`.
+struct ExperimentJobRecord {
+  std::string job_name;   // as in the experiment
+  std::string full_name;  // {experiment}_{work unit}_{job}
+  std::string handle;
+  std::string role;
+};
+
+struct WorkUnitRecord {
+  int64_t experiment_id = 0;
+  int work_unit_id = 0;
+  std::string args_json;  // the overrides it was added with
+  int64_t created_at = 0;
+  std::vector<ExperimentJobRecord> jobs;
+};
+
 class AppStore {
  public:
   // Opens (creating if needed) the database at `path`, creating parent directories, WAL mode,
@@ -73,6 +96,17 @@ class AppStore {
   std::optional<AppStatus> last_status(const std::string& handle) const;
   std::vector<AppRecord> list(const ListFilter& filter) const;
   std::vector<AppEvent> events(const std::string& handle) const;
+
+  // Experiments (store_experiments.cpp). Ids come from the store: 1, 2, ... per store.
+  int64_t create_experiment(const std::string& title, const std::string& launch_dir);
+  // Reserves the next work unit id of the experiment (1, 2, ...), atomically across processes.
+  int reserve_work_unit(int64_t experiment_id, const std::string& args_json);
+  // Records that a job of a work unit runs as `job.role` of the recorded app `job.handle`.
+  void record_experiment_job(int64_t experiment_id, int work_unit_id,
+                             const ExperimentJobRecord& job);
+  std::optional<ExperimentRecord> experiment(int64_t id) const;
+  std::vector<ExperimentRecord> experiments(int limit) const;           // newest first; 0 = all
+  std::vector<WorkUnitRecord> work_units(int64_t experiment_id) const;  // by id
 
  private:
   explicit AppStore(sqlite3* db, std::string path);

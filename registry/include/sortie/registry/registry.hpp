@@ -27,10 +27,17 @@
 
 namespace sortie::registry {
 
-enum class Group { kSchedulers, kPackagers, kImageProviders, kNamedResources, kComponents };
+enum class Group {
+  kSchedulers,
+  kPackagers,
+  kImageProviders,
+  kNamedResources,
+  kComponents,
+  kExecutors
+};
 
 // "sortie.schedulers", "sortie.packagers", "sortie.image_providers", "sortie.named_resources",
-// "sortie.components".
+// "sortie.components", "sortie.executors".
 const char* to_string(Group group) noexcept;
 std::optional<Group> group_from_string(std::string_view text) noexcept;
 
@@ -55,7 +62,7 @@ struct Entry {
   std::string description;
   std::string manifest_path;                    // absolute
   std::shared_ptr<const PluginLibrary> plugin;  // null for data-only entries
-  std::string data_json;  // data-only entries: the "resource" or "component" member, as JSON
+  std::string data_json;  // data-only entries: the "resource", "component" or "executor" member
 };
 
 struct Shadowed {

@@ -1,0 +1,59 @@
+// File: sortie/core/experiment_file.hpp
+//
+// Experiment files (docs/experiments.md), the declarative form of the launch API in
+// sortie/xm.hpp: a title, named executables, named executors, the job or job group every work
+// unit runs, and the work units themselves (explicit per-job args and/or a sweep). YAML or JSON.
+#ifndef SORTIE_CORE_EXPERIMENT_FILE_HPP
+#define SORTIE_CORE_EXPERIMENT_FILE_HPP
+
+#include <memory>
+#include <sortie/xm.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sortie::core {
+
+// A job as written: its executable is referenced by name until it is packaged.
+struct FileJob {
+  std::string executable;  // a key of ExperimentFile::executables
+  xm::Executor executor;
+  std::string name;  // never empty after reading (defaults: executable name, or group key)
+  xm::Args args;
+  xm::EnvVars env_vars;
+};
+
+struct FileJobGroup {
+  struct Member {
+    std::string name;
+    std::shared_ptr<FileJob> job;  // exactly one of job, group
+    std::shared_ptr<FileJobGroup> group;
+  };
+  std::vector<Member> members;
+};
+
+struct ExperimentFile {
+  std::string path;        // as given
+  std::string launch_dir;  // absolute directory holding the file
+  std::string title;
+  std::vector<std::pair<std::string, xm::Packageable>> executables;  // file order
+  // Exactly one of job, group: what every work unit runs.
+  std::shared_ptr<FileJob> job;
+  std::shared_ptr<FileJobGroup> group;
+  // One element per work unit, in order (ids 1..n): overrides by flattened job name (for a
+  // single job, its name). Explicit work units first, then the sweep's; at least one.
+  std::vector<xm::GroupArgs> work_units;
+};
+
+// Reads and validates an experiment file. Errors are Error(SORTIE_INVALID_ARGUMENT) naming the
+// file and the field ("exp.yaml: jobs.train.executor.requirements.ram: ...").
+ExperimentFile read_experiment_file(const std::string& path);
+
+// The job tree with packaged executables substituted (`packaged` by executable name).
+xm::Job resolve_job(const FileJob& job, const std::map<std::string, xm::Executable>& packaged);
+xm::JobGroup resolve_group(const FileJobGroup& group,
+                           const std::map<std::string, xm::Executable>& packaged);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_EXPERIMENT_FILE_HPP

@@ -1,0 +1,130 @@
+// The experiment tables of the app store (schema version 2, store_schema.cpp).
+#include <sortie/core/error.hpp>
+#include <sortie/core/store.hpp>
+
+#include "store_sqlite.hpp"
+
+namespace sortie::core {
+namespace {
+
+using store_detail::now_ns;
+using store_detail::read_transaction;
+using store_detail::Statement;
+using store_detail::write_transaction;
+
+ExperimentRecord experiment_from(const Statement& row) {
+  return ExperimentRecord{row.integer(0), row.text(1), row.text(2), row.integer(3)};
+}
+
+}  // namespace
+
+int64_t AppStore::create_experiment(const std::string& title, const std::string& launch_dir) {
+  int64_t id = 0;
+  write_transaction(db_, path_, "recording experiment '" + title + "'", [&] {
+    Statement insert(db_, path_,
+                     "INSERT INTO experiments (title, launch_dir, created_at) VALUES (?1, ?2, ?3) "
+                     "RETURNING id",
+                     "recording experiment '" + title + "'");
+    insert.bind(1, title).bind(2, launch_dir).bind(3, now_ns());
+    insert.step();
+    id = insert.integer(0);
+    insert.step();  // finishes the statement before the commit
+  });
+  return id;
+}
+
+int AppStore::reserve_work_unit(int64_t experiment_id, const std::string& args_json) {
+  const std::string action = "adding a work unit to experiment " + std::to_string(experiment_id);
+  int64_t id = 0;
+  write_transaction(db_, path_, action, [&] {
+    if (!experiment(experiment_id)) {
+      throw Error(SORTIE_NOT_FOUND,
+                  "no experiment " + std::to_string(experiment_id) + " in the store " + path_);
+    }
+    Statement insert(db_, path_,
+                     "INSERT INTO work_units (experiment_id, work_unit_id, args_json, created_at) "
+                     "SELECT ?1, COALESCE(MAX(work_unit_id), 0) + 1, ?2, ?3 FROM work_units "
+                     "WHERE experiment_id = ?1 RETURNING work_unit_id",
+                     action);
+    insert.bind(1, experiment_id).bind(2, args_json).bind(3, now_ns());
+    insert.step();
+    id = insert.integer(0);
+    insert.step();
+  });
+  return static_cast<int>(id);
+}
+
+void AppStore::record_experiment_job(int64_t experiment_id, int work_unit_id,
+                                     const ExperimentJobRecord& job) {
+  const std::string action = "recording job " + job.full_name;
+  write_transaction(db_, path_, action, [&] {
+    Statement insert(db_, path_,
+                     "INSERT INTO experiment_jobs (experiment_id, work_unit_id, job_name, "
+                     "full_name, handle, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                     action);
+    insert.bind(1, experiment_id)
+        .bind(2, int64_t{work_unit_id})
+        .bind(3, job.job_name)
+        .bind(4, job.full_name)
+        .bind(5, job.handle)
+        .bind(6, job.role)
+        .run();
+  });
+}
+
+std::optional<ExperimentRecord> AppStore::experiment(int64_t id) const {
+  std::optional<ExperimentRecord> found;
+  Statement query(db_, path_,
+                  "SELECT id, title, launch_dir, created_at FROM experiments WHERE id = ?1",
+                  "reading experiment " + std::to_string(id));
+  query.bind(1, id);
+  if (query.step()) found = experiment_from(query);
+  return found;
+}
+
+std::vector<ExperimentRecord> AppStore::experiments(int limit) const {
+  std::vector<ExperimentRecord> found;
+  Statement query(db_, path_,
+                  "SELECT id, title, launch_dir, created_at FROM experiments ORDER BY id DESC "
+                  "LIMIT ?1",
+                  "listing experiments");
+  query.bind(1, int64_t{limit > 0 ? limit : -1});
+  while (query.step()) found.push_back(experiment_from(query));
+  return found;
+}
+
+std::vector<WorkUnitRecord> AppStore::work_units(int64_t experiment_id) const {
+  std::vector<WorkUnitRecord> units;
+  const std::string action =
+      "reading the work units of experiment " + std::to_string(experiment_id);
+  read_transaction(db_, path_, action, [&] {
+    Statement query(db_, path_,
+                    "SELECT work_unit_id, args_json, created_at FROM work_units "
+                    "WHERE experiment_id = ?1 ORDER BY work_unit_id",
+                    action);
+    query.bind(1, experiment_id);
+    while (query.step()) {
+      WorkUnitRecord unit;
+      unit.experiment_id = experiment_id;
+      unit.work_unit_id = static_cast<int>(query.integer(0));
+      unit.args_json = query.text(1);
+      unit.created_at = query.integer(2);
+      units.push_back(std::move(unit));
+    }
+    Statement jobs(db_, path_,
+                   "SELECT work_unit_id, job_name, full_name, handle, role FROM experiment_jobs "
+                   "WHERE experiment_id = ?1 ORDER BY work_unit_id, rowid",
+                   action);
+    jobs.bind(1, experiment_id);
+    size_t unit = 0;
+    while (jobs.step()) {
+      const int work_unit_id = static_cast<int>(jobs.integer(0));
+      while (unit < units.size() && units[unit].work_unit_id < work_unit_id) ++unit;
+      if (unit == units.size()) break;
+      units[unit].jobs.push_back({jobs.text(1), jobs.text(2), jobs.text(3), jobs.text(4)});
+    }
+  });
+  return units;
+}
+
+}  // namespace sortie::core

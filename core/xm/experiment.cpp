@@ -1,0 +1,257 @@
+// sortie::xm::Experiment (sdk/include/sortie/xm.hpp) over the CLI's session: the same registry,
+// plugin host, store and submit pipeline as `sortie run`, so an experiment launched from C++ is
+// seen and cancelled by the CLI and the other way round.
+#include <dlfcn.h>
+
+#include <filesystem>
+#include <set>
+#include <sortie/core/error.hpp>
+#include <sortie/core/xm_jobs.hpp>
+#include <sortie/xm.hpp>
+
+#include "app_lookup.hpp"
+#include "app_waiter.hpp"
+#include "cli_context.hpp"
+#include "json_text.hpp"
+#include "packaging.hpp"
+#include "work_unit_launch.hpp"
+
+namespace sortie::xm {
+namespace {
+
+// This library's file (or the executable linking it statically): plugins are found beside it.
+std::string install_anchor() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&install_anchor), &info) != 0 && info.dli_fname) {
+    return std::filesystem::absolute(info.dli_fname).string();
+  }
+  return "";
+}
+
+State state_of(core::AppState state) {
+  switch (state) {
+    case core::AppState::kUnsubmitted:
+    case core::AppState::kSubmitted:
+    case core::AppState::kPending:
+      return State::kPending;
+    case core::AppState::kRunning:
+      return State::kRunning;
+    case core::AppState::kSucceeded:
+      return State::kSucceeded;
+    case core::AppState::kFailed:
+      return State::kFailed;
+    case core::AppState::kCancelled:
+      return State::kCancelled;
+    case core::AppState::kUnknown:
+      break;
+  }
+  return State::kUnknown;
+}
+
+State aggregate(const std::vector<State>& states) {
+  if (states.empty()) return State::kUnknown;
+  const auto any = [&](State wanted) {
+    for (State state : states) {
+      if (state == wanted) return true;
+    }
+    return false;
+  };
+  if (any(State::kRunning)) return State::kRunning;
+  if (any(State::kPending)) return State::kPending;
+  if (any(State::kUnknown)) return State::kUnknown;
+  if (any(State::kFailed)) return State::kFailed;
+  if (any(State::kCancelled)) return State::kCancelled;
+  return State::kSucceeded;
+}
+
+std::string overrides_json(const std::vector<std::pair<std::string, Job>>& jobs) {
+  cli::JsonText json;
+  json.begin_object();
+  for (const auto& [name, job] : jobs) {
+    json.key(name).begin_object().key("args").begin_array();
+    for (const std::string& word : job.args.to_list()) json.string(word);
+    json.end_array().key("env_vars").begin_object();
+    for (const auto& [key, value] : job.env_vars) json.key(key).string(value);
+    json.end_object().end_object();
+  }
+  json.end_object();
+  return json.str();
+}
+
+}  // namespace
+
+const char* to_string(State state) {
+  switch (state) {
+    case State::kPending:
+      return "PENDING";
+    case State::kRunning:
+      return "RUNNING";
+    case State::kSucceeded:
+      return "SUCCEEDED";
+    case State::kFailed:
+      return "FAILED";
+    case State::kCancelled:
+      return "CANCELLED";
+    case State::kUnknown:
+      break;
+  }
+  return "UNKNOWN";
+}
+
+class Experiment::Impl {
+ public:
+  explicit Impl(const Options& options)
+      : ctx_(cli::GlobalOptions{options.plugin_dirs, options.session, false, options.quiet,
+                                std::nullopt, install_anchor()}),
+        launch_dir_(std::filesystem::absolute(options.launch_dir.empty()
+                                                  ? std::filesystem::current_path()
+                                                  : std::filesystem::path(options.launch_dir))
+                        .lexically_normal()
+                        .string()) {}
+
+  cli::CliContext ctx_;
+  std::string launch_dir_;
+  int64_t id_ = 0;
+  std::string title_;
+
+  WorkUnit launch(std::vector<std::pair<std::string, Job>> jobs, bool gang) {
+    const int unit_id = ctx_.store().reserve_work_unit(id_, overrides_json(jobs));
+    xm_impl::WorkUnitJobs unit{id_, unit_id, std::move(jobs), gang};
+    const auto records = xm_impl::launch_work_unit(ctx_, ctx_.options().session, unit);
+    WorkUnit launched;
+    launched.experiment_id = id_;
+    launched.id = unit_id;
+    for (const core::ExperimentJobRecord& record : records) {
+      launched.jobs.push_back({record.full_name, record.handle, record.role, State::kPending});
+    }
+    return launched;
+  }
+
+  // Every recorded work unit with its jobs' current states (asked of their schedulers).
+  std::vector<WorkUnit> refresh() {
+    std::map<std::string, State> by_handle;
+    std::vector<WorkUnit> units;
+    for (const core::WorkUnitRecord& record : ctx_.store().work_units(id_)) {
+      WorkUnit unit;
+      unit.experiment_id = id_;
+      unit.id = record.work_unit_id;
+      std::vector<State> states;
+      for (const core::ExperimentJobRecord& job : record.jobs) {
+        auto known = by_handle.find(job.handle);
+        if (known == by_handle.end()) {
+          const cli::AppLookup app = cli::lookup_app(ctx_, job.handle);
+          known =
+              by_handle
+                  .emplace(job.handle, app.status ? state_of(app.status->state) : State::kUnknown)
+                  .first;
+        }
+        unit.jobs.push_back({job.full_name, job.handle, job.role, known->second});
+        states.push_back(known->second);
+      }
+      // A work unit whose launch failed has no jobs: it never ran.
+      unit.state = states.empty() ? State::kFailed : aggregate(states);
+      units.push_back(std::move(unit));
+    }
+    return units;
+  }
+
+  std::set<std::string> handles() {
+    std::set<std::string> found;
+    for (const core::WorkUnitRecord& unit : ctx_.store().work_units(id_)) {
+      for (const core::ExperimentJobRecord& job : unit.jobs) found.insert(job.handle);
+    }
+    return found;
+  }
+};
+
+Experiment::Experiment(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Experiment::~Experiment() = default;
+Experiment::Experiment(Experiment&&) noexcept = default;
+Experiment& Experiment::operator=(Experiment&&) noexcept = default;
+
+Experiment Experiment::create(const std::string& title, const Options& options) {
+  auto impl = std::make_unique<Impl>(options);
+  impl->id_ = impl->ctx_.store().create_experiment(title, impl->launch_dir_);
+  impl->title_ = title;
+  return Experiment(std::move(impl));
+}
+
+Experiment Experiment::get(int64_t id, const Options& options) {
+  auto impl = std::make_unique<Impl>(options);
+  const auto record = impl->ctx_.store().experiment(id);
+  if (!record) {
+    throw core::Error(SORTIE_NOT_FOUND, "no experiment " + std::to_string(id) +
+                                            " in the store (see `sortie experiments list`)");
+  }
+  impl->id_ = record->id;
+  impl->title_ = record->title;
+  if (options.launch_dir.empty()) impl->launch_dir_ = record->launch_dir;
+  return Experiment(std::move(impl));
+}
+
+int64_t Experiment::id() const { return impl_->id_; }
+const std::string& Experiment::title() const { return impl_->title_; }
+
+std::vector<Executable> Experiment::package(const std::vector<Packageable>& packageables) {
+  return xm_impl::package_executables(impl_->ctx_, impl_->launch_dir_, packageables);
+}
+
+WorkUnit Experiment::add(const Job& job, const JobArgs& args) {
+  Job resolved = job;
+  if (resolved.name.empty()) resolved.name = job.executable.name;
+  core::apply_args(resolved, args);
+  validate_env_vars(resolved.env_vars, "job '" + resolved.name + "': env_vars");
+  std::vector<std::pair<std::string, Job>> jobs;
+  jobs.emplace_back(resolved.name, std::move(resolved));
+  return impl_->launch(std::move(jobs), false);
+}
+
+WorkUnit Experiment::add(const JobGroup& group, const GroupArgs& args) {
+  std::vector<std::pair<std::string, Job>> jobs;
+  std::set<std::string> names;
+  for (const core::FlatJob& flat : core::flatten(group)) {
+    Job job = *flat.job;
+    job.name = flat.name;
+    if (const auto it = args.find(flat.name); it != args.end()) core::apply_args(job, it->second);
+    validate_env_vars(job.env_vars, "job '" + flat.name + "': env_vars");
+    names.insert(flat.name);
+    jobs.emplace_back(flat.name, std::move(job));
+  }
+  for (const auto& [name, overrides] : args) {
+    if (names.count(name) == 0) {
+      throw core::Error("work unit args name job '" + name + "', which is not in the job group");
+    }
+  }
+  if (jobs.empty()) throw core::Error("the job group has no jobs");
+  return impl_->launch(std::move(jobs), true);
+}
+
+std::vector<WorkUnit> Experiment::work_units() { return impl_->refresh(); }
+
+State Experiment::state() {
+  std::vector<State> states;
+  for (const WorkUnit& unit : impl_->refresh()) states.push_back(unit.state);
+  return aggregate(states);
+}
+
+State Experiment::wait_until_complete() {
+  for (const std::string& handle : impl_->handles()) {
+    cli::AppLookup app = cli::lookup_app(impl_->ctx_, handle);
+    if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
+    cli::AppWaiter waiter(*app.scheduler, impl_->ctx_.store(), handle, app.handle.app_id);
+    waiter.until_terminal(-1);
+  }
+  return state();
+}
+
+void Experiment::cancel() {
+  for (const std::string& handle : impl_->handles()) {
+    cli::AppLookup app = cli::lookup_app(impl_->ctx_, handle);
+    if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
+    app.scheduler->cancel(app.handle.app_id);
+    impl_->ctx_.store().add_event(handle, "cancel_requested",
+                                  "experiment " + std::to_string(impl_->id_) + " cancelled");
+  }
+}
+
+}  // namespace sortie::xm

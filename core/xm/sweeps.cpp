@@ -1,0 +1,65 @@
+// File: core/xm/sweeps.cpp
+//
+// Hyper-parameter sweeps: one Args per combination, keywords in axis order. product() follows
+// itertools.product (last axis fastest), zip() follows zip() but refuses unequal lengths instead
+// of silently dropping values.
+#include <set>
+#include <sortie/core/error.hpp>
+#include <sortie/xm.hpp>
+
+namespace sortie::xm {
+namespace {
+
+using Axes = std::vector<std::pair<std::string, std::vector<ArgValue>>>;
+
+void check_distinct_names(const Axes& axes, const char* sweep) {
+  std::set<std::string> seen;
+  for (const auto& axis : axes) {
+    if (!seen.insert(axis.first).second) {
+      throw core::Error(std::string(sweep) + ": axis '" + axis.first +
+                        "' appears twice; give each argument one axis");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Args> product(const Axes& axes) {
+  check_distinct_names(axes, "product");
+  std::vector<Args> combinations(1);
+  for (const auto& [name, values] : axes) {
+    std::vector<Args> extended;
+    extended.reserve(combinations.size() * values.size());
+    for (const Args& prefix : combinations) {
+      for (const ArgValue& value : values) {
+        extended.push_back(prefix);
+        extended.back().set(name, value);
+      }
+    }
+    combinations = std::move(extended);
+  }
+  return combinations;
+}
+
+std::vector<Args> zip(const Axes& axes) {
+  check_distinct_names(axes, "zip");
+  if (axes.empty()) return {};
+  const size_t length = axes.front().second.size();
+  for (const auto& axis : axes) {
+    if (axis.second.size() == length) continue;
+    std::string lengths;
+    for (const auto& [name, values] : axes) {
+      if (!lengths.empty()) lengths += ", ";
+      lengths += name + " has " + std::to_string(values.size());
+    }
+    throw core::Error("zip: axes have different lengths (" + lengths +
+                      "); give every axis the same number of values, or use product");
+  }
+  std::vector<Args> combinations(length);
+  for (const auto& [name, values] : axes) {
+    for (size_t i = 0; i < length; ++i) combinations[i].set(name, values[i]);
+  }
+  return combinations;
+}
+
+}  // namespace sortie::xm

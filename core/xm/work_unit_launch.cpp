@@ -1,0 +1,156 @@
+#include "work_unit_launch.hpp"
+
+#include <rapidjson/document.h>
+
+#include <map>
+#include <sortie/core/error.hpp>
+#include <sortie/core/xm_jobs.hpp>
+#include <sortie/core/xm_resources.hpp>
+
+#include "launcher.hpp"
+
+namespace sortie::xm_impl {
+namespace {
+
+// Where a job runs: the scheduler of its executor for its packaged kind, with run options.
+struct Placement {
+  std::string scheduler;
+  std::map<std::string, core::RawOpt> options;
+  bool operator==(const Placement& other) const {
+    if (scheduler != other.scheduler || options.size() != other.options.size()) return false;
+    for (const auto& [name, option] : options) {
+      const auto it = other.options.find(name);
+      if (it == other.options.end() || it->second.value != option.value) return false;
+    }
+    return true;
+  }
+};
+
+Placement place(cli::CliContext& ctx, const std::string& job_name, const xm::Job& job) {
+  const xm::Executor& executor = job.executor;
+  const std::string entry_name = executor.type + "." + job.executable.kind;
+  const registry::Entry* entry = ctx.registry().find(registry::Group::kExecutors, entry_name);
+  if (entry == nullptr) {
+    throw core::Error(SORTIE_NOT_FOUND, "job '" + job_name + "': no plugin provides executor '" +
+                                            executor.type + "' for " + job.executable.kind +
+                                            " executables (no sortie.executors entry '" +
+                                            entry_name + "'; see `sortie plugins list`)");
+  }
+  rapidjson::Document data;
+  data.Parse(entry->data_json.c_str());
+  Placement placement;
+  placement.scheduler = data["scheduler"].GetString();
+  const std::string entry_origin =
+      "executor entry " + entry_name + " (" + entry->manifest_path + ")";
+  if (const auto options = data.FindMember("options");
+      options != data.MemberEnd() && options->value.IsObject()) {
+    for (const auto& option : options->value.GetObject()) {
+      if (option.value.IsString()) {
+        placement.options[option.name.GetString()] = {option.value.GetString(), entry_origin};
+      }
+    }
+  }
+  for (const auto& [name, value] : executor.options) {
+    placement.options[name] = {value, "job '" + job_name + "' executor options"};
+  }
+  return placement;
+}
+
+core::Role role_of(const std::string& job_name, const std::string& full_name,
+                   const WorkUnitJobs& unit, const xm::Job& job) {
+  const xm::Executable& executable = job.executable;
+  const std::string where = "job '" + job_name + "'";
+  if (!job.executor.docker_options.ports.empty()) {
+    throw core::Error(where +
+                      ": executor docker_options.ports: fixed host ports are not "
+                      "supported; the container's ports are reachable on the app's "
+                      "network (see docs/docker-scheduler.md)");
+  }
+  core::Role role;
+  role.name = job_name;
+  role.image = executable.kind == "image" ? executable.image : "";
+  role.entrypoint = executable.entrypoint;
+  xm::Args args = executable.args;
+  args.merge(job.args);
+  role.args = args.to_list();
+  role.env = executable.env_vars;
+  for (const auto& [name, value] : job.env_vars) role.env[name] = value;
+  role.env["SORTIE_EXPERIMENT_ID"] = std::to_string(unit.experiment_id);
+  role.env["SORTIE_WORK_UNIT_ID"] = std::to_string(unit.work_unit_id);
+  role.env["SORTIE_JOB_NAME"] = full_name;
+  role.resource = core::to_resource(job.executor.requirements);
+  if (job.executor.requirements.replicas) role.num_replicas = *job.executor.requirements.replicas;
+  for (const auto& [host, container] : job.executor.docker_options.volumes) {
+    core::Mount mount;
+    mount.type = core::MountType::kBind;
+    mount.src = host;
+    mount.dst = container;
+    role.mounts.push_back(mount);
+  }
+  return role;
+}
+
+}  // namespace
+
+std::vector<core::ExperimentJobRecord> launch_work_unit(cli::CliContext& ctx,
+                                                        const std::string& session,
+                                                        const WorkUnitJobs& unit) {
+  if (unit.jobs.empty()) {
+    throw core::Error("work unit " + std::to_string(unit.work_unit_id) + " has no jobs");
+  }
+  // A gang is one app on one scheduler; separate jobs each get their own app.
+  std::vector<std::vector<size_t>> apps;
+  std::vector<Placement> placements;
+  for (size_t i = 0; i < unit.jobs.size(); ++i) {
+    Placement placement = place(ctx, unit.jobs[i].first, unit.jobs[i].second);
+    if (unit.gang && !placements.empty()) {
+      if (!(placement == placements.front())) {
+        throw core::Error("job group of work unit " + std::to_string(unit.work_unit_id) +
+                          ": jobs '" + unit.jobs.front().first + "' (scheduler " +
+                          placements.front().scheduler + ") and '" + unit.jobs[i].first +
+                          "' (scheduler " + placement.scheduler +
+                          ") need different schedulers or run options; a group is started and "
+                          "cancelled together by one scheduler, so give its jobs the same "
+                          "executor and executables of the same kind (processes or images)");
+      }
+      apps.front().push_back(i);
+      continue;
+    }
+    placements.push_back(std::move(placement));
+    apps.push_back({i});
+  }
+
+  std::vector<core::ExperimentJobRecord> launched;
+  for (size_t a = 0; a < apps.size(); ++a) {
+    const std::string unit_name =
+        std::to_string(unit.experiment_id) + "_" + std::to_string(unit.work_unit_id);
+    cli::LaunchPlan plan;
+    plan.scheduler = placements[a].scheduler;
+    plan.session = session;
+    plan.raw_cfg = placements[a].options;
+    plan.app.name = unit.gang ? unit_name : unit_name + "_" + unit.jobs[apps[a].front()].first;
+    plan.app.metadata["sortie.experiment_id"] = std::to_string(unit.experiment_id);
+    plan.app.metadata["sortie.work_unit_id"] = std::to_string(unit.work_unit_id);
+    std::vector<core::ExperimentJobRecord> records;
+    for (size_t index : apps[a]) {
+      const auto& [job_name, job] = unit.jobs[index];
+      const std::string full_name =
+          core::full_job_name(unit.experiment_id, unit.work_unit_id, job_name);
+      plan.app.roles.push_back(role_of(job_name, full_name, unit, job));
+      records.push_back({job_name, full_name, "", job_name});
+    }
+    core::validate(plan.app);
+    auto scheduler = ctx.scheduler(plan.scheduler, session);
+    cli::Launcher launcher(ctx, *scheduler);
+    const cli::DryRunResult dry = launcher.dryrun(plan);
+    const std::string handle = launcher.schedule(plan, dry);
+    for (core::ExperimentJobRecord& record : records) {
+      record.handle = handle;
+      ctx.store().record_experiment_job(unit.experiment_id, unit.work_unit_id, record);
+      launched.push_back(record);
+    }
+  }
+  return launched;
+}
+
+}  // namespace sortie::xm_impl

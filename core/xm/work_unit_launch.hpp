@@ -1,0 +1,32 @@
+// Launching one work unit: each job's executor and packaged kind pick a scheduler through the
+// registry's sortie.executors entries (docs/payloads.md P-14); a job becomes a role. A JobGroup
+// is one app with a role per job, so its scheduler starts and cancels the jobs together (the
+// gang); a single Job is an app of its own.
+#ifndef SORTIE_XM_WORK_UNIT_LAUNCH_HPP
+#define SORTIE_XM_WORK_UNIT_LAUNCH_HPP
+
+#include <sortie/core/store.hpp>
+#include <sortie/xm.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli_context.hpp"
+
+namespace sortie::xm_impl {
+
+struct WorkUnitJobs {
+  int64_t experiment_id = 0;
+  int work_unit_id = 0;
+  std::vector<std::pair<std::string, xm::Job>> jobs;  // flattened name -> job, overrides applied
+  bool gang = false;                                  // from a JobGroup
+};
+
+// Submits the work unit and records its jobs under it in the store; returns them.
+std::vector<core::ExperimentJobRecord> launch_work_unit(cli::CliContext& ctx,
+                                                        const std::string& session,
+                                                        const WorkUnitJobs& unit);
+
+}  // namespace sortie::xm_impl
+
+#endif  // SORTIE_XM_WORK_UNIT_LAUNCH_HPP

@@ -1,0 +1,135 @@
+#include "binary_packager.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+// The docker plugin's dependency-free SHA-256, compiled into this plugin too (CMakeLists.txt).
+#include "../../docker/src/sha256.hpp"
+#include "json_util.hpp"
+
+namespace sortie::local {
+namespace {
+
+constexpr const char* kRequest = "sortie.package_request/1";
+
+std::string file_sha256(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw Error(Code::kFailedPrecondition,
+                "cannot read " + path + ": " + std::strerror(errno) + "; fix its permissions");
+  }
+  docker::Sha256 hash;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
+    hash.update(std::string_view(buffer, static_cast<size_t>(in.gcount())));
+  }
+  return "sha256:" + hash.hex_digest();
+}
+
+// The absolute path of one binary executable, checked to be an executable regular file.
+std::string checked_binary(const rapidjson::Value& executable, const std::string& launch_dir,
+                           const std::string& what) {
+  for (const auto& member : executable.GetObject()) {
+    const std::string_view key(member.name.GetString(), member.name.GetStringLength());
+    if (key != "kind" && key != "name" && key != "path") {
+      throw Error(Code::kInvalidArgument, what + ": member '" + std::string(key) +
+                                              "' has no meaning for kind binary (its members: "
+                                              "name, path); remove it");
+    }
+  }
+  const std::string path = string_member(executable, "path", what);
+  if (path.empty()) {
+    throw Error(Code::kInvalidArgument, what + ": member 'path' is required (the program to run)");
+  }
+  const std::string absolute =
+      (std::filesystem::path(launch_dir) / path).lexically_normal().string();
+  const std::string named = what + ": path '" + path + "' (" + absolute + ")";
+  struct stat info {};
+  if (::stat(absolute.c_str(), &info) != 0) {
+    throw Error(Code::kNotFound, named +
+                                     " does not exist; build it or fix the path (relative "
+                                     "paths are against " +
+                                     launch_dir + ")");
+  }
+  if (!S_ISREG(info.st_mode)) {
+    throw Error(Code::kFailedPrecondition,
+                named + " is not a regular file; point 'path' at the program itself");
+  }
+  if (::access(absolute.c_str(), X_OK) != 0 || (info.st_mode & 0111) == 0) {
+    throw Error(Code::kFailedPrecondition, named + " is not executable; run chmod +x " + absolute);
+  }
+  return absolute;
+}
+
+}  // namespace
+
+BinaryPackager::BinaryPackager(std::string_view config) {
+  parse_json(config, "sortie.packager_config/1");
+}
+
+std::string BinaryPackager::package(std::string_view request_text) {
+  const rapidjson::Document request = parse_json(request_text, kRequest);
+  const std::string launch_dir = string_member(request, "launch_dir", kRequest);
+  if (launch_dir.empty() || launch_dir[0] != '/') {
+    throw Error(Code::kInvalidArgument,
+                std::string(kRequest) +
+                    ": member 'launch_dir' must be an absolute directory (binary paths are "
+                    "relative to it)");
+  }
+  const rapidjson::Value* executables = array_member(request, "executables", kRequest);
+  if (executables == nullptr) {
+    throw Error(Code::kInvalidArgument,
+                std::string(kRequest) + ": member 'executables' is required");
+  }
+
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("schema");
+  w.String("sortie.package_result/1");
+  w.Key("packaged");
+  w.StartArray();
+  size_t index = 0;
+  for (const rapidjson::Value& executable : executables->GetArray()) {
+    if (!executable.IsObject()) {
+      throw Error(Code::kInvalidArgument,
+                  std::string(kRequest) + ": every executable must be an object");
+    }
+    const std::string name =
+        string_member(executable, "name", kRequest, "#" + std::to_string(index++));
+    const std::string what = "executable '" + name + "' (binary)";
+    const std::string kind = string_member(executable, "kind", what);
+    if (kind != "binary") {
+      throw Error(
+          Code::kInvalidArgument,
+          what + ": kind '" + kind + "' reached the binary packager, which packages only 'binary'");
+    }
+    const std::string entrypoint = checked_binary(executable, launch_dir, what);
+    w.StartObject();
+    w.Key("kind");
+    w.String("process");
+    w.Key("entrypoint");
+    write_string(w, entrypoint);
+    w.Key("args");
+    w.StartArray();
+    w.EndArray();
+    w.Key("env");
+    w.StartObject();
+    w.EndObject();
+    w.Key("digest");
+    write_string(w, file_sha256(entrypoint));
+    w.Key("cached");
+    w.Bool(false);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace sortie::local

@@ -1,0 +1,284 @@
+// File: sortie/xm.hpp
+//
+// The C++ launch API, after DeepMind's XManager: an Experiment holds work units (ids from 1),
+// each running a Job or a JobGroup (a gang: started together, cancelled together); jobs run
+// packaged executables (Binary, BazelBinary, Container, BazelContainer, PythonContainer,
+// Dockerfile) on an Executor (local, vertex, kubernetes, ... whatever the installed plugins
+// provide). Everything is recorded in sortie's store, so `sortie experiments show ID` and
+// `sortie experiments cancel ID` work from any shell. Link Sortie::launch.
+//
+// Arguments follow XManager's SequentialArgs rules: keyword {"batch_size": 16} becomes
+// --batch_size=16, true/false become --flag/--noflag, a null value is omitted, a list repeats the
+// flag; positional items are passed as they are. Nothing is shell-quoted: jobs are exec'd.
+//
+// Errors are thrown as std::runtime_error whose what() names the file, field, plugin or job at
+// fault and what to do.
+#ifndef SORTIE_XM_HPP
+#define SORTIE_XM_HPP
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace sortie::xm {
+
+// One argument value. Numbers keep the text they were written with ("1e-5" stays "1e-5").
+class ArgValue {
+ public:
+  enum class Kind { kNull, kBool, kNumber, kString, kList };
+  ArgValue() = default;  // null: the flag is omitted
+  ArgValue(bool value) : kind_(Kind::kBool), bool_(value) {}
+  ArgValue(int value) : ArgValue(static_cast<long long>(value)) {}
+  ArgValue(long value) : ArgValue(static_cast<long long>(value)) {}
+  ArgValue(long long value) : kind_(Kind::kNumber), text_(std::to_string(value)) {}
+  ArgValue(double value);  // shortest text that reads back as the same double
+  ArgValue(const char* value) : kind_(Kind::kString), text_(value) {}
+  ArgValue(std::string value) : kind_(Kind::kString), text_(std::move(value)) {}
+  ArgValue(std::vector<ArgValue> items) : kind_(Kind::kList), list_(std::move(items)) {}
+  static ArgValue number(std::string literal);  // a number written as text ("0.1", "1e-5")
+
+  Kind kind() const { return kind_; }
+  bool boolean() const { return bool_; }
+  const std::string& text() const { return text_; }  // number or string
+  const std::vector<ArgValue>& list() const { return list_; }
+  // The value as one command-line word: booleans "True"/"False", lists as "[1, 2]" (XManager
+  // stringifies nested lists the Python way), null as "None".
+  std::string to_string() const;
+  bool operator==(const ArgValue& other) const;
+
+ private:
+  Kind kind_ = Kind::kNull;
+  bool bool_ = false;
+  std::string text_;
+  std::vector<ArgValue> list_;
+};
+
+// XManager's SequentialArgs: positional items and keyword items, in insertion order.
+class Args {
+ public:
+  Args() = default;
+  // The dict form: {{"batch_size", 16}, {"debug", true}}.
+  Args(std::initializer_list<std::pair<std::string, ArgValue>> keywords);
+  // The list form: {"--foo", "a b"} as positional items.
+  static Args list(std::vector<std::string> items);
+
+  Args& add_positional(ArgValue item);
+  // A keyword already present keeps its place and takes the new value (XManager merge_args).
+  Args& set(const std::string& name, ArgValue value);
+  // `later`'s keywords override in place, its positionals are appended.
+  Args& merge(const Args& later);
+
+  // The command-line words: positionals as to_string(), keywords as --k=v, --flag/--noflag,
+  // repeated --k=v for a list, nothing for null.
+  std::vector<std::string> to_list() const;
+  bool empty() const { return items_.empty(); }
+
+  struct Item {
+    std::optional<std::string> name;  // nullopt for a positional item
+    ArgValue value;
+  };
+  const std::vector<Item>& items() const { return items_; }
+
+ private:
+  std::vector<Item> items_;
+};
+
+using EnvVars = std::map<std::string, std::string>;
+// Throws unless every name matches [a-zA-Z_][a-zA-Z0-9_]* (`where` prefixes the message).
+void validate_env_vars(const EnvVars& env, const std::string& where);
+
+// ---- Executable specs ---------------------------------------------------------------------------
+struct Binary {
+  std::string path;  // relative to the launch directory
+};
+struct BazelBinary {
+  std::string label;  // //pkg:target
+  std::vector<std::string> bazel_args;
+};
+struct Container {
+  std::string image_path;  // image reference, or a `docker save` tarball
+};
+struct BazelContainer {
+  std::string label;  // a target producing a `docker save` tarball
+  std::vector<std::string> bazel_args;
+};
+struct PythonContainer {
+  std::string module;                 // python -m MODULE; or:
+  std::vector<std::string> commands;  // a command list ("$@" appended to the last unless present)
+  std::string path = ".";
+  std::string base_image;  // empty: the packager's default
+  std::optional<std::vector<std::string>> docker_instructions;
+  bool use_deep_module = false;
+};
+struct Dockerfile {
+  std::string path = ".";
+  std::string dockerfile;  // empty: <path>/Dockerfile
+};
+using ExecutableSpec =
+    std::variant<Binary, BazelBinary, Container, BazelContainer, PythonContainer, Dockerfile>;
+
+// The spec's kind as packagers name it: "binary", "bazel_binary", ... (docs/payloads.md P-13).
+std::string kind_of(const ExecutableSpec& spec);
+// XManager's default name: the basename of the path, label target or image, non-word
+// characters replaced by '_'.
+std::string default_name(const ExecutableSpec& spec);
+
+// What to package: a spec plus args and env baked in (they come before the job's own).
+struct Packageable {
+  ExecutableSpec spec;
+  Args args;
+  EnvVars env_vars;
+  std::string name;  // empty: default_name(spec)
+};
+
+// A packaged executable (the result of Experiment::package).
+struct Executable {
+  std::string name;
+  std::string kind;        // "process" or "image"
+  std::string entrypoint;  // absolute program path (process); empty keeps an image's own
+  std::string image;       // image id or reference (image)
+  Args args;               // baked-in args (the packager's, then the Packageable's)
+  EnvVars env_vars;
+  std::string digest;  // content identity
+};
+
+// ---- Executors and requirements
+// ------------------------------------------------------------------ XManager's JobRequirements.
+// Resource names are XManager's, case-insensitive: cpu, ram/memory, disk/ephemeral_storage,
+// local_gpu and the accelerators (t4, v100, a100, a100_80gib, h100, l4, tpu_v3, tpu_v4, ...). At
+// most one accelerator.
+struct JobRequirements {
+  std::optional<double> cpu;         // vCPUs
+  std::optional<int64_t> ram_bytes;  // bytes
+  std::optional<int64_t> disk_bytes;
+  std::string accelerator;  // lower-case ResourceType name, empty for none
+  int64_t accelerator_count = 0;
+  std::string topology;  // e.g. "2x2" (count = product)
+  std::optional<int> replicas;
+  std::string location;
+
+  // From name → value text: "cpu" → "4", "ram" → "16GiB" / "17179869184", "v100" → "2" or
+  // "4x2". Throws naming the field for an unknown name, a bad value or a second accelerator.
+  static JobRequirements parse(const std::vector<std::pair<std::string, std::string>>& entries,
+                               const std::string& where);
+};
+
+struct DockerOptions {
+  std::map<int, int> ports;                    // container port → host port
+  std::map<std::string, std::string> volumes;  // host path → container path
+};
+
+struct Executor {
+  std::string type = "local";  // resolved through sortie.executors entries (P-14)
+  JobRequirements requirements;
+  DockerOptions docker_options;
+  std::map<std::string, std::string> options;  // the scheduler's run options (-cfg)
+};
+
+// ---- Jobs
+// ----------------------------------------------------------------------------------------
+struct Job {
+  Executable executable;
+  Executor executor;
+  std::string name;  // empty: the executable's name (or the JobGroup key)
+  Args args;
+  EnvVars env_vars;
+};
+
+// A gang of jobs, by name; groups nest (names join with '_').
+struct JobGroup {
+  struct Member;
+  std::vector<Member> members;
+  JobGroup& add(std::string name, Job job);
+  JobGroup& add(std::string name, JobGroup group);
+};
+struct JobGroup::Member {
+  std::string name;
+  std::shared_ptr<Job> job;  // exactly one of job, group
+  std::shared_ptr<JobGroup> group;
+};
+
+// XManager's add(job, args=...): per-job overrides, merged into Job::args / Job::env_vars.
+struct JobArgs {
+  Args args;
+  EnvVars env_vars;
+};
+// For a JobGroup: flattened job name → overrides.
+using GroupArgs = std::map<std::string, JobArgs>;
+
+// Sweeps: every combination (product) or element-wise (zip, equal lengths) of named values.
+std::vector<Args> product(const std::vector<std::pair<std::string, std::vector<ArgValue>>>& axes);
+std::vector<Args> zip(const std::vector<std::pair<std::string, std::vector<ArgValue>>>& axes);
+
+// ---- Experiments
+// ---------------------------------------------------------------------------------
+enum class State { kPending, kRunning, kSucceeded, kFailed, kCancelled, kUnknown };
+const char* to_string(State state);
+
+struct JobHandle {
+  std::string name;  // {experiment}_{work unit}_{job}
+  std::string app;   // SCHEDULER://SESSION/APP_ID
+  std::string role;  // the job's role in that app
+  State state = State::kPending;
+};
+
+struct WorkUnit {
+  int64_t experiment_id = 0;
+  int id = 0;  // from 1
+  std::vector<JobHandle> jobs;
+  State state = State::kPending;  // aggregated over its jobs
+};
+
+// The store and plugins are found as the `sortie` CLI finds them: $SORTIE_STATE_DIR (else the XDG
+// state dir) and the manifest search path of docs/registry.md, plus the prefix this library is
+// installed in.
+struct Options {
+  std::string session;                   // empty: $SORTIE_SESSION, else "default"
+  std::string launch_dir;                // relative executable paths resolve here; empty: cwd
+  std::vector<std::string> plugin_dirs;  // non-empty: replaces the manifest search path
+  bool quiet = false;                    // no packaging progress on stderr
+};
+
+class Experiment {
+ public:
+  // Records a new experiment; ids come from the store (1, 2, ...).
+  static Experiment create(const std::string& title, const Options& options = {});
+  // Reopens a recorded experiment (e.g. to wait for or cancel it from another process).
+  static Experiment get(int64_t id, const Options& options = {});
+  ~Experiment();
+  Experiment(Experiment&&) noexcept;
+  Experiment& operator=(Experiment&&) noexcept;
+
+  int64_t id() const;
+  const std::string& title() const;
+
+  // Packages every executable in one batch per packager; same order as the input.
+  std::vector<Executable> package(const std::vector<Packageable>& packageables);
+  // Adds a work unit (id = the next one) and launches it before returning.
+  WorkUnit add(const Job& job, const JobArgs& args = {});
+  WorkUnit add(const JobGroup& group, const GroupArgs& args = {});
+
+  // Current states, refreshed from the schedulers.
+  std::vector<WorkUnit> work_units();
+  // Aggregated: RUNNING (or PENDING) while any job is active, then FAILED if any failed,
+  // CANCELLED if any was cancelled, else SUCCEEDED.
+  State state();
+  // Waits until every work unit is terminal; returns the aggregated state.
+  State wait_until_complete();
+  // Cancels every job of every work unit.
+  void cancel();
+
+ private:
+  class Impl;
+  explicit Experiment(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sortie::xm
+
+#endif  // SORTIE_XM_HPP

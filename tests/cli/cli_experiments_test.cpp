@@ -1,0 +1,153 @@
+// `sortie launch` and `sortie experiments`, end to end through the real binary: a 2x2 sweep is
+// one experiment of four work units that another shell sees and cancels as one; a job group's
+// jobs start together and stop together; refusals name the field or executor at fault.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli_harness.hpp"
+
+namespace sortie::testing {
+namespace {
+
+// Work unit lines printed by `sortie launch`: "  work unit N: FULL_NAME HANDLE".
+std::vector<std::pair<std::string, std::string>> launched_jobs(const std::string& out) {
+  std::vector<std::pair<std::string, std::string>> jobs;
+  const std::regex line(R"(  work unit \d+: (\S+) (\S+))");
+  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
+    jobs.emplace_back((*it)[1].str(), (*it)[2].str());
+  }
+  return jobs;
+}
+
+std::string experiment_id(const std::string& out) {
+  std::smatch match;
+  return std::regex_search(out, match, std::regex(R"(^experiment (\d+) )")) ? match[1].str() : "";
+}
+
+class CliExperimentsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Records its name and args (a file in the working directory, the CLI's), then waits for a
+    // "release" file there that never comes, or fails when told to.
+    const std::string script = sandbox_.write_file("job.sh", R"(#!/bin/sh
+echo "$SORTIE_JOB_NAME $*"
+touch "started_$SORTIE_JOB_NAME"
+case "$*" in *--fail*) exit 3 ;; esac
+while [ ! -e release ]; do sleep 0.05; done
+)");
+    ::chmod(script.c_str(), 0755);
+  }
+  CliSandbox sandbox_;
+};
+
+TEST_F(CliExperimentsTest, ASweepIsOneExperimentThatAnotherShellSeesAndCancels) {
+  const std::string file = sandbox_.write_file("sweep.yaml", R"(title: sweep
+executables:
+  trainer: {binary: ./job.sh}
+job:
+  executable: trainer
+  name: train
+sweep:
+  product: {lr: [0.1, 0.01], batch_size: [16, 32]}
+)");
+  const CommandResult launched = sandbox_.sortie({"launch", file});
+  ASSERT_EQ(launched.exit_code, 0) << launched.err;
+  const std::string id = experiment_id(launched.out);
+  ASSERT_FALSE(id.empty()) << launched.out;
+  const auto jobs = launched_jobs(launched.out);
+  ASSERT_EQ(jobs.size(), 4u) << launched.out;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    EXPECT_EQ(jobs[i].first, id + "_" + std::to_string(i + 1) + "_train");
+  }
+
+  // Another shell sees one experiment of four running work units...
+  const CommandResult listed = sandbox_.sortie({"experiments", "list"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find(id + " "), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("sweep"), std::string::npos) << listed.out;
+  const CommandResult shown = sandbox_.sortie({"experiments", "show", id});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  for (int unit = 1; unit <= 4; ++unit) {
+    EXPECT_NE(shown.out.find("work unit " + std::to_string(unit) + ":"), std::string::npos)
+        << shown.out;
+  }
+  EXPECT_EQ(shown.out.find("work unit 5:"), std::string::npos) << shown.out;
+
+  // ...and cancels it as one.
+  const CommandResult cancelled = sandbox_.sortie({"experiments", "cancel", id});
+  ASSERT_EQ(cancelled.exit_code, 0) << cancelled.err;
+  EXPECT_NE(cancelled.out.find("experiment " + id + " CANCELLED"), std::string::npos)
+      << cancelled.out;
+  for (const auto& [name, handle] : jobs) {
+    EXPECT_EQ(json_string_member(sandbox_.wait_terminal(handle), "state"), "CANCELLED") << name;
+  }
+
+  // The sweep's values reached the jobs as XManager flags, in itertools.product order.
+  const CommandResult first_log = sandbox_.sortie({"log", jobs[0].second});
+  EXPECT_NE(first_log.out.find(jobs[0].first + " --lr=0.1 --batch_size=16"), std::string::npos)
+      << first_log.out;
+  const CommandResult last_log = sandbox_.sortie({"log", jobs[3].second});
+  EXPECT_NE(last_log.out.find(jobs[3].first + " --lr=0.01 --batch_size=32"), std::string::npos)
+      << last_log.out;
+}
+
+TEST_F(CliExperimentsTest, AJobGroupStartsTogetherAndStopsTogether) {
+  const std::string file = sandbox_.write_file("group.yaml", R"(title: gang
+executables:
+  job: {binary: ./job.sh}
+job_group:
+  server: {executable: job, args: {port: 8080}}
+  client: {executable: job, args: [--fail]}
+)");
+  const CommandResult launched = sandbox_.sortie({"launch", file, "--wait"});
+  // The client fails at once; the server, which would wait forever, is stopped with it.
+  EXPECT_EQ(launched.exit_code, 1) << launched.out << launched.err;
+  const auto jobs = launched_jobs(launched.out);
+  ASSERT_EQ(jobs.size(), 2u) << launched.out;
+  EXPECT_EQ(jobs[0].second, jobs[1].second) << "a group is one app";
+  const std::string id = experiment_id(launched.out);
+  EXPECT_NE(launched.out.find("experiment " + id + " FAILED"), std::string::npos) << launched.out;
+  struct stat info {};
+  EXPECT_EQ(::stat((sandbox_.root() + "/cwd/started_" + id + "_1_server").c_str(), &info), 0);
+  EXPECT_EQ(::stat((sandbox_.root() + "/cwd/started_" + id + "_1_client").c_str(), &info), 0);
+  const std::string status = sandbox_.wait_terminal(jobs[0].second);
+  EXPECT_EQ(json_string_member(status, "state"), "FAILED") << status;
+  const CommandResult logs = sandbox_.sortie({"log", jobs[0].second});
+  EXPECT_NE(logs.out.find(id + "_1_server --port=8080"), std::string::npos) << logs.out;
+}
+
+TEST_F(CliExperimentsTest, AnExecutorNoPluginProvidesIsRefusedByName) {
+  const std::string file = sandbox_.write_file("slurm.yaml", R"(title: nowhere
+executables:
+  job: {binary: ./job.sh}
+executors:
+  cluster: {type: slurm}
+job: {executable: job, executor: cluster}
+)");
+  const CommandResult launched = sandbox_.sortie({"launch", file});
+  EXPECT_NE(launched.exit_code, 0);
+  EXPECT_NE(launched.err.find("no plugin provides executor 'slurm' for process executables"),
+            std::string::npos)
+      << launched.err;
+}
+
+TEST_F(CliExperimentsTest, AMissingExecutableIsRefusedBeforeAnythingRuns) {
+  const std::string file = sandbox_.write_file("missing.yaml", R"(title: missing
+executables:
+  job: {binary: ./no-such-script.sh}
+job: {executable: job}
+)");
+  const CommandResult launched = sandbox_.sortie({"launch", file});
+  EXPECT_NE(launched.exit_code, 0);
+  EXPECT_NE(launched.err.find("no-such-script.sh"), std::string::npos) << launched.err;
+  const CommandResult listed = sandbox_.sortie({"list"});
+  EXPECT_EQ(listed.out.find("local_cwd://"), std::string::npos) << listed.out;
+}
+
+}  // namespace
+}  // namespace sortie::testing

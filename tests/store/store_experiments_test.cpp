@@ -1,0 +1,122 @@
+// The experiment tables of the app store: ids from 1, work unit ids from 1 per experiment and
+// unique across concurrent processes, jobs read back under their work units in order.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <set>
+#include <sortie/core/error.hpp>
+#include <sortie/core/store.hpp>
+#include <string>
+#include <vector>
+
+#include "store_test_support.hpp"
+
+namespace sortie::core {
+namespace {
+
+using testing::sample_record;
+using testing::ScratchDir;
+
+class ExperimentStoreTest : public ::testing::Test {
+ protected:
+  std::string path() const { return scratch_.path() + "/sortie.db"; }
+  ScratchDir scratch_;
+};
+
+TEST_F(ExperimentStoreTest, ExperimentsAndWorkUnitsAreNumberedFromOne) {
+  auto store = AppStore::open(path());
+  const int64_t first = store->create_experiment("sweep", "/work/a");
+  const int64_t second = store->create_experiment("eval", "/work/b");
+  EXPECT_EQ(first, 1);
+  EXPECT_EQ(second, 2);
+  EXPECT_EQ(store->reserve_work_unit(first, "{}"), 1);
+  EXPECT_EQ(store->reserve_work_unit(first, "{}"), 2);
+  EXPECT_EQ(store->reserve_work_unit(second, "{}"), 1);
+
+  const auto listed = store->experiments(0);
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].id, second);  // newest first
+  EXPECT_EQ(listed[1].title, "sweep");
+  EXPECT_EQ(listed[1].launch_dir, "/work/a");
+  EXPECT_GT(listed[1].created_at, 0);
+  EXPECT_EQ(store->experiments(1).size(), 1u);
+  EXPECT_FALSE(store->experiment(3).has_value());
+}
+
+TEST_F(ExperimentStoreTest, JobsReadBackUnderTheirWorkUnitsInOrder) {
+  auto store = AppStore::open(path());
+  store->record_submission(sample_record("group-app"));
+  store->record_submission(sample_record("single-app"));
+  const int64_t id = store->create_experiment("gang", "/w");
+  const int unit1 = store->reserve_work_unit(id, R"({"server":{"args":["--port=1"]}})");
+  const int unit2 = store->reserve_work_unit(id, "{}");
+  store->record_experiment_job(id, unit1,
+                               {"server", "1_1_server", "local://default/group-app", "server"});
+  store->record_experiment_job(id, unit1,
+                               {"client", "1_1_client", "local://default/group-app", "client"});
+  store->record_experiment_job(id, unit2,
+                               {"train", "1_2_train", "local://default/single-app", "train"});
+
+  const auto units = store->work_units(id);
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_EQ(units[0].work_unit_id, 1);
+  EXPECT_EQ(units[0].args_json, R"({"server":{"args":["--port=1"]}})");
+  ASSERT_EQ(units[0].jobs.size(), 2u);
+  EXPECT_EQ(units[0].jobs[0].job_name, "server");  // insertion order, not name order
+  EXPECT_EQ(units[0].jobs[1].full_name, "1_1_client");
+  EXPECT_EQ(units[0].jobs[1].role, "client");
+  ASSERT_EQ(units[1].jobs.size(), 1u);
+  EXPECT_EQ(units[1].jobs[0].handle, "local://default/single-app");
+}
+
+TEST_F(ExperimentStoreTest, AJobMustPointAtARecordedApp) {
+  auto store = AppStore::open(path());
+  const int64_t id = store->create_experiment("x", "/w");
+  const int unit = store->reserve_work_unit(id, "{}");
+  EXPECT_THROW(store->record_experiment_job(id, unit, {"j", "1_1_j", "local://default/none", "j"}),
+               Error);
+  EXPECT_THROW(store->reserve_work_unit(42, "{}"), Error);
+}
+
+TEST_F(ExperimentStoreTest, ConcurrentProcessesNeverGetTheSameWorkUnitId) {
+  const int64_t id = AppStore::open(path())->create_experiment("race", "/w");
+  constexpr int kProcesses = 8, kUnitsEach = 10;
+  std::vector<int> pipes(kProcesses);
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::close(fds[0]);
+      auto store = AppStore::open(path());  // each process its own connection
+      for (int i = 0; i < kUnitsEach; ++i) {
+        const int unit = store->reserve_work_unit(id, "{}");
+        if (::write(fds[1], &unit, sizeof unit) != sizeof unit) ::_exit(2);
+      }
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    pipes[p] = fds[0];
+    children.push_back(pid);
+  }
+  std::set<int> seen;
+  for (int fd : pipes) {
+    int unit = 0;
+    while (::read(fd, &unit, sizeof unit) == sizeof unit) {
+      EXPECT_TRUE(seen.insert(unit).second) << "work unit " << unit << " handed out twice";
+    }
+    ::close(fd);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  EXPECT_EQ(seen.size(), static_cast<size_t>(kProcesses * kUnitsEach));
+  EXPECT_EQ(*seen.rbegin(), kProcesses * kUnitsEach);
+}
+
+}  // namespace
+}  // namespace sortie::core
