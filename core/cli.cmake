@@ -24,9 +24,11 @@ target_link_libraries(sortie_xm
   PUBLIC sortie_xm_model sortie_session
   PRIVATE RapidJSON::RapidJSON ${CMAKE_DL_LIBS})
 
-# Sortie::launch, the installed library of the launch API. Only sortie::xm symbols are exported;
+# Sortie::launch, the installed library of the launch API (both xm libraries whole, so every
+# function of sortie/xm.hpp is in it, used by the CLI or not). Only sortie::xm symbols are exported;
 # the core inside it (SQLite, Boost.DLL, fmt users) stays private.
-add_library(sortie_launch SHARED ${CMAKE_CURRENT_SOURCE_DIR}/xm/launch_library.cpp)
+add_library(sortie_launch SHARED ${CMAKE_CURRENT_SOURCE_DIR}/xm/launch_library.cpp
+  $<TARGET_OBJECTS:sortie_xm_model>)
 target_link_libraries(sortie_launch PRIVATE $<LINK_LIBRARY:WHOLE_ARCHIVE,sortie_xm>)
 target_link_libraries(sortie_launch PUBLIC Sortie::sdk)
 target_link_options(sortie_launch PRIVATE

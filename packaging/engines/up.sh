@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 bash docker_up.sh
+bash python_image_up.sh
 bash registry_up.sh
 bash k8s_validators.sh
 bash vertex_validators.sh

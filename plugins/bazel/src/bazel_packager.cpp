@@ -6,13 +6,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <sortie/sha256.hpp>
 #include <utility>
 #include <vector>
 
 #include "bazel_build.hpp"
 #include "bazel_command.hpp"
 #include "digest_store.hpp"
-#include "sha256.hpp"
 
 namespace sortie::bazel {
 namespace {
@@ -88,7 +88,7 @@ Packaged package_binary(const BazelExecutable& executable, const TargetOutputs& 
   }
   Packaged packaged;
   packaged.entrypoint = outputs.executable;
-  packaged.digest = file_digest(outputs.executable);
+  packaged.digest = file_sha256(outputs.executable);
   packaged.cached = digests.previous(digest_key(executable, workspace)) == packaged.digest;
   return packaged;
 }

@@ -5,8 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sortie/plugin.hpp>
-
-#include "sha256.hpp"
+#include <sortie/sha256.hpp>
 
 namespace sortie::bazel {
 namespace {
@@ -16,7 +15,9 @@ namespace {
 std::string key_hash(const DigestStore::Key& key) {
   std::string text = key.workspace + '\0' + key.label;
   for (const std::string& arg : key.bazel_args) text += '\0' + arg;
-  return sha256_hex(text);
+  Sha256 hash;
+  hash.update(text);
+  return hash.hex_digest();
 }
 
 }  // namespace

@@ -112,8 +112,7 @@ RoleInput read_role(const rapidjson::Value& role, const std::string& scheduler) 
   if (input.name.empty()) refuse("app role", "field 'name' is required");
   const std::string what = "role '" + input.name + "'";
   input.image = string_of(role, "image", what);
-  input.entrypoint = string_of(role, "entrypoint", what);
-  if (input.entrypoint.empty()) refuse(what, "field 'entrypoint' is required");
+  input.entrypoint = string_of(role, "entrypoint", what);  // "": the image's own ENTRYPOINT
   if (const rapidjson::Value* args = array_of(role, "args", what)) {
     input.args = string_list(*args, what + " field 'args'");
   }
@@ -222,14 +221,20 @@ void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& im
   w.StartObject();
   w.Key("Image");
   write_string(w, image.image);
-  w.Key("Entrypoint");
-  w.StartArray();
-  write_string(w, role.entrypoint);
-  w.EndArray();
-  w.Key("Cmd");
-  w.StartArray();
-  for (const std::string& arg : args) write_string(w, arg);
-  w.EndArray();
+  // No entrypoint keeps the image's ENTRYPOINT (a packaged image's own launcher); its CMD then
+  // stays too unless the role passes args.
+  if (!role.entrypoint.empty()) {
+    w.Key("Entrypoint");
+    w.StartArray();
+    write_string(w, role.entrypoint);
+    w.EndArray();
+  }
+  if (!role.entrypoint.empty() || !args.empty()) {
+    w.Key("Cmd");
+    w.StartArray();
+    for (const std::string& arg : args) write_string(w, arg);
+    w.EndArray();
+  }
   w.Key("Env");
   w.StartArray();
   for (const auto& [name, value] : env) write_string(w, name + "=" + value);
@@ -375,7 +380,7 @@ void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& im
 }
 
 std::string quoted_argv(const std::string& entrypoint, const std::vector<std::string>& args) {
-  std::string text = "'" + entrypoint + "'";
+  std::string text = entrypoint.empty() ? "(the image's ENTRYPOINT)" : "'" + entrypoint + "'";
   for (const std::string& arg : args) text += " '" + arg + "'";
   return text;
 }

@@ -55,6 +55,13 @@ void ProgressReader::message(std::string_view line) {
   while (!stream.empty() && (stream.back() == '\n' || stream.back() == '\r')) stream.pop_back();
   if (!stream.empty()) {
     info(prefix_ + ": " + stream);
+    for (size_t start = 0; start < stream.size();) {
+      size_t end = stream.find('\n', start);
+      if (end == std::string::npos) end = stream.size();
+      recent_output_.push_back(stream.substr(start, end - start));
+      if (recent_output_.size() > kRecentLines) recent_output_.pop_front();
+      start = end + 1;
+    }
     return;
   }
   const std::string status = string_of(document, "status", "progress");
@@ -66,16 +73,23 @@ void ProgressReader::message(std::string_view line) {
   info(prefix_ + ": " + (id.empty() ? "" : id + ": ") + status);
 }
 
-bool image_exists(Engine& engine, const std::string& image) {
+std::string local_image_id(Engine& engine, const std::string& image) {
   const http::Response response =
       engine.call("GET", "/images/" + http::url_encode(image) + "/json");
-  if (response.status == 404) return false;
+  if (response.status == 404) return "";
   if (!response.ok()) {
     throw Error(Code::kUnavailable, "inspecting image " + image + ": the Docker Engine answered " +
                                         std::to_string(response.status) + ": " +
                                         engine_message(response.body));
   }
-  return true;
+  const std::string what = "image " + image;
+  const std::string id = string_of(parse_object(response.body, what), "Id", what);
+  if (id.empty()) throw Error(Code::kInternal, "the Docker Engine gave " + what + " no Id");
+  return id;
+}
+
+bool image_exists(Engine& engine, const std::string& image) {
+  return !local_image_id(engine, image).empty();
 }
 
 void ensure_image(Engine& engine, const std::string& image) {

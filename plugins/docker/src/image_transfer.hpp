@@ -4,6 +4,7 @@
 #ifndef SORTIE_DOCKER_IMAGE_TRANSFER_HPP
 #define SORTIE_DOCKER_IMAGE_TRANSFER_HPP
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <string>
@@ -25,6 +26,10 @@ class ProgressReader {
   const std::string& error() const { return error_; }
   // The image id of a build's {"aux": {"ID": ...}} message, or "".
   const std::string& built_id() const { return built_id_; }
+  // The last kRecentLines lines of build output ("stream" messages), oldest first, so a failed
+  // build can show what its step printed.
+  static constexpr size_t kRecentLines = 10;
+  const std::deque<std::string>& recent_output() const { return recent_output_; }
 
  private:
   void message(std::string_view line);
@@ -33,8 +38,12 @@ class ProgressReader {
   std::string buffer_;
   std::string error_;
   std::string built_id_;
+  std::deque<std::string> recent_output_;
   std::map<std::string, std::string> last_status_;  // layer id -> status last logged
 };
+
+// The image's id ("sha256:...") when the Engine has it locally, else "".
+std::string local_image_id(Engine& engine, const std::string& image);
 
 // True when the Engine has the image locally.
 bool image_exists(Engine& engine, const std::string& image);

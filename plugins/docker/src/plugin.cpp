@@ -1,12 +1,18 @@
-// The entry point of the docker plugin: the local_docker scheduler and the docker image provider
-// that lays the workspace over a role's image.
+// The entry point of the docker plugin: the local_docker scheduler, the docker image provider that
+// lays the workspace over a role's image, and the packagers of XManager's container executables.
 #include <sortie/plugin.hpp>
 
+#include "container_packager.hpp"
 #include "docker_scheduler.hpp"
+#include "dockerfile_packager.hpp"
 #include "image_provider.hpp"
+#include "python_container_packager.hpp"
 
+using sortie::docker::ContainerPackager;
+using sortie::docker::DockerfilePackager;
 using sortie::docker::DockerImageProvider;
 using sortie::docker::DockerScheduler;
+using sortie::docker::PythonContainerPackager;
 
 SORTIE_PLUGIN("docker", "0.1.0",
               SORTIE_SCHEDULER("local_docker",
@@ -15,4 +21,15 @@ SORTIE_PLUGIN("docker", "0.1.0",
               SORTIE_IMAGE_PROVIDER("docker",
                                     "Image = the working directory built over role.image "
                                     "(honours .dockerignore; cached by content hash)",
-                                    DockerImageProvider));
+                                    DockerImageProvider),
+              SORTIE_PACKAGER("container",
+                              "An image reference (pulled when missing) or a docker save archive "
+                              "(loaded)",
+                              ContainerPackager),
+              SORTIE_PACKAGER("dockerfile",
+                              "Builds a Dockerfile and its context (cached by content hash)",
+                              DockerfilePackager),
+              SORTIE_PACKAGER("python_container",
+                              "Builds a Python project over a base image with a generated "
+                              "Dockerfile (cached by content hash)",
+                              PythonContainerPackager));

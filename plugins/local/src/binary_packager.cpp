@@ -9,27 +9,14 @@
 #include <fstream>
 
 // The docker plugin's dependency-free SHA-256, compiled into this plugin too (CMakeLists.txt).
-#include "../../docker/src/sha256.hpp"
+#include <sortie/sha256.hpp>
+
 #include "json_util.hpp"
 
 namespace sortie::local {
 namespace {
 
 constexpr const char* kRequest = "sortie.package_request/1";
-
-std::string file_sha256(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw Error(Code::kFailedPrecondition,
-                "cannot read " + path + ": " + std::strerror(errno) + "; fix its permissions");
-  }
-  docker::Sha256 hash;
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
-    hash.update(std::string_view(buffer, static_cast<size_t>(in.gcount())));
-  }
-  return "sha256:" + hash.hex_digest();
-}
 
 // The absolute path of one binary executable, checked to be an executable regular file.
 std::string checked_binary(const rapidjson::Value& executable, const std::string& launch_dir,

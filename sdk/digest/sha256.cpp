@@ -1,9 +1,11 @@
-#include "sha256.hpp"
-
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sortie/plugin.hpp>
+#include <sortie/sha256.hpp>
 
-namespace sortie::docker {
+namespace sortie {
 namespace {
 
 constexpr uint32_t kRound[64] = {
@@ -94,4 +96,19 @@ std::string Sha256::hex_digest() {
   return out;
 }
 
-}  // namespace sortie::docker
+std::string file_sha256(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw Error(Code::kFailedPrecondition, "cannot read " + path + " to hash it: " +
+                                               std::strerror(errno) + "; fix its permissions");
+  }
+  Sha256 hash;
+  std::string buffer(1 << 16, '\0');
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+    hash.update(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())));
+  }
+  if (in.bad()) throw Error(Code::kFailedPrecondition, "error while reading " + path);
+  return "sha256:" + hash.hex_digest();
+}
+
+}  // namespace sortie

@@ -1,0 +1,1 @@
+echo "web server $* in $(cat /etc/hostname >/dev/null && echo a container)"

@@ -1,0 +1,124 @@
+#include "package_payloads.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <sortie/plugin.hpp>
+
+#include "json.hpp"
+
+namespace sortie::docker {
+
+PackagerConfig read_packager_config(std::string_view config, std::string_view kind) {
+  const std::string what = "sortie.packager_config/1";
+  const rapidjson::Document document = parse_object(config, what);
+  PackagerConfig result;
+  result.name = string_of(document, "name", what, std::string(kind));
+  result.state_dir = string_of(document, "state_dir", what);
+  if (!result.state_dir.empty() && result.state_dir[0] != '/') {
+    throw Error(Code::kInvalidArgument, result.name + " packager: " + what +
+                                            " member 'state_dir' must be an absolute path");
+  }
+  return result;
+}
+
+PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
+                               std::initializer_list<const char*> members)
+    : kind_(kind) {
+  const std::string what = "sortie.package_request/1";
+  document_ = parse_object(text, what);
+  launch_dir_ = string_of(document_, "launch_dir", what);
+  if (launch_dir_.empty() || launch_dir_[0] != '/') {
+    throw Error(Code::kInvalidArgument,
+                what + ": member 'launch_dir' must be an absolute directory (the " + kind_ +
+                    " packager resolves relative paths against it)");
+  }
+  const rapidjson::Value* executables = array_of(document_, "executables", what);
+  if (executables == nullptr) {
+    throw Error(Code::kInvalidArgument, what + ": member 'executables' is required");
+  }
+  for (const rapidjson::Value& executable : executables->GetArray()) {
+    if (!executable.IsObject()) {
+      throw Error(Code::kInvalidArgument, what + ": every executable must be an object");
+    }
+    executables_.push_back(&executable);
+    const std::string described = describe(executables_.size() - 1);
+    const std::string executable_kind = string_of(executable, "kind", described);
+    if (executable_kind != kind_) {
+      throw Error(Code::kInvalidArgument, described + ": kind '" + executable_kind +
+                                              "' reached the " + kind_ +
+                                              " packager, which packages only '" + kind_ + "'");
+    }
+    for (const auto& member : executable.GetObject()) {
+      const std::string_view key(member.name.GetString(), member.name.GetStringLength());
+      const bool known = key == "kind" || key == "name" ||
+                         std::any_of(members.begin(), members.end(),
+                                     [&](const char* allowed) { return key == allowed; });
+      if (!known) {
+        std::string allowed_list;
+        for (const char* allowed : members) allowed_list += std::string(", ") + allowed;
+        throw Error(Code::kInvalidArgument,
+                    described + ": member '" + std::string(key) + "' has no meaning for kind " +
+                        kind_ + " (its members: name" + allowed_list + "); remove it");
+      }
+    }
+  }
+}
+
+std::string PackageRequest::describe(size_t index) const {
+  const rapidjson::Value& executable = *executables_[index];
+  const rapidjson::Value* name = find(executable, "name");
+  const std::string label = name != nullptr && name->IsString()
+                                ? "'" + std::string(name->GetString()) + "'"
+                                : "#" + std::to_string(index);
+  return "executable " + label + " (" + kind_ + ")";
+}
+
+std::string PackageRequest::resolve(const std::string& path) const {
+  std::filesystem::path full =
+      path.empty() ? std::filesystem::path(launch_dir_) : std::filesystem::path(launch_dir_) / path;
+  std::string normal = full.lexically_normal().string();
+  while (normal.size() > 1 && normal.back() == '/') normal.pop_back();
+  return normal;
+}
+
+std::string package_each(const PackageRequest& request,
+                         const std::function<PackagedImage(size_t index)>& package_one) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("schema");
+  w.String("sortie.package_result/1");
+  w.Key("packaged");
+  w.StartArray();
+  for (size_t i = 0; i < request.size(); ++i) {
+    PackagedImage packaged;
+    try {
+      packaged = package_one(i);
+    } catch (const Error& error) {
+      throw Error(error.code(), request.describe(i) + ": " + error.what());
+    }
+    w.StartObject();
+    w.Key("kind");
+    w.String("image");
+    w.Key("image");
+    write_string(w, packaged.image);
+    w.Key("entrypoint");
+    w.Null();
+    w.Key("args");
+    w.StartArray();
+    w.EndArray();
+    w.Key("env");
+    w.StartObject();
+    w.EndObject();
+    w.Key("digest");
+    write_string(w, packaged.digest);
+    w.Key("cached");
+    w.Bool(packaged.cached);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace sortie::docker
