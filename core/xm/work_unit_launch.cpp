@@ -3,7 +3,9 @@
 #include <rapidjson/document.h>
 
 #include <map>
+#include <set>
 #include <sortie/core/error.hpp>
+#include <sortie/core/runopts.hpp>
 #include <sortie/core/xm_jobs.hpp>
 #include <sortie/core/xm_resources.hpp>
 
@@ -26,7 +28,75 @@ struct Placement {
   }
 };
 
-Placement place(cli::CliContext& ctx, const std::string& job_name, const xm::Job& job) {
+// The run options each scheduler declares, asked once per launch.
+class DeclaredOptions {
+ public:
+  DeclaredOptions(cli::CliContext& ctx, std::string session)
+      : ctx_(ctx), session_(std::move(session)) {}
+  bool has(const std::string& scheduler, const std::string& option) {
+    auto it = declared_.find(scheduler);
+    if (it == declared_.end()) {
+      const auto client = ctx_.scheduler(scheduler, session_);
+      std::set<std::string> names;
+      for (const core::RunOpt& declared : core::parse_runopts(client->run_options(), scheduler)) {
+        names.insert(declared.name);
+      }
+      it = declared_.emplace(scheduler, std::move(names)).first;
+    }
+    return it->second.count(option) > 0;
+  }
+
+ private:
+  cli::CliContext& ctx_;
+  std::string session_;
+  std::map<std::string, std::set<std::string>> declared_;
+};
+
+// Requirements a Resource cannot carry (an accelerator's type, a TPU topology, a location) go
+// through the scheduler's run options of those names when it declares them; otherwise they are
+// refused, except a GPU type, whose count already is in the Resource.
+void carry_requirements(DeclaredOptions& declared, const std::string& job_name,
+                        const xm::JobRequirements& requirements, Placement& placement) {
+  const std::string where = "job '" + job_name + "': requirements";
+  const std::string& scheduler = placement.scheduler;
+  const auto set_option = [&](const std::string& name, const std::string& value) {
+    const auto it = placement.options.find(name);
+    if (it != placement.options.end() && it->second.value != value) {
+      throw core::Error(where + " ask for " + name + "=" + value + " but " + it->second.origin +
+                        " sets " + name + "=" + it->second.value + "; keep one");
+    }
+    placement.options[name] = {value, where};
+  };
+  if (requirements.disk_bytes) {
+    throw core::Error(where + ".disk: scheduler " + scheduler +
+                      " cannot reserve disk; drop the requirement");
+  }
+  if (!requirements.location.empty()) {
+    if (!declared.has(scheduler, "location")) {
+      throw core::Error(where + ".location: scheduler " + scheduler +
+                        " has no 'location' run option; drop the requirement");
+    }
+    set_option("location", requirements.location);
+  }
+  const core::AcceleratorFamily family = core::accelerator_family(requirements.accelerator);
+  if (family != core::AcceleratorFamily::kGpu && family != core::AcceleratorFamily::kTpu) return;
+  if (declared.has(scheduler, "accelerator")) {
+    set_option("accelerator", requirements.accelerator);
+    if (family == core::AcceleratorFamily::kTpu) {
+      if (!requirements.topology.empty() && declared.has(scheduler, "tpu_topology")) {
+        set_option("tpu_topology", requirements.topology);
+      } else if (declared.has(scheduler, "accelerator_count")) {
+        set_option("accelerator_count", std::to_string(requirements.accelerator_count));
+      }
+    }
+  } else if (family == core::AcceleratorFamily::kTpu) {
+    throw core::Error(where + ": scheduler " + scheduler + " cannot provide TPUs (" +
+                      requirements.accelerator + "); use an executor that runs on TPUs");
+  }
+}
+
+Placement place(cli::CliContext& ctx, DeclaredOptions& declared, const std::string& job_name,
+                const xm::Job& job) {
   const xm::Executor& executor = job.executor;
   const std::string entry_name = executor.type + "." + job.executable.kind;
   const registry::Entry* entry = ctx.registry().find(registry::Group::kExecutors, entry_name);
@@ -53,6 +123,7 @@ Placement place(cli::CliContext& ctx, const std::string& job_name, const xm::Job
   for (const auto& [name, value] : executor.options) {
     placement.options[name] = {value, "job '" + job_name + "' executor options"};
   }
+  carry_requirements(declared, job_name, executor.requirements, placement);
   return placement;
 }
 
@@ -101,8 +172,9 @@ std::vector<core::ExperimentJobRecord> launch_work_unit(cli::CliContext& ctx,
   // A gang is one app on one scheduler; separate jobs each get their own app.
   std::vector<std::vector<size_t>> apps;
   std::vector<Placement> placements;
+  DeclaredOptions declared(ctx, session);
   for (size_t i = 0; i < unit.jobs.size(); ++i) {
-    Placement placement = place(ctx, unit.jobs[i].first, unit.jobs[i].second);
+    Placement placement = place(ctx, declared, unit.jobs[i].first, unit.jobs[i].second);
     if (unit.gang && !placements.empty()) {
       if (!(placement == placements.front())) {
         throw core::Error("job group of work unit " + std::to_string(unit.work_unit_id) +

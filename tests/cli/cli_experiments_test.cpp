@@ -136,6 +136,27 @@ job: {executable: job, executor: cluster}
       << launched.err;
 }
 
+TEST_F(CliExperimentsTest, RequirementsTheSchedulerCannotHonourAreRefusedByJob) {
+  for (const auto& [requirement, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"tpu_v4: 2x2", "job 'job': requirements: scheduler local_cwd cannot provide TPUs"},
+           {"disk: 10GiB", "job 'job': requirements.disk: scheduler local_cwd cannot reserve disk"},
+           {"location: us-east1",
+            "requirements.location: scheduler local_cwd has no 'location'"}}) {
+    const std::string file = sandbox_.write_file("req.yaml", R"(title: req
+executables:
+  job: {binary: ./job.sh}
+job:
+  executable: job
+  executor: {type: local, requirements: {)" + requirement + R"(}}
+)");
+    const CommandResult launched = sandbox_.sortie({"launch", file});
+    EXPECT_NE(launched.exit_code, 0) << requirement;
+    EXPECT_NE(launched.err.find(expected), std::string::npos)
+        << requirement << ": " << launched.err;
+  }
+  EXPECT_EQ(sandbox_.sortie({"list"}).out.find("local_cwd://"), std::string::npos);
+}
+
 TEST_F(CliExperimentsTest, AMissingExecutableIsRefusedBeforeAnythingRuns) {
   const std::string file = sandbox_.write_file("missing.yaml", R"(title: missing
 executables:
