@@ -5,7 +5,7 @@
 
 #include <sortie/plugin.hpp>
 
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 namespace {
@@ -47,9 +47,9 @@ TEST(DockerAppPlan, OneContainerPerReplicaOnTheAppNetwork) {
   EXPECT_EQ(plan.containers[1].hostname, "train-er-1");
   EXPECT_EQ(plan.containers[2].hostname, "ps-0");
   const rapidjson::Document body = parse_object(plan.containers[1].create_body, "create");
-  EXPECT_EQ(to_text(body["Cmd"]), R"(["--rank","1","--master","train-er-0"])");
-  EXPECT_EQ(to_text(body["Entrypoint"]), R"(["python"])");
-  const std::string env = to_text(body["Env"]);
+  EXPECT_EQ(to_json_text(body["Cmd"]), R"(["--rank","1","--master","train-er-0"])");
+  EXPECT_EQ(to_json_text(body["Entrypoint"]), R"(["python"])");
+  const std::string env = to_json_text(body["Env"]);
   for (const char* expected :
        {"SORTIE_PLAN_TEST_TOKEN=t0k", "OPT=1", "ROLE=Train_er", "SORTIE_RANK0_HOST=train-er-0",
         "SORTIE_REPLICA_ID=1", "SORTIE_NUM_REPLICAS=2"}) {
@@ -59,7 +59,7 @@ TEST(DockerAppPlan, OneContainerPerReplicaOnTheAppNetwork) {
   EXPECT_EQ(host["NanoCpus"].GetInt64(), 2000000000);
   EXPECT_EQ(host["Memory"].GetInt64(), 512 * 1024 * 1024);
   EXPECT_EQ(host["DeviceRequests"][0]["Count"].GetInt64(), 1);  // the GPU, visible in dry-run
-  EXPECT_EQ(to_text(host["RestartPolicy"]), R"({"Name":"on-failure","MaximumRetryCount":3})");
+  EXPECT_EQ(to_json_text(host["RestartPolicy"]), R"({"Name":"on-failure","MaximumRetryCount":3})");
   EXPECT_STREQ(host["NetworkMode"].GetString(), "sortie-app-1");
   EXPECT_STREQ(body["Labels"]["sortie.app_id"].GetString(), "app-1");
   EXPECT_STREQ(body["Labels"]["sortie.replica_id"].GetString(), "1");

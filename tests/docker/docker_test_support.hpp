@@ -21,7 +21,7 @@
 #include "docker_scheduler.hpp"
 #include "engine.hpp"
 #include "image_transfer.hpp"
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker::testing {
 

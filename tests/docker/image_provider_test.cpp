@@ -69,7 +69,7 @@ TEST_F(DockerWorkspace, BuildsHonoursDockerignoreAndReusesAnUnchangedWorkspace) 
 
   // The image holds the workspace, minus what .dockerignore excludes.
   const std::string app_id = fresh_app_id("wsrun");
-  const std::string images = R"({"a":)" + to_text(first) + "}";
+  const std::string images = R"({"a":)" + to_json_text(first) + "}";
   submit(dryrun_input(app_id,
                       "[" +
                           shell_role("a",
@@ -78,7 +78,7 @@ TEST_F(DockerWorkspace, BuildsHonoursDockerignoreAndReusesAnUnchangedWorkspace) 
                           "]",
                       R"({"image_provider":"docker"})", images));
   const rapidjson::Document status = wait_terminal(app_id);
-  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_text(status);
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_json_text(status);
   std::string output;
   struct Collect {
     static void line(void* ctx, const sortie_log_line* line) {
@@ -129,7 +129,7 @@ TEST_F(DockerWorkspace, ImageRepoPushesTheWorkspaceImageAndRunsIt) {
   const std::string dry = scheduler()->dryrun(
       dryrun_input(app_id, "[" + shell_role("a", "cat /marker") + "]",
                    R"({"image_provider":"docker","image_repo":")" + repo + R"("})",
-                   R"({"a":)" + to_text(image) + "}"));
+                   R"({"a":)" + to_json_text(image) + "}"));
   EXPECT_NE(dry.find(repo + ":" + tag), std::string::npos) << dry;
   apps_.push_back(scheduler()->schedule(dry));
   EXPECT_TRUE(logged("pushing " + repo + ":" + tag));

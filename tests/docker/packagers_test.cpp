@@ -326,7 +326,7 @@ TEST_F(DockerPackagers, PythonContainerModuleRunsWithTheJobsArgs) {
   apps_.push_back(scheduler()->schedule(dry));
   const rapidjson::Document status = wait_terminal(app_id);
   const std::string output = app_output(app_id);
-  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_text(status) << output;
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_json_text(status) << output;
   EXPECT_NE(output.find("argv ['--lr=0.1', 'two words']"), std::string::npos) << output;
   EXPECT_NE(output.find("env hello"), std::string::npos) << output;
 }
@@ -348,7 +348,7 @@ TEST_F(DockerPackagers, PythonContainerCommandListOnTheDefaultBaseImage) {
   submit(run_role(image, app_id));
   const rapidjson::Document status = wait_terminal(app_id);
   const std::string output = app_output(app_id);
-  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_text(status) << output;
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_json_text(status) << output;
   EXPECT_NE(output.find("first-command\n/workdir\n"), std::string::npos) << output;
   EXPECT_NE(output.find("argv ['--lr=0.1', 'two words']"), std::string::npos) << output;
   EXPECT_NE(output.find("env hello"), std::string::npos) << output;

@@ -4,7 +4,7 @@
 
 #include <sortie/plugin.hpp>
 
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 namespace {

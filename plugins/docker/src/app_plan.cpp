@@ -10,7 +10,7 @@
 #include <sortie/plugin.hpp>
 
 #include "engine.hpp"
-#include "json.hpp"
+#include "json_fields.hpp"
 #include "labels.hpp"
 #include "run_options.hpp"
 
@@ -74,17 +74,17 @@ std::vector<std::string> string_list(const rapidjson::Value& value, const std::s
 Mount read_mount(const rapidjson::Value& value, const std::string& what) {
   if (!value.IsObject()) refuse(what, "each mount must be an object");
   Mount mount;
-  mount.type = string_of(value, "type", what);
-  mount.src = string_of(value, "src", what);
-  mount.dst = string_of(value, "dst", what);
-  mount.read_only = bool_of(value, "read_only", what, false);
+  mount.type = string_member(value, "type", what);
+  mount.src = string_member(value, "src", what);
+  mount.dst = string_member(value, "dst", what);
+  mount.read_only = bool_member(value, "read_only", what, false);
   if (mount.type != "bind" && mount.type != "volume" && mount.type != "device") {
     refuse(what, "mount type '" + mount.type + "' is not bind, volume or device");
   }
   if (mount.src.empty()) refuse(what, "a " + mount.type + " mount needs 'src'");
   if (mount.type == "device") {
     if (mount.dst.empty()) mount.dst = mount.src;
-    mount.permissions = string_of(value, "permissions", what, "rwm");
+    mount.permissions = string_member(value, "permissions", what, "rwm");
     if (mount.permissions.empty() ||
         mount.permissions.find_first_not_of("rwm") != std::string::npos) {
       refuse(what, "device permissions '" + mount.permissions + "' must use only r, w and m");
@@ -108,32 +108,32 @@ Mount read_mount(const rapidjson::Value& value, const std::string& what) {
 
 RoleInput read_role(const rapidjson::Value& role, const std::string& scheduler) {
   RoleInput input;
-  input.name = string_of(role, "name", "app role");
+  input.name = string_member(role, "name", "app role");
   if (input.name.empty()) refuse("app role", "field 'name' is required");
   const std::string what = "role '" + input.name + "'";
-  input.image = string_of(role, "image", what);
-  input.entrypoint = string_of(role, "entrypoint", what);  // "": the image's own ENTRYPOINT
-  if (const rapidjson::Value* args = array_of(role, "args", what)) {
+  input.image = string_member(role, "image", what);
+  input.entrypoint = string_member(role, "entrypoint", what);  // "": the image's own ENTRYPOINT
+  if (const rapidjson::Value* args = array_member(role, "args", what)) {
     input.args = string_list(*args, what + " field 'args'");
   }
-  if (const rapidjson::Value* env = object_of(role, "env", what)) {
+  if (const rapidjson::Value* env = object_member(role, "env", what)) {
     for (const auto& entry : env->GetObject()) {
       if (!entry.value.IsString()) refuse(what, "field 'env' values must be strings");
       input.env.emplace_back(std::string(entry.name.GetString(), entry.name.GetStringLength()),
                              std::string(entry.value.GetString(), entry.value.GetStringLength()));
     }
   }
-  input.num_replicas = int_of(role, "num_replicas", what, 1);
+  input.num_replicas = int_member(role, "num_replicas", what, 1);
   if (input.num_replicas < 1) refuse(what, "field 'num_replicas' must be at least 1");
-  const int64_t min_replicas = int_of(role, "min_replicas", what, input.num_replicas);
+  const int64_t min_replicas = int_member(role, "min_replicas", what, input.num_replicas);
   if (min_replicas != input.num_replicas) {
     refuse(what, "field 'min_replicas' (" + std::to_string(min_replicas) +
                      ") differs from num_replicas (" + std::to_string(input.num_replicas) + "); " +
                      scheduler + " is not elastic, so drop min_replicas");
   }
-  input.max_retries = int_of(role, "max_retries", what, 0);
+  input.max_retries = int_member(role, "max_retries", what, 0);
   if (input.max_retries < 0) refuse(what, "field 'max_retries' must be >= 0");
-  input.retry_policy = string_of(role, "retry_policy", what, "APPLICATION");
+  input.retry_policy = string_member(role, "retry_policy", what, "APPLICATION");
   if (input.retry_policy != "REPLICA" && input.retry_policy != "APPLICATION" &&
       input.retry_policy != "ROLE") {
     refuse(what, "retry_policy '" + input.retry_policy + "' is not REPLICA, APPLICATION or ROLE");
@@ -145,24 +145,24 @@ RoleInput read_role(const rapidjson::Value& role, const std::string& scheduler) 
                      "(what TorchX's local_docker does for any policy); set retry_policy: "
                      "REPLICA or max_retries: 0");
   }
-  if (!string_of(role, "base_image", what).empty()) {
+  if (!string_member(role, "base_image", what).empty()) {
     refuse(what, "field 'base_image' is not supported by " + scheduler +
                      "; put the image in 'image' (the docker image provider lays the workspace "
                      "over it)");
   }
-  if (const rapidjson::Value* resource = object_of(role, "resource", what)) {
+  if (const rapidjson::Value* resource = object_member(role, "resource", what)) {
     const std::string where = what + " resource";
-    input.cpu = number_of(*resource, "cpu", where, -1);
-    input.gpu = static_cast<int64_t>(number_of(*resource, "gpu", where, -1));
-    input.mem_mb = static_cast<int64_t>(number_of(*resource, "memMB", where, -1));
-    if (const rapidjson::Value* devices = object_of(*resource, "devices", where);
+    input.cpu = number_member(*resource, "cpu", where, -1);
+    input.gpu = static_cast<int64_t>(number_member(*resource, "gpu", where, -1));
+    input.mem_mb = static_cast<int64_t>(number_member(*resource, "memMB", where, -1));
+    if (const rapidjson::Value* devices = object_member(*resource, "devices", where);
         devices != nullptr && devices->MemberCount() > 0) {
       refuse(what, "resource 'devices' (" + std::string(devices->MemberBegin()->name.GetString()) +
                        ", ...) is not supported by " + scheduler +
                        "; expose a device with a mount of type 'device' instead");
     }
   }
-  if (const rapidjson::Value* ports = object_of(role, "port_map", what)) {
+  if (const rapidjson::Value* ports = object_member(role, "port_map", what)) {
     for (const auto& entry : ports->GetObject()) {
       if (!entry.value.IsInt64() || entry.value.GetInt64() < 1 || entry.value.GetInt64() > 65535) {
         refuse(what, std::string("port_map '") + entry.name.GetString() +
@@ -171,12 +171,12 @@ RoleInput read_role(const rapidjson::Value& role, const std::string& scheduler) 
       input.ports.emplace_back(entry.name.GetString(), entry.value.GetInt64());
     }
   }
-  if (const rapidjson::Value* mounts = array_of(role, "mounts", what)) {
+  if (const rapidjson::Value* mounts = array_member(role, "mounts", what)) {
     for (const rapidjson::Value& mount : mounts->GetArray()) {
       input.mounts.push_back(read_mount(mount, what + " mount"));
     }
   }
-  if (const rapidjson::Value* metadata = object_of(role, "metadata", what)) {
+  if (const rapidjson::Value* metadata = object_member(role, "metadata", what)) {
     for (const auto& entry : metadata->GetObject()) {
       const std::string_view key(entry.name.GetString(), entry.name.GetStringLength());
       if (key.rfind(scheduler + ".", 0) == 0 || key.rfind("docker.", 0) == 0) {
@@ -406,12 +406,12 @@ std::string network_name(std::string_view app_id) { return "sortie-" + std::stri
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
   const std::string what = "sortie.dryrun_input/1";
   const rapidjson::Document input = parse_object(input_text, what);
-  const DockerOptions options = parse_run_options(find(input, "cfg"));
-  const rapidjson::Value* app = object_of(input, "app", what);
+  const DockerOptions options = parse_run_options(find_member(input, "cfg"));
+  const rapidjson::Value* app = object_member(input, "app", what);
   if (app == nullptr) throw Error(Code::kInvalidArgument, what + ": member 'app' is required");
 
   AppPlan plan;
-  plan.app_id = string_of(input, "app_id", what);
+  plan.app_id = string_member(input, "app_id", what);
   if (plan.app_id.empty() ||
       plan.app_id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                     "0123456789_.-") != std::string::npos ||
@@ -421,13 +421,13 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
                     "' must start with a letter or digit and use only letters, digits, '_', "
                     "'.' and '-' (it names containers and a network)");
   }
-  plan.app_name = string_of(*app, "name", "app");
-  plan.session = string_of(input, "session", what, context.session);
+  plan.app_name = string_member(*app, "name", "app");
+  plan.session = string_member(input, "session", what, context.session);
   plan.network = network_name(plan.app_id);
   plan.cancel_grace_seconds = options.cancel_grace_seconds;
 
   std::vector<RoleInput> roles;
-  const rapidjson::Value* role_values = array_of(*app, "roles", "app");
+  const rapidjson::Value* role_values = array_member(*app, "roles", "app");
   if (role_values == nullptr || role_values->Empty()) {
     throw Error(Code::kInvalidArgument, "app '" + plan.app_name + "' has no roles");
   }
@@ -447,16 +447,16 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   }
 
   // Images: the image provider's workspace image when it ran, else role.image.
-  const rapidjson::Value* images = object_of(input, "images", what);
+  const rapidjson::Value* images = object_member(input, "images", what);
   std::vector<RoleImage> role_images;
   for (const RoleInput& role : roles) {
     RoleImage image{role.image, "", ""};
     const rapidjson::Value* provided =
-        images != nullptr ? object_of(*images, role.name.c_str(), "images") : nullptr;
+        images != nullptr ? object_member(*images, role.name.c_str(), "images") : nullptr;
     if (provided != nullptr) {
       const std::string where = "images." + role.name;
-      image.img_root = string_of(*provided, "img_root", where);
-      image.workspace_image = string_of(*provided, "image", where);
+      image.img_root = string_member(*provided, "img_root", where);
+      image.workspace_image = string_member(*provided, "image", where);
       if (image.workspace_image.empty()) {
         throw Error(Code::kInvalidArgument,
                     where +
@@ -643,44 +643,44 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
 AppPlan read_plan(const rapidjson::Value& request) {
   const std::string what = "local_docker request";
   AppPlan plan;
-  plan.app_id = string_of(request, "app_id", what);
-  plan.app_name = string_of(request, "app_name", what);
-  plan.session = string_of(request, "session", what);
-  plan.cancel_grace_seconds = int_of(request, "cancel_grace_period", what, 10);
-  const rapidjson::Value* network = object_of(request, "network", what);
+  plan.app_id = string_member(request, "app_id", what);
+  plan.app_name = string_member(request, "app_name", what);
+  plan.session = string_member(request, "session", what);
+  plan.cancel_grace_seconds = int_member(request, "cancel_grace_period", what, 10);
+  const rapidjson::Value* network = object_member(request, "network", what);
   if (network == nullptr) throw Error(Code::kInvalidArgument, what + ": 'network' is required");
-  plan.network = string_of(*network, "Name", what + " network");
-  if (const rapidjson::Value* images = array_of(request, "images", what)) {
+  plan.network = string_member(*network, "Name", what + " network");
+  if (const rapidjson::Value* images = array_member(request, "images", what)) {
     plan.images = string_list(*images, what + " images");
   }
-  if (const rapidjson::Value* pushes = array_of(request, "pushes", what)) {
+  if (const rapidjson::Value* pushes = array_member(request, "pushes", what)) {
     for (const rapidjson::Value& push : pushes->GetArray()) {
-      plan.pushes.push_back({string_of(push, "source", what + " push"),
-                             string_of(push, "repository", what + " push"),
-                             string_of(push, "tag", what + " push")});
+      plan.pushes.push_back({string_member(push, "source", what + " push"),
+                             string_member(push, "repository", what + " push"),
+                             string_member(push, "tag", what + " push")});
     }
   }
-  if (const rapidjson::Value* roles = array_of(request, "roles", what)) {
+  if (const rapidjson::Value* roles = array_member(request, "roles", what)) {
     for (const rapidjson::Value& role : roles->GetArray()) {
       plan.roles.push_back(
-          {string_of(role, "name", what + " role"), int_of(role, "num_replicas", what, 1)});
+          {string_member(role, "name", what + " role"), int_member(role, "num_replicas", what, 1)});
     }
   }
-  const rapidjson::Value* containers = array_of(request, "containers", what);
+  const rapidjson::Value* containers = array_member(request, "containers", what);
   if (containers == nullptr || containers->Empty()) {
     throw Error(Code::kInvalidArgument, what + ": 'containers' is required");
   }
   for (const rapidjson::Value& container : containers->GetArray()) {
     ContainerPlan item;
-    item.name = string_of(container, "name", what + " container");
-    item.hostname = string_of(container, "hostname", what + " container");
-    item.role = string_of(container, "role", what + " container");
-    item.replica_id = int_of(container, "replica_id", what + " container", 0);
-    const rapidjson::Value* body = object_of(container, "create", what + " container");
+    item.name = string_member(container, "name", what + " container");
+    item.hostname = string_member(container, "hostname", what + " container");
+    item.role = string_member(container, "role", what + " container");
+    item.replica_id = int_member(container, "replica_id", what + " container", 0);
+    const rapidjson::Value* body = object_member(container, "create", what + " container");
     if (body == nullptr) {
       throw Error(Code::kInvalidArgument, what + ": container '" + item.name + "' has no 'create'");
     }
-    item.create_body = to_text(*body);
+    item.create_body = to_json_text(*body);
     plan.containers.push_back(std::move(item));
   }
   return plan;

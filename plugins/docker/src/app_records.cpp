@@ -9,7 +9,7 @@
 #include <sortie/plugin.hpp>
 #include <sstream>
 
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 
@@ -87,18 +87,18 @@ std::optional<AppRecord> AppRecords::load(std::string_view app_id) const {
   const std::string what = "local_docker record " + path(app_id);
   const rapidjson::Document document = parse_object(text.str(), what);
   AppRecord record;
-  record.app_id = string_of(document, "app_id", what);
-  record.name = string_of(document, "name", what);
-  record.session = string_of(document, "session", what);
-  if (const rapidjson::Value* roles = array_of(document, "roles", what)) {
+  record.app_id = string_member(document, "app_id", what);
+  record.name = string_member(document, "name", what);
+  record.session = string_member(document, "session", what);
+  if (const rapidjson::Value* roles = array_member(document, "roles", what)) {
     for (const rapidjson::Value& role : roles->GetArray()) {
       record.roles.push_back(
-          {string_of(role, "name", what), int_of(role, "num_replicas", what, 1)});
+          {string_member(role, "name", what), int_member(role, "num_replicas", what, 1)});
     }
   }
-  record.failure = string_of(document, "failure", what);
-  record.final_status = string_of(document, "final_status", what);
-  if (const rapidjson::Value* stopped = array_of(document, "stopped", what)) {
+  record.failure = string_member(document, "failure", what);
+  record.final_status = string_member(document, "final_status", what);
+  if (const rapidjson::Value* stopped = array_member(document, "stopped", what)) {
     for (const rapidjson::Value& name : stopped->GetArray()) {
       if (name.IsString()) record.stopped.emplace_back(name.GetString(), name.GetStringLength());
     }

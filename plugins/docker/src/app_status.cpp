@@ -2,13 +2,13 @@
 
 #include <ctime>
 
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 namespace {
 
 std::optional<int64_t> optional_time(const rapidjson::Value& state, const char* key) {
-  return parse_docker_time(string_of(state, key, "container State"));
+  return parse_docker_time(string_member(state, key, "container State"));
 }
 
 }  // namespace
@@ -60,24 +60,24 @@ std::optional<int64_t> parse_docker_time(std::string_view text) {
 ReplicaStatus replica_from_inspect(const rapidjson::Value& inspect) {
   const std::string what = "container";
   ReplicaStatus replica;
-  std::string name = string_of(inspect, "Name", what);
+  std::string name = string_member(inspect, "Name", what);
   if (!name.empty() && name[0] == '/') name.erase(0, 1);
   replica.container = name;
-  replica.restarts = int_of(inspect, "RestartCount", what, 0);
-  if (const rapidjson::Value* config = object_of(inspect, "Config", what)) {
-    replica.hostname = string_of(*config, "Hostname", what + " Config");
-    replica.stop_timeout_s = int_of(*config, "StopTimeout", what + " Config", 10);
+  replica.restarts = int_member(inspect, "RestartCount", what, 0);
+  if (const rapidjson::Value* config = object_member(inspect, "Config", what)) {
+    replica.hostname = string_member(*config, "Hostname", what + " Config");
+    replica.stop_timeout_s = int_member(*config, "StopTimeout", what + " Config", 10);
   }
-  const rapidjson::Value* state = object_of(inspect, "State", what);
+  const rapidjson::Value* state = object_member(inspect, "State", what);
   if (state == nullptr) {
     replica.state = "UNKNOWN";
     replica.msg = "the Docker Engine reported no state for container " + name;
     return replica;
   }
-  const std::string status = string_of(*state, "Status", what + " State");
-  const std::string error = string_of(*state, "Error", what + " State");
-  const int64_t exit_code = int_of(*state, "ExitCode", what + " State", 0);
-  const bool oom = bool_of(*state, "OOMKilled", what + " State", false);
+  const std::string status = string_member(*state, "Status", what + " State");
+  const std::string error = string_member(*state, "Error", what + " State");
+  const int64_t exit_code = int_member(*state, "ExitCode", what + " State", 0);
+  const bool oom = bool_member(*state, "OOMKilled", what + " State", false);
   replica.started_at = optional_time(*state, "StartedAt");
   replica.finished_at = optional_time(*state, "FinishedAt");
   if (status == "created") {
@@ -90,7 +90,7 @@ ReplicaStatus replica_from_inspect(const rapidjson::Value& inspect) {
   } else if (status == "running" || status == "paused") {
     replica.state = "RUNNING";
     replica.live = true;
-    const int64_t pid = int_of(*state, "Pid", what + " State", 0);
+    const int64_t pid = int_member(*state, "Pid", what + " State", 0);
     if (pid > 0) replica.pid = pid;
   } else if (status == "restarting") {
     replica.state = "PENDING";

@@ -13,7 +13,7 @@
 #include "context_packer.hpp"
 #include "image_archive.hpp"
 #include "image_transfer.hpp"
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 namespace {
@@ -74,7 +74,7 @@ std::string ContainerPackager::package(std::string_view request_text) {
   Engine engine(docker_socket_from_environment());
   return package_each(request, [&](size_t index) {
     const std::string image_path =
-        string_of(request.executable(index), "image_path", request.describe(index));
+        string_member(request.executable(index), "image_path", request.describe(index));
     if (image_path.empty()) {
       throw Error(Code::kInvalidArgument,
                   "member 'image_path' is required: an image reference (busybox:1.36) or a file "
@@ -103,7 +103,8 @@ PackagedImage ContainerPackager::load_archive(Engine& engine, const std::string&
   if (!record_path.empty() && is_regular_file(record_path)) {
     const std::string what = "container packager record " + record_path;
     const rapidjson::Document record = parse_object(read_whole_file(record_path), what);
-    PackagedImage remembered{string_of(record, "image", what), string_of(record, "id", what), true};
+    PackagedImage remembered{string_member(record, "image", what),
+                             string_member(record, "id", what), true};
     if (!remembered.image.empty() &&
         local_image_id(engine, remembered.image) == remembered.digest) {
       Host::log(SORTIE_LOG_INFO, path + " unchanged: reusing " + remembered.image);

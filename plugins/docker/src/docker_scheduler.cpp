@@ -6,7 +6,7 @@
 #include <map>
 
 #include "image_transfer.hpp"
-#include "json.hpp"
+#include "json_fields.hpp"
 #include "labels.hpp"
 #include "log_stream.hpp"
 #include "run_options.hpp"
@@ -34,9 +34,9 @@ SchedulerContext read_config(std::string_view config) {
   const std::string what = "sortie.scheduler_config/1";
   const rapidjson::Document document = parse_object(config, what);
   SchedulerContext context;
-  context.scheduler_name = string_of(document, "scheduler", what, "local_docker");
-  context.session = string_of(document, "session", what, "default");
-  context.state_dir = string_of(document, "state_dir", what);
+  context.scheduler_name = string_member(document, "scheduler", what, "local_docker");
+  context.session = string_member(document, "session", what, "default");
+  context.state_dir = string_member(document, "state_dir", what);
   if (context.state_dir.empty() || context.state_dir[0] != '/') {
     throw Error(Code::kInvalidArgument, context.scheduler_name + ": " + what +
                                             " member 'state_dir' must be an absolute path");
@@ -53,7 +53,7 @@ std::string label_filter_query(const std::vector<std::string>& label_filters) {
 }
 
 std::string label(const rapidjson::Value& labels, const char* key) {
-  return string_of(labels, key, "container labels");
+  return string_member(labels, key, "container labels");
 }
 
 int64_t label_number(const rapidjson::Value& labels, const char* key, int64_t fallback) {
@@ -76,7 +76,7 @@ int64_t listed_exit_code(const std::string& status) {
 
 std::string state_of_payload(const std::string& payload) {
   const rapidjson::Document document = parse_object(payload, "sortie.status/1");
-  return string_of(document, "state", "sortie.status/1");
+  return string_member(document, "state", "sortie.status/1");
 }
 
 }  // namespace
@@ -103,11 +103,11 @@ std::vector<DockerScheduler::Container> DockerScheduler::containers(
   std::vector<Container> out;
   if (!list.IsArray()) return out;
   for (const rapidjson::Value& entry : list.GetArray()) {
-    const rapidjson::Value* labels = object_of(entry, "Labels", "container");
+    const rapidjson::Value* labels = object_member(entry, "Labels", "container");
     if (labels == nullptr) continue;
     Container container;
-    container.id = string_of(entry, "Id", "container");
-    if (const rapidjson::Value* names = array_of(entry, "Names", "container");
+    container.id = string_member(entry, "Id", "container");
+    if (const rapidjson::Value* names = array_member(entry, "Names", "container");
         names != nullptr && !names->Empty() && (*names)[0].IsString()) {
       container.name = (*names)[0].GetString();
       if (!container.name.empty() && container.name[0] == '/') container.name.erase(0, 1);
@@ -119,8 +119,8 @@ std::vector<DockerScheduler::Container> DockerScheduler::containers(
     container.num_replicas = label_number(*labels, labels::kNumReplicas, 1);
     container.app_name = label(*labels, labels::kAppName);
     container.session = label(*labels, labels::kSession);
-    container.state = string_of(entry, "State", "container");
-    container.status = string_of(entry, "Status", "container");
+    container.state = string_member(entry, "State", "container");
+    container.status = string_member(entry, "Status", "container");
     out.push_back(std::move(container));
   }
   std::sort(out.begin(), out.end(), [](const Container& a, const Container& b) {
@@ -259,12 +259,12 @@ void DockerScheduler::stop_and_remove(const std::vector<std::string>& names, int
 std::string DockerScheduler::schedule(std::string_view request_text) {
   const std::string what = "sortie.dryrun/1";
   const rapidjson::Document document = parse_object(request_text, what);
-  const rapidjson::Value* request = object_of(document, "request", what);
+  const rapidjson::Value* request = object_member(document, "request", what);
   if (request == nullptr) {
     throw Error(Code::kInvalidArgument, what + ": member 'request' is required");
   }
   const AppPlan plan = read_plan(*request);
-  if (string_of(document, "app_id", what) != plan.app_id) {
+  if (string_member(document, "app_id", what) != plan.app_id) {
     throw Error(Code::kInvalidArgument,
                 what + ": app_id differs from the request's; schedule the document dryrun() wrote");
   }
@@ -283,9 +283,9 @@ std::string DockerScheduler::schedule(std::string_view request_text) {
   std::vector<std::string> created;
   try {
     for (const std::string& image : plan.images) ensure_image(engine(), image);
-    const rapidjson::Value* network = object_of(*request, "network", what);
+    const rapidjson::Value* network = object_member(*request, "network", what);
     engine().expect("POST", "/networks/create", "creating network " + plan.network,
-                    to_text(*network));
+                    to_json_text(*network));
     for (const ContainerPlan& container : plan.containers) {
       engine().expect("POST", "/containers/create?name=" + http::url_encode(container.name),
                       "creating container " + container.name, container.create_body);
@@ -331,7 +331,7 @@ std::string DockerScheduler::list(std::string_view filter_text) {
   std::string session;
   if (!filter_text.empty()) {
     const rapidjson::Document filter = parse_object(filter_text, "sortie.list_filter/1");
-    session = string_of(filter, "session", "sortie.list_filter/1");
+    session = string_member(filter, "session", "sortie.list_filter/1");
   }
   std::vector<std::string> filters = {std::string(labels::kScheduler) + "=" +
                                       context_.scheduler_name};
@@ -486,13 +486,13 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
                                                      std::string_view request_text) {
   const std::string what = "sortie.log_request/1";
   const rapidjson::Document request = parse_object(request_text, what);
-  const std::string role = string_of(request, "role", what);
-  const rapidjson::Value* replica_value = find(request, "replica");
+  const std::string role = string_member(request, "role", what);
+  const rapidjson::Value* replica_value = find_member(request, "replica");
   if (replica_value != nullptr && !replica_value->IsInt64()) {
     throw Error(Code::kInvalidArgument, what + ": member 'replica' must be an integer");
   }
   LogOptions options;
-  const std::string streams = string_of(request, "streams", what, "combined");
+  const std::string streams = string_member(request, "streams", what, "combined");
   if (streams == "stdout") {
     options.stderr_wanted = false;
   } else if (streams == "stderr") {
@@ -501,9 +501,11 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
     throw Error(Code::kInvalidArgument,
                 what + ": streams '" + streams + "' is not stdout, stderr or combined");
   }
-  if (find(request, "since") != nullptr) options.since_ns = int_of(request, "since", what, 0);
-  if (find(request, "until") != nullptr) options.until_ns = int_of(request, "until", what, 0);
-  options.follow = bool_of(request, "follow", what, false);
+  if (find_member(request, "since") != nullptr)
+    options.since_ns = int_member(request, "since", what, 0);
+  if (find_member(request, "until") != nullptr)
+    options.until_ns = int_member(request, "until", what, 0);
+  options.follow = bool_member(request, "follow", what, false);
 
   const std::optional<AppRecord> record = records_.load(app_id);
   const std::vector<Container> found =

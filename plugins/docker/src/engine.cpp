@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <sortie/plugin.hpp>
 
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 namespace {
@@ -144,7 +144,7 @@ const std::string& Engine::api_version() {
       request.path = "/version";
       const http::Response version = client_->send(request);
       const rapidjson::Document document = parse_object(version.body, "GET /version");
-      daemon = string_of(document, "ApiVersion", "GET /version");
+      daemon = string_member(document, "ApiVersion", "GET /version");
     }
     api_version_ = negotiate_api_version(daemon);
   }

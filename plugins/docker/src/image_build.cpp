@@ -6,7 +6,7 @@
 #include <sortie/sha256.hpp>
 
 #include "image_transfer.hpp"
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 namespace {

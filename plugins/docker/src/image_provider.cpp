@@ -7,7 +7,7 @@
 
 #include "engine.hpp"
 #include "image_transfer.hpp"
-#include "json.hpp"
+#include "json_fields.hpp"
 #include "workspace.hpp"
 
 namespace sortie::docker {
@@ -31,8 +31,8 @@ DockerImageProvider::DockerImageProvider(std::string_view config) {
 
 std::string DockerImageProvider::fetch(std::string_view role_text) {
   const rapidjson::Document role = parse_object(role_text, "sortie.role/1");
-  const std::string name = string_of(role, "name", "sortie.role/1");
-  const std::string image = string_of(role, "image", "role '" + name + "'");
+  const std::string name = string_member(role, "name", "sortie.role/1");
+  const std::string image = string_member(role, "image", "role '" + name + "'");
   if (image.empty()) {
     throw Error(Code::kInvalidArgument,
                 "role '" + name +
@@ -45,7 +45,7 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
   ensure_image(engine, image);
   const rapidjson::Document base = engine.expect_json(
       "GET", "/images/" + http::url_encode(image) + "/json", "inspecting image " + image);
-  const BuildContext context = pack_workspace(workspace, image, string_of(base, "Id", "image"));
+  const BuildContext context = pack_workspace(workspace, image, string_member(base, "Id", "image"));
   const std::string tag = workspace_image_name(context.digest);
 
   if (image_exists(engine, tag)) {
@@ -82,8 +82,8 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
   const rapidjson::Document built = engine.expect_json(
       "GET", "/images/" + http::url_encode(tag) + "/json", "inspecting image " + tag);
   std::string workdir;
-  if (const rapidjson::Value* config = object_of(built, "Config", "image")) {
-    workdir = string_of(*config, "WorkingDir", "image Config");
+  if (const rapidjson::Value* config = object_member(built, "Config", "image")) {
+    workdir = string_member(*config, "WorkingDir", "image Config");
   }
   if (workdir.empty()) workdir = "/";
   return R"({"schema":"sortie.image/1","img_root":)" + quote(workdir) + R"(,"cwd":)" +

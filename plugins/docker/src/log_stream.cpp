@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "engine.hpp"
-#include "json.hpp"
+#include "json_fields.hpp"
 #include "log_frames.hpp"
 
 namespace sortie::docker {
@@ -96,9 +96,9 @@ void DockerLogStream::read_container(size_t index) {
             engine.call("GET", "/containers/" + http::url_encode(target.container) + "/json");
         if (!inspect.ok()) break;
         const rapidjson::Document state = parse_object(inspect.body, "container");
-        const rapidjson::Value* state_value = object_of(state, "State", "container");
+        const rapidjson::Value* state_value = object_member(state, "State", "container");
         const std::string status =
-            state_value != nullptr ? string_of(*state_value, "Status", "container State") : "";
+            state_value != nullptr ? string_member(*state_value, "Status", "container State") : "";
         if (status != "running" && status != "restarting" && status != "created" &&
             status != "paused") {
           break;

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <sortie/plugin.hpp>
 
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 
@@ -12,8 +12,8 @@ PackagerConfig read_packager_config(std::string_view config, std::string_view ki
   const std::string what = "sortie.packager_config/1";
   const rapidjson::Document document = parse_object(config, what);
   PackagerConfig result;
-  result.name = string_of(document, "name", what, std::string(kind));
-  result.state_dir = string_of(document, "state_dir", what);
+  result.name = string_member(document, "name", what, std::string(kind));
+  result.state_dir = string_member(document, "state_dir", what);
   if (!result.state_dir.empty() && result.state_dir[0] != '/') {
     throw Error(Code::kInvalidArgument, result.name + " packager: " + what +
                                             " member 'state_dir' must be an absolute path");
@@ -26,13 +26,13 @@ PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
     : kind_(kind) {
   const std::string what = "sortie.package_request/1";
   document_ = parse_object(text, what);
-  launch_dir_ = string_of(document_, "launch_dir", what);
+  launch_dir_ = string_member(document_, "launch_dir", what);
   if (launch_dir_.empty() || launch_dir_[0] != '/') {
     throw Error(Code::kInvalidArgument,
                 what + ": member 'launch_dir' must be an absolute directory (the " + kind_ +
                     " packager resolves relative paths against it)");
   }
-  const rapidjson::Value* executables = array_of(document_, "executables", what);
+  const rapidjson::Value* executables = array_member(document_, "executables", what);
   if (executables == nullptr) {
     throw Error(Code::kInvalidArgument, what + ": member 'executables' is required");
   }
@@ -42,7 +42,7 @@ PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
     }
     executables_.push_back(&executable);
     const std::string described = describe(executables_.size() - 1);
-    const std::string executable_kind = string_of(executable, "kind", described);
+    const std::string executable_kind = string_member(executable, "kind", described);
     if (executable_kind != kind_) {
       throw Error(Code::kInvalidArgument, described + ": kind '" + executable_kind +
                                               "' reached the " + kind_ +
@@ -66,7 +66,7 @@ PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
 
 std::string PackageRequest::describe(size_t index) const {
   const rapidjson::Value& executable = *executables_[index];
-  const rapidjson::Value* name = find(executable, "name");
+  const rapidjson::Value* name = find_member(executable, "name");
   const std::string label = name != nullptr && name->IsString()
                                 ? "'" + std::string(name->GetString()) + "'"
                                 : "#" + std::to_string(index);

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sortie/plugin.hpp>
 
-#include "json.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 namespace {
@@ -65,7 +65,7 @@ DockerOptions parse_run_options(const rapidjson::Value* cfg) {
     }
   }
   const std::string what = "run option";
-  if (const rapidjson::Value* patterns = array_of(*cfg, "copy_env", what)) {
+  if (const rapidjson::Value* patterns = array_member(*cfg, "copy_env", what)) {
     for (const rapidjson::Value& pattern : patterns->GetArray()) {
       if (!pattern.IsString() || pattern.GetStringLength() == 0) {
         refuse("run option 'copy_env' must list non-empty glob patterns");
@@ -73,7 +73,7 @@ DockerOptions parse_run_options(const rapidjson::Value* cfg) {
       options.copy_env.emplace_back(pattern.GetString(), pattern.GetStringLength());
     }
   }
-  if (const rapidjson::Value* env = object_of(*cfg, "env", what)) {
+  if (const rapidjson::Value* env = object_member(*cfg, "env", what)) {
     for (const auto& entry : env->GetObject()) {
       if (!entry.value.IsString()) refuse("run option 'env' values must be strings");
       const std::string name(entry.name.GetString(), entry.name.GetStringLength());
@@ -84,15 +84,15 @@ DockerOptions parse_run_options(const rapidjson::Value* cfg) {
                                std::string(entry.value.GetString(), entry.value.GetStringLength()));
     }
   }
-  options.privileged = bool_of(*cfg, "privileged", what, false);
-  options.image_repo = string_of(*cfg, "image_repo", what);
+  options.privileged = bool_member(*cfg, "privileged", what, false);
+  options.image_repo = string_member(*cfg, "image_repo", what);
   if (options.image_repo.find_first_of(":@") != std::string::npos &&
       options.image_repo.rfind(':') > options.image_repo.rfind('/')) {
     refuse("run option 'image_repo' ('" + options.image_repo +
            "') must be a repository without tag or digest; the tag is the workspace hash");
   }
-  options.image_provider = string_of(*cfg, "image_provider", what, options.image_provider);
-  const double grace = number_of(*cfg, "cancel_grace_period", what, 10.0);
+  options.image_provider = string_member(*cfg, "image_provider", what, options.image_provider);
+  const double grace = number_member(*cfg, "cancel_grace_period", what, 10.0);
   if (!(grace >= 0) || grace > 86400) {
     refuse("run option 'cancel_grace_period' must be between 0 and 86400 seconds");
   }

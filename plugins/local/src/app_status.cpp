@@ -1,6 +1,6 @@
 #include "app_status.hpp"
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::local {
 namespace {
@@ -103,7 +103,7 @@ std::string to_state_json(const AppStatus& status) {
 }
 
 AppStatus parse_state_json(std::string_view text, std::string_view path) {
-  const rapidjson::Document document = parse_json(text, path);
+  const rapidjson::Document document = parse_object(text, path);
   AppStatus status;
   status.app_id = string_member(document, "app_id", path);
   status.name = string_member(document, "name", path);

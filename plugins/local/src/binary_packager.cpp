@@ -11,7 +11,7 @@
 // The docker plugin's dependency-free SHA-256, compiled into this plugin too (CMakeLists.txt).
 #include <sortie/sha256.hpp>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::local {
 namespace {
@@ -56,11 +56,11 @@ std::string checked_binary(const rapidjson::Value& executable, const std::string
 }  // namespace
 
 BinaryPackager::BinaryPackager(std::string_view config) {
-  parse_json(config, "sortie.packager_config/1");
+  parse_object(config, "sortie.packager_config/1");
 }
 
 std::string BinaryPackager::package(std::string_view request_text) {
-  const rapidjson::Document request = parse_json(request_text, kRequest);
+  const rapidjson::Document request = parse_object(request_text, kRequest);
   const std::string launch_dir = string_member(request, "launch_dir", kRequest);
   if (launch_dir.empty() || launch_dir[0] != '/') {
     throw Error(Code::kInvalidArgument,

@@ -6,7 +6,7 @@
 
 #include "gpu_discovery.hpp"
 #include "image_providers.hpp"
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "launch_request.hpp"
 
 namespace sortie::local {
@@ -119,7 +119,7 @@ void check_path_safe_id(std::string_view id, std::string_view what) {
 }
 
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
-  const rapidjson::Document input = parse_json(input_text, "sortie.dryrun_input/1");
+  const rapidjson::Document input = parse_object(input_text, "sortie.dryrun_input/1");
   const std::string what = "sortie.dryrun_input/1";
   const LocalOptions options =
       parse_run_options(find_member(input, "cfg"), context.mode, context.state_dir);

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::local {
 
@@ -38,7 +38,7 @@ ImageLocation resolve_image(ImageMode mode, std::string_view role_name, std::str
 }
 
 std::string fetch_image(ImageMode mode, std::string_view role) {
-  const rapidjson::Document document = parse_json(role, "sortie.role/1");
+  const rapidjson::Document document = parse_object(role, "sortie.role/1");
   const std::string name = string_member(document, "name", "sortie.role/1");
   const ImageLocation location =
       resolve_image(mode, name, string_member(document, "image", "role '" + name + "'"));

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::local {
 

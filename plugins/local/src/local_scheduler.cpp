@@ -11,7 +11,7 @@
 #include "app_notify.hpp"
 #include "app_watch.hpp"
 #include "file_util.hpp"
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "launch_request.hpp"
 #include "log_stream.hpp"
 #include "process_info.hpp"
@@ -24,7 +24,7 @@ namespace {
 
 SchedulerContext read_config(std::string_view config, ImageMode mode) {
   const std::string what = "sortie.scheduler_config/1";
-  const rapidjson::Document document = parse_json(config, what);
+  const rapidjson::Document document = parse_object(config, what);
   SchedulerContext context;
   context.mode = mode;
   context.scheduler_name = string_member(document, "scheduler", what,
@@ -72,7 +72,7 @@ std::string LocalScheduler::dryrun(std::string_view input) { return build_dryrun
 
 std::string LocalScheduler::schedule(std::string_view request_text) {
   const std::string what = "sortie.dryrun/1";
-  const rapidjson::Document document = parse_json(request_text, what);
+  const rapidjson::Document document = parse_object(request_text, what);
   const std::string app_id = string_member(document, "app_id", what);
   const rapidjson::Value* request_value = object_member(document, "request", what);
   if (request_value == nullptr) {
@@ -135,7 +135,7 @@ std::string LocalScheduler::list(std::string_view filter_text) {
   starts_.reap_finished();
   std::string session;
   if (!filter_text.empty()) {
-    const rapidjson::Document filter = parse_json(filter_text, "sortie.list_filter/1");
+    const rapidjson::Document filter = parse_object(filter_text, "sortie.list_filter/1");
     session = string_member(filter, "session", "sortie.list_filter/1");
   }
   rapidjson::StringBuffer buffer;

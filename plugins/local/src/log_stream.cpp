@@ -6,7 +6,7 @@
 #include <cerrno>
 
 #include "file_util.hpp"
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "launch_request.hpp"
 #include "process_info.hpp"
 
@@ -30,7 +30,7 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
                                std::string_view request_text)
     : registry_(registry), app_dir_(std::move(app_dir)) {
   const std::string what = "sortie.log_request/1";
-  const rapidjson::Document request = parse_json(request_text, what);
+  const rapidjson::Document request = parse_object(request_text, what);
   const std::string role = string_member(request, "role", what);
   const bool all_replicas = find_member(request, "replica") == nullptr;
   const int64_t replica = int_member(request, "replica", what, 0);
@@ -50,7 +50,7 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
 
   const std::string request_path = app_dir_ + "/request.json";
   const LaunchRequest launch =
-      read_launch_request(parse_json(read_file(request_path), request_path), request_path);
+      read_launch_request(parse_object(read_file(request_path), request_path), request_path);
   bool role_found = role.empty();
   for (const RoleLaunch& role_launch : launch.roles) {
     if (!role.empty() && role_launch.name != role) continue;

@@ -4,7 +4,7 @@
 
 #include <sortie/plugin.hpp>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::local {
 namespace {

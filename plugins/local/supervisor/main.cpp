@@ -16,7 +16,7 @@
 #include <string>
 
 #include "file_util.hpp"
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "launch_request.hpp"
 #include "replica_launcher.hpp"
 #include "start_failure.hpp"
@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
   const std::string request_path = app_dir + "/request.json";
   LaunchRequest request;
   try {
-    request = read_launch_request(parse_json(read_file(request_path), request_path), request_path);
+    request = read_launch_request(sortie::parse_object(read_file(request_path), request_path),
+                                  request_path);
   } catch (const std::exception& error) {
     return fail_to_start(app_dir, error.what());
   }

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "command_output.hpp"
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "jwt.hpp"
 
 namespace sortie::vertex {
@@ -145,7 +145,7 @@ std::string AccessTokenSource::from_service_account(std::chrono::seconds* lifeti
   add_member(claims, "exp", rapidjson::Value(now + kAssertionLifetime.count()), alloc);
   const std::string assertion = [&] {
     try {
-      return sign_jwt_rs256(to_json(claims), private_key,
+      return sign_jwt_rs256(to_json_text(claims), private_key,
                             string_member(key, "private_key_id", what), what);
     } catch (const Error& e) {
       throw Error(Code::kUnauthenticated, e.what());

@@ -7,7 +7,7 @@
 #include <sortie/plugin.hpp>
 #include <sstream>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::vertex {
 namespace {
@@ -83,7 +83,7 @@ void AppRecords::save(const AppRecord& record) const {
   const std::string temporary = path + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::trunc);
-    out << to_json(document) << "\n";
+    out << to_json_text(document) << "\n";
     if (!out) {
       throw Error(Code::kInternal, "cannot write the app record " + temporary +
                                        "; check that the state directory is writable");

@@ -1,6 +1,6 @@
 #include "connection.hpp"
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::vertex {
 

@@ -7,7 +7,7 @@
 
 #include "connection.hpp"
 #include "image_push.hpp"
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "machine_table.hpp"
 #include "run_options.hpp"
 
@@ -392,7 +392,7 @@ std::string build_dryrun(std::string_view input_text, const std::string& default
   const std::string text = push_text + "POST " + connection.endpoint + "/v1/" + parent +
                            "/customJobs\nAuthorization: Bearer <access token>\n"
                            "Content-Type: application/json\n\n" +
-                           to_pretty_json(job);
+                           to_pretty_json_text(job);
 
   add_string(payload, "schema", "sortie.dryrun/1", alloc);
   add_string(payload, "app_id", app_id, alloc);
@@ -406,7 +406,7 @@ std::string build_dryrun(std::string_view input_text, const std::string& default
     add_member(vertex, "push_timeout", rapidjson::Value(options.push_timeout_s), alloc);
   }
   add_member(payload, "vertex", std::move(vertex), alloc);
-  return to_json(payload);
+  return to_json_text(payload);
 }
 
 }  // namespace sortie::vertex

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <sortie/plugin.hpp>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "registry_auth.hpp"
 
 namespace sortie::vertex {

@@ -4,7 +4,7 @@
 #include <ctime>
 
 #include "custom_job_builder.hpp"
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::vertex {
 namespace {
@@ -131,7 +131,7 @@ std::string status_payload(const std::string& app_id, const rapidjson::Value& jo
   if (const rapidjson::Value* error = find_member(job, "error"); error != nullptr) {
     const std::string message = string_member(*error, "message", "CustomJob error");
     if (!message.empty()) msg += (msg.empty() ? "" : ": ") + message;
-    structured_error = to_json(*error);
+    structured_error = to_json_text(*error);
   }
 
   rapidjson::Document status(rapidjson::kObjectType);
@@ -171,7 +171,7 @@ std::string status_payload(const std::string& app_id, const rapidjson::Value& jo
   add_string(metadata, "vertex.job_name", string_member(job, "name", "CustomJob"), alloc);
   add_string(metadata, "vertex.job_state", job_state, alloc);
   add_member(status, "metadata", std::move(metadata), alloc);
-  return to_json(status);
+  return to_json_text(status);
 }
 
 }  // namespace sortie::vertex

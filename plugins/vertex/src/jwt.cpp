@@ -7,7 +7,7 @@
 #include <memory>
 #include <sortie/plugin.hpp>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::vertex {
 namespace {
@@ -59,7 +59,7 @@ std::string sign_jwt_rs256(std::string_view claims_json, std::string_view privat
   add_string(header, "alg", "RS256", header.GetAllocator());
   add_string(header, "typ", "JWT", header.GetAllocator());
   if (!key_id.empty()) add_string(header, "kid", key_id, header.GetAllocator());
-  const std::string signing_input = base64url(to_json(header)) + "." + base64url(claims_json);
+  const std::string signing_input = base64url(to_json_text(header)) + "." + base64url(claims_json);
 
   std::unique_ptr<BIO, BioFree> bio(
       BIO_new_mem_buf(private_key_pem.data(), static_cast<int>(private_key_pem.size())));

@@ -6,7 +6,7 @@
 #include <sortie/plugin.hpp>
 #include <sstream>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "jwt.hpp"
 
 namespace sortie::vertex {
@@ -133,7 +133,7 @@ std::string x_registry_auth(const RegistryCredentials& credentials, const std::s
     add_string(auth, "password", credentials.password, alloc);
   }
   if (auth.MemberCount() > 0) add_string(auth, "serveraddress", registry, alloc);
-  return base64url_padded(to_json(auth));
+  return base64url_padded(to_json_text(auth));
 }
 
 }  // namespace sortie::vertex

@@ -2,7 +2,7 @@
 
 #include <sortie/plugin.hpp>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::vertex {
 namespace {
@@ -88,7 +88,7 @@ std::string run_options_payload() {
     help_doc.SetString(option.help, help_doc.GetAllocator());
     out += std::string(first ? "" : ",") + R"({"name":")" + option.name + R"(","type":")" +
            option.type + R"(","default":)" + option.default_json + R"(,"required":)" +
-           (option.required ? "true" : "false") + R"(,"help":)" + to_json(help_doc) + "}";
+           (option.required ? "true" : "false") + R"(,"help":)" + to_json_text(help_doc) + "}";
     first = false;
   }
   return out + "]}";

@@ -5,7 +5,7 @@
 #include <sortie/plugin.hpp>
 #include <thread>
 
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::vertex {
 namespace {

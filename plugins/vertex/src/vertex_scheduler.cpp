@@ -5,7 +5,7 @@
 #include "custom_job_builder.hpp"
 #include "image_push.hpp"
 #include "job_status.hpp"
-#include "json_util.hpp"
+#include "json_fields.hpp"
 #include "registry_auth.hpp"
 #include "run_options.hpp"
 
@@ -73,7 +73,8 @@ std::string VertexScheduler::schedule(std::string_view request_text) {
                 number_member(*vertex, "push_timeout", what, VertexOptions().push_timeout_s),
                 api_for(connection));
   }
-  const rapidjson::Document created = api_for(connection).create_custom_job(parent, to_json(*job));
+  const rapidjson::Document created =
+      api_for(connection).create_custom_job(parent, to_json_text(*job));
   const std::string job_name = string_member(created, "name", "created CustomJob");
   AppRecord record{app_id_for_job(job_name), job_name, connection};
   records_.save(record);
@@ -120,7 +121,7 @@ std::string VertexScheduler::list(std::string_view filter_text) {
   }
   add_string(out, "schema", "sortie.list/1", alloc);
   add_member(out, "apps", std::move(apps), alloc);
-  return to_json(out);
+  return to_json_text(out);
 }
 
 void VertexScheduler::cancel(std::string_view app_id) {
@@ -139,7 +140,7 @@ std::unique_ptr<LogStream> VertexScheduler::log_open(std::string_view app_id,
 
 VertexApi& VertexScheduler::api_for(const Connection& connection) {
   rapidjson::Document key_doc;
-  const std::string key = to_json(connection_to_json(connection, key_doc.GetAllocator()));
+  const std::string key = to_json_text(connection_to_json(connection, key_doc.GetAllocator()));
   auto it = apis_.find(key);
   if (it == apis_.end()) it = apis_.emplace(key, std::make_unique<VertexApi>(connection)).first;
   return *it->second;

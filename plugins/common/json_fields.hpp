@@ -1,15 +1,20 @@
-// RapidJSON helpers of the vertex plugin. Every accessor names the document and member at fault,
-// so a malformed payload or API answer reads as a precise error.
-#ifndef SORTIE_VERTEX_JSON_UTIL_HPP
-#define SORTIE_VERTEX_JSON_UTIL_HPP
+// RapidJSON helpers shared by the first-party plugins (local, docker, vertex). Every accessor
+// names the document and member at fault, so a malformed payload or API answer reads as a
+// precise error. Not part of the SDK: third-party plugins choose their own JSON library.
+#ifndef SORTIE_PLUGINS_JSON_FIELDS_HPP
+#define SORTIE_PLUGINS_JSON_FIELDS_HPP
 
 #include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace sortie::vertex {
+namespace sortie {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 // Parses text into a JSON object; throws INVALID_ARGUMENT naming `what` and the offset of a
 // syntax error.
@@ -19,7 +24,7 @@ rapidjson::Document parse_object(std::string_view text, std::string_view what);
 const rapidjson::Value* find_member(const rapidjson::Value& object, const char* key);
 
 // Typed accessors: `fallback` when the member is absent or null; INVALID_ARGUMENT naming `what`
-// and `key` when it has another type.
+// and `key` when it has another type. An integer may be written as an integral double (2.0).
 std::string string_member(const rapidjson::Value& object, const char* key, std::string_view what,
                           std::string fallback = "");
 int64_t int_member(const rapidjson::Value& object, const char* key, std::string_view what,
@@ -28,10 +33,15 @@ double number_member(const rapidjson::Value& object, const char* key, std::strin
                      double fallback);
 bool bool_member(const rapidjson::Value& object, const char* key, std::string_view what,
                  bool fallback);
+// The member as an object or array; throws when present with another type, nullptr if absent.
 const rapidjson::Value* object_member(const rapidjson::Value& object, const char* key,
                                       std::string_view what);
 const rapidjson::Value* array_member(const rapidjson::Value& object, const char* key,
                                      std::string_view what);
+
+void write_string(JsonWriter& writer, std::string_view text);
+// `text` as a JSON string literal, quotes included.
+std::string quote(std::string_view text);
 
 // A JSON string value holding a copy of text.
 rapidjson::Value string_value(std::string_view text, rapidjson::Document::AllocatorType& alloc);
@@ -41,9 +51,10 @@ void add_member(rapidjson::Value& object, std::string_view key, rapidjson::Value
 void add_string(rapidjson::Value& object, std::string_view key, std::string_view text,
                 rapidjson::Document::AllocatorType& alloc);
 
-std::string to_json(const rapidjson::Value& value);
-std::string to_pretty_json(const rapidjson::Value& value);
+// Compact and two-space-indented serialisations.
+std::string to_json_text(const rapidjson::Value& value);
+std::string to_pretty_json_text(const rapidjson::Value& value);
 
-}  // namespace sortie::vertex
+}  // namespace sortie
 
-#endif  // SORTIE_VERTEX_JSON_UTIL_HPP
+#endif  // SORTIE_PLUGINS_JSON_FIELDS_HPP

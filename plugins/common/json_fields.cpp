@@ -1,10 +1,11 @@
-#include "json_util.hpp"
+#include "json_fields.hpp"
 
 #include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
 
 #include <sortie/plugin.hpp>
 
-namespace sortie::local {
+namespace sortie {
 namespace {
 
 [[noreturn]] void wrong_type(std::string_view what, const char* key, const char* expected) {
@@ -14,7 +15,7 @@ namespace {
 
 }  // namespace
 
-rapidjson::Document parse_json(std::string_view text, std::string_view what) {
+rapidjson::Document parse_object(std::string_view text, std::string_view what) {
   rapidjson::Document document;
   document.Parse(text.data(), text.size());
   if (document.HasParseError()) {
@@ -47,8 +48,12 @@ int64_t int_member(const rapidjson::Value& object, const char* key, std::string_
                    int64_t fallback) {
   const rapidjson::Value* value = find_member(object, key);
   if (value == nullptr) return fallback;
-  if (!value->IsInt64()) wrong_type(what, key, "an integer");
-  return value->GetInt64();
+  if (value->IsInt64()) return value->GetInt64();
+  if (value->IsDouble() &&
+      value->GetDouble() == static_cast<double>(static_cast<int64_t>(value->GetDouble()))) {
+    return static_cast<int64_t>(value->GetDouble());
+  }
+  wrong_type(what, key, "an integer");
 }
 
 double number_member(const rapidjson::Value& object, const char* key, std::string_view what,
@@ -85,6 +90,27 @@ void write_string(JsonWriter& writer, std::string_view text) {
   writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
+std::string quote(std::string_view text) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  write_string(writer, text);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+rapidjson::Value string_value(std::string_view text, rapidjson::Document::AllocatorType& alloc) {
+  return rapidjson::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), alloc);
+}
+
+void add_member(rapidjson::Value& object, std::string_view key, rapidjson::Value value,
+                rapidjson::Document::AllocatorType& alloc) {
+  object.AddMember(string_value(key, alloc), value, alloc);
+}
+
+void add_string(rapidjson::Value& object, std::string_view key, std::string_view text,
+                rapidjson::Document::AllocatorType& alloc) {
+  add_member(object, key, string_value(text, alloc), alloc);
+}
+
 std::string to_json_text(const rapidjson::Value& value) {
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
@@ -92,4 +118,12 @@ std::string to_json_text(const rapidjson::Value& value) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-}  // namespace sortie::local
+std::string to_pretty_json_text(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+  writer.SetIndent(' ', 2);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace sortie
