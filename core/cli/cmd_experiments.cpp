@@ -97,17 +97,18 @@ int show(CliContext& ctx, const std::string& id_text) {
   std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment.id()),
               experiment.title().c_str());
   print_units(units);
-  std::printf("state: %s\n", xm::to_string(experiment.state()));
+  std::printf("state: %s\n", xm::to_string(xm::state_of(units)));
   return kExitOk;
 }
 
 int cancel(CliContext& ctx, const std::string& id_text) {
   xm::Experiment experiment = xm::Experiment::get(experiment_id(id_text), options_of(ctx));
   experiment.cancel();
-  const xm::State state = experiment.wait_until_complete();
-  print_units(experiment.work_units());
+  experiment.wait_until_complete();
+  const std::vector<xm::WorkUnit> units = experiment.work_units();
+  print_units(units);
   std::printf("experiment %lld %s\n", static_cast<long long>(experiment.id()),
-              xm::to_string(state));
+              xm::to_string(xm::state_of(units)));
   return kExitOk;
 }
 

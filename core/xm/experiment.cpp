@@ -228,11 +228,13 @@ WorkUnit Experiment::add(const JobGroup& group, const GroupArgs& args) {
 
 std::vector<WorkUnit> Experiment::work_units() { return impl_->refresh(); }
 
-State Experiment::state() {
+State state_of(const std::vector<WorkUnit>& units) {
   std::vector<State> states;
-  for (const WorkUnit& unit : impl_->refresh()) states.push_back(unit.state);
+  for (const WorkUnit& unit : units) states.push_back(unit.state);
   return aggregate(states);
 }
+
+State Experiment::state() { return state_of(impl_->refresh()); }
 
 State Experiment::wait_until_complete() {
   for (const std::string& handle : impl_->handles()) {

@@ -234,6 +234,10 @@ struct WorkUnit {
   State state = State::kPending;  // aggregated over its jobs
 };
 
+// Aggregated over work units: RUNNING (or PENDING) while any is active, then FAILED if any
+// failed, CANCELLED if any was cancelled, else SUCCEEDED.
+State state_of(const std::vector<WorkUnit>& units);
+
 // The store and plugins are found as the `sortie` CLI finds them: $SORTIE_STATE_DIR (else the XDG
 // state dir) and the manifest search path of docs/registry.md, plus the prefix this library is
 // installed in.
@@ -265,8 +269,7 @@ class Experiment {
 
   // Current states, refreshed from the schedulers.
   std::vector<WorkUnit> work_units();
-  // Aggregated: RUNNING (or PENDING) while any job is active, then FAILED if any failed,
-  // CANCELLED if any was cancelled, else SUCCEEDED.
+  // state_of(work_units()).
   State state();
   // Waits until every work unit is terminal; returns the aggregated state.
   State wait_until_complete();
