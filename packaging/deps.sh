@@ -5,7 +5,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(
   cmake g++ make pkg-config
-  libboost-dev libboost-program-options-dev
+  libboost-dev libboost-program-options-dev libboost-filesystem-dev
   rapidjson-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libcurl4-openssl-dev
   googletest libgtest-dev libgmock-dev libssl-dev
   hyperfine time procps curl jq openssl python3
