@@ -1,18 +1,36 @@
 #include "app_lookup.hpp"
 
 #include <cstdio>
+#include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 
 #include "commands.hpp"
 
 namespace sortie::cli {
 
+core::SchedulerClient& AppLookup::loaded_scheduler() const {
+  if (!scheduler) {
+    throw core::Error(SORTIE_FAILED_PRECONDITION, "app " + handle.str() + ": " + not_refreshed);
+  }
+  return *scheduler;
+}
+
 AppLookup lookup_app(CliContext& ctx, const std::string& handle_text) {
   AppLookup lookup;
   lookup.handle = core::parse_app_handle(handle_text);
-  lookup.scheduler = ctx.scheduler(lookup.handle.scheduler, lookup.handle.session);
   const std::string handle = lookup.handle.str();
   const bool recorded = ctx.store().get(handle).has_value();
+  if (recorded &&
+      ctx.registry().find(registry::Group::kSchedulers, lookup.handle.scheduler) == nullptr) {
+    // An app recorded here ran on a plugin since removed: its record is all there is.
+    lookup.status = ctx.store().last_status(handle);
+    lookup.from_store_only = true;
+    lookup.not_refreshed = "its scheduler '" + lookup.handle.scheduler +
+                           "' is not on the plugin search path, so its state cannot be "
+                           "refreshed (see `sortie plugins list`)";
+    return lookup;
+  }
+  lookup.scheduler = ctx.scheduler(lookup.handle.scheduler, lookup.handle.session);
   if (auto json = lookup.scheduler->describe(lookup.handle.app_id)) {
     lookup.status = core::status_from_json(*json, lookup.scheduler->context());
     if (recorded) ctx.store().record_status(handle, *lookup.status);
@@ -27,6 +45,18 @@ int report_unknown_app(const std::string& handle) {
   std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
                handle.c_str());
   return kExitAppNotSucceeded;
+}
+
+int report_shown_status(const AppLookup& app) {
+  if (!app.from_store_only) return kExitOk;
+  if (app.not_refreshed.empty()) {
+    std::fprintf(stderr, "sortie: %s no longer knows this app; showing the last recorded status\n",
+                 app.handle.scheduler.c_str());
+    return kExitOk;
+  }
+  std::fprintf(stderr, "sortie: showing the last recorded status of %s: %s\n",
+               app.handle.str().c_str(), app.not_refreshed.c_str());
+  return app.status && core::is_terminal(app.status->state) ? kExitOk : kExitBackend;
 }
 
 }  // namespace sortie::cli

@@ -55,7 +55,8 @@ core::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
   }
   auto json = scheduler_.describe(app_id_);
   if (!json) {
-    throw core::Error(SORTIE_NOT_FOUND,
+    // The backend lost an app it had: its failure, not the user's (exit 3).
+    throw core::Error(SORTIE_UNAVAILABLE,
                       scheduler_.context() + " no longer knows app '" + app_id_ + "'");
   }
   return core::status_from_json(*json, scheduler_.context());

@@ -33,14 +33,14 @@ int cmd_cancel(CliContext& ctx, const Args& args) {
     std::printf("%s is already %s\n", handle.c_str(), core::to_string(app.status->state));
     return kExitOk;
   }
-  app.scheduler->cancel(app.handle.app_id);
+  app.loaded_scheduler().cancel(app.handle.app_id);
   if (ctx.store().get(handle)) ctx.store().add_event(handle, "cancel_requested", "sortie cancel");
   if (timeout_s <= 0) {
     std::printf("cancel requested for %s\n", handle.c_str());
     return kExitOk;
   }
   install_interrupt_handlers();
-  AppWaiter waiter(*app.scheduler, ctx.store(), handle, app.handle.app_id);
+  AppWaiter waiter(app.loaded_scheduler(), ctx.store(), handle, app.handle.app_id);
   auto final_status = waiter.until_terminal(static_cast<int64_t>(timeout_s * 1000));
   if (!final_status) {
     std::printf("cancel requested for %s; still %s\n", handle.c_str(),

@@ -95,7 +95,7 @@ int cmd_log(CliContext& ctx, const Args& args) {
   filter.prefix = vm.count("no-prefix") == 0;
   LogPrinter printer(filter);
   install_interrupt_handlers();
-  auto reader = app.scheduler->log_open(app.handle.app_id, request.str());
+  auto reader = app.loaded_scheduler().log_open(app.handle.app_id, request.str());
   return printer.drain(*reader) ? kExitOk : kExitInterrupted;
 }
 

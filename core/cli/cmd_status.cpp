@@ -55,16 +55,13 @@ int cmd_status(CliContext& ctx, const Args& args) {
   if (line.help) return kExitOk;
   const AppLookup app = lookup_app(ctx, line.handle);
   if (!app.status) return report_unknown_app(line.handle);
-  if (app.from_store_only) {
-    std::fprintf(stderr, "sortie: %s no longer knows this app; showing the last recorded status\n",
-                 app.handle.scheduler.c_str());
-  }
+  const int exit_status = report_shown_status(app);
   if (line.json) {
     std::printf("%s\n", core::to_json(*app.status).c_str());
   } else {
     std::fputs(format_status(app.handle.str(), *app.status, line.roles).c_str(), stdout);
   }
-  return kExitOk;
+  return exit_status;
 }
 
 int cmd_describe(CliContext& ctx, const Args& args) {
@@ -73,6 +70,7 @@ int cmd_describe(CliContext& ctx, const Args& args) {
   const AppLookup app = lookup_app(ctx, line.handle);
   const auto record = ctx.store().get(app.handle.str());
   if (!app.status && !record) return report_unknown_app(line.handle);
+  const int exit_status = report_shown_status(app);
   if (line.json) {
     JsonText out;
     out.begin_object().key("schema").string("sortie.describe/1");
@@ -85,7 +83,7 @@ int cmd_describe(CliContext& ctx, const Args& args) {
     if (app.status) out.key("status").raw(core::to_json(*app.status));
     out.end_object();
     std::printf("%s\n", out.str().c_str());
-    return kExitOk;
+    return exit_status;
   }
   if (record) {
     std::fputs(format_app(core::appdef_from_json(record->appdef_json, "the store")).c_str(),
@@ -94,7 +92,7 @@ int cmd_describe(CliContext& ctx, const Args& args) {
     std::printf("App: (submitted outside this machine's store; definition unknown)\n");
   }
   if (app.status) std::fputs(format_status(app.handle.str(), *app.status, {}).c_str(), stdout);
-  return kExitOk;
+  return exit_status;
 }
 
 }  // namespace sortie::cli

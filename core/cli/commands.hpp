@@ -13,12 +13,17 @@
 
 namespace sortie::cli {
 
-// Exit statuses, documented in the README.
+// Exit statuses, the table of docs/exit-status.md.
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitAppNotSucceeded = 1;  // the app failed/was cancelled, or is unknown
-inline constexpr int kExitUsage = 2;            // bad command line, spec, option or config
-inline constexpr int kExitBackend = 3;          // a plugin or backend failed
-inline constexpr int kExitInterrupted = 130;    // SIGINT/SIGTERM while waiting (app cancelled)
+// The app failed or was cancelled, or the handle (or experiment id) is unknown.
+inline constexpr int kExitAppNotSucceeded = 1;
+// Something the user typed or wrote is wrong: an unknown scheduler, component, image provider,
+// role, replica, option, config key or section, or a bad spec field or value.
+inline constexpr int kExitUsage = 2;
+// A plugin or its backend failed, including a manifest whose library is missing or fails to
+// load, and a recorded app whose state cannot be refreshed.
+inline constexpr int kExitBackend = 3;
+inline constexpr int kExitInterrupted = 130;  // SIGINT/SIGTERM while waiting (app cancelled)
 
 using Args = std::vector<std::string>;
 

@@ -1,6 +1,9 @@
 // The `sortie` command line. Global options come before the subcommand; everything after it
 // belongs to the subcommand. `sortie --help` reads no file and loads no plugin.
+#include <signal.h>
+
 #include <boost/program_options/errors.hpp>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <sortie/core/error.hpp>
@@ -68,6 +71,43 @@ constexpr Command kCommands[] = {
     {"experiments", sortie::cli::cmd_experiments},
 };
 
+// The exit status of a command stopped by an error with this status (docs/exit-status.md).
+// An unknown handle never gets here: it is reported where it is looked up (app_lookup.cpp).
+int exit_status_of(sortie_status status) {
+  switch (status) {
+    case SORTIE_INVALID_ARGUMENT:  // something typed or written is malformed
+    case SORTIE_NOT_FOUND:         // something typed or written names nothing that exists
+      return sortie::cli::kExitUsage;
+    default:  // a plugin, its library or its backend failed
+      return sortie::cli::kExitBackend;
+  }
+}
+
+// A reader that closes stdout early (`sortie launch FILE | head -1`) must not kill the command
+// halfway through what it does; the write fails instead and finish_output() reports it. A handler
+// rather than SIG_IGN, so that programs the plugins start get the default disposition back.
+volatile sig_atomic_t g_broken_pipe = 0;
+
+void survive_closed_stdout() {
+  struct sigaction action {};
+  action.sa_handler = [](int) { g_broken_pipe = 1; };
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGPIPE, &action, nullptr);
+}
+
+// Flushes stdout; a failed write is said on stderr (the command's exit status stands: what it
+// did, it did).
+int finish_output(const char* command, int exit_status) {
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  if (flushed && std::ferror(stdout) == 0) return exit_status;
+  std::fprintf(stderr,
+               "sortie %s: some output was lost: writing to stdout failed (%s); the command "
+               "itself ran to the end\n",
+               command, std::strerror(flushed ? (g_broken_pipe != 0 ? EPIPE : EIO) : errno));
+  return exit_status;
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n", message.c_str());
   return sortie::cli::kExitUsage;
@@ -122,17 +162,16 @@ int main(int argc, char** argv) {
   for (const Command& command : kCommands) {
     if (name != command.name) continue;
     try {
+      survive_closed_stdout();
       sortie::cli::CliContext ctx(std::move(options));
-      return command.run(ctx, args);
+      return finish_output(command.name, command.run(ctx, args));
     } catch (const boost::program_options::error& e) {
       std::fprintf(stderr, "sortie %s: %s\n(see `sortie %s --help`)\n", command.name, e.what(),
                    command.name);
       return sortie::cli::kExitUsage;
     } catch (const sortie::core::Error& e) {
       std::fprintf(stderr, "sortie %s: error: %s\n", command.name, e.what());
-      const bool input_error = e.status() == SORTIE_INVALID_ARGUMENT;
-      if (e.status() == SORTIE_NOT_FOUND) return sortie::cli::kExitAppNotSucceeded;
-      return input_error ? sortie::cli::kExitUsage : sortie::cli::kExitBackend;
+      return exit_status_of(e.status());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "sortie %s: error: %s\n", command.name, e.what());
       return sortie::cli::kExitBackend;

@@ -71,9 +71,9 @@ const sortie_component& find_component(const registry::Entry& entry, registry::G
     if (component->kind == kind && entry.name == component->name) return *component;
   }
   // Negotiation checked the library against its manifest; this entry came from another one.
-  throw Error(SORTIE_NOT_FOUND, detail::plugin_context(*entry.plugin) + ": the library has no " +
-                                    group_noun(group) + " '" + entry.name + "' (entry from " +
-                                    entry.manifest_path + ")");
+  throw Error(SORTIE_FAILED_PRECONDITION,
+              detail::plugin_context(*entry.plugin) + ": the library has no " + group_noun(group) +
+                  " '" + entry.name + "' (entry from " + entry.manifest_path + ")");
 }
 
 // Creates an instance of the entry's component through its vtable's create() (or its helper

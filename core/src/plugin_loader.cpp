@@ -4,8 +4,8 @@
 // can enforce before a component is used lives here.
 #include "plugin_loader.hpp"
 
-#include <boost/dll/shared_library.hpp>
 #include <atomic>
+#include <boost/dll/shared_library.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -261,9 +261,10 @@ LoadedPlugin negotiate(const registry::PluginLibrary& library, LibraryRecord& re
   }
   std::error_code exists_error;
   if (!std::filesystem::exists(library.library_path, exists_error)) {
-    throw Error(SORTIE_NOT_FOUND, context + ": the library " + library.library_path +
-                                      " does not exist; reinstall the plugin or fix 'library' "
-                                      "in the manifest");
+    throw Error(SORTIE_FAILED_PRECONDITION,
+                context + ": the library " + library.library_path +
+                    " does not exist; reinstall the plugin or fix 'library' "
+                    "in the manifest");
   }
   try {
     record.library.emplace(library.library_path,

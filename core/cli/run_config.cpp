@@ -1,0 +1,39 @@
+#include "run_config.hpp"
+
+#include <sortie/core/error.hpp>
+#include <string>
+#include <vector>
+
+namespace sortie::cli {
+namespace {
+
+constexpr const char* kRunSection = "cli:run";
+constexpr const char* kSchedulerKey = "scheduler";
+
+}  // namespace
+
+const core::ConfigFile& checked_run_config(CliContext& ctx) {
+  const core::ConfigFile& config = ctx.config();
+  if (config.files_read().empty()) return config;
+  std::vector<std::string> sections = {kRunSection};
+  for (const auto* entry : ctx.registry().entries(registry::Group::kSchedulers)) {
+    sections.push_back(entry->name);
+  }
+  for (const auto* entry : ctx.registry().entries(registry::Group::kComponents)) {
+    sections.push_back("component:" + entry->name);
+  }
+  config.check_sections(sections);
+  config.check_keys(kRunSection, {kSchedulerKey}, "defaults of `sortie run` options");
+  if (auto scheduler = configured_scheduler(config);
+      scheduler && ctx.registry().find(registry::Group::kSchedulers, scheduler->value) == nullptr) {
+    throw core::Error(scheduler->origin + ": [" + kRunSection + "] " + kSchedulerKey + " = " +
+                      scheduler->value + ": " + ctx.unknown_scheduler_message(scheduler->value));
+  }
+  return config;
+}
+
+std::optional<core::ConfigValue> configured_scheduler(const core::ConfigFile& config) {
+  return config.get(kRunSection, kSchedulerKey);
+}
+
+}  // namespace sortie::cli
