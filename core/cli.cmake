@@ -48,6 +48,7 @@ add_executable(sortie
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/status_format.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/time_arg.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_run.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_config.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_status.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_cancel.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_list.cpp

@@ -92,17 +92,18 @@ std::unique_ptr<core::SchedulerClient> CliContext::scheduler(const std::string& 
                                                              const std::string& session) {
   report_registry_problems();
   const registry::Entry* entry = registry().find(registry::Group::kSchedulers, name);
-  if (entry == nullptr) {
-    std::vector<std::string> known;
-    for (const auto* e : registry().entries(registry::Group::kSchedulers)) known.push_back(e->name);
-    std::string message = "unknown scheduler '" + name + "'";
-    auto close = registry().close_names(registry::Group::kSchedulers, name);
-    if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
-    message += "; schedulers available: " + (known.empty() ? "none" : join(known, ", ")) +
-               " (see `sortie plugins list`)";
-    throw core::Error(SORTIE_NOT_FOUND, message);
-  }
+  if (entry == nullptr) throw core::Error(SORTIE_NOT_FOUND, unknown_scheduler_message(name));
   return plugin_host().scheduler(*entry, scheduler_config(name, session));
+}
+
+std::string CliContext::unknown_scheduler_message(const std::string& name) {
+  std::vector<std::string> known;
+  for (const auto* e : registry().entries(registry::Group::kSchedulers)) known.push_back(e->name);
+  std::string message = "unknown scheduler '" + name + "'";
+  auto close = registry().close_names(registry::Group::kSchedulers, name);
+  if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
+  return message + "; schedulers available: " + (known.empty() ? "none" : join(known, ", ")) +
+         " (see `sortie plugins list`)";
 }
 
 namespace {

@@ -50,6 +50,8 @@ class CliContext {
   // name is an error listing the schedulers that exist.
   std::unique_ptr<core::SchedulerClient> scheduler(const std::string& name,
                                                    const std::string& session);
+  // "unknown scheduler 'NAME' (did you mean ...); schedulers available: ...".
+  std::string unknown_scheduler_message(const std::string& name);
   // The create() payload for scheduler `name` (P-4); creates its state directory.
   std::string scheduler_config(const std::string& name, const std::string& session);
   // The create() payload for packager `name` (P-4); creates its state directory.

@@ -1,5 +1,6 @@
 // `sortie run`: build an AppDef from a component, a spec file or a command, submit it, and
 // optionally follow it (--wait, --log) until it is terminal.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -8,12 +9,14 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/spec_file.hpp>
+#include <utility>
 
 #include "app_waiter.hpp"
 #include "commands.hpp"
 #include "json_text.hpp"
 #include "launcher.hpp"
 #include "log_printer.hpp"
+#include "run_config.hpp"
 
 namespace po = boost::program_options;
 
@@ -23,7 +26,7 @@ namespace {
 
 constexpr const char* kRunUsage =
     "usage: sortie run [options] COMPONENT [component args...]\n"
-    "       sortie run [options] --spec FILE\n"
+    "       sortie run [options] --spec FILE   (or FILE, when it ends in .yaml, .yml or .json)\n"
     "       sortie run [options] -- COMMAND [ARGS...]\n";
 
 struct RunCommandLine {
@@ -83,6 +86,15 @@ void print_dryrun(const core::AppDef& app, const DryRunResult& dry) {
   std::printf("%s\n", dry.text.empty() ? dry.request_pretty.c_str() : dry.text.c_str());
 }
 
+// `sortie run FILE` for an existing .yaml/.yml/.json file that names no component: as --spec.
+bool names_spec_file(CliContext& ctx, const std::string& word) {
+  const std::string extension = std::filesystem::path(word).extension().string();
+  if (extension != ".yaml" && extension != ".yml" && extension != ".json") return false;
+  std::error_code error;
+  return std::filesystem::is_regular_file(word, error) &&
+         ctx.registry().find(registry::Group::kComponents, word) == nullptr;
+}
+
 int exit_status_for(const core::AppStatus& status) {
   return status.state == core::AppState::kSucceeded ? kExitOk : kExitAppNotSucceeded;
 }
@@ -90,7 +102,7 @@ int exit_status_for(const core::AppStatus& status) {
 }  // namespace
 
 int cmd_run(CliContext& ctx, const Args& args) {
-  const RunCommandLine line = split_run_args(args);
+  RunCommandLine line = split_run_args(args);
   po::options_description desc("run options");
   std::string scheduler_name;
   std::vector<std::string> cfgs;
@@ -115,6 +127,13 @@ int cmd_run(CliContext& ctx, const Args& args) {
     return kExitOk;
   }
 
+  if (spec.empty() && !line.component.empty() && names_spec_file(ctx, line.component)) {
+    if (!line.rest.empty()) {
+      throw core::Error("sortie run " + line.component + ": a spec file takes no arguments, got '" +
+                        line.rest.front() + "'");
+    }
+    spec = std::exchange(line.component, "");
+  }
   const int sources =
       (spec.empty() ? 0 : 1) + (line.component.empty() ? 0 : 1) + (line.command_mode ? 1 : 0);
   if (sources != 1) {
@@ -126,9 +145,9 @@ int cmd_run(CliContext& ctx, const Args& args) {
     throw core::Error("--image, --replicas and --name apply only to a command after --");
   }
 
-  const core::ConfigFile& config = ctx.config();
+  const core::ConfigFile& config = checked_run_config(ctx);
   if (scheduler_name.empty()) {
-    if (auto configured = config.get("cli:run", "scheduler")) scheduler_name = configured->value;
+    if (auto configured = configured_scheduler(config)) scheduler_name = configured->value;
   }
   if (scheduler_name.empty()) scheduler_name = SORTIE_DEFAULT_SCHEDULER;
 
@@ -146,23 +165,30 @@ int cmd_run(CliContext& ctx, const Args& args) {
       std::string message = "unknown component '" + line.component + "'";
       auto close = ctx.registry().close_names(registry::Group::kComponents, line.component);
       if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
-      throw core::Error(SORTIE_NOT_FOUND, message + "; see `sortie builtins`");
+      message += "; see `sortie builtins`";
+      if (std::error_code error; std::filesystem::exists(line.component, error)) {
+        message += "; to run the spec file " + line.component + ", use `sortie run --spec " +
+                   line.component + "`";
+      }
+      throw core::Error(SORTIE_NOT_FOUND, message);
     }
     const core::Component component = core::parse_component(entry->name, entry->description,
                                                             entry->data_json, entry->manifest_path);
+    // As TorchX's components: `-h` is the parameter `h` (a named resource) where there is one,
+    // and `--help` is always the help.
+    const bool short_help =
+        std::none_of(component.params.begin(), component.params.end(),
+                     [](const core::ComponentParam& p) { return p.name == "h"; });
     for (const auto& word : line.rest) {
       if (word == "--") break;
-      if (word == "--help" || word == "-h") {
+      if (word == "--help" || (short_help && word == "-h")) {
         std::fputs(core::component_help(component).c_str(), stdout);
         return kExitOk;
       }
     }
-    std::map<std::string, std::string> defaults;
-    for (const auto& [key, value] : config.section("component:" + component.name)) {
-      defaults[key] = value.value;
-    }
-    plan.app = core::instantiate(component, line.rest, defaults, ctx.resource_lookup(),
-                                 ctx.resource_names());
+    plan.app =
+        core::instantiate(component, line.rest, config.section("component:" + component.name),
+                          ctx.resource_lookup(), ctx.resource_names());
   }
 
   for (const auto& [key, value] : config.section(scheduler_name)) {

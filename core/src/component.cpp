@@ -277,13 +277,13 @@ class Binder {
     }
   }
 
-  void apply_config_defaults(const std::map<std::string, std::string>& defaults) {
-    for (const auto& [name, text] : defaults) {
+  void apply_config_defaults(const std::map<std::string, ConfigValue>& defaults) {
+    for (const auto& [name, setting] : defaults) {
+      const std::string& text = setting.value;
       const ComponentParam* param = find_param(component_, name);
-      const std::string where =
-          context() + ": .sortieconfig [component:" + component_.name + "] " + name;
+      const std::string where = setting.origin + ": [component:" + component_.name + "] " + name;
       if (param == nullptr) {
-        throw Error(where + ": the component has no parameter '" + name + "'" +
+        throw Error(where + ": " + context() + " has no parameter '" + name + "'" +
                     did_you_mean(name, param_names(component_)));
       }
       if (values_.HasMember(name.c_str())) continue;
@@ -557,7 +557,7 @@ Component parse_component(const std::string& name, const std::string& descriptio
 }
 
 AppDef instantiate(const Component& component, const std::vector<std::string>& words,
-                   const std::map<std::string, std::string>& defaults,
+                   const std::map<std::string, ConfigValue>& defaults,
                    const NamedResourceLookup& lookup,
                    const std::vector<std::string>& resource_names) {
   const std::string context = "component " + component.name;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <sortie/core/config_file.hpp>
@@ -5,6 +6,7 @@
 #include <sstream>
 
 #include "model_files.hpp"
+#include "model_suggest.hpp"
 
 namespace sortie::core {
 namespace {
@@ -16,9 +18,12 @@ std::string trim(const std::string& text) {
   return text.substr(begin, end - begin + 1);
 }
 
-using Sections = std::map<std::string, std::map<std::string, ConfigValue>>;
+struct Sections {
+  std::map<std::string, std::map<std::string, ConfigValue>> keys;
+  std::map<std::string, std::string> origins;  // of each section's first header
+};
 
-// Parses one INI file into `file_sections`; keys repeated within one file are errors.
+// Parses one INI file; keys repeated within one file are errors.
 Sections parse_ini(const std::string& path, const std::string& content) {
   Sections sections;
   std::istringstream lines(content);
@@ -36,7 +41,8 @@ Sections parse_ini(const std::string& path, const std::string& content) {
       section = trim(line.substr(1, line.size() - 2));
       if (section.empty()) throw Error(where + ": empty section name '[]'");
       in_section = true;
-      sections[section];  // an empty section still exists
+      sections.keys[section];  // an empty section still exists
+      sections.origins.emplace(section, where);
       continue;
     }
     const size_t equals = line.find('=');
@@ -51,7 +57,7 @@ Sections parse_ini(const std::string& path, const std::string& content) {
                   "' is outside any section; put it under [SCHEDULER], [cli:run] or "
                   "[component:NAME]");
     }
-    auto& keys = sections[section];
+    auto& keys = sections.keys[section];
     const auto existing = keys.find(key);
     if (existing != keys.end()) {
       throw Error(where + ": key '" + key + "' of [" + section + "] is already set at " +
@@ -70,10 +76,12 @@ ConfigFile ConfigFile::load(const std::vector<std::string>& paths) {
     const auto content = read_text_file_if_exists(path, "config file");
     if (!content) continue;
     config.files_read_.push_back(path);
-    for (auto& [name, keys] : parse_ini(path, *content)) {
+    Sections file = parse_ini(path, *content);
+    for (auto& [name, keys] : file.keys) {
       auto& merged = config.sections_[name];
       for (auto& [key, value] : keys) merged.emplace(key, std::move(value));  // earlier file wins
     }
+    config.section_origins_.merge(file.origins);
   }
   return config;
 }
@@ -87,7 +95,8 @@ ConfigFile ConfigFile::load_default() {
     }
     return load({explicit_file});
   }
-  std::vector<std::string> paths = {".sortieconfig"};
+  // Absolute, so that an error names the file whichever directory it was found in.
+  std::vector<std::string> paths = {std::filesystem::absolute(".sortieconfig").string()};
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
     const std::string home_file = std::string(home) + "/.sortieconfig";
     std::error_code error;
@@ -95,6 +104,27 @@ ConfigFile ConfigFile::load_default() {
     if (!std::filesystem::equivalent(paths[0], home_file, error)) paths.push_back(home_file);
   }
   return load(paths);
+}
+
+void ConfigFile::check_sections(const std::vector<std::string>& known) const {
+  for (const auto& [name, origin] : section_origins_) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    throw Error(origin + ": no section [" + name + "] is read" + did_you_mean(name, known) +
+                "; sections: [cli:run], [SCHEDULER] for a scheduler's run options, "
+                "[component:NAME] for a component's parameters");
+  }
+}
+
+void ConfigFile::check_keys(const std::string& section, const std::vector<std::string>& known,
+                            const std::string& what) const {
+  const auto found = sections_.find(section);
+  if (found == sections_.end()) return;
+  for (const auto& [key, value] : found->second) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    throw Error(value.origin + ": [" + section + "] has no key '" + key + "'" +
+                did_you_mean(key, known) + "; its keys are the " + what + ": " +
+                (known.empty() ? "none" : quoted_list(known)));
+  }
 }
 
 std::map<std::string, ConfigValue> ConfigFile::section(const std::string& name) const {

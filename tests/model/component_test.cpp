@@ -47,7 +47,9 @@ class ComponentTest : public ::testing::Test {
  protected:
   AppDef run(const std::string& name, const std::vector<std::string>& words,
              const std::map<std::string, std::string>& defaults = {}) {
-    return instantiate(builtins_.at(name), words, defaults, test_resources,
+    std::map<std::string, ConfigValue> configured;
+    for (const auto& [key, value] : defaults) configured[key] = {value, "test.sortieconfig:7"};
+    return instantiate(builtins_.at(name), words, configured, test_resources,
                        {"gpu.small", "gpu.large"});
   }
   std::string run_error(const std::string& name, const std::vector<std::string>& words,
@@ -88,11 +90,11 @@ TEST_F(ComponentTest, ConfigDefaultsSitBetweenFlagsAndBuiltInDefaults) {
   EXPECT_EQ(run("utils.sh", {}, {{"args", "echo from config"}}).roles[0].args,
             (std::vector<std::string>{"-c", "echo from config"}));
   EXPECT_EQ(run_error("utils.echo", {}, {{"mgs", "x"}}),
-            "component utils.echo: .sortieconfig [component:utils.echo] mgs: the component has "
-            "no parameter 'mgs' (did you mean 'msg'?)");
+            "test.sortieconfig:7: [component:utils.echo] mgs: component utils.echo has no "
+            "parameter 'mgs' (did you mean 'msg'?)");
   EXPECT_EQ(run_error("utils.echo", {}, {{"num_replicas", "many"}}),
-            "component utils.echo: .sortieconfig [component:utils.echo] num_replicas: expected "
-            "an int, got 'many'");
+            "test.sortieconfig:7: [component:utils.echo] num_replicas: expected an int, got "
+            "'many'");
 }
 
 TEST_F(ComponentTest, ShJoinsItsWordsForShC) {

@@ -132,5 +132,39 @@ TEST_F(ConfigFileTest, LoadDefaultReadsCwdThenHome) {
   EXPECT_EQ(config.get("local_cwd", "prepend_cwd")->value, "true");
 }
 
+TEST_F(ConfigFileTest, SectionsNothingReadsAreErrorsNamingTheFirstHeader) {
+  const std::string first = write("first.ini", "[cli:run]\nscheduler = local_cwd\n\n[lokal_cwd]\n");
+  const std::string second = write("second.ini", "[lokal_cwd]\nlog_dir = /x\n");
+  const ConfigFile config = ConfigFile::load({first, second});
+  const std::vector<std::string> known = {"cli:run", "local_cwd", "component:utils.echo"};
+  try {
+    config.check_sections(known);
+    ADD_FAILURE() << "no Error thrown";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), SORTIE_INVALID_ARGUMENT);
+    EXPECT_EQ(std::string(e.what()),
+              first +
+                  ":4: no section [lokal_cwd] is read (did you mean 'local_cwd'?); sections: "
+                  "[cli:run], [SCHEDULER] for a scheduler's run options, [component:NAME] for a "
+                  "component's parameters");
+  }
+  EXPECT_NO_THROW(ConfigFile::load({first}).check_keys("cli:run", {"scheduler"}, "keys"));
+}
+
+TEST_F(ConfigFileTest, KeysNothingReadsAreErrorsNamingTheirLine) {
+  const std::string path = write("a.ini", "[cli:run]\nschedular = local_cwd\n");
+  const ConfigFile config = ConfigFile::load({path});
+  EXPECT_NO_THROW(config.check_keys("absent", {}, "keys"));
+  try {
+    config.check_keys("cli:run", {"scheduler"}, "defaults of `sortie run` options");
+    ADD_FAILURE() << "no Error thrown";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path +
+                  ":2: [cli:run] has no key 'schedular' (did you mean 'scheduler'?); its keys "
+                  "are the defaults of `sortie run` options: 'scheduler'");
+  }
+}
+
 }  // namespace
 }  // namespace sortie::core

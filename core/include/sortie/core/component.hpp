@@ -21,6 +21,7 @@
 
 #include <map>
 #include <optional>
+#include <sortie/core/config_file.hpp>
 #include <sortie/core/model.hpp>
 #include <sortie/core/spec_file.hpp>
 #include <string>
@@ -51,10 +52,11 @@ Component parse_component(const std::string& name, const std::string& descriptio
 // Parses the component's command-line words ("--msg hi", "--msg=hi", positional words, "--" to
 // end options) with `defaults` from .sortieconfig [component:NAME], and builds the AppDef.
 // Unknown flags, missing required parameters and ill-typed values are errors naming the
-// parameter. `--help` is not handled here (see component_help). A role `resource` that is a
-// string after substitution names a named resource (`resource_names` feeds "did you mean").
+// parameter (and the FILE:LINE of a default). `--help` is not handled here (see component_help);
+// `-h` is the parameter `h` (the builtins' named resource), as in TorchX. A role `resource` that is
+// a string after substitution names a named resource (`resource_names` feeds "did you mean").
 AppDef instantiate(const Component& component, const std::vector<std::string>& words,
-                   const std::map<std::string, std::string>& defaults,
+                   const std::map<std::string, ConfigValue>& defaults,
                    const NamedResourceLookup& lookup,
                    const std::vector<std::string>& resource_names = {});
 

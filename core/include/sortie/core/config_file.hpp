@@ -5,7 +5,8 @@
 //   [cli:run]            defaults for `sortie run` flags (scheduler = local_cwd)
 //   [component:NAME]     defaults for a component's parameters
 // Lookup: $SORTIE_CONFIG (one file) else ./.sortieconfig then ~/.sortieconfig; for each key the
-// first file that sets it wins. '#' and ';' start comments. Errors name FILE:LINE.
+// first file that sets it wins. '#' and ';' start comments. Errors name FILE:LINE. A section or
+// key nothing reads is an error too (check_sections, check_keys), so a typo never vanishes.
 #ifndef SORTIE_CORE_CONFIG_FILE_HPP
 #define SORTIE_CORE_CONFIG_FILE_HPP
 
@@ -33,8 +34,17 @@ class ConfigFile {
   std::optional<ConfigValue> get(const std::string& section, const std::string& key) const;
   const std::vector<std::string>& files_read() const { return files_read_; }
 
+  // Throws Error(INVALID_ARGUMENT) naming FILE:LINE of the first section whose name is not in
+  // `known`, with "did you mean" among them.
+  void check_sections(const std::vector<std::string>& known) const;
+  // Throws Error(INVALID_ARGUMENT) naming FILE:LINE of the first key of `section` not in
+  // `known`; `what` says what the keys are (e.g. "run options of local_cwd").
+  void check_keys(const std::string& section, const std::vector<std::string>& known,
+                  const std::string& what) const;
+
  private:
   std::map<std::string, std::map<std::string, ConfigValue>> sections_;
+  std::map<std::string, std::string> section_origins_;  // "FILE:LINE" of the first header
   std::vector<std::string> files_read_;
 };
 
