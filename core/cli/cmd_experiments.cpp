@@ -6,6 +6,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/xm.hpp>
 
+#include "app_lookup.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 
@@ -43,13 +44,24 @@ int64_t experiment_id(const std::string& text) {
   return id;
 }
 
-// The store's last recorded state of each job's app (no plugin is asked).
-std::string recorded_state(CliContext& ctx, const core::WorkUnitRecord& unit) {
-  std::set<std::string> states;
-  for (const core::ExperimentJobRecord& job : unit.jobs) {
-    const auto app = ctx.store().get(job.handle);
-    states.insert(app ? core::to_string(app->state) : "UNKNOWN");
+// The state of a job's app: the store's record, refreshed from its scheduler (and recorded)
+// only while it is not terminal, so listing finished experiments asks no plugin.
+std::string job_state(CliContext& ctx, const std::string& handle) {
+  const auto app = ctx.store().get(handle);
+  if (!app) return "UNKNOWN";
+  if (core::is_terminal(app->state)) return core::to_string(app->state);
+  try {
+    const AppLookup lookup = lookup_app(ctx, handle);
+    if (lookup.status && lookup.not_refreshed.empty()) return core::to_string(lookup.status->state);
+  } catch (const core::Error&) {
+    // Shown as unverified below; `experiments show` reports the error itself.
   }
+  return std::string(core::to_string(app->state)) + " (unverified)";
+}
+
+std::string unit_state(CliContext& ctx, const core::WorkUnitRecord& unit) {
+  std::set<std::string> states;
+  for (const core::ExperimentJobRecord& job : unit.jobs) states.insert(job_state(ctx, job.handle));
   if (states.empty()) return "NOT LAUNCHED";
   std::string text;
   for (const std::string& state : states) text += (text.empty() ? "" : "/") + state;
@@ -68,11 +80,11 @@ int list(CliContext& ctx, const Args& args) {
     std::printf("%s\n", kUsage);
     return kExitOk;
   }
-  std::printf("%-6s %-30s %-10s %s\n", "ID", "TITLE", "UNITS", "STATES (as last recorded)");
+  std::printf("%-6s %-30s %-10s %s\n", "ID", "TITLE", "UNITS", "STATES");
   for (const core::ExperimentRecord& experiment : ctx.store().experiments(limit)) {
     const auto units = ctx.store().work_units(experiment.id);
     std::set<std::string> states;
-    for (const core::WorkUnitRecord& unit : units) states.insert(recorded_state(ctx, unit));
+    for (const core::WorkUnitRecord& unit : units) states.insert(unit_state(ctx, unit));
     std::string text;
     for (const std::string& state : states) text += (text.empty() ? "" : ", ") + state;
     std::printf("%-6lld %-30s %-10zu %s\n", static_cast<long long>(experiment.id),
@@ -91,8 +103,19 @@ void print_units(const std::vector<xm::WorkUnit>& units) {
   }
 }
 
+// False, having said so, when no experiment has this id: an unknown id exits 1, as an unknown
+// handle does (docs/exit-status.md).
+bool experiment_known(CliContext& ctx, int64_t id) {
+  if (ctx.store().experiment(id)) return true;
+  std::fprintf(stderr, "sortie: no experiment %lld in the store (see `sortie experiments list`)\n",
+               static_cast<long long>(id));
+  return false;
+}
+
 int show(CliContext& ctx, const std::string& id_text) {
-  xm::Experiment experiment = xm::Experiment::get(experiment_id(id_text), options_of(ctx));
+  const int64_t id = experiment_id(id_text);
+  if (!experiment_known(ctx, id)) return kExitAppNotSucceeded;
+  xm::Experiment experiment = xm::Experiment::get(id, options_of(ctx));
   const std::vector<xm::WorkUnit> units = experiment.work_units();
   std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment.id()),
               experiment.title().c_str());
@@ -102,7 +125,9 @@ int show(CliContext& ctx, const std::string& id_text) {
 }
 
 int cancel(CliContext& ctx, const std::string& id_text) {
-  xm::Experiment experiment = xm::Experiment::get(experiment_id(id_text), options_of(ctx));
+  const int64_t id = experiment_id(id_text);
+  if (!experiment_known(ctx, id)) return kExitAppNotSucceeded;
+  xm::Experiment experiment = xm::Experiment::get(id, options_of(ctx));
   experiment.cancel();
   experiment.wait_until_complete();
   const std::vector<xm::WorkUnit> units = experiment.work_units();

@@ -32,13 +32,13 @@ int cmd_launch(CliContext& ctx, const Args& args) {
   options.plugin_dirs = ctx.options().plugin_dirs;
   options.quiet = ctx.options().quiet;
   xm::Experiment experiment = xm::Experiment::create(file.title, options);
-  std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment.id()),
-              file.title.c_str());
-  std::fflush(stdout);
-
   std::vector<xm::Packageable> packageables;
   for (const auto& [name, packageable] : file.executables) packageables.push_back(packageable);
   const std::vector<xm::Executable> executables = experiment.package(packageables);
+  // Asking for the id records the experiment: one that failed to package leaves no record.
+  std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment.id()),
+              file.title.c_str());
+  std::fflush(stdout);
   std::map<std::string, xm::Executable> packaged;
   for (size_t i = 0; i < executables.size(); ++i) {
     packaged[file.executables[i].first] = executables[i];

@@ -125,6 +125,8 @@ int cmd_list(CliContext& ctx, const Args& args) {
     }
   }
 
+  // The scheduler's own list comes on top of the store's; --limit bounds the whole.
+  if (limit > 0 && rows.size() > static_cast<size_t>(limit)) rows.resize(limit);
   if (vm.count("json") != 0) {
     JsonText out;
     out.begin_object().key("schema").string("sortie.app_list/1").key("apps").begin_array();

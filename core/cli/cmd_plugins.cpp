@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <sortie/core/error.hpp>
@@ -22,11 +23,28 @@ namespace sortie::cli {
 namespace {
 
 constexpr registry::Group kGroups[] = {
-    registry::Group::kSchedulers, registry::Group::kPackagers, registry::Group::kImageProviders,
-    registry::Group::kNamedResources, registry::Group::kComponents, registry::Group::kExecutors};
+    registry::Group::kSchedulers,     registry::Group::kPackagers,
+    registry::Group::kImageProviders, registry::Group::kNamedResources,
+    registry::Group::kComponents,     registry::Group::kExecutors};
+
+// Why the entry's plugin library cannot be loaded, as far as a stat tells (listing loads
+// nothing); empty when it is there or the entry is data.
+std::string library_problem(const registry::Entry& entry) {
+  if (!entry.plugin) return "";
+  std::error_code error;
+  const auto status = std::filesystem::status(entry.plugin->library_path, error);
+  if (std::filesystem::is_regular_file(status)) return "";
+  const std::string what = !std::filesystem::exists(status) ? "does not exist"
+                           : error                          ? "cannot be read: " + error.message()
+                                                            : "is not a file";
+  return "its library " + entry.plugin->library_path + " " + what +
+         "; reinstall the plugin or fix 'library' in " + entry.manifest_path;
+}
 
 std::string provider_of(const registry::Entry& entry) {
-  return entry.plugin ? entry.plugin->name + " " + entry.plugin->version : "(data)";
+  if (!entry.plugin) return "(data)";
+  return entry.plugin->name + " " + entry.plugin->version +
+         (library_problem(entry).empty() ? "" : " BROKEN");
 }
 
 int list_plugins(CliContext& ctx, const Args& args) {
@@ -66,6 +84,9 @@ int list_plugins(CliContext& ctx, const Args& args) {
         if (entry->plugin) {
           out.key("plugin").string(entry->plugin->name);
           out.key("library").string(entry->plugin->library_path);
+          if (auto problem = library_problem(*entry); !problem.empty()) {
+            out.key("broken").string(problem);
+          }
         }
         out.end_object();
       }
@@ -102,6 +123,18 @@ int list_plugins(CliContext& ctx, const Args& args) {
     for (const auto* entry : reg.entries(group)) {
       std::printf("%-24s %-24s %-22s %s\n", registry::to_string(group), entry->name.c_str(),
                   provider_of(*entry).c_str(), entry->manifest_path.c_str());
+    }
+  }
+  bool broken_heading = false;
+  for (registry::Group group : kGroups) {
+    if (only && *only != group) continue;
+    for (const auto* entry : reg.entries(group)) {
+      const std::string problem = library_problem(*entry);
+      if (problem.empty()) continue;
+      if (!broken_heading) std::printf("\nbroken (cannot be used):\n");
+      broken_heading = true;
+      std::printf("  %s:%s: %s\n", registry::to_string(group), entry->name.c_str(),
+                  problem.c_str());
     }
   }
   if (!reg.shadowed().empty()) std::printf("\nshadowed (first found wins):\n");

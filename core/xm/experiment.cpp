@@ -111,11 +111,18 @@ class Experiment::Impl {
 
   cli::CliContext ctx_;
   std::string launch_dir_;
-  int64_t id_ = 0;
+  int64_t id_ = 0;  // 0 until recorded
   std::string title_;
 
+  // The experiment's id, recording it first if no one needed it yet: an experiment whose
+  // packaging fails before it is shown or given a work unit leaves no record behind.
+  int64_t recorded_id() {
+    if (id_ == 0) id_ = ctx_.store().create_experiment(title_, launch_dir_);
+    return id_;
+  }
+
   WorkUnit launch(std::vector<std::pair<std::string, Job>> jobs, bool gang) {
-    const int unit_id = ctx_.store().reserve_work_unit(id_, overrides_json(jobs));
+    const int unit_id = ctx_.store().reserve_work_unit(recorded_id(), overrides_json(jobs));
     xm_impl::WorkUnitJobs unit{id_, unit_id, std::move(jobs), gang};
     const auto records = xm_impl::launch_work_unit(ctx_, ctx_.options().session, unit);
     WorkUnit launched;
@@ -171,8 +178,7 @@ Experiment& Experiment::operator=(Experiment&&) noexcept = default;
 
 Experiment Experiment::create(const std::string& title, const Options& options) {
   auto impl = std::make_unique<Impl>(options);
-  impl->id_ = impl->ctx_.store().create_experiment(title, impl->launch_dir_);
-  impl->title_ = title;
+  impl->title_ = title;  // recorded by recorded_id()
   return Experiment(std::move(impl));
 }
 
@@ -189,7 +195,7 @@ Experiment Experiment::get(int64_t id, const Options& options) {
   return Experiment(std::move(impl));
 }
 
-int64_t Experiment::id() const { return impl_->id_; }
+int64_t Experiment::id() const { return impl_->recorded_id(); }
 const std::string& Experiment::title() const { return impl_->title_; }
 
 std::vector<Executable> Experiment::package(const std::vector<Packageable>& packageables) {

@@ -49,8 +49,14 @@ TEST(SpecFileTest, LoadsTheThreeRoleExample) {
   EXPECT_EQ(app.roles[1].resource.cpu, 2);
   EXPECT_EQ(app.roles[1].retry_policy, RetryPolicy::kReplica);
   EXPECT_EQ(app.roles[1].env.at("RANK"), "${replica_id}");
-  EXPECT_EQ(app.roles[2].mounts,
-            (std::vector<Mount>{Mount{MountType::kBind, "/tmp", "/data", true, "rwm"}}));
+  EXPECT_TRUE(app.roles[2].mounts.empty());  // it runs on local_cwd, which cannot mount
+}
+
+TEST(SpecFileTest, LoadsTheKubernetesExampleWithItsMount) {
+  const AppDef app = load_app_spec(kExamples + "k8s_distributed.yaml", test_resources);
+  ASSERT_EQ(app.roles.size(), 1u);
+  EXPECT_EQ(app.roles[0].mounts,
+            (std::vector<Mount>{Mount{MountType::kVolume, "datasets", "/data", true, "rwm"}}));
 }
 
 TEST(SpecFileTest, LoadsTheJsonExample) {
@@ -60,7 +66,7 @@ TEST(SpecFileTest, LoadsTheJsonExample) {
   EXPECT_EQ(role.num_replicas, 2);
   EXPECT_EQ(role.port_map.at("tensorboard"), 6006);
   EXPECT_EQ(role.resource.mem_mb, 1024);
-  EXPECT_EQ(role.metadata_json, R"({"local_cwd.note":"metadata keeps any JSON","priority":3})");
+  EXPECT_EQ(role.metadata_json, R"({"note":"metadata keeps any JSON","priority":3})");
 }
 
 TEST(SpecFileTest, ReadsTheJsonFormOfAnAppDef) {
