@@ -364,7 +364,7 @@ int doctor(CliContext& ctx, const Args& args) {
     }
     out.end_array().end_object();
     std::printf("%s\n", out.str().c_str());
-    return all_ok ? kExitOk : kExitAppNotSucceeded;
+    return all_ok ? kExitOk : kExitBackend;  // a plugin failed (docs/exit-status.md)
   }
   for (const PluginReport& report : reports) {
     std::printf("%s %s (%s)\n", report.ok() ? "ok    " : "FAILED", report.library->name.c_str(),
@@ -385,7 +385,7 @@ int doctor(CliContext& ctx, const Args& args) {
   }
   std::printf("%zu plugin(s) checked: %s\n", reports.size(),
               all_ok ? "all OK" : "some FAILED (see above)");
-  return all_ok ? kExitOk : kExitAppNotSucceeded;
+  return all_ok ? kExitOk : kExitBackend;  // a plugin failed (docs/exit-status.md)
 }
 
 }  // namespace

@@ -193,7 +193,7 @@ TEST(CliPlugins, DoctorReportsEachFixtureWithItsError) {
        "fixture_raw_exit_in_negotiate", "fixture_raw_hang_in_negotiate",
        "fixture_raw_stdout_in_negotiate", "fixture_wrong_schema", "fixture_missing_component"},
       env);
-  EXPECT_EQ(doctor.exit_code, 1) << doctor.err;
+  EXPECT_EQ(doctor.exit_code, 3) << doctor.err;
   const auto expect_line = [&](const std::string& pattern) {
     EXPECT_TRUE(std::regex_search(doctor.out, std::regex(pattern)))
         << "missing: " << pattern << "\nin:\n"
@@ -227,7 +227,7 @@ TEST(CliPlugins, DoctorReportsEachFixtureWithItsError) {
 
   const auto json = sandbox.sortie(
       {"plugins", "doctor", "--json", "fixture_good", "fixture_raw_exit_in_negotiate"}, env);
-  EXPECT_EQ(json.exit_code, 1) << json.err;
+  EXPECT_EQ(json.exit_code, 3) << json.err;
   rapidjson::Document document;
   document.Parse(json.out.c_str());
   ASSERT_TRUE(document.IsObject()) << json.out;
@@ -254,7 +254,7 @@ TEST(CliPlugins, DoctorPassesTheShippedLocalPlugin) {
     EXPECT_NE(doctor.out.find(line), std::string::npos) << line << " in " << doctor.out;
   }
   const auto unknown = sandbox.sortie({"plugins", "doctor", "nosuch"});
-  EXPECT_EQ(unknown.exit_code, 1) << unknown.err;
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
   EXPECT_NE(unknown.err.find("no plugin or plugin component named 'nosuch'"), std::string::npos)
       << unknown.err;
 }
