@@ -1,6 +1,5 @@
 // `sortie run`: build an AppDef from a component, a spec file or a command, submit it, and
 // optionally follow it (--wait, --log) until it is terminal.
-#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -174,17 +173,9 @@ int cmd_run(CliContext& ctx, const Args& args) {
     }
     const core::Component component = core::parse_component(entry->name, entry->description,
                                                             entry->data_json, entry->manifest_path);
-    // As TorchX's components: `-h` is the parameter `h` (a named resource) where there is one,
-    // and `--help` is always the help.
-    const bool short_help =
-        std::none_of(component.params.begin(), component.params.end(),
-                     [](const core::ComponentParam& p) { return p.name == "h"; });
-    for (const auto& word : line.rest) {
-      if (word == "--") break;
-      if (word == "--help" || (short_help && word == "-h")) {
-        std::fputs(core::component_help(component).c_str(), stdout);
-        return kExitOk;
-      }
+    if (core::asks_for_help(component, line.rest)) {
+      std::fputs(core::component_help(component).c_str(), stdout);
+      return kExitOk;
     }
     plan.app =
         core::instantiate(component, line.rest, config.section("component:" + component.name),

@@ -599,6 +599,20 @@ AppDef instantiate(const Component& component, const std::vector<std::string>& w
   return result;
 }
 
+bool asks_for_help(const Component& component, const std::vector<std::string>& words) {
+  const bool h_is_help = find_param(component, "h") == nullptr;
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    if (word == "--help" || (h_is_help && word == "-h")) return true;
+    // As Binder::parse_words: options end at "--" or at the first word that is not one.
+    if (word == "--" || word.size() < 2 || word[0] != '-') return false;
+    const std::string name = word.substr(word.starts_with("--") ? 2 : 1);
+    const ComponentParam* param = find_param(component, name);
+    if (param != nullptr && param->type != "bool") ++i;  // its value, which may start with '-'
+  }
+  return false;
+}
+
 std::string component_help(const Component& component) {
   std::string usage = "usage: sortie run " + component.name;
   std::string details;

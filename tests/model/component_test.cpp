@@ -278,6 +278,20 @@ TEST(ComponentParseTest, RefusesMalformedComponents) {
             "m.json: component c: app is required (the AppDef template)");
 }
 
+TEST_F(ComponentTest, HelpIsAskedForAmongTheOptionsOnly) {
+  const Component& sh = builtins_.at("utils.sh");      // has -h, the named resource
+  const Component& echo = builtins_.at("utils.echo");  // has no parameter h
+  EXPECT_TRUE(asks_for_help(sh, {"--help"}));
+  EXPECT_TRUE(asks_for_help(sh, {"-h", "gpu.small", "--help"}));
+  EXPECT_FALSE(asks_for_help(sh, {"-h", "gpu.small", "echo hi"}));
+  EXPECT_FALSE(asks_for_help(sh, {"-h"}));              // a missing value, reported by instantiate
+  EXPECT_FALSE(asks_for_help(sh, {"grep", "--help"}));  // the command's own option
+  EXPECT_FALSE(asks_for_help(sh, {"--", "--help"}));
+  EXPECT_FALSE(asks_for_help(echo, {"--msg", "--help"}));  // the value of --msg
+  EXPECT_TRUE(asks_for_help(echo, {"--msg=x", "-h"}));
+  EXPECT_EQ(run("utils.sh", {"-h", "gpu.small", "nvidia-smi"}).roles[0].resource.gpu, 1);
+}
+
 TEST_F(ComponentTest, HelpListsParametersWithTypesDefaultsAndHelp) {
   EXPECT_EQ(component_help(builtins_.at("utils.echo")),
             "utils.echo: Echoes a message to stdout (runs echo)\n"

@@ -52,13 +52,18 @@ Component parse_component(const std::string& name, const std::string& descriptio
 // Parses the component's command-line words ("--msg hi", "--msg=hi", positional words, "--" to
 // end options) with `defaults` from .sortieconfig [component:NAME], and builds the AppDef.
 // Unknown flags, missing required parameters and ill-typed values are errors naming the
-// parameter (and the FILE:LINE of a default). `--help` is not handled here (see component_help);
-// `-h` is the parameter `h` (the builtins' named resource), as in TorchX. A role `resource` that is
-// a string after substitution names a named resource (`resource_names` feeds "did you mean").
+// parameter (and the FILE:LINE of a default). Help is not handled here (see asks_for_help). A role
+// `resource` that is a string after substitution names a named resource (`resource_names` feeds
+// "did you mean").
 AppDef instantiate(const Component& component, const std::vector<std::string>& words,
                    const std::map<std::string, ConfigValue>& defaults,
                    const NamedResourceLookup& lookup,
                    const std::vector<std::string>& resource_names = {});
+
+// True when the component's options (the words before its positional ones) ask for its help:
+// `--help`, or `-h` where the component has no parameter `h` (where it has one, as TorchX's
+// builtins do, `-h` is that parameter: the named resource).
+bool asks_for_help(const Component& component, const std::vector<std::string>& words);
 
 // Help text for `sortie run COMPONENT --help` and `sortie builtins`.
 std::string component_help(const Component& component);
