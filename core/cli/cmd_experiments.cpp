@@ -2,6 +2,7 @@
 // C++ launch API, from any shell.
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <map>
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/xm.hpp>
@@ -59,9 +60,15 @@ std::string job_state(CliContext& ctx, const std::string& handle) {
   return std::string(core::to_string(app->state)) + " (unverified)";
 }
 
-std::string unit_state(CliContext& ctx, const core::WorkUnitRecord& unit) {
+// `known` holds the states found so far by handle: a job group's jobs share one app.
+std::string unit_state(CliContext& ctx, const core::WorkUnitRecord& unit,
+                       std::map<std::string, std::string>& known) {
   std::set<std::string> states;
-  for (const core::ExperimentJobRecord& job : unit.jobs) states.insert(job_state(ctx, job.handle));
+  for (const core::ExperimentJobRecord& job : unit.jobs) {
+    auto found = known.find(job.handle);
+    if (found == known.end()) found = known.emplace(job.handle, job_state(ctx, job.handle)).first;
+    states.insert(found->second);
+  }
   if (states.empty()) return "NOT LAUNCHED";
   std::string text;
   for (const std::string& state : states) text += (text.empty() ? "" : "/") + state;
@@ -81,10 +88,11 @@ int list(CliContext& ctx, const Args& args) {
     return kExitOk;
   }
   std::printf("%-6s %-30s %-10s %s\n", "ID", "TITLE", "UNITS", "STATES");
+  std::map<std::string, std::string> known;
   for (const core::ExperimentRecord& experiment : ctx.store().experiments(limit)) {
     const auto units = ctx.store().work_units(experiment.id);
     std::set<std::string> states;
-    for (const core::WorkUnitRecord& unit : units) states.insert(unit_state(ctx, unit));
+    for (const core::WorkUnitRecord& unit : units) states.insert(unit_state(ctx, unit, known));
     std::string text;
     for (const std::string& state : states) text += (text.empty() ? "" : ", ") + state;
     std::printf("%-6lld %-30s %-10zu %s\n", static_cast<long long>(experiment.id),
