@@ -304,7 +304,7 @@ TEST_F(PluginHostFileTest, MissingLibraryNamesThePathAndTheFix) {
   PluginHost host;
   const Registry registry = Registry::from_files({write_manifest("gone/libgone.so")});
   const Entry& entry = only_entry(registry, Group::kSchedulers, "s");
-  expect_error([&] { host.load(*entry.plugin); }, SORTIE_NOT_FOUND,
+  expect_error([&] { host.load(*entry.plugin); }, SORTIE_FAILED_PRECONDITION,
                {"plugin 'scratch' (" + (scratch_ / "gone/libgone.so").string() + ", manifest " +
                 entry.manifest_path + "): the library " + (scratch_ / "gone/libgone.so").string() +
                 " does not exist; reinstall the plugin or fix 'library' in the manifest"});
