@@ -2,8 +2,9 @@
 // real binary: 0 success; 1 the app failed or was cancelled, or the handle is unknown; 2 what
 // the user typed or wrote is wrong; 3 a plugin or its backend failed. Rows tested elsewhere: a
 // bad spec field (2) is CliErrors.MalformedSpecNamesFileLineAndField and
-// CliErrors.UnknownSpecKeySuggestsTheRightOne; interrupted (130) is CliRun's and CliLifecycle's
-// interrupt tests (SIGINT and SIGTERM to `run --wait`).
+// CliErrors.UnknownSpecKeySuggestsTheRightOne; interrupted (130) is
+// CliRun.InterruptedWaitCancelsTheAppAndLeavesNothingRunning (SIGINT) and
+// CliLifecycle.SigtermToAWaitingRunCancelsTheApp (SIGTERM).
 #include <gtest/gtest.h>
 
 #include <string>
