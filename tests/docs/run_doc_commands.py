@@ -7,6 +7,8 @@
   run_doc_commands.py doc-coverage --source-dir DIR --ctest CTEST --build-dir DIR [--ci-step NAME]...
       Every `sh`/`bash`/`shell` block is preceded by `<!-- covered by: TEST -->` naming a ctest
       (or a CI step); console blocks need nothing, they are run.
+  run_doc_commands.py list --source-dir DIR
+      The doc files that have console blocks (one ctest each).
   run_doc_commands.py examples-coverage --source-dir DIR
       Every file under examples/ is reached by a test: named (or its directory named) by a docs
       console block, a file under tests/, or examples/CMakeLists.txt, or by a file so reached.
@@ -282,8 +284,9 @@ def doc_coverage(source_dir, tests):
 
 
 def mentions(text, name):
-    """Whether `name` (a path) occurs in `text` as a whole path or a whole leading part of one."""
-    return re.search(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])", text) is not None
+    """Whether `name` (a path) occurs in `text` as a whole path: `specs` in `specs/`, not in
+    `specs/echo.yaml` or `specs2`."""
+    return re.search(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-]|/[\w.-])", text) is not None
 
 
 def examples_coverage(source_dir):
@@ -349,6 +352,8 @@ def main():
     coverage.add_argument("--ctest", required=True)
     coverage.add_argument("--build-dir", required=True)
     coverage.add_argument("--ci-step", action="append", default=[])
+    listing = sub.add_parser("list", help="the doc files that have console blocks")
+    listing.add_argument("--source-dir", required=True)
     examples = sub.add_parser("examples-coverage")
     examples.add_argument("--source-dir", required=True)
     args = parser.parse_args()
@@ -356,6 +361,11 @@ def main():
     if args.action == "run":
         return run_file(os.path.abspath(args.file), source_dir, os.path.abspath(args.prefix),
                         args.keep)
+    if args.action == "list":
+        for path in doc_files(source_dir):
+            if console_commands(path):
+                print(path)
+        return 0
     if args.action == "doc-coverage":
         return doc_coverage(source_dir, known_tests(args.ctest, args.build_dir) | set(args.ci_step))
     return examples_coverage(source_dir)
