@@ -128,6 +128,13 @@ def output_matches(expected, actual):
     return reachable[len(actual)]
 
 
+def aligned_expectation(expected, actual):
+    """`expected` with each line that matches the actual line at its position replaced by that
+    line, so that a diff shows only the lines that differ, not every `...`."""
+    return [actual[i] if i < len(actual) and line != "..." and line_pattern(line).match(actual[i])
+            else line for i, line in enumerate(expected)]
+
+
 def isolated_environment(scratch, prefix):
     """The user's environment with sortie's state, config and home inside `scratch`, as
     tests/cli/cli_harness.cpp sets it, and the installed `sortie` first on PATH."""
@@ -237,8 +244,9 @@ def run_file(path, source_dir, prefix, keep):
                   f" (expected {command.status})")
             if not output_matches(command.expected, actual):
                 print("output (- expected, + actual):")
-                for line in difflib.unified_diff(command.expected, actual, "expected", "actual",
-                                                 lineterm="", n=1000):
+                for line in difflib.unified_diff(aligned_expectation(command.expected, actual),
+                                                 actual, "expected", "actual", lineterm="",
+                                                 n=1000):
                     if not line.startswith(("---", "+++", "@@")):
                         print("  " + line)
             if status is None and not syntax.returncode:
