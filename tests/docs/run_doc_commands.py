@@ -4,7 +4,8 @@
   run_doc_commands.py run FILE.md --source-dir DIR --prefix DIR
       Runs the file's `console` blocks in one bash session and compares every command's output
       and exit status with the block (docs/contributing-docs.md has the format).
-  run_doc_commands.py doc-coverage --source-dir DIR --ctest CTEST --build-dir DIR [--ci-step NAME]...
+  run_doc_commands.py doc-coverage --source-dir DIR --ctest CTEST --build-dir DIR
+                                   [--ci-step NAME]...
       Every `sh`/`bash`/`shell` block is preceded by `<!-- covered by: TEST -->` naming a ctest
       (or a CI step); console blocks need nothing, they are run.
   run_doc_commands.py list --source-dir DIR
@@ -77,8 +78,8 @@ def fenced_blocks(path):
 
 
 class Command:
-    def __init__(self, path, line, text, expected):
-        self.path, self.line, self.text = path, line, text
+    def __init__(self, line, text, expected):
+        self.line, self.text = line, text
         self.status = 0
         if expected and EXIT_STATUS.match(expected[-1]):
             self.status = int(EXIT_STATUS.match(expected[-1]).group(1))
@@ -103,7 +104,8 @@ def console_commands(path):
                 current[1].append(line[2:])
             else:
                 current[2].append(line)
-    return [Command(path, line, "\n".join(text), expected) for line, text, expected in commands]
+    return [Command(line, "\n".join(text), [e.rstrip() for e in expected])
+            for line, text, expected in commands]
 
 
 def line_pattern(expected_line):
@@ -208,10 +210,11 @@ class BashSession:
 
 
 def output_lines(output):
+    """The output's lines without trailing spaces (editors strip them from the docs)."""
     lines = output.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return lines
+    return [line.rstrip() for line in lines]
 
 
 def run_file(path, source_dir, prefix, keep):
