@@ -207,6 +207,7 @@ class BashSession:
         except (OSError, subprocess.TimeoutExpired):
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        self.process.stdout.close()
 
 
 def output_lines(output):
@@ -312,11 +313,14 @@ def examples_coverage(source_dir):
         except (UnicodeDecodeError, OSError):
             return ""
 
-    # What reaches examples from outside: the commands of the docs, every file of the tests, and
+    # What reaches examples from outside: the commands of the docs, every file of the tests but
+    # these checks (whose own tests name example paths of scratch trees), and
     # examples/CMakeLists.txt (the examples' ctests). Those name files as examples/PATH.
     outside = ["\n".join(c.text for c in console_commands(path)) for path in doc_files(source_dir)]
+    this_directory = os.path.join(source_dir, "tests", "docs")
     for root, _, names in os.walk(os.path.join(source_dir, "tests")):
-        outside += [readable(os.path.join(root, name)) for name in names]
+        if root != this_directory:
+            outside += [readable(os.path.join(root, name)) for name in names]
     outside_text = "\n".join(outside)
 
     def named_from_outside(relative):
