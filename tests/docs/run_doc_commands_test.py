@@ -24,7 +24,8 @@ class MatchingTest(unittest.TestCase):
 
     def test_an_ellipsis_line_matches_zero_or_more_lines(self):
         self.assertTrue(runner.output_matches(["first", "...", "last"], ["first", "last"]))
-        self.assertTrue(runner.output_matches(["first", "...", "last"], ["first", "x", "y", "last"]))
+        self.assertTrue(runner.output_matches(["first", "...", "last"],
+                                              ["first", "x", "y", "last"]))
         self.assertFalse(runner.output_matches(["first", "...", "last"], ["first", "x"]))
 
     def test_no_expected_lines_means_no_output(self):
@@ -68,7 +69,8 @@ class RunFileTest(ScratchTest):
         status, report = self.run_doc(
             "```console\n$ name=$(cat examples/specs/echo.yaml)\n```\n\ntext\n\n"
             "```console\n$ echo \"$name\" \\\n>   again\nname: echo again\n"
-            "$ echo out; echo err >&2; exit_with() { return $1; }; exit_with 3\nout\nerr\n[3]\n```\n")
+            "$ echo out; echo err >&2; exit_with() { return $1; }; exit_with 3\n"
+            "out\nerr\n[3]\n```\n")
         self.assertEqual(status, 0, report)
 
     def test_a_failure_names_the_line_the_command_and_the_difference(self):
