@@ -22,7 +22,7 @@ add_library(sortie_xm STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/xm/work_unit_launch.cpp)
 target_link_libraries(sortie_xm
   PUBLIC sortie_xm_model sortie_session
-  PRIVATE RapidJSON::RapidJSON ${CMAKE_DL_LIBS})
+  PRIVATE RapidJSON::RapidJSON)
 
 # Sortie::launch, the installed library of the launch API (both xm libraries whole, so every
 # function of sortie/xm.hpp is in it, used by the CLI or not). Only sortie::xm symbols are exported;

@@ -33,9 +33,8 @@ add_library(sortie_plugin_host STATIC
 target_link_libraries(sortie_plugin_host
   PUBLIC sortie_plugin_loader
   PRIVATE RapidJSON::RapidJSON)
-# The helper sits at the same place relative to bin/ in the stage and install trees.
-file(RELATIVE_PATH SORTIE_PLUGIN_HELPER_RELDIR "/${CMAKE_INSTALL_BINDIR}" "/${SORTIE_LIBEXECDIR}")
+# The helper sits at the same place in the prefix of the stage and install trees.
 target_compile_definitions(sortie_plugin_host PRIVATE
-  SORTIE_PLUGIN_HELPER_RELDIR="${SORTIE_PLUGIN_HELPER_RELDIR}")
+  SORTIE_PLUGIN_HELPER_DIR="${SORTIE_LIBEXECDIR}")
 # Whatever links the host needs the helper built.
 add_dependencies(sortie_plugin_host sortie-plugin-host)

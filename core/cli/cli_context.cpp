@@ -61,7 +61,8 @@ const registry::Registry& CliContext::registry() {
   if (!registry_) {
     registry::SearchOptions search;
     search.replace_dirs = options_.plugin_dirs;
-    search.executable_path = options_.install_anchor;
+    // executable_path stays empty: the install prefix is that of the executable or library
+    // holding this code (libsortie_launch.so in a user's launcher), never argv[0].
     registry_ = registry::Registry::discover(search);
   }
   return *registry_;

@@ -26,9 +26,6 @@ struct GlobalOptions {
   bool isolate_plugins = false;          // --isolate-plugins
   bool quiet = false;                    // --quiet: no plugin progress (INFO) on stderr
   std::optional<std::chrono::milliseconds> plugin_timeout;  // --plugin-timeout
-  // A file in <prefix>/bin or <prefix>/lib whose prefix holds share/sortie/plugins.d; empty =
-  // this executable (a launcher linking libsortie_launch gives the library's path).
-  std::string install_anchor;
 };
 
 class CliContext {

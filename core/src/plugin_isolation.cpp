@@ -5,6 +5,7 @@
 #include <mutex>
 #include <sortie/core/error.hpp>
 #include <sortie/core/plugin_isolation.hpp>
+#include <sortie/registry/install_location.hpp>
 #include <string>
 
 namespace sortie::core {
@@ -33,13 +34,12 @@ IsolationOptions isolation_options() {
   const std::lock_guard<std::mutex> lock(s.mutex);
   IsolationOptions options = s.options;
   if (options.helper_path.empty()) {
-    // Installed and staged trees alike keep the helper at this place relative to bin/.
-    std::error_code error;
-    const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
-    options.helper_path =
-        (executable.parent_path() / SORTIE_PLUGIN_HELPER_RELDIR / "sortie-plugin-host")
-            .lexically_normal()
-            .string();
+    // Installed and staged trees alike keep the helper at this place in the prefix of the
+    // `sortie` executable or of libsortie_launch.so, whichever holds this code.
+    options.helper_path = (registry::install_prefix_of(registry::own_module_file()) /
+                           SORTIE_PLUGIN_HELPER_DIR / "sortie-plugin-host")
+                              .lexically_normal()
+                              .string();
   }
   return options;
 }

@@ -1,8 +1,6 @@
 // sortie::xm::Experiment (sdk/include/sortie/xm.hpp) over the CLI's session: the same registry,
 // plugin host, store and submit pipeline as `sortie run`, so an experiment launched from C++ is
 // seen and cancelled by the CLI and the other way round.
-#include <dlfcn.h>
-
 #include <filesystem>
 #include <set>
 #include <sortie/core/error.hpp>
@@ -18,15 +16,6 @@
 
 namespace sortie::xm {
 namespace {
-
-// This library's file (or the executable linking it statically): plugins are found beside it.
-std::string install_anchor() {
-  Dl_info info{};
-  if (::dladdr(reinterpret_cast<void*>(&install_anchor), &info) != 0 && info.dli_fname) {
-    return std::filesystem::absolute(info.dli_fname).string();
-  }
-  return "";
-}
 
 State state_of(core::AppState state) {
   switch (state) {
@@ -102,7 +91,7 @@ class Experiment::Impl {
  public:
   explicit Impl(const Options& options)
       : ctx_(cli::GlobalOptions{options.plugin_dirs, options.session, false, options.quiet,
-                                std::nullopt, install_anchor()}),
+                                std::nullopt}),
         launch_dir_(std::filesystem::absolute(options.launch_dir.empty()
                                                   ? std::filesystem::current_path()
                                                   : std::filesystem::path(options.launch_dir))

@@ -2,20 +2,21 @@
 # Runs every example experiment file (one per executable kind) with `sortie launch --wait` on
 # copies of the examples (Bazel writes bazel-* links into its workspace), and checks what the
 # jobs printed. Needs the engines of packaging/engines/up.sh: Docker, the test images, Bazel.
+# Runs the `sortie` installed in PREFIX, found through PATH, from a scratch directory.
 set -euo pipefail
-build_dir=$1 examples_dir=$2
+prefix=$1 examples_dir=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$examples_dir/experiments" "$examples_dir/bazel" "$work/"
-export SORTIE_STATE_DIR=$work/state
-sortie=$build_dir/stage/bin/sortie
+export SORTIE_STATE_DIR=$work/state PATH=$prefix/bin:$PATH
+cd "$work"
 
 # launch FILE PATTERN...: the experiment succeeds and its jobs' logs match every PATTERN.
 launch() {
   local file=$1
   shift
   local output
-  if ! output=$("$sortie" --quiet launch "$work/$file" --wait 2>&1); then
+  if ! output=$(sortie --quiet launch "$work/$file" --wait 2>&1); then
     echo "$file: launch failed:"
     echo "$output"
     exit 1
@@ -23,7 +24,7 @@ launch() {
   local id logs=""
   id=$(sed -n 's/^experiment \([0-9]*\) .*/\1/p' <<<"$output" | head -n 1)
   for handle in $(sed -n 's/^  work unit [0-9]*: [^ ]* //p' <<<"$output" | sort -u); do
-    logs+=$("$sortie" log "$handle")$'\n'
+    logs+=$(sortie log "$handle")$'\n'
   done
   for pattern in "$@"; do
     pattern=${pattern//@ID@/$id}

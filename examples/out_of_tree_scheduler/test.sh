@@ -1,23 +1,22 @@
 #!/usr/bin/env bash
-# Installs sortie into a scratch prefix, builds this example against the installed SDK in its
-# own build dir (as a third party would), and checks the installed CLI finds it through
-# SORTIE_PLUGIN_PATH, lists it beside the built-ins and runs an app on it.
+# Builds this example against the SDK installed in PREFIX in its own build dir (as a third party
+# would), and checks the installed CLI, found through PATH and run from a scratch directory,
+# finds it through SORTIE_PLUGIN_PATH, lists it beside the built-ins and runs an app on it.
 set -euo pipefail
-build_dir=$1 source_dir=$2
+prefix=$1 source_dir=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
-cmake -S "$source_dir" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake -S "$source_dir" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/build" >/dev/null
-export SORTIE_PLUGIN_PATH=$work/build/plugins.d SORTIE_STATE_DIR=$work/state
-sortie=$work/prefix/bin/sortie
-listing=$("$sortie" plugins list --group sortie.schedulers)
+export SORTIE_PLUGIN_PATH=$work/build/plugins.d SORTIE_STATE_DIR=$work/state PATH=$prefix/bin:$PATH
+cd "$work"
+listing=$(sortie plugins list --group sortie.schedulers)
 grep -q '^sortie.schedulers *serial ' <<<"$listing" || { echo "serial not listed:"; echo "$listing"; exit 1; }
 grep -q '^sortie.schedulers *local_cwd ' <<<"$listing" || { echo "local_cwd not listed:"; echo "$listing"; exit 1; }
-output=$("$sortie" run -s serial --wait -- echo "replica-output")
+output=$(sortie run -s serial --wait -- echo "replica-output")
 grep -qx "replica-output" <<<"$output" || { echo "replica output missing: $output"; exit 1; }
 handle=$(tail -n 1 <<<"$output")
 case $handle in serial://default/echo-*) ;; *) echo "unexpected handle: $handle"; exit 1 ;; esac
-"$sortie" status "$handle" --json | grep -q '"state":"SUCCEEDED"'
-if "$sortie" run -s serial --wait -- false >/dev/null 2>&1; then echo "a failing app exited 0"; exit 1; fi
+sortie status "$handle" --json | grep -q '"state":"SUCCEEDED"'
+if sortie run -s serial --wait -- false >/dev/null 2>&1; then echo "a failing app exited 0"; exit 1; fi
 echo "out-of-tree plugin: listed, ran, and reported failure"

@@ -3,10 +3,10 @@
 // The manifest search order of registry.hpp (docs/registry.md REG-2, REG-3).
 #include <cstdlib>
 #include <filesystem>
+#include <sortie/registry/install_location.hpp>
 #include <sortie/registry/registry.hpp>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
 
 namespace sortie::registry {
@@ -34,8 +34,10 @@ std::vector<std::string> split_path_list(std::string_view list) {
   return parts;
 }
 
+// Absolute, so that library paths of its manifests stay valid whatever directory the host or a
+// plugin's child process works in later.
 void add(std::vector<SearchDir>& dirs, const fs::path& path, const char* source) {
-  dirs.push_back(SearchDir{path.lexically_normal().string(), source});
+  dirs.push_back(SearchDir{fs::absolute(path).lexically_normal().string(), source});
 }
 
 // The XDG base-directory rules: a *_HOME variable that is unset, empty or relative falls back to
@@ -57,9 +59,7 @@ void add_xdg(std::vector<SearchDir>& dirs, const char* home_var, const char* hom
 
 fs::path executable_path(const SearchOptions& options) {
   if (!options.executable_path.empty()) return fs::absolute(options.executable_path);
-  std::error_code error;
-  fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? fs::path() : self;
+  return own_module_file();
 }
 
 }  // namespace
@@ -80,7 +80,7 @@ std::vector<SearchDir> search_dirs(const SearchOptions& options) {
   add_xdg(dirs, "XDG_CONFIG_HOME", ".config", "XDG_CONFIG_DIRS", "/etc/xdg");
   add_xdg(dirs, "XDG_DATA_HOME", ".local/share", "XDG_DATA_DIRS", "/usr/local/share:/usr/share");
   if (const fs::path self = executable_path(options); !self.empty()) {
-    add(dirs, self.parent_path() / ".." / "share" / kSuffix, "install prefix");
+    add(dirs, install_prefix_of(self) / "share" / kSuffix, "install prefix");
   }
   return dirs;
 }

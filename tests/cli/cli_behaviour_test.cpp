@@ -147,9 +147,9 @@ TEST_F(CliLaunchTest, AClosedStdoutDoesNotStopALaunchHalfway) {
   const std::string file = experiment_file(3);
   const std::string command =
       "cd '" + sandbox_.root() + "/cwd' && env -u SORTIE_PLUGIN_PATH -u SORTIE_CONFIG " +
-      "SORTIE_STATE_DIR='" + sandbox_.root() + "/state' HOME='" + sandbox_.root() + "/home' '" +
-      SORTIE_STAGE_DIR + "/bin/sortie' launch '" + file + "' 2>'" + sandbox_.root() +
-      "/launch.err' | head -1 >'" + sandbox_.root() + "/launch.out'";
+      "SORTIE_STATE_DIR='" + sandbox_.root() + "/state' HOME='" + sandbox_.root() +
+      "/home' PATH='" + SORTIE_TEST_PREFIX + "/bin:/usr/bin:/bin' sortie launch '" + file +
+      "' 2>'" + sandbox_.root() + "/launch.err' | head -1 >'" + sandbox_.root() + "/launch.out'";
   ASSERT_EQ(std::system(command.c_str()), 0);
   const auto shown = sandbox_.sortie({"experiments", "show", "1"});
   ASSERT_EQ(shown.exit_code, 0) << shown.err;

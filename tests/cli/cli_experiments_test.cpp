@@ -14,21 +14,6 @@
 namespace sortie::testing {
 namespace {
 
-// Work unit lines printed by `sortie launch`: "  work unit N: FULL_NAME HANDLE".
-std::vector<std::pair<std::string, std::string>> launched_jobs(const std::string& out) {
-  std::vector<std::pair<std::string, std::string>> jobs;
-  const std::regex line(R"(  work unit \d+: (\S+) (\S+))");
-  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
-    jobs.emplace_back((*it)[1].str(), (*it)[2].str());
-  }
-  return jobs;
-}
-
-std::string experiment_id(const std::string& out) {
-  std::smatch match;
-  return std::regex_search(out, match, std::regex(R"(^experiment (\d+) )")) ? match[1].str() : "";
-}
-
 class CliExperimentsTest : public ::testing::Test {
  protected:
   void SetUp() override {

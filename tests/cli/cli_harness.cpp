@@ -3,13 +3,15 @@
 #include <fcntl.h>
 #include <rapidjson/document.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -19,6 +21,8 @@ extern char** environ;
 namespace sortie::testing {
 
 namespace {
+
+constexpr const char* kSystemPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -33,7 +37,7 @@ CliSandbox::CliSandbox() {
   char pattern[] = "/tmp/sortie-cli-test-XXXXXX";
   if (mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
   root_ = pattern;
-  std::filesystem::create_directories(root_ + "/cwd");
+  std::filesystem::create_directories(cwd());
 }
 
 CliSandbox::~CliSandbox() {
@@ -61,6 +65,7 @@ int CliSandbox::spawn(const std::vector<std::string>& args,
                            "SORTIE_SESSION", "SORTIE_GPU_DEVICES"}) {
     env.erase(name);
   }
+  env["PATH"] = invocation_.path_dir + ":" + kSystemPath;
   env["SORTIE_STATE_DIR"] = root_ + "/state";
   env["HOME"] = root_ + "/home";
   env["XDG_CONFIG_HOME"] = root_ + "/xdg-config";
@@ -74,27 +79,47 @@ int CliSandbox::spawn(const std::vector<std::string>& args,
   for (auto& text : env_text) envp.push_back(text.data());
   envp.push_back(nullptr);
 
-  const std::string binary = std::string(SORTIE_STAGE_DIR) + "/bin/sortie";
-  std::vector<std::string> argv_text{binary};
+  std::vector<std::string> argv_text{invocation_.program};
   argv_text.insert(argv_text.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& text : argv_text) argv.push_back(text.data());
   argv.push_back(nullptr);
 
+  // The parent opens the files, so they exist once spawn() returns; the child only makes system
+  // calls. A close-on-exec pipe carries exec's errno back, or closes when exec succeeded.
   const std::string out_path = root_ + "/" + output + ".out";
   const std::string err_path = root_ + "/" + output + ".err";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
-  posix_spawn_file_actions_addchdir_np(&actions, (root_ + "/cwd").c_str());
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " + binary);
+  const std::string work_dir = cwd();
+  const int in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int exec_status[2];
+  if (in < 0 || out < 0 || err < 0 || ::pipe2(exec_status, O_CLOEXEC) != 0) {
+    throw std::runtime_error("cannot prepare the output files of sortie in " + root_);
+  }
+  const pid_t pid = fork();
+  const int fork_error = errno;
+  if (pid == 0) {
+    // execvp searches the PATH of the environment in force, so the sandbox's replaces ours
+    // (posix_spawnp would search the test's own PATH).
+    environ = envp.data();
+    if (::dup2(in, 0) >= 0 && ::dup2(out, 1) >= 0 && ::dup2(err, 2) >= 0 &&
+        ::chdir(work_dir.c_str()) == 0) {
+      ::execvp(argv[0], argv.data());
+    }
+    const int error = errno;
+    [[maybe_unused]] const ssize_t ignored = ::write(exec_status[1], &error, sizeof error);
+    ::_exit(127);
+  }
+  for (const int fd : {in, out, err, exec_status[1]}) ::close(fd);
+  int error = 0;
+  const bool exec_failed = pid > 0 && ::read(exec_status[0], &error, sizeof error) > 0;
+  ::close(exec_status[0]);
+  if (pid < 0 || exec_failed) {
+    if (exec_failed) ::waitpid(pid, nullptr, 0);
+    throw std::runtime_error("cannot start " + invocation_.program + " from " + work_dir + ": " +
+                             std::strerror(pid < 0 ? fork_error : error));
+  }
   return pid;
 }
 
@@ -167,6 +192,20 @@ std::string json_string_member(const std::string& json, const std::string& name)
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::string experiment_id(const std::string& out) {
+  std::smatch match;
+  return std::regex_search(out, match, std::regex(R"(^experiment (\d+) )")) ? match[1].str() : "";
+}
+
+std::vector<std::pair<std::string, std::string>> launched_jobs(const std::string& out) {
+  std::vector<std::pair<std::string, std::string>> jobs;
+  const std::regex line(R"(  work unit \d+: (\S+) (\S+))");
+  for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
+    jobs.emplace_back((*it)[1].str(), (*it)[2].str());
+  }
+  return jobs;
+}
 
 bool process_exists(long pid) { return kill(static_cast<pid_t>(pid), 0) == 0; }
 

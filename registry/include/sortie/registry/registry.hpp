@@ -11,7 +11,8 @@
 //      (default /etc/xdg) + /sortie/plugins.d.
 //   4. $XDG_DATA_HOME/sortie/plugins.d (default ~/.local/share), then each $XDG_DATA_DIRS entry
 //      (default /usr/local/share:/usr/share) + /sortie/plugins.d.
-//   5. <executable dir>/../share/sortie/plugins.d (the install prefix, found relocatably).
+//   5. <prefix>/share/sortie/plugins.d, the install prefix found relocatably from the executable
+//      or shared library holding this code (install_location.hpp).
 // A directory contributes its *.json files in byte order of their names. Environment variables
 // are ignored when the process runs setuid/setgid (secure_getenv).
 #ifndef SORTIE_REGISTRY_REGISTRY_HPP
@@ -86,7 +87,7 @@ struct SearchDir {
 
 struct SearchOptions {
   std::vector<std::string> replace_dirs;  // like $SORTIE_PLUGIN_DIRS, but wins over it
-  std::string executable_path;            // empty = /proc/self/exe
+  std::string executable_path;            // empty = own_module_file() (install_location.hpp)
 };
 
 // The directories of the search order above, in order (existing or not).
