@@ -31,7 +31,24 @@ std::string own_module_file() {
 }
 
 fs::path install_prefix_of(const fs::path& file) {
-  return (file.parent_path() / "..").lexically_normal();
+  // The library directory may be several levels deep (lib/x86_64-linux-gnu under /usr on
+  // Debian); the executable's is bin/. Climb as many levels as the directory that holds `file`.
+  const fs::path dir = file.parent_path();
+  for (const fs::path installed :
+       {fs::path(SORTIE_INSTALL_LIBDIR), fs::path(SORTIE_INSTALL_BINDIR)}) {
+    fs::path prefix = dir;
+    bool matches = true;
+    for (auto part = installed.end(); part != installed.begin();) {
+      --part;
+      if (prefix.filename() != *part) {
+        matches = false;
+        break;
+      }
+      prefix = prefix.parent_path();
+    }
+    if (matches) return prefix;
+  }
+  return dir.parent_path();
 }
 
 }  // namespace sortie::registry

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <sortie/registry/install_location.hpp>
 #include <sortie/registry/registry.hpp>
 #include <string>
 #include <vector>
@@ -173,6 +174,16 @@ TEST_F(RegistryTest, InstallPrefixDefaultsToTheRunningExecutable) {
   EXPECT_EQ(dirs.back().source, "install prefix");
   EXPECT_EQ(dirs.back().path,
             (self.parent_path().parent_path() / "share/sortie/plugins.d").lexically_normal());
+}
+
+TEST_F(RegistryTest, InstallPrefixClimbsTheInstalledBinaryAndLibraryDirectories) {
+  EXPECT_EQ(install_prefix_of("/opt/s/bin/sortie"), fs::path("/opt/s"));
+  EXPECT_EQ(install_prefix_of(fs::path("/opt/s") / SORTIE_INSTALL_LIBDIR / "libsortie_launch.so"),
+            fs::path("/opt/s"));
+  EXPECT_EQ(install_prefix_of("/opt/s/lib/x86_64-linux-gnu/libsortie_launch.so"),
+            fs::path(std::string(SORTIE_INSTALL_LIBDIR) == "lib/x86_64-linux-gnu" ? "/opt/s"
+                                                                                  : "/opt/s/lib"));
+  EXPECT_EQ(install_prefix_of("/opt/s/libexec/helper"), fs::path("/opt/s"));
 }
 
 TEST_F(RegistryTest, DiscoverReadsJsonFilesInByteOrderAndReportsShadowed) {
