@@ -127,7 +127,7 @@ int cmd_list(CliContext& ctx, const Args& args) {
 
   if (vm.count("json") != 0) {
     JsonText out;
-    out.begin_object().key("schema").string("sortie.app_list/1").key("apps").begin_array();
+    out.begin_object().key("schema").string("sortie.cli.list/1").key("apps").begin_array();
     for (const auto& row : rows) {
       out.begin_object().key("handle").string(row.handle).key("name").string(row.name);
       out.key("state").string(row.state).key("submitted_at").number(row.submitted_at);

@@ -75,7 +75,7 @@ int cmd_describe(CliContext& ctx, const Args& args) {
   if (!app.status && !record) return report_unknown_app(line.handle);
   if (line.json) {
     JsonText out;
-    out.begin_object().key("schema").string("sortie.describe/1");
+    out.begin_object().key("schema").string("sortie.cli.describe/1");
     out.key("handle").string(app.handle.str());
     if (record) {
       out.key("app").raw(record->appdef_json);
