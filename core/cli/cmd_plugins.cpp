@@ -131,8 +131,9 @@ std::string abi_text(uint32_t version) {
 void print_plugin_json(const core::LoadedPlugin& plugin, const registry::PluginLibrary& library,
                        const std::vector<std::string>& notes) {
   JsonText out;
-  out.begin_object().key("schema").string("sortie.cli.plugin/1").key("plugin").string(plugin.name);
-  out.key("version").string(plugin.version).key("abi").string(abi_text(plugin.abi_version));
+  out.begin_object().key("schema").string("sortie.cli.plugin/1").key("plugin").string(library.name);
+  out.key("negotiated_name").string(plugin.name).key("version").string(plugin.version);
+  out.key("abi").string(abi_text(plugin.abi_version));
   out.key("manifest_abi").begin_object().key("min").string(abi_text(library.abi_min));
   out.key("max").string(abi_text(library.abi_max)).end_object();
   out.key("library").string(plugin.library_path).key("manifest").string(plugin.manifest_path);
