@@ -52,12 +52,8 @@ void write_runopts(JsonText& out, const std::vector<core::RunOpt>& opts) {
   out.key("options").begin_array();
   for (const auto& opt : opts) {
     out.begin_object().key("name").string(opt.name).key("type").string(core::to_string(opt.type));
-    out.key("required").boolean(opt.required).key("default");
-    if (opt.default_json) {
-      out.raw(*opt.default_json);
-    } else {
-      out.null();
-    }
+    out.key("required").boolean(opt.required);
+    out.key("default").raw_or_null(opt.default_json.value_or(""));
     out.key("help").string(opt.help).end_object();
   }
   out.end_array();
@@ -66,19 +62,8 @@ void write_runopts(JsonText& out, const std::vector<core::RunOpt>& opts) {
 // One element of sortie.cli.resources/1; `resource` is P-3 JSON, or empty when not resolved.
 void write_resource(JsonText& out, const registry::Entry& entry, const std::string& resource) {
   out.begin_object().key("name").string(entry.name).key("manifest").string(entry.manifest_path);
-  out.key("plugin");
-  if (entry.plugin) {
-    out.string(entry.plugin->name);
-  } else {
-    out.null();
-  }
-  out.key("resource");
-  if (resource.empty()) {
-    out.null();
-  } else {
-    out.raw(resource);
-  }
-  out.end_object();
+  out.key("plugin").string_or_null(entry.plugin ? entry.plugin->name : "");
+  out.key("resource").raw_or_null(resource).end_object();
 }
 
 std::string describe_resource(const core::Resource& res) {
@@ -217,12 +202,7 @@ int cmd_builtins(CliContext& ctx, const Args& args) {
       out.key("manifest").string(entry->manifest_path).key("params").begin_array();
       for (const core::ComponentParam& param : component.params) {
         out.begin_object().key("name").string(param.name).key("type").string(param.type);
-        out.key("default");
-        if (param.default_json) {
-          out.raw(*param.default_json);
-        } else {
-          out.null();
-        }
+        out.key("default").raw_or_null(param.default_json.value_or(""));
         out.key("positional").boolean(param.positional).key("help").string(param.help);
         out.end_object();
       }

@@ -65,10 +65,8 @@ int list_plugins(CliContext& ctx, const Args& args) {
             .string(entry->description)
             .key("manifest")
             .string(entry->manifest_path);
-        if (entry->plugin) {
-          out.key("plugin").string(entry->plugin->name);
-          out.key("library").string(entry->plugin->library_path);
-        }
+        out.key("plugin").string_or_null(entry->plugin ? entry->plugin->name : "");
+        out.key("library").string_or_null(entry->plugin ? entry->plugin->library_path : "");
         out.end_object();
       }
     }

@@ -82,6 +82,12 @@ JsonText& JsonText::raw(std::string_view json) {
   return *this;
 }
 
+JsonText& JsonText::string_or_null(std::string_view value) {
+  return value.empty() ? null() : string(value);
+}
+
+JsonText& JsonText::raw_or_null(std::string_view json) { return json.empty() ? null() : raw(json); }
+
 const std::string& JsonText::str() const { return impl_->output.text; }
 
 }  // namespace sortie::cli

@@ -32,6 +32,9 @@ class JsonText {
   JsonText& null();
   // Embeds already-serialized JSON as the next value.
   JsonText& raw(std::string_view json);
+  // null for an empty text (a member that is always present, null when it does not apply).
+  JsonText& string_or_null(std::string_view value);
+  JsonText& raw_or_null(std::string_view json);
   const std::string& str() const;
 
  private:

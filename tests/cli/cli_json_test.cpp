@@ -106,6 +106,9 @@ TEST(CliJson, PluginsListAndShowDescribeThePlugins) {
     }
   }
   EXPECT_TRUE(found) << list.out;
+  const rapidjson::Value& data_entry = element_named(plugins["entries"], "utils.echo");
+  EXPECT_TRUE(data_entry["plugin"].IsNull()) << list.out;  // a data entry: no library
+  EXPECT_TRUE(data_entry["library"].IsNull()) << list.out;
   EXPECT_TRUE(plugins["shadowed"].IsArray());
   EXPECT_TRUE(plugins["problems"].IsArray());
 
@@ -191,6 +194,8 @@ TEST(CliJson, ListDescribeAndStatusCarryTheirSchemas) {
   ASSERT_EQ(apps["apps"].Size(), 1u) << list.out;
   EXPECT_EQ(apps["apps"][0]["handle"].GetString(), handle);
   EXPECT_STREQ(apps["apps"][0]["state"].GetString(), "SUCCEEDED");
+  EXPECT_TRUE(apps["apps"][0]["unverified"].IsNull()) << list.out;
+  EXPECT_GT(apps["apps"][0]["submitted_at"].GetInt64(), 0);
 
   const CommandResult describe = sandbox.sortie({"describe", handle, "--json"});
   ASSERT_EQ(describe.exit_code, 0) << describe.err;
