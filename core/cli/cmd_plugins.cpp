@@ -349,7 +349,7 @@ int doctor(CliContext& ctx, const Args& args) {
             .string(finding.what)
             .key("ok")
             .boolean(finding.error.empty());
-        if (!finding.error.empty()) out.key("error").string(finding.error);
+        out.key("error").string_or_null(finding.error);
         out.end_object();
       }
       out.end_array().end_object();
