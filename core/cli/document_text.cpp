@@ -74,6 +74,12 @@ bool plain_scalar_changes_type(std::string_view text) {
   for (std::string_view word : kWords) {
     if (text == word) return true;
   }
+  // Control characters: yaml-cpp writes a carriage return raw into a plain scalar, where a reader
+  // takes it for a line break. A document marker would end the document.
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
+  }
+  if (text.starts_with("---")) return true;
   // Numbers in every base and notation, .inf/.nan, dates and sexagesimals all start with a digit
   // or a dot, after an optional sign; no such text is quoted for nothing but harmlessly.
   const size_t first = (text[0] == '-' || text[0] == '+') ? 1 : 0;

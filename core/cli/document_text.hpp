@@ -3,7 +3,7 @@
 // JSON values as text for people and pipes: pretty JSON, and YAML that reads back as exactly the
 // same values (a string that a YAML reader would take for a number, a boolean, null or a date,
 // in YAML 1.1 or 1.2, such as "1", "true", "yes", "on", "null", "1e3", "0x10", "2024-01-01" or
-// "", is double-quoted).
+// "", is double-quoted, as is one with a control character or starting with "---").
 #ifndef SORTIE_CLI_DOCUMENT_TEXT_HPP
 #define SORTIE_CLI_DOCUMENT_TEXT_HPP
 

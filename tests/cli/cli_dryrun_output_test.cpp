@@ -110,7 +110,8 @@ roles:
   - name: main
     image: busybox:1.36
     entrypoint: echo
-    args: ["1", "true", "~", "-5", ".5", "0x1F", "plain words", "a: b", "#hash"]
+    args: ["1", "true", "~", "-5", ".5", "0x1F", "plain words", "a: b", "#hash", "---",
+           "carriage\r", "tab\there", " lead", "trail "]
     env: {INT: "1", BOOL: "true", YES: "yes", ON: "on", NULL_WORD: "null", TILDE: "~",
           HEX: "0x10", OCTAL: "0o17", EXP: "1e3", FLOAT: "3.14", DATE: "2024-01-01",
           TIME: "12:30", INF: ".inf", EMPTY: "", NEG: "-7", Y: "y", MERGE: "<<"}
