@@ -7,13 +7,14 @@ set(SORTIE_DEFAULT_SCHEDULER "local_cwd" CACHE STRING
 add_library(sortie_session STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cli_context.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/json_text.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/document_text.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/app_waiter.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/app_lookup.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/launcher.cpp)
 target_include_directories(sortie_session PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/cli)
 target_link_libraries(sortie_session
   PUBLIC sortie_plugin_host sortie_store sortie_model sortie_registry
-  PRIVATE RapidJSON::RapidJSON)
+  PRIVATE RapidJSON::RapidJSON yaml-cpp)
 
 # The launch API: experiments, packaging, work units (sortie/xm.hpp).
 add_library(sortie_xm STATIC
@@ -49,6 +50,7 @@ add_executable(sortie
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/time_arg.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_run.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_config.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/cli/dryrun_document.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_status.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_cancel.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_list.cpp

@@ -1,6 +1,8 @@
 // The catalogue commands: `sortie runopts [SCHEDULER]`, `sortie resources [NAME]` and
-// `sortie builtins [--print NAME]`.
+// `sortie builtins [--print NAME]`, each with --json (docs/cli-json.md).
+#include <boost/program_options.hpp>
 #include <cstdio>
+#include <iostream>
 #include <sortie/core/component.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
@@ -8,16 +10,60 @@
 #include <string>
 
 #include "commands.hpp"
+#include "json_text.hpp"
+
+namespace po = boost::program_options;
 
 namespace sortie::cli {
 
 namespace {
 
-bool wants_help(const Args& args) {
-  for (const auto& word : args) {
-    if (word == "--help" || word == "-h") return true;
+struct CatalogCommandLine {
+  std::string name;  // the optional positional word
+  bool json = false;
+  bool help = false;
+};
+
+// Parses `[NAME] [--json]` plus the options `extra` declares (their values land where they say).
+CatalogCommandLine parse_catalog_args(const char* usage, const Args& args,
+                                      const po::options_description& extra) {
+  CatalogCommandLine line;
+  po::options_description desc("options");
+  desc.add_options()("help,h", "show this help")("json", "print JSON (docs/cli-json.md)");
+  desc.add(extra);
+  po::options_description hidden;
+  hidden.add_options()("name", po::value(&line.name));
+  po::options_description all;
+  all.add(desc).add(hidden);
+  po::positional_options_description positional;
+  positional.add("name", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  line.help = vm.count("help") != 0;
+  if (line.help) std::cout << usage << "\n\n" << desc;
+  line.json = vm.count("json") != 0;
+  return line;
+}
+
+void print_document(const JsonText& out) { std::printf("%s\n", out.str().c_str()); }
+
+void write_runopts(JsonText& out, const std::vector<core::RunOpt>& opts) {
+  out.key("options").begin_array();
+  for (const auto& opt : opts) {
+    out.begin_object().key("name").string(opt.name).key("type").string(core::to_string(opt.type));
+    out.key("required").boolean(opt.required);
+    out.key("default").raw_or_null(opt.default_json.value_or(""));
+    out.key("help").string(opt.help).end_object();
   }
-  return false;
+  out.end_array();
+}
+
+// One element of sortie.cli.resources/1; `resource` is P-3 JSON, or empty when not resolved.
+void write_resource(JsonText& out, const registry::Entry& entry, const std::string& resource) {
+  out.begin_object().key("name").string(entry.name).key("manifest").string(entry.manifest_path);
+  out.key("plugin").string_or_null(entry.plugin ? entry.plugin->name : "");
+  out.key("resource").raw_or_null(resource).end_object();
 }
 
 std::string describe_resource(const core::Resource& res) {
@@ -35,23 +81,30 @@ std::string describe_resource(const core::Resource& res) {
 }  // namespace
 
 int cmd_runopts(CliContext& ctx, const Args& args) {
-  if (wants_help(args)) {
-    std::printf("usage: sortie runopts [SCHEDULER]\n");
-    return kExitOk;
-  }
+  const CatalogCommandLine line =
+      parse_catalog_args("usage: sortie runopts [SCHEDULER] [--json]", args, {});
+  if (line.help) return kExitOk;
   std::vector<std::string> names;
-  if (!args.empty()) {
-    names.push_back(args[0]);
+  if (!line.name.empty()) {
+    names.push_back(line.name);
   } else {
     for (const auto* entry : ctx.registry().entries(registry::Group::kSchedulers)) {
       names.push_back(entry->name);
     }
   }
   int status = kExitOk;
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.cli.runopts/1").key("schedulers").begin_array();
   for (const auto& name : names) {
     try {
       auto scheduler = ctx.scheduler(name, ctx.options().session);
       const auto opts = core::parse_runopts(scheduler->run_options(), scheduler->context());
+      if (line.json) {
+        out.begin_object().key("scheduler").string(name);
+        write_runopts(out, opts);
+        out.end_object();
+        continue;
+      }
       std::printf("%s:\n", name.c_str());
       for (const auto& opt : opts) {
         std::string detail = core::to_string(opt.type);
@@ -61,31 +114,47 @@ int cmd_runopts(CliContext& ctx, const Args& args) {
                     opt.help.c_str());
       }
     } catch (const core::Error& e) {
-      if (!args.empty()) throw;
+      if (!line.name.empty()) throw;
       std::fprintf(stderr, "sortie runopts: %s: %s\n", name.c_str(), e.what());
       status = kExitBackend;  // report every scheduler, then fail
     }
   }
+  if (line.json) print_document(out.end_array().end_object());
   return status;
 }
 
 int cmd_resources(CliContext& ctx, const Args& args) {
-  if (wants_help(args)) {
-    std::printf("usage: sortie resources [NAME]\n");
-    return kExitOk;
-  }
-  if (!args.empty()) {
-    auto resource = ctx.named_resource(args[0]);
+  const CatalogCommandLine line =
+      parse_catalog_args("usage: sortie resources [NAME] [--json]", args, {});
+  if (line.help) return kExitOk;
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.cli.resources/1").key("resources").begin_array();
+  if (!line.name.empty()) {
+    auto resource = ctx.named_resource(line.name);
     if (!resource) {
-      std::string message = "unknown named resource '" + args[0] + "'";
-      auto close = ctx.registry().close_names(registry::Group::kNamedResources, args[0]);
+      std::string message = "unknown named resource '" + line.name + "'";
+      auto close = ctx.registry().close_names(registry::Group::kNamedResources, line.name);
       if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
       throw core::Error(SORTIE_NOT_FOUND, message);
     }
-    std::printf("%s\n", core::to_json(*resource).c_str());
+    if (!line.json) {
+      std::printf("%s\n", core::to_json(*resource).c_str());
+      return kExitOk;
+    }
+    write_resource(out, *ctx.registry().find(registry::Group::kNamedResources, line.name),
+                   core::to_json(*resource));
+    print_document(out.end_array().end_object());
     return kExitOk;
   }
   for (const auto* entry : ctx.registry().entries(registry::Group::kNamedResources)) {
+    if (line.json) {
+      // Listing loads no library: code-backed resources are resolved only when named.
+      write_resource(out, *entry,
+                     entry->plugin ? ""
+                                   : core::to_json(core::resource_from_json(entry->data_json,
+                                                                            entry->manifest_path)));
+      continue;
+    }
     std::string detail;
     if (!entry->plugin) {
       detail = describe_resource(core::resource_from_json(entry->data_json, entry->manifest_path));
@@ -94,14 +163,25 @@ int cmd_resources(CliContext& ctx, const Args& args) {
     }
     std::printf("%-28s %s\n", entry->name.c_str(), detail.c_str());
   }
+  if (line.json) print_document(out.end_array().end_object());
   return kExitOk;
 }
 
 int cmd_builtins(CliContext& ctx, const Args& args) {
-  if (args.size() == 2 && args[0] == "--print") {
-    const registry::Entry* entry = ctx.registry().find(registry::Group::kComponents, args[1]);
+  std::string print_name;
+  po::options_description extra;
+  extra.add_options()("print", po::value(&print_name), "show one component's parameters");
+  const CatalogCommandLine line =
+      parse_catalog_args("usage: sortie builtins [--print COMPONENT] [--json]", args, extra);
+  if (line.help) return kExitOk;
+  if (!line.name.empty()) {
+    throw core::Error("unexpected '" + line.name + "' (did you mean --print " + line.name + "?)");
+  }
+  if (!print_name.empty()) {
+    if (line.json) throw core::Error("--print and --json: give one (--json lists every component)");
+    const registry::Entry* entry = ctx.registry().find(registry::Group::kComponents, print_name);
     if (entry == nullptr) {
-      throw core::Error(SORTIE_NOT_FOUND, "unknown component '" + args[1] + "'");
+      throw core::Error(SORTIE_NOT_FOUND, "unknown component '" + print_name + "'");
     }
     const auto component = core::parse_component(entry->name, entry->description, entry->data_json,
                                                  entry->manifest_path);
@@ -109,11 +189,28 @@ int cmd_builtins(CliContext& ctx, const Args& args) {
     std::printf("\ndefined in %s\n", entry->manifest_path.c_str());
     return kExitOk;
   }
-  if (!args.empty()) {
-    std::printf("usage: sortie builtins [--print COMPONENT]\n");
-    return wants_help(args) ? kExitOk : kExitUsage;
-  }
   const auto entries = ctx.registry().entries(registry::Group::kComponents);
+  if (line.json) {
+    JsonText out;
+    out.begin_object().key("schema").string("sortie.cli.builtins/1").key("components");
+    out.begin_array();
+    for (const auto* entry : entries) {
+      const auto component = core::parse_component(entry->name, entry->description,
+                                                   entry->data_json, entry->manifest_path);
+      out.begin_object().key("name").string(component.name);
+      out.key("description").string(component.description);
+      out.key("manifest").string(entry->manifest_path).key("params").begin_array();
+      for (const core::ComponentParam& param : component.params) {
+        out.begin_object().key("name").string(param.name).key("type").string(param.type);
+        out.key("default").raw_or_null(param.default_json.value_or(""));
+        out.key("positional").boolean(param.positional).key("help").string(param.help);
+        out.end_object();
+      }
+      out.end_array().end_object();
+    }
+    print_document(out.end_array().end_object());
+    return kExitOk;
+  }
   std::printf("Found %zu components:\n", entries.size());
   for (const auto* entry : entries) {
     std::printf("  %-20s %s\n", entry->name.c_str(), entry->description.c_str());

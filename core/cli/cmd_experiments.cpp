@@ -10,6 +10,7 @@
 #include "app_lookup.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "json_text.hpp"
 
 namespace po = boost::program_options;
 
@@ -17,8 +18,8 @@ namespace sortie::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: sortie experiments list [--limit N]\n"
-    "       sortie experiments show ID\n"
+    "usage: sortie experiments list [--limit N] [--json]\n"
+    "       sortie experiments show ID [--json]\n"
     "       sortie experiments cancel ID\n";
 
 xm::Options options_of(CliContext& ctx) {
@@ -75,11 +76,39 @@ std::string unit_state(CliContext& ctx, const core::WorkUnitRecord& unit,
   return text;
 }
 
+// One line of `experiments list`.
+struct ExperimentRow {
+  core::ExperimentRecord experiment;
+  size_t work_units = 0;
+  std::set<std::string> states;  // the work units' states, distinct
+};
+
+void print_experiments_json(const std::vector<ExperimentRow>& rows) {
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.cli.experiments/1").key("experiments");
+  out.begin_array();
+  for (const ExperimentRow& row : rows) {
+    out.begin_object()
+        .key("id")
+        .number(row.experiment.id)
+        .key("title")
+        .string(row.experiment.title);
+    out.key("launch_dir").string(row.experiment.launch_dir);
+    out.key("created_at").number(row.experiment.created_at);
+    out.key("work_units").number(static_cast<int64_t>(row.work_units)).key("states").begin_array();
+    for (const std::string& state : row.states) out.string(state);
+    out.end_array().end_object();
+  }
+  out.end_array().end_object();
+  std::printf("%s\n", out.str().c_str());
+}
+
 int list(CliContext& ctx, const Args& args) {
   int limit = 20;
   po::options_description desc("experiments list options");
   desc.add_options()("help,h", "show this help")("limit", po::value(&limit),
-                                                 "newest N experiments (default 20; 0 = all)");
+                                                 "newest N experiments (default 20; 0 = all)")(
+      "json", "print JSON (docs/cli-json.md)");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -87,16 +116,24 @@ int list(CliContext& ctx, const Args& args) {
     std::printf("%s\n", kUsage);
     return kExitOk;
   }
-  std::printf("%-6s %-30s %-10s %s\n", "ID", "TITLE", "UNITS", "STATES");
+  std::vector<ExperimentRow> rows;
   std::map<std::string, std::string> known;
   for (const core::ExperimentRecord& experiment : ctx.store().experiments(limit)) {
     const auto units = ctx.store().work_units(experiment.id);
     std::set<std::string> states;
     for (const core::WorkUnitRecord& unit : units) states.insert(unit_state(ctx, unit, known));
+    rows.push_back({experiment, units.size(), std::move(states)});
+  }
+  if (vm.count("json") != 0) {
+    print_experiments_json(rows);
+    return kExitOk;
+  }
+  std::printf("%-6s %-30s %-10s %s\n", "ID", "TITLE", "UNITS", "STATES");
+  for (const ExperimentRow& row : rows) {
     std::string text;
-    for (const std::string& state : states) text += (text.empty() ? "" : ", ") + state;
-    std::printf("%-6lld %-30s %-10zu %s\n", static_cast<long long>(experiment.id),
-                experiment.title.c_str(), units.size(), text.c_str());
+    for (const std::string& state : row.states) text += (text.empty() ? "" : ", ") + state;
+    std::printf("%-6lld %-30s %-10zu %s\n", static_cast<long long>(row.experiment.id),
+                row.experiment.title.c_str(), row.work_units, text.c_str());
   }
   return kExitOk;
 }
@@ -120,11 +157,40 @@ bool experiment_known(CliContext& ctx, int64_t id) {
   return false;
 }
 
-int show(CliContext& ctx, const std::string& id_text) {
-  const int64_t id = experiment_id(id_text);
+void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::WorkUnit>& units) {
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.cli.experiment/1");
+  out.key("id").number(experiment.id()).key("title").string(experiment.title());
+  out.key("state").string(xm::to_string(xm::state_of(units))).key("work_units").begin_array();
+  for (const xm::WorkUnit& unit : units) {
+    out.begin_object().key("id").number(static_cast<int64_t>(unit.id));
+    out.key("state").string(xm::to_string(unit.state)).key("jobs").begin_array();
+    for (const xm::JobHandle& job : unit.jobs) {
+      out.begin_object().key("name").string(job.name).key("state").string(xm::to_string(job.state));
+      out.key("app").string(job.app).key("role").string(job.role).end_object();
+    }
+    out.end_array().end_object();
+  }
+  out.end_array().end_object();
+  std::printf("%s\n", out.str().c_str());
+}
+
+int show(CliContext& ctx, const Args& args) {
+  po::options_description desc("experiments show options");
+  desc.add_options()("help,h", "show this help")("json", "print JSON (docs/cli-json.md)");
+  po::variables_map vm;
+  const auto id_text =
+      parse_positional_command("usage: sortie experiments show ID [--json]", desc,
+                               "experiment ID (see `sortie experiments list`)", args, vm);
+  if (!id_text) return kExitOk;
+  const int64_t id = experiment_id(*id_text);
   if (!experiment_known(ctx, id)) return kExitAppNotSucceeded;
   xm::Experiment experiment = xm::Experiment::get(id, options_of(ctx));
   const std::vector<xm::WorkUnit> units = experiment.work_units();
+  if (vm.count("json") != 0) {
+    print_experiment_json(experiment, units);
+    return kExitOk;
+  }
   std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment.id()),
               experiment.title().c_str());
   print_units(units);
@@ -154,11 +220,12 @@ int cmd_experiments(CliContext& ctx, const Args& args) {
   }
   const Args rest(args.begin() + 1, args.end());
   if (args[0] == "list") return list(ctx, rest);
-  if (args[0] == "show" || args[0] == "cancel") {
+  if (args[0] == "show") return show(ctx, rest);
+  if (args[0] == "cancel") {
     if (rest.size() != 1) {
       throw core::Error("usage: sortie experiments " + args[0] + " ID");
     }
-    return args[0] == "show" ? show(ctx, rest[0]) : cancel(ctx, rest[0]);
+    return cancel(ctx, rest[0]);
   }
   throw core::Error("unknown experiments command '" + args[0] + "'; expected list, show or cancel");
 }

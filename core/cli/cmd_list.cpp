@@ -24,6 +24,7 @@ struct Row {
   std::string name;
   std::string state;
   int64_t submitted_at = 0;
+  std::string unverified;  // why the scheduler could not confirm `state`, the recorded one
 };
 
 std::string age(int64_t since_ns) {
@@ -68,7 +69,7 @@ int cmd_list(CliContext& ctx, const Args& args) {
   std::vector<Row> rows;
   std::set<std::string> seen;
   for (const auto& record : ctx.store().list(filter)) {
-    Row row{record.handle, record.name, core::to_string(record.state), record.submitted_at};
+    Row row{record.handle, record.name, core::to_string(record.state), record.submitted_at, ""};
     if (!core::is_terminal(record.state)) {
       try {
         auto& scheduler = scheduler_for(record.scheduler, record.session);
@@ -78,7 +79,7 @@ int cmd_list(CliContext& ctx, const Args& args) {
           row.state = core::to_string(status.state);
         }
       } catch (const core::Error& e) {
-        row.state += " (unverified: " + std::string(e.what()) + ")";
+        row.unverified = e.what();
       }
     }
     seen.insert(row.handle);
@@ -121,7 +122,8 @@ int cmd_list(CliContext& ctx, const Args& args) {
         if (state && core::is_terminal(*state)) continue;
       }
       const bool named = app.HasMember("name") && app["name"].IsString();
-      rows.push_back({handle, named ? app["name"].GetString() : "", app["state"].GetString(), 0});
+      rows.push_back(
+          {handle, named ? app["name"].GetString() : "", app["state"].GetString(), 0, ""});
     }
   }
 
@@ -129,11 +131,11 @@ int cmd_list(CliContext& ctx, const Args& args) {
   if (limit > 0 && rows.size() > static_cast<size_t>(limit)) rows.resize(limit);
   if (vm.count("json") != 0) {
     JsonText out;
-    out.begin_object().key("schema").string("sortie.app_list/1").key("apps").begin_array();
+    out.begin_object().key("schema").string("sortie.cli.list/1").key("apps").begin_array();
     for (const auto& row : rows) {
       out.begin_object().key("handle").string(row.handle).key("name").string(row.name);
       out.key("state").string(row.state).key("submitted_at").number(row.submitted_at);
-      out.end_object();
+      out.key("unverified").string_or_null(row.unverified).end_object();
     }
     out.end_array().end_object();
     std::printf("%s\n", out.str().c_str());
@@ -144,8 +146,10 @@ int cmd_list(CliContext& ctx, const Args& args) {
   std::printf("%-*s  %-20s  %-10s  %s\n", static_cast<int>(width), "HANDLE", "NAME", "STATE",
               "SUBMITTED");
   for (const auto& row : rows) {
+    const std::string state =
+        row.unverified.empty() ? row.state : row.state + " (unverified: " + row.unverified + ")";
     std::printf("%-*s  %-20s  %-10s  %s\n", static_cast<int>(width), row.handle.c_str(),
-                row.name.c_str(), row.state.c_str(), age(row.submitted_at).c_str());
+                row.name.c_str(), state.c_str(), age(row.submitted_at).c_str());
   }
   return kExitOk;
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "json_text.hpp"
 
@@ -50,9 +51,9 @@ std::string provider_of(const registry::Entry& entry) {
 int list_plugins(CliContext& ctx, const Args& args) {
   std::string group_text;
   po::options_description desc("plugins list options");
-  desc.add_options()("help,h", "show this help")(
-      "group", po::value(&group_text), "only this group, e.g. sortie.schedulers")("json",
-                                                                                  "print JSON");
+  desc.add_options()("help,h", "show this help")("group", po::value(&group_text),
+                                                 "only this group, e.g. sortie.schedulers")(
+      "json", "print JSON (docs/cli-json.md)");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -68,7 +69,7 @@ int list_plugins(CliContext& ctx, const Args& args) {
   const registry::Registry& reg = ctx.registry();
   if (vm.count("json") != 0) {
     JsonText out;
-    out.begin_object().key("schema").string("sortie.plugin_list/1").key("entries").begin_array();
+    out.begin_object().key("schema").string("sortie.cli.plugins/1").key("entries").begin_array();
     for (registry::Group group : kGroups) {
       if (only && *only != group) continue;
       for (const auto* entry : reg.entries(group)) {
@@ -81,13 +82,9 @@ int list_plugins(CliContext& ctx, const Args& args) {
             .string(entry->description)
             .key("manifest")
             .string(entry->manifest_path);
-        if (entry->plugin) {
-          out.key("plugin").string(entry->plugin->name);
-          out.key("library").string(entry->plugin->library_path);
-          if (auto problem = library_problem(*entry); !problem.empty()) {
-            out.key("broken").string(problem);
-          }
-        }
+        out.key("plugin").string_or_null(entry->plugin ? entry->plugin->name : "");
+        out.key("library").string_or_null(entry->plugin ? entry->plugin->library_path : "");
+        out.key("broken").string_or_null(library_problem(*entry));
         out.end_object();
       }
     }
@@ -154,12 +151,42 @@ int list_plugins(CliContext& ctx, const Args& args) {
   return kExitOk;
 }
 
-int show_plugin(CliContext& ctx, const Args& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::printf("usage: sortie plugins show NAME   (a plugin name or a component name)\n");
-    return args.empty() ? kExitUsage : kExitOk;
+std::string abi_text(uint32_t version) {
+  return std::to_string(SORTIE_ABI_MAJOR(version)) + "." +
+         std::to_string(SORTIE_ABI_MINOR(version));
+}
+
+void print_plugin_json(const core::LoadedPlugin& plugin, const registry::PluginLibrary& library,
+                       const std::vector<std::string>& notes) {
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.cli.plugin/1").key("plugin").string(library.name);
+  out.key("negotiated_name").string(plugin.name).key("version").string(plugin.version);
+  out.key("abi").string(abi_text(plugin.abi_version));
+  out.key("manifest_abi").begin_object().key("min").string(abi_text(library.abi_min));
+  out.key("max").string(abi_text(library.abi_max)).end_object();
+  out.key("library").string(plugin.library_path).key("manifest").string(plugin.manifest_path);
+  out.key("components").begin_array();
+  for (const sortie_component* component : plugin.components) {
+    out.begin_object().key("kind").string(core::component_kind_name(component->kind));
+    out.key("name").string(component->name);
+    out.key("description").string(component->description != nullptr ? component->description : "");
+    out.end_object();
   }
-  const std::string& name = args[0];
+  out.end_array().key("notes").begin_array();
+  for (const auto& note : notes) out.string(note);
+  out.end_array().end_object();
+  std::printf("%s\n", out.str().c_str());
+}
+
+int show_plugin(CliContext& ctx, const Args& args) {
+  po::options_description desc("plugins show options");
+  desc.add_options()("help,h", "show this help")("json", "print JSON (docs/cli-json.md)");
+  po::variables_map vm;
+  const auto word = parse_positional_command(
+      "usage: sortie plugins show NAME [--json]   (a plugin name or a component name)", desc,
+      "NAME: a plugin or component name (see `sortie plugins list`)", args, vm);
+  if (!word) return kExitOk;
+  const std::string& name = *word;
   const registry::Registry& reg = ctx.registry();
   std::shared_ptr<const registry::PluginLibrary> library;
   for (registry::Group group : kGroups) {
@@ -176,6 +203,10 @@ int show_plugin(CliContext& ctx, const Args& args) {
                                             "' (see `sortie plugins list`)");
   }
   const core::LoadedPlugin& plugin = ctx.plugin_host().load(*library);
+  if (vm.count("json") != 0) {
+    print_plugin_json(plugin, *library, ctx.plugin_host().diagnostics());
+    return kExitOk;
+  }
   std::printf(
       "plugin %s %s\n  ABI: %u.%u (manifest declares %u.%u-%u.%u)\n  library: %s\n"
       "  manifest: %s\n  components:\n",
@@ -328,7 +359,7 @@ int doctor(CliContext& ctx, const Args& args) {
 
   if (vm.count("json") != 0) {
     JsonText out;
-    out.begin_object().key("schema").string("sortie.plugin_doctor/1").key("ok").boolean(all_ok);
+    out.begin_object().key("schema").string("sortie.cli.plugin_doctor/1").key("ok").boolean(all_ok);
     out.key("plugins").begin_array();
     for (const PluginReport& report : reports) {
       out.begin_object()
@@ -348,7 +379,7 @@ int doctor(CliContext& ctx, const Args& args) {
             .string(finding.what)
             .key("ok")
             .boolean(finding.error.empty());
-        if (!finding.error.empty()) out.key("error").string(finding.error);
+        out.key("error").string_or_null(finding.error);
         out.end_object();
       }
       out.end_array().end_object();
@@ -399,7 +430,7 @@ int cmd_plugins(CliContext& ctx, const Args& args) {
   if (sub == "--help" || sub == "-h") {
     std::printf(
         "usage: sortie plugins list [--group G] [--json]\n"
-        "       sortie plugins show NAME\n"
+        "       sortie plugins show NAME [--json]\n"
         "       sortie plugins doctor [NAME...] [--json]\n");
     return kExitOk;
   }

@@ -12,6 +12,7 @@
 
 #include "app_waiter.hpp"
 #include "commands.hpp"
+#include "dryrun_document.hpp"
 #include "json_text.hpp"
 #include "launcher.hpp"
 #include "log_printer.hpp"
@@ -37,8 +38,8 @@ struct RunCommandLine {
 
 // Run's options end at the first word that is not an option (the component) or at "--".
 RunCommandLine split_run_args(const Args& args) {
-  static const char* const kTakesValue[] = {"-s",      "--scheduler", "--cfg", "--spec",
-                                            "--image", "--replicas",  "--name"};
+  static const char* const kTakesValue[] = {
+      "-s", "--scheduler", "--cfg", "--spec", "--image", "--replicas", "--name", "-o", "--output"};
   RunCommandLine line;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string word = args[i] == "-cfg" ? "--cfg" : args[i];  // TorchX spelling
@@ -106,12 +107,15 @@ int cmd_run(CliContext& ctx, const Args& args) {
   std::string scheduler_name;
   std::vector<std::string> cfgs;
   std::string spec, image, name;
+  std::string output;
   int replicas = 1;
   desc.add_options()("help,h", "show this help")(
       "scheduler,s", po::value(&scheduler_name),
       "scheduler to submit to (see `sortie plugins list`)")(
       "cfg", po::value(&cfgs)->composing(), "run options k=v,k2=v2 (also -cfg; repeatable)")(
       "dryrun", "print the app and the scheduler's request; submit nothing")(
+      "output,o", po::value(&output),
+      "with --dryrun: print only the request, as json or yaml, for the backend's own tools")(
       "wait", "wait until the app is terminal; exit 0 only if it succeeded")(
       "log", "print the app's output (ROLE/REPLICA prefixed) while waiting; implies --wait")(
       "spec", po::value(&spec), "read the app from a YAML or JSON spec file")(
@@ -140,6 +144,11 @@ int cmd_run(CliContext& ctx, const Args& args) {
                                      "--spec FILE, or -- COMMAND"
                                    : "give only one of: a component, --spec FILE, -- COMMAND");
   }
+  if (!output.empty() && vm.count("dryrun") == 0) {
+    throw core::Error("-o/--output applies only with --dryrun");
+  }
+  const DocumentFormat document_format =
+      output.empty() ? DocumentFormat::kJson : document_format_from_string(output);
   if (!line.command_mode && (vm.count("image") + vm.count("replicas") + vm.count("name")) > 0) {
     throw core::Error("--image, --replicas and --name apply only to a command after --");
   }
@@ -194,6 +203,12 @@ int cmd_run(CliContext& ctx, const Args& args) {
   auto scheduler = ctx.scheduler(scheduler_name, plan.session);
   Launcher launcher(ctx, *scheduler);
   const DryRunResult dry = launcher.dryrun(plan);
+  if (!output.empty()) {
+    std::fputs(
+        render_dryrun_document(dry.dryrun_json, document_format, scheduler->context()).c_str(),
+        stdout);
+    return kExitOk;
+  }
   if (vm.count("dryrun") != 0) {
     print_dryrun(plan.app, dry);
     return kExitOk;

@@ -73,14 +73,17 @@ int cmd_describe(CliContext& ctx, const Args& args) {
   const int exit_status = report_shown_status(app);
   if (line.json) {
     JsonText out;
-    out.begin_object().key("schema").string("sortie.describe/1");
+    out.begin_object().key("schema").string("sortie.cli.describe/1");
     out.key("handle").string(app.handle.str());
+    // Without a store record (an app submitted elsewhere) the definition is unknown: null.
     if (record) {
       out.key("app").raw(record->appdef_json);
       out.key("cfg").raw(record->cfg_json.empty() ? "{}" : record->cfg_json);
       out.key("submitted_at").number(record->submitted_at);
+    } else {
+      out.key("app").null().key("cfg").null().key("submitted_at").null();
     }
-    if (app.status) out.key("status").raw(core::to_json(*app.status));
+    out.key("status").raw_or_null(app.status ? core::to_json(*app.status) : "");
     out.end_object();
     std::printf("%s\n", out.str().c_str());
     return exit_status;

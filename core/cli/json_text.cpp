@@ -1,128 +1,93 @@
 #include "json_text.hpp"
 
-#include <cstdio>
+#include <rapidjson/writer.h>
 
 namespace sortie::cli {
 
-void append_json_string(std::string& out, std::string_view value) {
-  out += '"';
-  for (const char c : value) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
+namespace {
 
-void JsonText::before_value() {
-  if (after_key_) {
-    after_key_ = false;
-    return;
-  }
-  if (!has_items_.empty()) {
-    if (has_items_.back()) out_ += ',';
-    has_items_.back() = true;
-  }
-}
+// A RapidJSON output stream appending to a std::string.
+struct StringOutput {
+  using Ch = char;
+  std::string text;
+  void Put(char c) { text.push_back(c); }
+  void Flush() {}
+};
+
+}  // namespace
+
+struct JsonText::Impl {
+  StringOutput output;
+  rapidjson::Writer<StringOutput> writer{output};
+};
+
+JsonText::JsonText() : impl_(std::make_unique<Impl>()) {}
+JsonText::~JsonText() = default;
+JsonText::JsonText(JsonText&&) noexcept = default;
+JsonText& JsonText::operator=(JsonText&&) noexcept = default;
 
 JsonText& JsonText::begin_object() {
-  before_value();
-  out_ += '{';
-  has_items_.push_back(false);
+  impl_->writer.StartObject();
   return *this;
 }
 
 JsonText& JsonText::end_object() {
-  out_ += '}';
-  has_items_.pop_back();
+  impl_->writer.EndObject();
   return *this;
 }
 
 JsonText& JsonText::begin_array() {
-  before_value();
-  out_ += '[';
-  has_items_.push_back(false);
+  impl_->writer.StartArray();
   return *this;
 }
 
 JsonText& JsonText::end_array() {
-  out_ += ']';
-  has_items_.pop_back();
+  impl_->writer.EndArray();
   return *this;
 }
 
 JsonText& JsonText::key(std::string_view name) {
-  before_value();
-  append_json_string(out_, name);
-  out_ += ':';
-  after_key_ = true;
+  impl_->writer.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()), true);
   return *this;
 }
 
 JsonText& JsonText::string(std::string_view value) {
-  before_value();
-  append_json_string(out_, value);
+  impl_->writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()), true);
   return *this;
 }
 
 JsonText& JsonText::number(int64_t value) {
-  before_value();
-  out_ += std::to_string(value);
+  impl_->writer.Int64(value);
   return *this;
 }
 
 JsonText& JsonText::number(double value) {
-  before_value();
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  out_ += text;
+  impl_->writer.Double(value);
   return *this;
 }
 
 JsonText& JsonText::boolean(bool value) {
-  before_value();
-  out_ += value ? "true" : "false";
+  impl_->writer.Bool(value);
   return *this;
 }
 
 JsonText& JsonText::null() {
-  before_value();
-  out_ += "null";
+  impl_->writer.Null();
   return *this;
 }
 
 JsonText& JsonText::raw(std::string_view json) {
-  before_value();
-  out_ += json;
+  // The type only matters to handlers that build values; the Writer copies the text as it is.
+  impl_->writer.RawValue(json.data(), json.size(), rapidjson::kObjectType);
   return *this;
 }
+
+JsonText& JsonText::string_or_null(std::string_view value) {
+  return value.empty() ? null() : string(value);
+}
+
+JsonText& JsonText::raw_or_null(std::string_view json) { return json.empty() ? null() : raw(json); }
+
+const std::string& JsonText::str() const { return impl_->output.text; }
 
 }  // namespace sortie::cli

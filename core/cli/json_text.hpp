@@ -1,19 +1,25 @@
 // File: core/cli/json_text.hpp
 //
-// A small streaming JSON writer for the CLI's payloads and --json output. It keeps RapidJSON
-// out of every CLI translation unit that only needs to write.
+// A streaming JSON writer for the CLI's payloads and --json output: RapidJSON's Writer behind a
+// chaining interface, which keeps RapidJSON's headers out of every CLI translation unit that only
+// needs to write.
 #ifndef SORTIE_CLI_JSON_TEXT_HPP
 #define SORTIE_CLI_JSON_TEXT_HPP
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace sortie::cli {
 
 class JsonText {
  public:
+  JsonText();
+  ~JsonText();
+  JsonText(JsonText&&) noexcept;
+  JsonText& operator=(JsonText&&) noexcept;
+
   JsonText& begin_object();
   JsonText& end_object();
   JsonText& begin_array();
@@ -26,17 +32,15 @@ class JsonText {
   JsonText& null();
   // Embeds already-serialized JSON as the next value.
   JsonText& raw(std::string_view json);
-  const std::string& str() const { return out_; }
+  // null for an empty text (a member that is always present, null when it does not apply).
+  JsonText& string_or_null(std::string_view value);
+  JsonText& raw_or_null(std::string_view json);
+  const std::string& str() const;
 
  private:
-  void before_value();
-  std::string out_;
-  std::vector<bool> has_items_;  // one per open container
-  bool after_key_ = false;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
-
-// Appends `value` to `out` as a quoted JSON string.
-void append_json_string(std::string& out, std::string_view value);
 
 }  // namespace sortie::cli
 

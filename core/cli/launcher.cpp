@@ -1,12 +1,11 @@
 #include "launcher.hpp"
 
 #include <rapidjson/document.h>
-#include <rapidjson/prettywriter.h>
-#include <rapidjson/stringbuffer.h>
 
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 
+#include "document_text.hpp"
 #include "json_text.hpp"
 
 namespace sortie::cli {
@@ -20,14 +19,6 @@ rapidjson::Document parse_object(const std::string& json, const std::string& wha
     throw core::Error(SORTIE_INTERNAL, what + " is not a JSON object");
   }
   return doc;
-}
-
-std::string pretty(const rapidjson::Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
-  writer.SetIndent(' ', 2);
-  value.Accept(writer);
-  return buffer.GetString();
 }
 
 }  // namespace
@@ -88,7 +79,7 @@ DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
   }
   result.app_id = app_id->value.GetString();
   if (auto request = dry.FindMember("request"); request != dry.MemberEnd()) {
-    result.request_pretty = pretty(request->value);
+    result.request_pretty = pretty_json(request->value);
   }
   if (auto text = dry.FindMember("text"); text != dry.MemberEnd() && text->value.IsString()) {
     result.text = text->value.GetString();

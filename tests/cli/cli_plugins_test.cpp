@@ -231,7 +231,7 @@ TEST(CliPlugins, DoctorReportsEachFixtureWithItsError) {
   rapidjson::Document document;
   document.Parse(json.out.c_str());
   ASSERT_TRUE(document.IsObject()) << json.out;
-  EXPECT_STREQ(document["schema"].GetString(), "sortie.plugin_doctor/1");
+  EXPECT_STREQ(document["schema"].GetString(), "sortie.cli.plugin_doctor/1");
   EXPECT_FALSE(document["ok"].GetBool());
   const auto& plugins = document["plugins"];
   ASSERT_EQ(plugins.Size(), 2u) << json.out;

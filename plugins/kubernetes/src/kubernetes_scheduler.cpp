@@ -94,6 +94,13 @@ std::string KubernetesScheduler::dryrun(std::string_view input_text) {
   Json objects(rapidjson::kArrayType);
   const AppRef ref = build_manifests(manifest_input, objects, a);
   const std::string text = dryrun_text(ref, target, objects);
+  // What `kubectl apply -f -` takes: the manifests as a v1 List (P-7 `document`).
+  Json items(rapidjson::kArrayType);
+  for (const Json& object : objects.GetArray()) items.PushBack(Json(object["manifest"], a), a);
+  Json document(rapidjson::kObjectType);
+  set_string(document, "apiVersion", "v1", a);
+  set_string(document, "kind", "List", a);
+  set_member(document, "items", std::move(items), a);
 
   Json request(rapidjson::kObjectType);
   set_string(request, "namespace", ref.namespace_name, a);
@@ -104,6 +111,7 @@ std::string KubernetesScheduler::dryrun(std::string_view input_text) {
   set_string(output, "schema", "sortie.dryrun/1", a);
   set_string(output, "app_id", ref.id(), a);
   set_member(output, "request", std::move(request), a);
+  set_member(output, "document", std::move(document), a);
   set_string(output, "text", text, a);
   return to_json_text(output);
 }

@@ -12,7 +12,8 @@
 // envelope, see PROVENANCE.md), each replicated Job template as a batch/v1 JobTemplateSpec.
 //
 // Usage: node validate_manifests.mjs --modules DIR/node_modules [--volcano-crd CRD.yaml]
-//                                    [--jobset-schema SCHEMA.json] FILE.json|FILE.yaml...
+//                                    [--jobset-schema SCHEMA.json] FILE.json|FILE.yaml|-...
+// ("-" reads standard input, JSON or YAML.)
 // Exit status: 0 every document valid, 1 some invalid, 2 usage or setup error.
 import fs from "node:fs";
 import path from "node:path";
@@ -127,16 +128,20 @@ if (jobsetSchema) {
   };
 }
 
+// "-" is standard input. A v1 List stands for its items, as kubectl reads it.
 function loadDocuments(file) {
-  const text = fs.readFileSync(file, "utf8");
+  const text = fs.readFileSync(file === "-" ? 0 : file, "utf8");
+  let documents;
   if (file.endsWith(".json")) {
     const value = JSON.parse(text);
-    return Array.isArray(value) ? value : [value];
+    documents = Array.isArray(value) ? value : [value];
+  } else {
+    documents = YAML.parseAllDocuments(text).map((d) => {
+      if (d.errors.length) throw new Error(d.errors.map(String).join("; "));
+      return d.toJSON();
+    }).filter((d) => d != null);
   }
-  return YAML.parseAllDocuments(text).map((d) => {
-    if (d.errors.length) throw new Error(d.errors.map(String).join("; "));
-    return d.toJSON();
-  }).filter((d) => d != null);
+  return documents.flatMap((d) => (d?.apiVersion === "v1" && d?.kind === "List" && Array.isArray(d.items) ? d.items : [d]));
 }
 
 // All TypeScript checks in one program; diagnostics are mapped back to their item.
