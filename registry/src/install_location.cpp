@@ -30,24 +30,26 @@ std::string own_module_file() {
   return error ? "" : library.string();
 }
 
+namespace {
+
+// `dir` without its trailing `tail` components; empty when `dir` does not end with them.
+fs::path strip_tail(fs::path dir, const fs::path& tail) {
+  for (auto part = tail.end(); part != tail.begin();) {
+    --part;
+    if (dir.filename() != *part) return {};
+    dir = dir.parent_path();
+  }
+  return dir;
+}
+
+}  // namespace
+
 fs::path install_prefix_of(const fs::path& file) {
   // The library directory may be several levels deep (lib/x86_64-linux-gnu under /usr on
   // Debian); the executable's is bin/. Climb as many levels as the directory that holds `file`.
   const fs::path dir = file.parent_path();
-  for (const fs::path installed :
-       {fs::path(SORTIE_INSTALL_LIBDIR), fs::path(SORTIE_INSTALL_BINDIR)}) {
-    fs::path prefix = dir;
-    bool matches = true;
-    for (auto part = installed.end(); part != installed.begin();) {
-      --part;
-      if (prefix.filename() != *part) {
-        matches = false;
-        break;
-      }
-      prefix = prefix.parent_path();
-    }
-    if (matches) return prefix;
-  }
+  if (fs::path prefix = strip_tail(dir, SORTIE_INSTALL_LIBDIR); !prefix.empty()) return prefix;
+  if (fs::path prefix = strip_tail(dir, SORTIE_INSTALL_BINDIR); !prefix.empty()) return prefix;
   return dir.parent_path();
 }
 
