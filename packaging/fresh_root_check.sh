@@ -59,7 +59,8 @@ stop_processes_in() {
 }
 mounts_under() { awk -v prefix="$1/" 'index($5, prefix) == 1 { print $5 }' /proc/self/mountinfo; }
 cleanup() {
-  local status=$? root
+  local status=$? root failed_phase=$phase
+  begin "cleanup: stop, unmount, remove the roots"
   for root in "${roots[@]}"; do
     stop_processes_in "$root"
     mounts_under "$root" | sort -r | while read -r target; do umount -l "$target" || true; done
@@ -71,6 +72,7 @@ cleanup() {
       rm -rf --one-file-system "$root"
     fi
   done
+  finish
   if ((${#timings[@]})); then
     say "phase timings:"
     printf '  %s\n' "${timings[@]}"
@@ -78,7 +80,7 @@ cleanup() {
   if [ "$status" = 0 ]; then
     say "passed for commit ${commit:0:12}"
   else
-    say "exit status $status during: $phase"
+    say "exit status $status during: $failed_phase"
   fi
   exit "$status"
 }
