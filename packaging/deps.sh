@@ -20,7 +20,7 @@ case $group in
     command -v npm >/dev/null || packages+=(nodejs npm)
     ;;
   *)
-    echo "deps.sh: unknown group '$group'; use 'build' (build and run) or 'test' (also the tests)" >&2
+    echo "deps.sh: unknown group '$group'; use 'build' (build, run) or 'test' (also the tests)" >&2
     exit 2
     ;;
 esac

@@ -7,7 +7,7 @@
 #   2. There, makes the .deb with CPack (cd build && cpack -G DEB).
 #   3. In a second brand-new root, where only what the package declares gets installed, runs
 #      apt-get install ./sortie_*.deb, then as a plain user from /tmp: a job with /usr/bin/sortie,
-#      `sortie list` and `sortie plugins doctor`.
+#      `sortie list`, a job with --isolate-plugins and `sortie plugins doctor`.
 #
 # Run as root from a clone (it chroots and mounts): bash packaging/fresh_root_check.sh
 # Exit status 0 when every phase passed; the phase that failed is named last otherwise.
@@ -89,7 +89,7 @@ trap 'exit 130' INT TERM
 
 # The host's Debian sources (so a CI mirror is used), else deb.debian.org.
 mirrors=()
-[ -s /etc/apt/sources.list ] && grep -q '^deb ' /etc/apt/sources.list && mirrors+=(/etc/apt/sources.list)
+grep -qs '^deb ' /etc/apt/sources.list && mirrors+=(/etc/apt/sources.list)
 [ -f /etc/apt/sources.list.d/debian.sources ] && mirrors+=(/etc/apt/sources.list.d/debian.sources)
 ((${#mirrors[@]})) || mirrors=(http://deb.debian.org/debian)
 
@@ -151,7 +151,7 @@ readme_command=$(awk '/^```/ { if (inside) exit; inside = 1; next } inside && NF
   "$clone/README.md" | sed 's/[[:space:]]\+#.*$//')
 [ -n "$readme_command" ] || fail "README.md has no command in its first fenced block"
 begin "README's first command: $readme_command"
-in_root "$build_root" "cd '$top' && $readme_command" ||
+in_root "$build_root" "cd $(printf %q "$top") && $readme_command" ||
   fail "the README's first command \`$readme_command\` failed on a fresh Debian 12 (output above)"
 if [ -s "$build_root$stats_log" ]; then
   CCACHE_STATSLOG=$build_root$stats_log ccache --show-log-stats | grep -E '^ *(Hits|Misses):' |
@@ -160,8 +160,8 @@ fi
 finish
 
 begin "cpack -G DEB in the build root"
-in_root "$build_root" "cd '$top/build' && cpack -G DEB >/dev/null" ||
-  fail "cpack could not make the .deb in the fresh root (run \`cd build && cpack -G DEB\` to see why)"
+in_root "$build_root" "cd $(printf %q "$top/build") && cpack -G DEB >/dev/null" ||
+  fail "cpack could not make the .deb in the fresh root (\`cd build && cpack -G DEB\` says why)"
 packages=("$clone"/build/sortie_*.deb)
 [ -f "${packages[0]}" ] || fail "cpack made no build/sortie_*.deb"
 say "$(basename "${packages[0]}"), Depends: $(dpkg-deb -f "${packages[0]}" Depends)"
@@ -176,12 +176,12 @@ in_root "$run_root" "cd /tmp && apt-get update -qq &&
   useradd --create-home $user" || fail "apt-get could not install the .deb in a fresh root"
 finish
 
-begin "installed sortie, as $user from /tmp: run, list, plugins doctor"
+begin "installed sortie, as $user from /tmp: run, list, isolated run, plugins doctor"
 as_user() {
   chroot "$run_root" /usr/sbin/runuser -u "$user" -- /usr/bin/env -i HOME="/home/$user" \
     PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 /bin/bash -euo pipefail -c "cd /tmp && $1"
 }
-installed=$(as_user 'command -v sortie')
+installed=$(as_user 'command -v sortie') || true
 [ "$installed" = /usr/bin/sortie ] || fail "sortie on PATH is '$installed', not /usr/bin/sortie"
 job=$(as_user 'sortie run -s local_cwd --wait --log utils.echo --msg hi 2>&1') ||
   fail "the installed sortie could not run a job: $job"
@@ -190,5 +190,10 @@ grep -qx 'echo/0 hi' <<<"$job" || fail "the job's log has no line 'echo/0 hi'"
 listed=$(as_user 'sortie list 2>&1') || fail "the installed \`sortie list\` failed: $listed"
 echo "$listed"
 grep -q 'local_cwd://default/echo-' <<<"$listed" || fail "\`sortie list\` does not show the job"
+# The plugin-host helper in libexec/ is found from the installed executable.
+isolated=$(as_user 'sortie --isolate-plugins run -s local_cwd --wait --log utils.echo \
+  --msg isolated 2>&1') || fail "the installed sortie could not run an isolated job: $isolated"
+echo "$isolated"
+grep -qx 'echo/0 isolated' <<<"$isolated" || fail "the isolated job's log has no 'echo/0 isolated'"
 as_user 'sortie plugins doctor' || fail "a plugin of the installed package does not load (above)"
 finish
