@@ -123,7 +123,11 @@ new_root() {
 }
 
 forwarded=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-  LANG=C.UTF-8 TERM=dumb "CI=${CI:-}")
+  TERM=dumb "CI=${CI:-}")
+# The host's locale as it is: ccache's keys include it, so another one would recompile everything.
+for name in LANG LC_ALL LC_CTYPE LC_MESSAGES; do
+  if [ -n "${!name:-}" ]; then forwarded+=("$name=${!name}"); fi
+done
 in_root() { chroot "$1" /usr/bin/env -i "${forwarded[@]}" /bin/bash -euo pipefail -c "$2"; }
 
 begin "build root: unpack, clone ${commit:0:12}"
