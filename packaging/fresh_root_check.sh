@@ -39,13 +39,18 @@ mkdir -p "$cache" "$work"
 
 phase="start"
 phase_began=$SECONDS
+phase_finished=1
 timings=()
 begin() {
   phase=$1
   phase_began=$SECONDS
+  phase_finished=0
   say "== $phase"
 }
-finish() { timings+=("$(printf '%5d s  %s' $((SECONDS - phase_began)) "$phase")"); }
+finish() {
+  timings+=("$(printf '%5d s  %s' $((SECONDS - phase_began)) "$phase${1:-}")")
+  phase_finished=1
+}
 
 roots=()
 # Only processes started inside our roots, found by their root directory.
@@ -60,6 +65,7 @@ stop_processes_in() {
 mounts_under() { awk -v prefix="$1/" 'index($5, prefix) == 1 { print $5 }' /proc/self/mountinfo; }
 cleanup() {
   local status=$? root failed_phase=$phase
+  ((phase_finished)) || finish " (failed)"
   begin "cleanup: stop, unmount, remove the roots"
   for root in "${roots[@]}"; do
     stop_processes_in "$root"
