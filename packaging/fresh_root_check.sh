@@ -174,7 +174,8 @@ in_root "$build_root" "cd $(printf %q "$top/build") && cpack -G DEB >/dev/null" 
   fail "cpack could not make the .deb in the fresh root (\`cd build && cpack -G DEB\` says why)"
 packages=("$clone"/build/sortie_*.deb)
 [ -f "${packages[0]}" ] || fail "cpack made no build/sortie_*.deb"
-say "$(basename "${packages[0]}"), Depends: $(dpkg-deb -f "${packages[0]}" Depends)"
+depends=$(dpkg-deb -f "${packages[0]}" Depends)
+say "$(basename "${packages[0]}"), Depends: ${depends:-none}"
 finish
 
 begin "run root: apt-get install ./$(basename "${packages[0]}")"
