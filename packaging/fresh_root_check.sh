@@ -171,7 +171,7 @@ finish
 
 begin "cpack -G DEB in the build root"
 in_root "$build_root" "cd $(printf %q "$top/build") && cpack -G DEB >/dev/null" ||
-  fail "cpack could not make the .deb in the fresh root (\`cd build && cpack -G DEB\` says why)"
+  fail "cpack could not make the .deb in the fresh root (its errors are above)"
 packages=("$clone"/build/sortie_*.deb)
 [ -f "${packages[0]}" ] || fail "cpack made no build/sortie_*.deb"
 depends=$(dpkg-deb -f "${packages[0]}" Depends)
