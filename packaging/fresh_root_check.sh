@@ -107,8 +107,8 @@ if [ ! -s "$tarball" ] || [ -n "$(find "$tarball" -mtime +7)" ]; then
   } || fail "could not install mmdebstrap"
   # git and ca-certificates: whoever follows the README has cloned the repository.
   mmdebstrap --quiet --format=tar --variant=apt --include=ca-certificates,git bookworm \
-    "$tarball.part" "${mirrors[@]}" </dev/null || fail "mmdebstrap could not make a Debian 12 root"
-  mv "$tarball.part" "$tarball"
+    "$tarball.$$.part" "${mirrors[@]}" </dev/null || fail "mmdebstrap could not make a Debian 12 root"
+  mv "$tarball.$$.part" "$tarball"
 fi
 finish
 
