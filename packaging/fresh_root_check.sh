@@ -106,9 +106,10 @@ if [ ! -s "$tarball" ] || [ -n "$(find "$tarball" -mtime +7)" ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap
   } || fail "could not install mmdebstrap"
   # git and ca-certificates: whoever follows the README has cloned the repository.
-  mmdebstrap --quiet --format=tar --variant=apt --include=ca-certificates,git bookworm \
-    "$tarball.$$.part" "${mirrors[@]}" </dev/null || fail "mmdebstrap could not make a Debian 12 root"
-  mv "$tarball.$$.part" "$tarball"
+  part=$tarball.$$.part
+  mmdebstrap --quiet --format=tar --variant=apt --include=ca-certificates,git bookworm "$part" \
+    "${mirrors[@]}" </dev/null || { rm -f "$part"; fail "mmdebstrap could not make a Debian 12 root"; }
+  mv "$part" "$tarball"
 fi
 finish
 
