@@ -107,8 +107,11 @@ if [ ! -s "$tarball" ] || [ -n "$(find "$tarball" -mtime +7)" ]; then
   } || fail "could not install mmdebstrap"
   # git and ca-certificates: whoever follows the README has cloned the repository.
   part=$tarball.$$.part
-  mmdebstrap --quiet --format=tar --variant=apt --include=ca-certificates,git bookworm "$part" \
-    "${mirrors[@]}" </dev/null || { rm -f "$part"; fail "mmdebstrap could not make a Debian 12 root"; }
+  if ! mmdebstrap --quiet --format=tar --variant=apt --include=ca-certificates,git bookworm \
+    "$part" "${mirrors[@]}" </dev/null; then
+    rm -f "$part"
+    fail "mmdebstrap could not make a Debian 12 root"
+  fi
   mv "$part" "$tarball"
 fi
 finish
