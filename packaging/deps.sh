@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# Installs what sortie needs to build and test on Debian 12 (run as root). Idempotent: packages
-# already present are not touched, and apt's index is refreshed only when something is missing.
+# Installs what sortie needs on Debian 12 (run as root). `deps.sh build`: what building, packaging
+# (cpack) and running sortie need; `deps.sh` or `deps.sh test`: that and what the tests need.
+# Idempotent: packages already present are not touched, and apt's index is refreshed only when
+# something is missing.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
+group=${1:-test}
 packages=(
-  cmake g++ make pkg-config
+  cmake g++ make pkg-config ccache dpkg-dev file
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
-  rapidjson-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libcurl4-openssl-dev
-  googletest libgtest-dev libgmock-dev libssl-dev
-  hyperfine time procps curl jq openssl python3
+  rapidjson-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libcurl4-openssl-dev libssl-dev
 )
-# The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
-# already installed (Debian's nodejs 18 also works).
-command -v npm >/dev/null || packages+=(nodejs npm)
+case $group in
+  build) ;;
+  test)
+    packages+=(googletest libgtest-dev libgmock-dev hyperfine time procps curl jq openssl python3)
+    # The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
+    # already installed (Debian's nodejs 18 also works).
+    command -v npm >/dev/null || packages+=(nodejs npm)
+    ;;
+  *)
+    echo "deps.sh: unknown group '$group'; use 'build' (build, run) or 'test' (also the tests)" >&2
+    exit 2
+    ;;
+esac
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
