@@ -36,8 +36,14 @@ std::vector<std::string> split_path_list(std::string_view list) {
 
 // Absolute, so that library paths of its manifests stay valid whatever directory the host or a
 // plugin's child process works in later.
+// A directory reached twice (an install prefix of /usr is also in the default XDG_DATA_DIRS) is
+// searched once, at its first place, so its manifests do not shadow themselves.
 void add(std::vector<SearchDir>& dirs, const fs::path& path, const char* source) {
-  dirs.push_back(SearchDir{fs::absolute(path).lexically_normal().string(), source});
+  std::string normal = fs::absolute(path).lexically_normal().string();
+  for (const SearchDir& dir : dirs) {
+    if (dir.path == normal) return;
+  }
+  dirs.push_back(SearchDir{std::move(normal), source});
 }
 
 // The XDG base-directory rules: a *_HOME variable that is unset, empty or relative falls back to

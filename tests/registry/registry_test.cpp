@@ -3,6 +3,7 @@
 #include <sortie/plugin_abi.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -109,6 +110,16 @@ TEST_F(RegistryTest, SearchDirsDefaultToXdgAndInstallPrefix) {
                 "/usr/share/sortie/plugins.d <XDG_DATA_DIRS>",
                 "/opt/sortie/share/sortie/plugins.d <install prefix>",
             }));
+}
+
+TEST_F(RegistryTest, ADirectoryTwoRowsReachIsSearchedOnceAtItsFirstRow) {
+  setenv("HOME", "/home/u", 1);
+  SearchOptions options;
+  options.executable_path = "/usr/bin/sortie";
+  const std::vector<std::string> paths = paths_of(search_dirs(options));
+  EXPECT_EQ(std::count(paths.begin(), paths.end(), "/usr/share/sortie/plugins.d <XDG_DATA_DIRS>"),
+            1);
+  EXPECT_EQ(paths.back(), "/usr/share/sortie/plugins.d <XDG_DATA_DIRS>");
 }
 
 TEST_F(RegistryTest, SearchDirsFollowXdgVariablesAndIgnoreRelativeEntries) {
