@@ -250,7 +250,8 @@ struct Options {
 
 class Experiment {
  public:
-  // Records a new experiment; ids come from the store (1, 2, ...).
+  // A new experiment, recorded in the store when its id is first needed (`id()` or the first
+  // `add`), so one that fails to package leaves no record; ids come from the store (1, 2, ...).
   static Experiment create(const std::string& title, const Options& options = {});
   // Reopens a recorded experiment (e.g. to wait for or cancel it from another process).
   static Experiment get(int64_t id, const Options& options = {});
