@@ -4,9 +4,10 @@
 #include <cstdio>
 #include <iostream>
 #include <sortie/core/error.hpp>
+#include <sortie/session/app_lookup.hpp>
+#include <sortie/session/app_waiter.hpp>
 
-#include "app_lookup.hpp"
-#include "app_waiter.hpp"
+#include "app_report.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 
@@ -14,7 +15,7 @@ namespace po = boost::program_options;
 
 namespace sortie::cli {
 
-int cmd_cancel(CliContext& ctx, const Args& args) {
+int cmd_cancel(session::Session& ctx, const Args& args) {
   double timeout_s = 60;
   po::options_description desc("cancel options");
   desc.add_options()("help,h", "show this help")(
@@ -26,7 +27,7 @@ int cmd_cancel(CliContext& ctx, const Args& args) {
                                "HANDLE (SCHEDULER://SESSION/APP_ID)", args, vm);
   if (!handle_text) return kExitOk;
 
-  AppLookup app = lookup_app(ctx, *handle_text);
+  session::AppLookup app = session::lookup_app(ctx, *handle_text);
   const std::string handle = app.handle.str();
   if (!app.status) return report_unknown_app(handle);
   if (core::is_terminal(app.status->state)) {
@@ -39,8 +40,8 @@ int cmd_cancel(CliContext& ctx, const Args& args) {
     std::printf("cancel requested for %s\n", handle.c_str());
     return kExitOk;
   }
-  install_interrupt_handlers();
-  AppWaiter waiter(app.loaded_scheduler(), ctx.store(), handle, app.handle.app_id);
+  session::install_interrupt_handlers();
+  session::AppWaiter waiter(app.loaded_scheduler(), ctx.store(), handle, app.handle.app_id);
   auto final_status = waiter.until_terminal(static_cast<int64_t>(timeout_s * 1000));
   if (!final_status) {
     std::printf("cancel requested for %s; still %s\n", handle.c_str(),

@@ -7,10 +7,10 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/runopts.hpp>
+#include <sortie/session/json_text.hpp>
 #include <string>
 
 #include "commands.hpp"
-#include "json_text.hpp"
 
 namespace po = boost::program_options;
 
@@ -46,9 +46,9 @@ CatalogCommandLine parse_catalog_args(const char* usage, const Args& args,
   return line;
 }
 
-void print_document(const JsonText& out) { std::printf("%s\n", out.str().c_str()); }
+void print_document(const session::JsonText& out) { std::printf("%s\n", out.str().c_str()); }
 
-void write_runopts(JsonText& out, const std::vector<core::RunOpt>& opts) {
+void write_runopts(session::JsonText& out, const std::vector<core::RunOpt>& opts) {
   out.key("options").begin_array();
   for (const auto& opt : opts) {
     out.begin_object().key("name").string(opt.name).key("type").string(core::to_string(opt.type));
@@ -60,7 +60,8 @@ void write_runopts(JsonText& out, const std::vector<core::RunOpt>& opts) {
 }
 
 // One element of sortie.cli.resources/1; `resource` is P-3 JSON, or empty when not resolved.
-void write_resource(JsonText& out, const registry::Entry& entry, const std::string& resource) {
+void write_resource(session::JsonText& out, const registry::Entry& entry,
+                    const std::string& resource) {
   out.begin_object().key("name").string(entry.name).key("manifest").string(entry.manifest_path);
   out.key("plugin").string_or_null(entry.plugin ? entry.plugin->name : "");
   out.key("resource").raw_or_null(resource).end_object();
@@ -80,7 +81,7 @@ std::string describe_resource(const core::Resource& res) {
 
 }  // namespace
 
-int cmd_runopts(CliContext& ctx, const Args& args) {
+int cmd_runopts(session::Session& ctx, const Args& args) {
   const CatalogCommandLine line =
       parse_catalog_args("usage: sortie runopts [SCHEDULER] [--json]", args, {});
   if (line.help) return kExitOk;
@@ -93,7 +94,7 @@ int cmd_runopts(CliContext& ctx, const Args& args) {
     }
   }
   int status = kExitOk;
-  JsonText out;
+  session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.runopts/1").key("schedulers").begin_array();
   for (const auto& name : names) {
     try {
@@ -123,11 +124,11 @@ int cmd_runopts(CliContext& ctx, const Args& args) {
   return status;
 }
 
-int cmd_resources(CliContext& ctx, const Args& args) {
+int cmd_resources(session::Session& ctx, const Args& args) {
   const CatalogCommandLine line =
       parse_catalog_args("usage: sortie resources [NAME] [--json]", args, {});
   if (line.help) return kExitOk;
-  JsonText out;
+  session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.resources/1").key("resources").begin_array();
   if (!line.name.empty()) {
     auto resource = ctx.named_resource(line.name);
@@ -167,7 +168,7 @@ int cmd_resources(CliContext& ctx, const Args& args) {
   return kExitOk;
 }
 
-int cmd_builtins(CliContext& ctx, const Args& args) {
+int cmd_builtins(session::Session& ctx, const Args& args) {
   std::string print_name;
   po::options_description extra;
   extra.add_options()("print", po::value(&print_name), "show one component's parameters");
@@ -191,7 +192,7 @@ int cmd_builtins(CliContext& ctx, const Args& args) {
   }
   const auto entries = ctx.registry().entries(registry::Group::kComponents);
   if (line.json) {
-    JsonText out;
+    session::JsonText out;
     out.begin_object().key("schema").string("sortie.cli.builtins/1").key("components");
     out.begin_array();
     for (const auto* entry : entries) {

@@ -5,12 +5,12 @@
 #include <map>
 #include <set>
 #include <sortie/core/error.hpp>
+#include <sortie/session/app_lookup.hpp>
+#include <sortie/session/json_text.hpp>
 #include <sortie/xm.hpp>
 
-#include "app_lookup.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
-#include "json_text.hpp"
 
 namespace po = boost::program_options;
 
@@ -22,7 +22,7 @@ constexpr const char* kUsage =
     "       sortie experiments show ID [--json]\n"
     "       sortie experiments cancel ID\n";
 
-xm::Options options_of(CliContext& ctx) {
+xm::Options options_of(session::Session& ctx) {
   xm::Options options;
   options.session = ctx.options().session;
   options.plugin_dirs = ctx.options().plugin_dirs;
@@ -48,12 +48,12 @@ int64_t experiment_id(const std::string& text) {
 
 // The state of a job's app: the store's record, refreshed from its scheduler (and recorded)
 // only while it is not terminal, so listing finished experiments asks no plugin.
-std::string job_state(CliContext& ctx, const std::string& handle) {
+std::string job_state(session::Session& ctx, const std::string& handle) {
   const auto app = ctx.store().get(handle);
   if (!app) return "UNKNOWN";
   if (core::is_terminal(app->state)) return core::to_string(app->state);
   try {
-    const AppLookup lookup = lookup_app(ctx, handle);
+    const session::AppLookup lookup = session::lookup_app(ctx, handle);
     if (lookup.status && lookup.not_refreshed.empty()) return core::to_string(lookup.status->state);
   } catch (const core::Error&) {
     // Shown as unverified below; `experiments show` reports the error itself.
@@ -62,7 +62,7 @@ std::string job_state(CliContext& ctx, const std::string& handle) {
 }
 
 // `known` holds the states found so far by handle: a job group's jobs share one app.
-std::string unit_state(CliContext& ctx, const core::WorkUnitRecord& unit,
+std::string unit_state(session::Session& ctx, const core::WorkUnitRecord& unit,
                        std::map<std::string, std::string>& known) {
   std::set<std::string> states;
   for (const core::ExperimentJobRecord& job : unit.jobs) {
@@ -84,7 +84,7 @@ struct ExperimentRow {
 };
 
 void print_experiments_json(const std::vector<ExperimentRow>& rows) {
-  JsonText out;
+  session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.experiments/1").key("experiments");
   out.begin_array();
   for (const ExperimentRow& row : rows) {
@@ -103,7 +103,7 @@ void print_experiments_json(const std::vector<ExperimentRow>& rows) {
   std::printf("%s\n", out.str().c_str());
 }
 
-int list(CliContext& ctx, const Args& args) {
+int list(session::Session& ctx, const Args& args) {
   int limit = 20;
   po::options_description desc("experiments list options");
   desc.add_options()("help,h", "show this help")("limit", po::value(&limit),
@@ -150,7 +150,7 @@ void print_units(const std::vector<xm::WorkUnit>& units) {
 
 // False, having said so, when no experiment has this id: an unknown id exits 1, as an unknown
 // handle does (docs/exit-status.md).
-bool experiment_known(CliContext& ctx, int64_t id) {
+bool experiment_known(session::Session& ctx, int64_t id) {
   if (ctx.store().experiment(id)) return true;
   std::fprintf(stderr, "sortie: no experiment %lld in the store (see `sortie experiments list`)\n",
                static_cast<long long>(id));
@@ -158,7 +158,7 @@ bool experiment_known(CliContext& ctx, int64_t id) {
 }
 
 void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::WorkUnit>& units) {
-  JsonText out;
+  session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.experiment/1");
   out.key("id").number(experiment.id()).key("title").string(experiment.title());
   out.key("state").string(xm::to_string(xm::state_of(units))).key("work_units").begin_array();
@@ -175,7 +175,7 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
   std::printf("%s\n", out.str().c_str());
 }
 
-int show(CliContext& ctx, const Args& args) {
+int show(session::Session& ctx, const Args& args) {
   po::options_description desc("experiments show options");
   desc.add_options()("help,h", "show this help")("json", "print JSON (docs/cli-json.md)");
   po::variables_map vm;
@@ -198,7 +198,7 @@ int show(CliContext& ctx, const Args& args) {
   return kExitOk;
 }
 
-int cancel(CliContext& ctx, const std::string& id_text) {
+int cancel(session::Session& ctx, const std::string& id_text) {
   const int64_t id = experiment_id(id_text);
   if (!experiment_known(ctx, id)) return kExitAppNotSucceeded;
   xm::Experiment experiment = xm::Experiment::get(id, options_of(ctx));
@@ -213,7 +213,7 @@ int cancel(CliContext& ctx, const std::string& id_text) {
 
 }  // namespace
 
-int cmd_experiments(CliContext& ctx, const Args& args) {
+int cmd_experiments(session::Session& ctx, const Args& args) {
   if (args.empty() || args[0] == "-h" || args[0] == "--help") {
     std::printf("%s", kUsage);
     return args.empty() ? kExitUsage : kExitOk;

@@ -14,7 +14,7 @@ namespace po = boost::program_options;
 
 namespace sortie::cli {
 
-int cmd_launch(CliContext& ctx, const Args& args) {
+int cmd_launch(session::Session& ctx, const Args& args) {
   bool wait = false;
   po::options_description desc("launch options");
   desc.add_options()("help,h", "show this help")(

@@ -9,9 +9,9 @@
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
+#include <sortie/session/json_text.hpp>
 
 #include "commands.hpp"
-#include "json_text.hpp"
 
 namespace po = boost::program_options;
 
@@ -29,7 +29,7 @@ struct Row {
 
 std::string age(int64_t since_ns) {
   if (since_ns == 0) return "-";
-  const int64_t s = (now_ns() - since_ns) / 1'000'000'000;
+  const int64_t s = (session::now_ns() - since_ns) / 1'000'000'000;
   if (s < 120) return std::to_string(s) + "s ago";
   if (s < 7200) return std::to_string(s / 60) + "m ago";
   if (s < 172800) return std::to_string(s / 3600) + "h ago";
@@ -38,7 +38,7 @@ std::string age(int64_t since_ns) {
 
 }  // namespace
 
-int cmd_list(CliContext& ctx, const Args& args) {
+int cmd_list(session::Session& ctx, const Args& args) {
   std::string scheduler_name;
   int limit = 0;
   po::options_description desc("list options");
@@ -87,7 +87,7 @@ int cmd_list(CliContext& ctx, const Args& args) {
   }
   if (!scheduler_name.empty()) {
     auto& scheduler = scheduler_for(scheduler_name, ctx.options().session);
-    JsonText list_filter;
+    session::JsonText list_filter;
     list_filter.begin_object()
         .key("schema")
         .string("sortie.list_filter/1")
@@ -130,7 +130,7 @@ int cmd_list(CliContext& ctx, const Args& args) {
   // The scheduler's own list comes on top of the store's; --limit bounds the whole.
   if (limit > 0 && rows.size() > static_cast<size_t>(limit)) rows.resize(limit);
   if (vm.count("json") != 0) {
-    JsonText out;
+    session::JsonText out;
     out.begin_object().key("schema").string("sortie.cli.list/1").key("apps").begin_array();
     for (const auto& row : rows) {
       out.begin_object().key("handle").string(row.handle).key("name").string(row.name);

@@ -5,12 +5,13 @@
 #include <cstdio>
 #include <iostream>
 #include <sortie/core/error.hpp>
+#include <sortie/session/app_lookup.hpp>
+#include <sortie/session/app_waiter.hpp>
+#include <sortie/session/json_text.hpp>
 
-#include "app_lookup.hpp"
-#include "app_waiter.hpp"
+#include "app_report.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
-#include "json_text.hpp"
 #include "log_printer.hpp"
 #include "time_arg.hpp"
 
@@ -56,7 +57,7 @@ LogTarget parse_log_target(const std::string& text) {
 
 }  // namespace
 
-int cmd_log(CliContext& ctx, const Args& args) {
+int cmd_log(session::Session& ctx, const Args& args) {
   std::string regex, since, until, streams = "combined";
   po::options_description desc("log options");
   desc.add_options()("help,h", "show this help")("regex", po::value(&regex),
@@ -75,11 +76,11 @@ int cmd_log(CliContext& ctx, const Args& args) {
     throw core::Error("--streams '" + streams + "': expected stdout, stderr or combined");
   }
   const LogTarget target = parse_log_target(*target_text);
-  const int64_t now = now_ns();
+  const int64_t now = session::now_ns();
 
-  const AppLookup app = lookup_app(ctx, target.handle);
+  const session::AppLookup app = session::lookup_app(ctx, target.handle);
   if (!app.status) return report_unknown_app(target.handle);
-  JsonText request;
+  session::JsonText request;
   request.begin_object().key("schema").string("sortie.log_request/1");
   if (!target.role.empty()) request.key("role").string(target.role);
   if (target.replicas.size() == 1) request.key("replica").number(int64_t{*target.replicas.begin()});
@@ -94,7 +95,7 @@ int cmd_log(CliContext& ctx, const Args& args) {
   filter.replicas = target.replicas;
   filter.prefix = vm.count("no-prefix") == 0;
   LogPrinter printer(filter);
-  install_interrupt_handlers();
+  session::install_interrupt_handlers();
   auto reader = app.loaded_scheduler().log_open(app.handle.app_id, request.str());
   return printer.drain(*reader) ? kExitOk : kExitInterrupted;
 }

@@ -10,12 +10,12 @@
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/core/plugin_isolation.hpp>
+#include <sortie/session/json_text.hpp>
 #include <string>
 #include <vector>
 
 #include "command_line.hpp"
 #include "commands.hpp"
-#include "json_text.hpp"
 
 namespace po = boost::program_options;
 
@@ -48,7 +48,7 @@ std::string provider_of(const registry::Entry& entry) {
          (library_problem(entry).empty() ? "" : " BROKEN");
 }
 
-int list_plugins(CliContext& ctx, const Args& args) {
+int list_plugins(session::Session& ctx, const Args& args) {
   std::string group_text;
   po::options_description desc("plugins list options");
   desc.add_options()("help,h", "show this help")("group", po::value(&group_text),
@@ -68,7 +68,7 @@ int list_plugins(CliContext& ctx, const Args& args) {
   }
   const registry::Registry& reg = ctx.registry();
   if (vm.count("json") != 0) {
-    JsonText out;
+    session::JsonText out;
     out.begin_object().key("schema").string("sortie.cli.plugins/1").key("entries").begin_array();
     for (registry::Group group : kGroups) {
       if (only && *only != group) continue;
@@ -158,7 +158,7 @@ std::string abi_text(uint32_t version) {
 
 void print_plugin_json(const core::LoadedPlugin& plugin, const registry::PluginLibrary& library,
                        const std::vector<std::string>& notes) {
-  JsonText out;
+  session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.plugin/1").key("plugin").string(library.name);
   out.key("negotiated_name").string(plugin.name).key("version").string(plugin.version);
   out.key("abi").string(abi_text(plugin.abi_version));
@@ -178,7 +178,7 @@ void print_plugin_json(const core::LoadedPlugin& plugin, const registry::PluginL
   std::printf("%s\n", out.str().c_str());
 }
 
-int show_plugin(CliContext& ctx, const Args& args) {
+int show_plugin(session::Session& ctx, const Args& args) {
   po::options_description desc("plugins show options");
   desc.add_options()("help,h", "show this help")("json", "print JSON (docs/cli-json.md)");
   po::variables_map vm;
@@ -242,7 +242,7 @@ struct PluginReport {
 };
 
 // Creates the entry's component with a minimal valid config and makes one cheap call.
-void exercise(CliContext& ctx, const registry::Entry& entry) {
+void exercise(session::Session& ctx, const registry::Entry& entry) {
   switch (entry.group) {
     case registry::Group::kSchedulers:
       ctx.plugin_host()
@@ -278,7 +278,7 @@ std::vector<const registry::Entry*> code_entries(const registry::Registry& reg) 
   return entries;
 }
 
-PluginReport check_library(CliContext& ctx, const registry::PluginLibrary& library) {
+PluginReport check_library(session::Session& ctx, const registry::PluginLibrary& library) {
   PluginReport report{&library, {}};
   try {
     ctx.plugin_host().load(library);
@@ -300,7 +300,7 @@ PluginReport check_library(CliContext& ctx, const registry::PluginLibrary& libra
   return report;
 }
 
-int doctor(CliContext& ctx, const Args& args) {
+int doctor(session::Session& ctx, const Args& args) {
   std::vector<std::string> names;
   po::options_description desc("plugins doctor options");
   desc.add_options()("help,h", "show this help")("json", "print JSON");
@@ -322,10 +322,10 @@ int doctor(CliContext& ctx, const Args& args) {
               << desc;
     return kExitOk;
   }
-  core::IsolationOptions isolation = core::isolation_options();
+  core::IsolationOptions isolation = ctx.plugin_host().isolation();
   isolation.isolate_all = true;
   if (!ctx.plugin_timeout_chosen()) isolation.call_timeout = std::chrono::seconds(10);
-  core::set_isolation_options(isolation);
+  ctx.plugin_host().set_isolation(isolation);
 
   const registry::Registry& reg = ctx.registry();
   std::vector<const registry::PluginLibrary*> libraries;
@@ -358,7 +358,7 @@ int doctor(CliContext& ctx, const Args& args) {
   for (const PluginReport& report : reports) all_ok = all_ok && report.ok();
 
   if (vm.count("json") != 0) {
-    JsonText out;
+    session::JsonText out;
     out.begin_object().key("schema").string("sortie.cli.plugin_doctor/1").key("ok").boolean(all_ok);
     out.key("plugins").begin_array();
     for (const PluginReport& report : reports) {
@@ -421,7 +421,7 @@ int doctor(CliContext& ctx, const Args& args) {
 
 }  // namespace
 
-int cmd_plugins(CliContext& ctx, const Args& args) {
+int cmd_plugins(session::Session& ctx, const Args& args) {
   const std::string sub = args.empty() ? "list" : args[0];
   const Args rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   if (sub == "list") return list_plugins(ctx, rest);

@@ -8,13 +8,13 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/spec_file.hpp>
+#include <sortie/session/app_waiter.hpp>
+#include <sortie/session/json_text.hpp>
+#include <sortie/session/launcher.hpp>
 #include <utility>
 
-#include "app_waiter.hpp"
 #include "commands.hpp"
 #include "dryrun_document.hpp"
-#include "json_text.hpp"
-#include "launcher.hpp"
 #include "log_printer.hpp"
 #include "run_config.hpp"
 
@@ -81,13 +81,13 @@ core::AppDef app_from_command(const Args& command, const std::string& image, int
   return app;
 }
 
-void print_dryrun(const core::AppDef& app, const DryRunResult& dry) {
+void print_dryrun(const core::AppDef& app, const session::DryRunResult& dry) {
   std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n", core::to_json(app).c_str());
   std::printf("%s\n", dry.text.empty() ? dry.request_pretty.c_str() : dry.text.c_str());
 }
 
 // `sortie run FILE` for an existing .yaml/.yml/.json file that names no component: as --spec.
-bool names_spec_file(CliContext& ctx, const std::string& word) {
+bool names_spec_file(session::Session& ctx, const std::string& word) {
   const std::string extension = std::filesystem::path(word).extension().string();
   if (extension != ".yaml" && extension != ".yml" && extension != ".json") return false;
   std::error_code error;
@@ -101,7 +101,7 @@ int exit_status_for(const core::AppStatus& status) {
 
 }  // namespace
 
-int cmd_run(CliContext& ctx, const Args& args) {
+int cmd_run(session::Session& ctx, const Args& args) {
   RunCommandLine line = split_run_args(args);
   po::options_description desc("run options");
   std::string scheduler_name;
@@ -159,7 +159,7 @@ int cmd_run(CliContext& ctx, const Args& args) {
   }
   if (scheduler_name.empty()) scheduler_name = SORTIE_DEFAULT_SCHEDULER;
 
-  LaunchPlan plan;
+  session::LaunchPlan plan;
   plan.scheduler = scheduler_name;
   plan.session = ctx.options().session;
   if (!spec.empty()) {
@@ -201,8 +201,8 @@ int cmd_run(CliContext& ctx, const Args& args) {
   }
 
   auto scheduler = ctx.scheduler(scheduler_name, plan.session);
-  Launcher launcher(ctx, *scheduler);
-  const DryRunResult dry = launcher.dryrun(plan);
+  session::Launcher launcher(ctx, *scheduler);
+  const session::DryRunResult dry = launcher.dryrun(plan);
   if (!output.empty()) {
     std::fputs(
         render_dryrun_document(dry.dryrun_json, document_format, scheduler->context()).c_str(),
@@ -216,17 +216,17 @@ int cmd_run(CliContext& ctx, const Args& args) {
 
   const bool follow_logs = vm.count("log") != 0;
   const bool wait = follow_logs || vm.count("wait") != 0;
-  if (wait) install_interrupt_handlers();
+  if (wait) session::install_interrupt_handlers();
   const std::string handle = launcher.schedule(plan, dry);
   std::printf("%s\n", handle.c_str());
   std::fflush(stdout);
   if (!wait) return kExitOk;
 
   const std::string app_id = core::parse_app_handle(handle).app_id;
-  AppWaiter waiter(*scheduler, ctx.store(), handle, app_id);
+  session::AppWaiter waiter(*scheduler, ctx.store(), handle, app_id);
   std::optional<core::AppStatus> final_status;
   if (follow_logs) {
-    JsonText request;
+    session::JsonText request;
     request.begin_object()
         .key("schema")
         .string("sortie.log_request/1")
@@ -244,10 +244,10 @@ int cmd_run(CliContext& ctx, const Args& args) {
       std::fprintf(stderr, "sortie run: %s; waiting without logs\n", e.what());
     }
   }
-  if (interrupted() == 0) final_status = waiter.until_terminal(-1);
+  if (session::interrupted() == 0) final_status = waiter.until_terminal(-1);
   if (!final_status) {
-    std::fprintf(stderr, "sortie run: interrupted by signal %d: cancelling %s\n", interrupted(),
-                 handle.c_str());
+    std::fprintf(stderr, "sortie run: interrupted by signal %d: cancelling %s\n",
+                 session::interrupted(), handle.c_str());
     scheduler->cancel(app_id);
     ctx.store().add_event(handle, "cancel_requested", "run --wait interrupted");
     // The app is cancelled whatever happens next; record its final state if it comes quickly.

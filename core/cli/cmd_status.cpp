@@ -5,11 +5,12 @@
 #include <iostream>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
+#include <sortie/session/app_lookup.hpp>
+#include <sortie/session/json_text.hpp>
 
-#include "app_lookup.hpp"
+#include "app_report.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
-#include "json_text.hpp"
 #include "status_format.hpp"
 
 namespace po = boost::program_options;
@@ -50,10 +51,10 @@ HandleCommandLine parse_handle_args(const char* command, const Args& args, bool 
 
 }  // namespace
 
-int cmd_status(CliContext& ctx, const Args& args) {
+int cmd_status(session::Session& ctx, const Args& args) {
   const HandleCommandLine line = parse_handle_args("status", args, true);
   if (line.help) return kExitOk;
-  const AppLookup app = lookup_app(ctx, line.handle);
+  const session::AppLookup app = session::lookup_app(ctx, line.handle);
   if (!app.status) return report_unknown_app(line.handle);
   const int exit_status = report_shown_status(app);
   if (line.json) {
@@ -64,15 +65,15 @@ int cmd_status(CliContext& ctx, const Args& args) {
   return exit_status;
 }
 
-int cmd_describe(CliContext& ctx, const Args& args) {
+int cmd_describe(session::Session& ctx, const Args& args) {
   const HandleCommandLine line = parse_handle_args("describe", args, false);
   if (line.help) return kExitOk;
-  const AppLookup app = lookup_app(ctx, line.handle);
+  const session::AppLookup app = session::lookup_app(ctx, line.handle);
   const auto record = ctx.store().get(app.handle.str());
   if (!app.status && !record) return report_unknown_app(line.handle);
   const int exit_status = report_shown_status(app);
   if (line.json) {
-    JsonText out;
+    session::JsonText out;
     out.begin_object().key("schema").string("sortie.cli.describe/1");
     out.key("handle").string(app.handle.str());
     // Without a store record (an app submitted elsewhere) the definition is unknown: null.

@@ -6,10 +6,9 @@
 #ifndef SORTIE_CLI_COMMANDS_HPP
 #define SORTIE_CLI_COMMANDS_HPP
 
+#include <sortie/session/session.hpp>
 #include <string>
 #include <vector>
-
-#include "cli_context.hpp"
 
 namespace sortie::cli {
 
@@ -27,18 +26,18 @@ inline constexpr int kExitInterrupted = 130;  // SIGINT/SIGTERM while waiting (a
 
 using Args = std::vector<std::string>;
 
-int cmd_run(CliContext& ctx, const Args& args);
-int cmd_status(CliContext& ctx, const Args& args);
-int cmd_describe(CliContext& ctx, const Args& args);
-int cmd_log(CliContext& ctx, const Args& args);
-int cmd_list(CliContext& ctx, const Args& args);
-int cmd_cancel(CliContext& ctx, const Args& args);
-int cmd_runopts(CliContext& ctx, const Args& args);
-int cmd_plugins(CliContext& ctx, const Args& args);
-int cmd_resources(CliContext& ctx, const Args& args);
-int cmd_builtins(CliContext& ctx, const Args& args);
-int cmd_launch(CliContext& ctx, const Args& args);
-int cmd_experiments(CliContext& ctx, const Args& args);
+int cmd_run(session::Session& ctx, const Args& args);
+int cmd_status(session::Session& ctx, const Args& args);
+int cmd_describe(session::Session& ctx, const Args& args);
+int cmd_log(session::Session& ctx, const Args& args);
+int cmd_list(session::Session& ctx, const Args& args);
+int cmd_cancel(session::Session& ctx, const Args& args);
+int cmd_runopts(session::Session& ctx, const Args& args);
+int cmd_plugins(session::Session& ctx, const Args& args);
+int cmd_resources(session::Session& ctx, const Args& args);
+int cmd_builtins(session::Session& ctx, const Args& args);
+int cmd_launch(session::Session& ctx, const Args& args);
+int cmd_experiments(session::Session& ctx, const Args& args);
 
 }  // namespace sortie::cli
 

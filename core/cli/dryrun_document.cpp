@@ -3,8 +3,7 @@
 #include <rapidjson/document.h>
 
 #include <sortie/core/error.hpp>
-
-#include "document_text.hpp"
+#include <sortie/session/document_text.hpp>
 
 namespace sortie::cli {
 
@@ -52,8 +51,8 @@ std::string render_dryrun_document(const std::string& dryrun_json, DocumentForma
     throw core::Error(SORTIE_INTERNAL,
                       scheduler + ": dryrun result has neither 'document' nor 'request' to print");
   }
-  if (format == DocumentFormat::kYaml) return yaml_stream(stream_items(document->value));
-  return pretty_json(document->value) + "\n";
+  if (format == DocumentFormat::kYaml) return session::yaml_stream(stream_items(document->value));
+  return session::pretty_json(document->value) + "\n";
 }
 
 }  // namespace sortie::cli

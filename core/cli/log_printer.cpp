@@ -6,8 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <sortie/core/error.hpp>
-
-#include "app_waiter.hpp"
+#include <sortie/session/app_waiter.hpp>
 
 namespace sortie::cli {
 
@@ -77,7 +76,7 @@ void LogPrinter::print(const core::LogLineView& line) {
 
 bool LogPrinter::drain(core::LogReader& reader) {
   const auto on_line = [this](const core::LogLineView& line) { print(line); };
-  while (interrupted() == 0) {
+  while (session::interrupted() == 0) {
     const uint64_t before = lines_;
     if (!reader.next(500, on_line)) {
       flush();

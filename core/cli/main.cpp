@@ -53,7 +53,7 @@ global options:
 
 struct Command {
   const char* name;
-  int (*run)(sortie::cli::CliContext&, const sortie::cli::Args&);
+  int (*run)(sortie::session::Session&, const sortie::cli::Args&);
 };
 
 constexpr Command kCommands[] = {
@@ -108,6 +108,11 @@ int finish_output(const char* command, int exit_status) {
   return exit_status;
 }
 
+void print_registry_problem(const sortie::registry::Problem& problem) {
+  std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n", problem.manifest_path.c_str(),
+               problem.message.c_str());
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n", message.c_str());
   return sortie::cli::kExitUsage;
@@ -116,7 +121,8 @@ int usage_error(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  sortie::cli::GlobalOptions options;
+  sortie::session::SessionOptions options;
+  options.on_registry_problem = print_registry_problem;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; ++i) {
     const std::string word = argv[i];
@@ -163,7 +169,7 @@ int main(int argc, char** argv) {
     if (name != command.name) continue;
     try {
       survive_closed_stdout();
-      sortie::cli::CliContext ctx(std::move(options));
+      sortie::session::Session ctx(std::move(options));
       return finish_output(command.name, command.run(ctx, args));
     } catch (const boost::program_options::error& e) {
       std::fprintf(stderr, "sortie %s: %s\n(see `sortie %s --help`)\n", command.name, e.what(),

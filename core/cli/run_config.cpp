@@ -12,7 +12,7 @@ constexpr const char* kSchedulerKey = "scheduler";
 
 }  // namespace
 
-const core::ConfigFile& checked_run_config(CliContext& ctx) {
+const core::ConfigFile& checked_run_config(session::Session& ctx) {
   const core::ConfigFile& config = ctx.config();
   if (config.files_read().empty()) return config;
   std::vector<std::string> sections = {kRunSection};

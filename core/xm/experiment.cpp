@@ -1,16 +1,17 @@
-// sortie::xm::Experiment (sdk/include/sortie/xm.hpp) over the CLI's session: the same registry,
+// sortie::xm::Experiment (include/sortie/xm.hpp) over a session: the same registry,
 // plugin host, store and submit pipeline as `sortie run`, so an experiment launched from C++ is
 // seen and cancelled by the CLI and the other way round.
+#include <cstdio>
 #include <filesystem>
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/core/xm_jobs.hpp>
+#include <sortie/session/app_lookup.hpp>
+#include <sortie/session/app_waiter.hpp>
+#include <sortie/session/json_text.hpp>
+#include <sortie/session/session.hpp>
 #include <sortie/xm.hpp>
 
-#include "app_lookup.hpp"
-#include "app_waiter.hpp"
-#include "cli_context.hpp"
-#include "json_text.hpp"
 #include "packaging.hpp"
 #include "work_unit_launch.hpp"
 
@@ -54,7 +55,7 @@ State aggregate(const std::vector<State>& states) {
 }
 
 std::string overrides_json(const std::vector<std::pair<std::string, Job>>& jobs) {
-  cli::JsonText json;
+  session::JsonText json;
   json.begin_object();
   for (const auto& [name, job] : jobs) {
     json.key(name).begin_object().key("args").begin_array();
@@ -65,6 +66,11 @@ std::string overrides_json(const std::vector<std::pair<std::string, Job>>& jobs)
   }
   json.end_object();
   return json.str();
+}
+
+void print_registry_problem(const registry::Problem& problem) {
+  std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n", problem.manifest_path.c_str(),
+               problem.message.c_str());
 }
 
 }  // namespace
@@ -90,15 +96,15 @@ const char* to_string(State state) {
 class Experiment::Impl {
  public:
   explicit Impl(const Options& options)
-      : ctx_(cli::GlobalOptions{options.plugin_dirs, options.session, false, options.quiet,
-                                std::nullopt}),
+      : ctx_(session::SessionOptions{options.plugin_dirs, options.session, false, options.quiet,
+                                     std::nullopt, print_registry_problem}),
         launch_dir_(std::filesystem::absolute(options.launch_dir.empty()
                                                   ? std::filesystem::current_path()
                                                   : std::filesystem::path(options.launch_dir))
                         .lexically_normal()
                         .string()) {}
 
-  cli::CliContext ctx_;
+  session::Session ctx_;
   std::string launch_dir_;
   int64_t id_ = 0;  // 0 until recorded
   std::string title_;
@@ -135,7 +141,7 @@ class Experiment::Impl {
       for (const core::ExperimentJobRecord& job : record.jobs) {
         auto known = by_handle.find(job.handle);
         if (known == by_handle.end()) {
-          const cli::AppLookup app = cli::lookup_app(ctx_, job.handle);
+          const session::AppLookup app = session::lookup_app(ctx_, job.handle);
           known =
               by_handle
                   .emplace(job.handle, app.status ? state_of(app.status->state) : State::kUnknown)
@@ -233,9 +239,9 @@ State Experiment::state() { return state_of(impl_->refresh()); }
 
 State Experiment::wait_until_complete() {
   for (const std::string& handle : impl_->handles()) {
-    cli::AppLookup app = cli::lookup_app(impl_->ctx_, handle);
+    session::AppLookup app = session::lookup_app(impl_->ctx_, handle);
     if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
-    cli::AppWaiter waiter(*app.scheduler, impl_->ctx_.store(), handle, app.handle.app_id);
+    session::AppWaiter waiter(*app.scheduler, impl_->ctx_.store(), handle, app.handle.app_id);
     waiter.until_terminal(-1);
   }
   return state();
@@ -243,7 +249,7 @@ State Experiment::wait_until_complete() {
 
 void Experiment::cancel() {
   for (const std::string& handle : impl_->handles()) {
-    cli::AppLookup app = cli::lookup_app(impl_->ctx_, handle);
+    session::AppLookup app = session::lookup_app(impl_->ctx_, handle);
     if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
     app.scheduler->cancel(app.handle.app_id);
     impl_->ctx_.store().add_event(handle, "cancel_requested",

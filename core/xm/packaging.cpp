@@ -6,13 +6,12 @@
 
 #include <map>
 #include <sortie/core/error.hpp>
-
-#include "json_text.hpp"
+#include <sortie/session/json_text.hpp>
 
 namespace sortie::xm_impl {
 namespace {
 
-using cli::JsonText;
+using session::JsonText;
 
 void write_strings(JsonText& json, const std::vector<std::string>& items) {
   json.begin_array();
@@ -97,7 +96,8 @@ std::string compact(const rapidjson::Value& value) {
 
 }  // namespace
 
-std::vector<xm::Executable> package_executables(cli::CliContext& ctx, const std::string& launch_dir,
+std::vector<xm::Executable> package_executables(session::Session& ctx,
+                                                const std::string& launch_dir,
                                                 const std::vector<xm::Packageable>& packageables) {
   std::vector<xm::Executable> results(packageables.size());
   std::vector<Pending> pending;

@@ -4,16 +4,16 @@
 #ifndef SORTIE_XM_PACKAGING_HPP
 #define SORTIE_XM_PACKAGING_HPP
 
+#include <sortie/session/session.hpp>
 #include <sortie/xm.hpp>
 #include <string>
 #include <vector>
 
-#include "cli_context.hpp"
-
 namespace sortie::xm_impl {
 
 // Same order as `packageables`. Throws core::Error naming the executable and packager at fault.
-std::vector<xm::Executable> package_executables(cli::CliContext& ctx, const std::string& launch_dir,
+std::vector<xm::Executable> package_executables(session::Session& ctx,
+                                                const std::string& launch_dir,
                                                 const std::vector<xm::Packageable>& packageables);
 
 }  // namespace sortie::xm_impl

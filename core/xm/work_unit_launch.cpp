@@ -8,8 +8,7 @@
 #include <sortie/core/runopts.hpp>
 #include <sortie/core/xm_jobs.hpp>
 #include <sortie/core/xm_resources.hpp>
-
-#include "launcher.hpp"
+#include <sortie/session/launcher.hpp>
 
 namespace sortie::xm_impl {
 namespace {
@@ -31,7 +30,7 @@ struct Placement {
 // The run options each scheduler declares, asked once per launch.
 class DeclaredOptions {
  public:
-  DeclaredOptions(cli::CliContext& ctx, std::string session)
+  DeclaredOptions(session::Session& ctx, std::string session)
       : ctx_(ctx), session_(std::move(session)) {}
   bool has(const std::string& scheduler, const std::string& option) {
     auto it = declared_.find(scheduler);
@@ -47,7 +46,7 @@ class DeclaredOptions {
   }
 
  private:
-  cli::CliContext& ctx_;
+  session::Session& ctx_;
   std::string session_;
   std::map<std::string, std::set<std::string>> declared_;
 };
@@ -95,7 +94,7 @@ void carry_requirements(DeclaredOptions& declared, const std::string& job_name,
   }
 }
 
-Placement place(cli::CliContext& ctx, DeclaredOptions& declared, const std::string& job_name,
+Placement place(session::Session& ctx, DeclaredOptions& declared, const std::string& job_name,
                 const xm::Job& job) {
   const xm::Executor& executor = job.executor;
   const std::string entry_name = executor.type + "." + job.executable.kind;
@@ -163,7 +162,7 @@ core::Role role_of(const std::string& job_name, const std::string& full_name,
 
 }  // namespace
 
-std::vector<core::ExperimentJobRecord> launch_work_unit(cli::CliContext& ctx,
+std::vector<core::ExperimentJobRecord> launch_work_unit(session::Session& ctx,
                                                         const std::string& session,
                                                         const WorkUnitJobs& unit) {
   if (unit.jobs.empty()) {
@@ -196,7 +195,7 @@ std::vector<core::ExperimentJobRecord> launch_work_unit(cli::CliContext& ctx,
   for (size_t a = 0; a < apps.size(); ++a) {
     const std::string unit_name =
         std::to_string(unit.experiment_id) + "_" + std::to_string(unit.work_unit_id);
-    cli::LaunchPlan plan;
+    session::LaunchPlan plan;
     plan.scheduler = placements[a].scheduler;
     plan.session = session;
     plan.raw_cfg = placements[a].options;
@@ -213,8 +212,8 @@ std::vector<core::ExperimentJobRecord> launch_work_unit(cli::CliContext& ctx,
     }
     core::validate(plan.app);
     auto scheduler = ctx.scheduler(plan.scheduler, session);
-    cli::Launcher launcher(ctx, *scheduler);
-    const cli::DryRunResult dry = launcher.dryrun(plan);
+    session::Launcher launcher(ctx, *scheduler);
+    const session::DryRunResult dry = launcher.dryrun(plan);
     const std::string handle = launcher.schedule(plan, dry);
     for (core::ExperimentJobRecord& record : records) {
       record.handle = handle;

@@ -6,12 +6,11 @@
 #define SORTIE_XM_WORK_UNIT_LAUNCH_HPP
 
 #include <sortie/core/store.hpp>
+#include <sortie/session/session.hpp>
 #include <sortie/xm.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "cli_context.hpp"
 
 namespace sortie::xm_impl {
 
@@ -23,7 +22,7 @@ struct WorkUnitJobs {
 };
 
 // Submits the work unit and records its jobs under it in the store; returns them.
-std::vector<core::ExperimentJobRecord> launch_work_unit(cli::CliContext& ctx,
+std::vector<core::ExperimentJobRecord> launch_work_unit(session::Session& ctx,
                                                         const std::string& session,
                                                         const WorkUnitJobs& unit);
 

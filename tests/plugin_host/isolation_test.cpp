@@ -3,7 +3,6 @@
 // the entry point or in schedule(), each become a clear Error (a successful schedule that printed:
 // an error diagnostic, so the app is not lost) while this process lives on.
 #include <gtest/gtest.h>
-
 #include <signal.h>
 
 #include <algorithm>
@@ -33,13 +32,19 @@ constexpr const char* kConfig =
     R"({"schema":"sortie.scheduler_config/1","scheduler":"fixture_sched","session":"t"})";
 constexpr const char* kRequest = R"({"schema":"sortie.dryrun/1","app_id":"fixture-1"})";
 
-// Every library of this process runs isolated; `timeout` bounds each call.
+// The isolation settings of the PluginHosts a test makes next (each test sets them first).
+IsolationOptions& test_isolation() {
+  static IsolationOptions options;
+  return options;
+}
+
+// Every library the next hosts load runs isolated; `timeout` bounds each call.
 void isolate_everything(std::chrono::milliseconds timeout = 120s) {
   IsolationOptions options;
   options.isolate_all = true;
   options.call_timeout = timeout;
   options.helper_path = SORTIE_PLUGIN_HELPER;
-  set_isolation_options(options);
+  test_isolation() = options;
 }
 
 std::string library_of(const std::string& fixture) {
@@ -103,7 +108,7 @@ void expect_good_plugin_works(PluginHost& host) {
 void expect_schedule_contained(const std::string& name, sortie_status status,
                                std::initializer_list<std::string> parts) {
   SCOPED_TRACE(name);
-  PluginHost host;
+  PluginHost host(test_isolation());
   const Registry registry = fixture(name);
   auto scheduler =
       host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
@@ -129,7 +134,7 @@ void expect_schedule_contained(const std::string& name, sortie_status status,
 void expect_load_contained(const std::string& name, sortie_status status,
                            std::initializer_list<std::string> parts) {
   SCOPED_TRACE(name);
-  PluginHost host;
+  PluginHost host(test_isolation());
   const Registry registry = fixture(name);
   const Entry& entry = *registry.entries(Group::kSchedulers).at(0);
   const std::string context =
@@ -143,7 +148,7 @@ void expect_load_contained(const std::string& name, sortie_status status,
 
 TEST(IsolationTest, GoodPluginRunsInAHelperAndAnswersEveryCall) {
   isolate_everything();
-  PluginHost host;
+  PluginHost host(test_isolation());
   const Registry registry = fixture("fixture_good");
   const Entry& entry = only_entry(registry, Group::kSchedulers, "fixture_sched");
   const LoadedPlugin& plugin = host.load(*entry.plugin);
@@ -179,7 +184,7 @@ TEST(IsolationTest, GoodPluginRunsInAHelperAndAnswersEveryCall) {
 
 TEST(IsolationTest, LogsCrossWholeWithEveryField) {
   isolate_everything();
-  PluginHost host;
+  PluginHost host(test_isolation());
   const Registry registry = fixture("fixture_good");
   auto scheduler =
       host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
@@ -204,7 +209,7 @@ TEST(IsolationTest, LogsCrossWholeWithEveryField) {
 
 TEST(IsolationTest, ImageProvidersNamedResourcesAndDiagnosticsCross) {
   isolate_everything();
-  PluginHost host;
+  PluginHost host(test_isolation());
   const Registry registry = fixture("fixture_good");
   auto images = host.image_provider(only_entry(registry, Group::kImageProviders, "fixture_images"),
                                     R"({"schema":"sortie.image_provider_config/1"})");
@@ -225,7 +230,7 @@ TEST(IsolationTest, ImageProvidersNamedResourcesAndDiagnosticsCross) {
 
 TEST(IsolationTest, BadAnswersReadAsInProcess) {
   isolate_everything();
-  PluginHost host;
+  PluginHost host(test_isolation());
   const Registry bad_json = fixture("fixture_bad_json");
   auto scheduler =
       host.scheduler(only_entry(bad_json, Group::kSchedulers, "fixture_sched"), kConfig);
@@ -295,7 +300,7 @@ TEST(IsolationTest, HangInScheduleMeetsTheDeadline) {
 
 TEST(IsolationTest, StdoutInScheduleIsAnErrorDiagnosticButTheAppIsKept) {
   isolate_everything();
-  PluginHost host;
+  PluginHost host(test_isolation());
   const Registry registry = fixture("fixture_stdout");
   auto scheduler =
       host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
@@ -357,9 +362,9 @@ class IsolationFileTest : public ::testing::Test {
 TEST_F(IsolationFileTest, ManifestFlagIsolatesOneLibrary) {
   IsolationOptions options;
   options.helper_path = SORTIE_PLUGIN_HELPER;
-  set_isolation_options(options);  // isolate_all stays false
+  test_isolation() = options;  // isolate_all stays false
   const Registry registry = manifest("fixture_segfault", "subprocess");
-  PluginHost host;
+  PluginHost host(test_isolation());
   auto scheduler =
       host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
   expect_error([&] { scheduler->schedule(kRequest); }, SORTIE_UNAVAILABLE,
@@ -381,8 +386,8 @@ TEST(IsolationTest, MissingHelperIsNamed) {
   IsolationOptions options;
   options.isolate_all = true;
   options.helper_path = "/nonexistent/sortie-plugin-host";
-  set_isolation_options(options);
-  PluginHost host;
+  test_isolation() = options;
+  PluginHost host(test_isolation());
   const Registry registry = fixture("fixture_good");
   expect_error([&] { host.load(*registry.entries(Group::kSchedulers).at(0)->plugin); },
                SORTIE_FAILED_PRECONDITION,

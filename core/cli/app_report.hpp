@@ -1,0 +1,23 @@
+// File: core/cli/app_report.hpp
+//
+// What the commands that act on an existing app say on stderr about a lookup
+// (session::lookup_app), and the exit status it leads to.
+#ifndef SORTIE_CLI_APP_REPORT_HPP
+#define SORTIE_CLI_APP_REPORT_HPP
+
+#include <sortie/session/app_lookup.hpp>
+#include <string>
+
+namespace sortie::cli {
+
+// Says on stderr that `handle` is unknown; returns kExitAppNotSucceeded.
+int report_unknown_app(const std::string& handle);
+
+// For status and describe, which show the status: says on stderr when it is the store's last
+// record and why, and returns the exit status. A state that could not be refreshed because the
+// plugin is missing exits kExitBackend unless it is terminal (a terminal state cannot change).
+int report_shown_status(const session::AppLookup& app);
+
+}  // namespace sortie::cli
+
+#endif  // SORTIE_CLI_APP_REPORT_HPP

@@ -1,0 +1,22 @@
+// File: core/model/model_files.hpp (private)
+//
+// Whole-file reads for the files people write (specs, .sortieconfig), with errors naming the
+// file and the system's reason.
+#ifndef SORTIE_CORE_SRC_MODEL_FILES_HPP
+#define SORTIE_CORE_SRC_MODEL_FILES_HPP
+
+#include <optional>
+#include <string>
+
+namespace sortie::core {
+
+// The file's content; throws Error (NOT_FOUND or PERMISSION_DENIED) naming `what` and the path.
+std::string read_text_file(const std::string& path, const std::string& what);
+
+// nullopt when the file does not exist; other failures throw as read_text_file does.
+std::optional<std::string> read_text_file_if_exists(const std::string& path,
+                                                    const std::string& what);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_SRC_MODEL_FILES_HPP

@@ -1,0 +1,52 @@
+// File: core/plugin_host/plugin_wire.hpp
+//
+// The messages between the host and an isolation helper (docs/plugin-policy.md ISO-3): each is
+// a JSON object preceded by its length as 4 bytes, little-endian. A request names an ABI call
+// and carries its arguments; the reply carries the call's status, its sinks' text and the
+// diagnostics the plugin logged meanwhile. Private to the plugin host and the helper.
+#ifndef SORTIE_CORE_SRC_PLUGIN_WIRE_HPP
+#define SORTIE_CORE_SRC_PLUGIN_WIRE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sortie::core::detail {
+
+// Larger messages are refused: no payload comes close, so one would be a corrupted stream.
+inline constexpr size_t kMaxWireMessageBytes = size_t{256} << 20;
+
+// The file descriptor on which the helper finds its end of the channel.
+inline constexpr int kHelperChannelFd = 3;
+
+// Writes one JSON object member by member. Strings are copied byte for byte (only '"', '\\' and
+// control characters are escaped), so log lines that are not UTF-8 cross unchanged.
+class WireObject {
+ public:
+  WireObject() : text_("{") {}
+  WireObject& string(std::string_view key, std::string_view value);
+  WireObject& number(std::string_view key, int64_t value);
+  WireObject& raw(std::string_view key, std::string_view json);  // `json` is already JSON
+  std::string str() const { return text_ + "}"; }
+
+ private:
+  void key(std::string_view key);
+  std::string text_;
+};
+
+// `items` (each already JSON) as a JSON array.
+std::string wire_array(const std::vector<std::string>& items);
+
+// `json` with its length prefix.
+std::string wire_frame(std::string_view json);
+
+// Removes the first complete message from the front of `buffer` and returns it; nullopt while
+// the message is still incomplete. Throws std::length_error for a length above the limit.
+std::optional<std::string> take_wire_message(std::string& buffer);
+
+}  // namespace sortie::core::detail
+
+#endif  // SORTIE_CORE_SRC_PLUGIN_WIRE_HPP

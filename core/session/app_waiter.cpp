@@ -1,0 +1,87 @@
+#include <chrono>
+#include <csignal>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+#include <sortie/session/app_waiter.hpp>
+#include <thread>
+#include <utility>
+
+namespace sortie::session {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupt_signal = 0;
+
+void on_interrupt(int signal) { g_interrupt_signal = signal; }
+
+int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+void install_interrupt_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a blocked wait returns with EINTR
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+int interrupted() { return g_interrupt_signal; }
+
+AppWaiter::AppWaiter(core::SchedulerClient& scheduler, core::AppStore& store, std::string handle,
+                     std::string app_id)
+    : scheduler_(scheduler),
+      store_(store),
+      handle_(std::move(handle)),
+      app_id_(std::move(app_id)),
+      recorded_(store_.get(handle_).has_value()) {}
+
+core::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
+  if (scheduler_.can_wait()) {
+    const std::string known = last_ ? core::to_string(last_->state) : "";
+    return core::status_from_json(scheduler_.wait(app_id_, known, timeout_ms),
+                                  scheduler_.context());
+  }
+  if (last_) {
+    const int64_t pause = std::min(poll_ms_, timeout_ms);
+    std::this_thread::sleep_for(std::chrono::milliseconds(pause));
+    poll_ms_ = std::min<int64_t>(poll_ms_ * 2, 1000);
+  }
+  auto json = scheduler_.describe(app_id_);
+  if (!json) {
+    // The backend lost an app it had: its failure, not the user's (exit 3).
+    throw core::Error(SORTIE_UNAVAILABLE,
+                      scheduler_.context() + " no longer knows app '" + app_id_ + "'");
+  }
+  return core::status_from_json(*json, scheduler_.context());
+}
+
+core::AppStatus AppWaiter::step(int64_t timeout_ms) {
+  core::AppStatus status = fetch(timeout_ms);
+  const bool changed =
+      !last_ || last_->state != status.state || last_->num_restarts != status.num_restarts;
+  if (changed && recorded_) store_.record_status(handle_, status);
+  last_ = status;
+  return status;
+}
+
+std::optional<core::AppStatus> AppWaiter::until_terminal(int64_t timeout_ms) {
+  const int64_t deadline = timeout_ms < 0 ? -1 : steady_ms() + timeout_ms;
+  while (interrupted() == 0) {
+    int64_t slice = 60'000;
+    if (deadline >= 0) {
+      slice = std::min(slice, deadline - steady_ms());
+      if (slice <= 0) return std::nullopt;
+    }
+    core::AppStatus status = step(slice);
+    if (core::is_terminal(status.state)) return status;
+  }
+  return std::nullopt;
+}
+
+}  // namespace sortie::session

@@ -1,0 +1,49 @@
+// File: core/session/include/sortie/session/app_waiter.hpp
+//
+// Follows an app's state until it is terminal, recording every change in the store. Uses the
+// scheduler's blocking wait() when it has one (event-driven), else describe() with back-off.
+// SIGINT/SIGTERM interrupt the wait (handlers installed without SA_RESTART, so a blocked wait
+// returns at once) and are reported through interrupted().
+#ifndef SORTIE_SESSION_APP_WAITER_HPP
+#define SORTIE_SESSION_APP_WAITER_HPP
+
+#include <cstdint>
+#include <optional>
+#include <sortie/core/model.hpp>
+#include <sortie/core/plugin_host.hpp>
+#include <sortie/core/store.hpp>
+#include <string>
+
+namespace sortie::session {
+
+// Installs the SIGINT/SIGTERM handlers used by interrupted().
+void install_interrupt_handlers();
+// True once SIGINT or SIGTERM arrived after install_interrupt_handlers(); the signal number.
+int interrupted();
+
+class AppWaiter {
+ public:
+  AppWaiter(core::SchedulerClient& scheduler, core::AppStore& store, std::string handle,
+            std::string app_id);
+
+  // Returns the status once terminal, or nullopt when interrupted() or when `timeout_ms`
+  // (negative = forever) passed first. The latest status is available from last().
+  std::optional<core::AppStatus> until_terminal(int64_t timeout_ms);
+  // One step: waits at most timeout_ms for a change and records it. Returns the status.
+  core::AppStatus step(int64_t timeout_ms);
+  const std::optional<core::AppStatus>& last() const { return last_; }
+
+ private:
+  core::AppStatus fetch(int64_t timeout_ms);
+  core::SchedulerClient& scheduler_;
+  core::AppStore& store_;
+  std::string handle_;
+  std::string app_id_;
+  bool recorded_;  // apps launched elsewhere are followed but not recorded
+  std::optional<core::AppStatus> last_;
+  int64_t poll_ms_ = 5;  // back-off for schedulers without wait()
+};
+
+}  // namespace sortie::session
+
+#endif  // SORTIE_SESSION_APP_WAITER_HPP

@@ -1,0 +1,49 @@
+// File: core/session/include/sortie/session/launcher.hpp
+//
+// The submit pipeline shared by every way of launching: resolve run options against the
+// scheduler's declaration, fetch images through the image provider it names, dry-run, then
+// schedule and record the app in the store. Nothing is recorded for an app that was not
+// submitted, and everything is recorded before `run` returns the handle.
+#ifndef SORTIE_SESSION_LAUNCHER_HPP
+#define SORTIE_SESSION_LAUNCHER_HPP
+
+#include <map>
+#include <sortie/core/model.hpp>
+#include <sortie/core/plugin_host.hpp>
+#include <sortie/core/runopts.hpp>
+#include <sortie/session/session.hpp>
+#include <string>
+
+namespace sortie::session {
+
+struct LaunchPlan {
+  core::AppDef app;
+  std::string scheduler;
+  std::string session;
+  std::map<std::string, core::RawOpt> raw_cfg;  // config-file values overridden by -cfg
+};
+
+struct DryRunResult {
+  std::string app_id;
+  std::string cfg_json;     // resolved run options
+  std::string dryrun_json;  // "sortie.dryrun/1" as the scheduler wrote it
+  std::string request_pretty;
+  std::string text;  // the scheduler's own rendering, may be empty
+};
+
+class Launcher {
+ public:
+  Launcher(Session& ctx, core::SchedulerClient& scheduler);
+  DryRunResult dryrun(const LaunchPlan& plan);
+  // Submits and records; returns the handle SCHEDULER://SESSION/APP_ID.
+  std::string schedule(const LaunchPlan& plan, const DryRunResult& dry);
+
+ private:
+  std::string fetch_images(const core::AppDef& app, const std::string& provider);
+  Session& ctx_;
+  core::SchedulerClient& scheduler_;
+};
+
+}  // namespace sortie::session
+
+#endif  // SORTIE_SESSION_LAUNCHER_HPP

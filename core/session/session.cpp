@@ -1,0 +1,183 @@
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+#include <sortie/core/plugin_isolation.hpp>
+#include <sortie/session/json_text.hpp>
+#include <sortie/session/session.hpp>
+#include <utility>
+
+namespace sortie::session {
+
+namespace {
+
+std::string env_or_empty(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
+std::string join(const std::vector<std::string>& words, const char* sep) {
+  std::string out;
+  for (const auto& word : words) {
+    if (!out.empty()) out += sep;
+    out += word;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string state_dir() {
+  if (auto dir = env_or_empty("SORTIE_STATE_DIR"); !dir.empty()) return dir;
+  if (auto xdg = env_or_empty("XDG_STATE_HOME"); !xdg.empty()) return xdg + "/sortie";
+  return env_or_empty("HOME") + "/.local/state/sortie";
+}
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+namespace {
+
+// The flags over SORTIE_ISOLATE_PLUGINS and SORTIE_PLUGIN_TIMEOUT.
+core::IsolationOptions isolation_of(const SessionOptions& options) {
+  core::IsolationOptions isolation = core::isolation_options_from_env({});
+  if (options.isolate_plugins) isolation.isolate_all = true;
+  if (options.plugin_timeout) isolation.call_timeout = *options.plugin_timeout;
+  return isolation;
+}
+
+}  // namespace
+
+Session::Session(SessionOptions options)
+    : options_(std::move(options)),
+      plugin_host_(isolation_of(options_), options_.quiet ? SORTIE_LOG_WARNING : SORTIE_LOG_INFO) {
+  if (options_.session.empty()) options_.session = env_or_empty("SORTIE_SESSION");
+  if (options_.session.empty()) options_.session = "default";
+  plugin_timeout_chosen_ =
+      options_.plugin_timeout.has_value() || !env_or_empty("SORTIE_PLUGIN_TIMEOUT").empty();
+}
+
+Session::~Session() = default;
+
+const registry::Registry& Session::registry() {
+  if (!registry_) {
+    registry::SearchOptions search;
+    search.replace_dirs = options_.plugin_dirs;
+    // executable_path stays empty: the install prefix is that of the executable or library
+    // holding this code (libsortie_launch.so in a user's launcher), never argv[0].
+    registry_ = registry::Registry::discover(search);
+  }
+  return *registry_;
+}
+
+void Session::report_registry_problems() {
+  if (problems_reported_) return;
+  problems_reported_ = true;
+  if (!options_.on_registry_problem) return;
+  for (const auto& problem : registry().problems()) options_.on_registry_problem(problem);
+}
+
+core::PluginHost& Session::plugin_host() { return plugin_host_; }
+
+core::AppStore& Session::store() {
+  if (!store_) store_ = core::AppStore::open(core::AppStore::default_path());
+  return *store_;
+}
+
+const core::ConfigFile& Session::config() {
+  if (!config_) config_ = core::ConfigFile::load_default();
+  return *config_;
+}
+
+std::unique_ptr<core::SchedulerClient> Session::scheduler(const std::string& name,
+                                                          const std::string& session) {
+  report_registry_problems();
+  const registry::Entry* entry = registry().find(registry::Group::kSchedulers, name);
+  if (entry == nullptr) throw core::Error(SORTIE_NOT_FOUND, unknown_scheduler_message(name));
+  return plugin_host().scheduler(*entry, scheduler_config(name, session));
+}
+
+std::string Session::unknown_scheduler_message(const std::string& name) {
+  std::vector<std::string> known;
+  for (const auto* e : registry().entries(registry::Group::kSchedulers)) known.push_back(e->name);
+  std::string message = "unknown scheduler '" + name + "'";
+  auto close = registry().close_names(registry::Group::kSchedulers, name);
+  if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
+  return message + "; schedulers available: " + (known.empty() ? "none" : join(known, ", ")) +
+         " (see `sortie plugins list`)";
+}
+
+namespace {
+
+// <state dir>/<kind>/<name>, created.
+std::string component_state_dir(const std::string& kind, const std::string& name) {
+  const std::string dir = state_dir() + "/" + kind + "/" + name;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw core::Error(SORTIE_FAILED_PRECONDITION,
+                      "cannot create state directory " + dir + ": " + ec.message());
+  }
+  return dir;
+}
+
+}  // namespace
+
+std::string Session::packager_config(const std::string& name) {
+  JsonText config;
+  config.begin_object();
+  config.key("schema").string("sortie.packager_config/1");
+  config.key("name").string(name);
+  config.key("state_dir").string(component_state_dir("packagers", name));
+  config.end_object();
+  return config.str();
+}
+
+std::string Session::image_provider_config(const std::string& name) {
+  JsonText config;
+  config.begin_object();
+  config.key("schema").string("sortie.image_provider_config/1");
+  config.key("name").string(name);
+  config.key("state_dir").string(component_state_dir("image_providers", name));
+  config.end_object();
+  return config.str();
+}
+
+std::string Session::scheduler_config(const std::string& name, const std::string& session) {
+  const std::string dir = component_state_dir("schedulers", name);
+  JsonText config;
+  config.begin_object();
+  config.key("schema").string("sortie.scheduler_config/1");
+  config.key("scheduler").string(name);
+  config.key("session").string(session);
+  config.key("state_dir").string(dir);
+  config.end_object();
+  return config.str();
+}
+
+std::optional<core::Resource> Session::named_resource(const std::string& name) {
+  const registry::Entry* entry = registry().find(registry::Group::kNamedResources, name);
+  if (entry == nullptr) return std::nullopt;
+  if (!entry->plugin) return core::resource_from_json(entry->data_json, entry->manifest_path);
+  auto json = plugin_host().resource_lookup(*entry, name);
+  if (!json) return std::nullopt;
+  return core::resource_from_json(*json, "named resource '" + name + "'");
+}
+
+core::NamedResourceLookup Session::resource_lookup() {
+  return [this](const std::string& name) { return named_resource(name); };
+}
+
+std::vector<std::string> Session::resource_names() {
+  std::vector<std::string> names;
+  for (const auto* entry : registry().entries(registry::Group::kNamedResources)) {
+    names.push_back(entry->name);
+  }
+  return names;
+}
+
+}  // namespace sortie::session
