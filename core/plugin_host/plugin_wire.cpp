@@ -1,63 +1,66 @@
 // File: core/plugin_host/plugin_wire.cpp
 #include "plugin_wire.hpp"
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <stdexcept>
 
 namespace sortie::core::detail {
 namespace {
 
-void append_json_string(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out.push_back('"');
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (byte < 0x20) {
-      out += "\\u00";
-      out.push_back(kHex[byte >> 4]);
-      out.push_back(kHex[byte & 0xF]);
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
+rapidjson::SizeType json_size(std::string_view text) {
+  return static_cast<rapidjson::SizeType>(text.size());
 }
 
 }  // namespace
 
-void WireObject::key(std::string_view key) {
-  if (text_.size() > 1) text_.push_back(',');
-  append_json_string(text_, key);
-  text_.push_back(':');
-}
-
 WireObject& WireObject::string(std::string_view key, std::string_view value) {
-  this->key(key);
-  append_json_string(text_, value);
+  members_.push_back({std::string(key), Kind::kString, std::string(value)});
   return *this;
 }
 
 WireObject& WireObject::number(std::string_view key, int64_t value) {
-  this->key(key);
-  text_ += std::to_string(value);
+  members_.push_back({std::string(key), Kind::kNumber, {}, value});
   return *this;
 }
 
 WireObject& WireObject::raw(std::string_view key, std::string_view json) {
-  this->key(key);
-  text_.append(json);
+  members_.push_back({std::string(key), Kind::kRaw, std::string(json)});
   return *this;
 }
 
-std::string wire_array(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (const std::string& item : items) {
-    if (out.size() > 1) out.push_back(',');
-    out += item;
+std::string WireObject::str() const {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  for (const Member& member : members_) {
+    writer.Key(member.key.data(), json_size(member.key));
+    switch (member.kind) {
+      case Kind::kString:
+        writer.String(member.text.data(), json_size(member.text));
+        break;
+      case Kind::kNumber:
+        writer.Int64(member.number);
+        break;
+      case Kind::kRaw:
+        writer.RawValue(member.text.data(), member.text.size(), rapidjson::kObjectType);
+        break;
+    }
   }
-  return out + "]";
+  writer.EndObject();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+std::string wire_array(const std::vector<std::string>& items) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartArray();
+  for (const std::string& item : items) {
+    writer.RawValue(item.data(), item.size(), rapidjson::kObjectType);
+  }
+  writer.EndArray();
+  return {buffer.GetString(), buffer.GetSize()};
 }
 
 std::string wire_frame(std::string_view json) {

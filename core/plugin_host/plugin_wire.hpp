@@ -22,19 +22,25 @@ inline constexpr size_t kMaxWireMessageBytes = size_t{256} << 20;
 // The file descriptor on which the helper finds its end of the channel.
 inline constexpr int kHelperChannelFd = 3;
 
-// Writes one JSON object member by member. Strings are copied byte for byte (only '"', '\\' and
-// control characters are escaped), so log lines that are not UTF-8 cross unchanged.
+// One JSON object, built member by member and written by RapidJSON's Writer. Strings are copied
+// byte for byte (only '"', '\\' and control characters are escaped), so log lines that are not
+// UTF-8 cross unchanged.
 class WireObject {
  public:
-  WireObject() : text_("{") {}
   WireObject& string(std::string_view key, std::string_view value);
   WireObject& number(std::string_view key, int64_t value);
   WireObject& raw(std::string_view key, std::string_view json);  // `json` is already JSON
-  std::string str() const { return text_ + "}"; }
+  std::string str() const;
 
  private:
-  void key(std::string_view key);
-  std::string text_;
+  enum class Kind { kString, kNumber, kRaw };
+  struct Member {
+    std::string key;
+    Kind kind;
+    std::string text;  // the string, or the raw JSON
+    int64_t number = 0;
+  };
+  std::vector<Member> members_;
 };
 
 // `items` (each already JSON) as a JSON array.
