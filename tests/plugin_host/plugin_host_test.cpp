@@ -191,6 +191,20 @@ TEST(PluginHostTest, PluginLogMessagesBecomeDiagnostics) {
             diagnostics.end());
 }
 
+TEST(PluginHostTest, EachHostPrintsDiagnosticsAtItsOwnLevel) {
+  // Two hosts in one process (two sessions): one prints progress (INFO), the other only warnings.
+  PluginHost verbose({}, SORTIE_LOG_INFO);
+  PluginHost quiet({}, SORTIE_LOG_WARNING);
+  const Registry registry = fixture("fixture_good");
+  const Entry& scheduler = only_entry(registry, Group::kSchedulers, "fixture_sched");
+  testing::internal::CaptureStderr();
+  quiet.scheduler(scheduler, R"({"by":"quiet"})");
+  verbose.scheduler(scheduler, R"({"by":"verbose"})");
+  quiet.scheduler(scheduler, R"({"by":"quiet again"})");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "sortie: plugin fixture_good: created with {\"by\":\"verbose\"}\n");
+}
+
 TEST(PluginHostTest, EntriesOfTheWrongKindAreRefused) {
   PluginHost host;
   const Registry registry = fixture("fixture_good");

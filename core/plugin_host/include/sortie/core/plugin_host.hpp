@@ -138,6 +138,7 @@ class PluginHost {
 
   const IsolationOptions& isolation() const { return isolation_; }
   void set_isolation(IsolationOptions isolation) { isolation_ = std::move(isolation); }
+  int32_t print_level() const { return print_level_; }
 
   // Loads and negotiates the library once per process; later calls return the same result
   // (or throw the same error).
