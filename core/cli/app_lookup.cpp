@@ -10,7 +10,7 @@ namespace sortie::cli {
 
 core::SchedulerClient& AppLookup::loaded_scheduler() const {
   if (!scheduler) {
-    throw core::Error(SORTIE_FAILED_PRECONDITION, "app " + handle.str() + ": " + not_refreshed);
+    throw core::Error::failed_precondition("app " + handle.str() + ": " + not_refreshed);
   }
   return *scheduler;
 }
