@@ -60,7 +60,6 @@ add_executable(sortie
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_launch.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/cli/cmd_experiments.cpp)
 target_compile_definitions(sortie PRIVATE
-  SORTIE_VERSION="${PROJECT_VERSION}"
   SORTIE_DEFAULT_SCHEDULER="${SORTIE_DEFAULT_SCHEDULER}")
 target_link_libraries(sortie PRIVATE
   sortie_xm sortie_session

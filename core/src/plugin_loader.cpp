@@ -4,6 +4,7 @@
 // can enforce before a component is used lives here.
 #include "plugin_loader.hpp"
 
+#include <sortie/version.h>
 
 #include <atomic>
 #include <boost/dll/shared_library.hpp>
@@ -289,7 +290,7 @@ LoadedPlugin negotiate(const registry::PluginLibrary& library, LibraryRecord& re
   host.struct_size = sizeof(host);
   host.abi_min = kHostAbiMin;
   host.abi_max = kHostAbiMax;
-  host.host_version = "0.1.0";
+  host.host_version = SORTIE_VERSION;
   host.api = &record.api;
   sortie_plugin_info info{};
   info.struct_size = sizeof(info);
