@@ -136,7 +136,7 @@ int cmd_resources(session::Session& ctx, const Args& args) {
       std::string message = "unknown named resource '" + line.name + "'";
       auto close = ctx.registry().close_names(registry::Group::kNamedResources, line.name);
       if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
-      throw core::Error(SORTIE_NOT_FOUND, message);
+      throw core::Error::not_found(message);
     }
     if (!line.json) {
       std::printf("%s\n", core::to_json(*resource).c_str());
@@ -176,13 +176,16 @@ int cmd_builtins(session::Session& ctx, const Args& args) {
       parse_catalog_args("usage: sortie builtins [--print COMPONENT] [--json]", args, extra);
   if (line.help) return kExitOk;
   if (!line.name.empty()) {
-    throw core::Error("unexpected '" + line.name + "' (did you mean --print " + line.name + "?)");
+    throw core::Error::invalid_argument("unexpected '" + line.name + "' (did you mean --print " +
+                                        line.name + "?)");
   }
   if (!print_name.empty()) {
-    if (line.json) throw core::Error("--print and --json: give one (--json lists every component)");
+    if (line.json)
+      throw core::Error::invalid_argument(
+          "--print and --json: give one (--json lists every component)");
     const registry::Entry* entry = ctx.registry().find(registry::Group::kComponents, print_name);
     if (entry == nullptr) {
-      throw core::Error(SORTIE_NOT_FOUND, "unknown component '" + print_name + "'");
+      throw core::Error::not_found("unknown component '" + print_name + "'");
     }
     const auto component = core::parse_component(entry->name, entry->description, entry->data_json,
                                                  entry->manifest_path);

@@ -39,9 +39,9 @@ int64_t experiment_id(const std::string& text) {
     used = 0;
   }
   if (used != text.size() || id <= 0) {
-    throw core::Error("experiment id '" + text +
-                      "' is not a positive number (see `sortie "
-                      "experiments list`)");
+    throw core::Error::invalid_argument("experiment id '" + text +
+                                        "' is not a positive number (see `sortie "
+                                        "experiments list`)");
   }
   return id;
 }
@@ -223,11 +223,12 @@ int cmd_experiments(session::Session& ctx, const Args& args) {
   if (args[0] == "show") return show(ctx, rest);
   if (args[0] == "cancel") {
     if (rest.size() != 1) {
-      throw core::Error("usage: sortie experiments " + args[0] + " ID");
+      throw core::Error::invalid_argument("usage: sortie experiments " + args[0] + " ID");
     }
     return cancel(ctx, rest[0]);
   }
-  throw core::Error("unknown experiments command '" + args[0] + "'; expected list, show or cancel");
+  throw core::Error::invalid_argument("unknown experiments command '" + args[0] +
+                                      "'; expected list, show or cancel");
 }
 
 }  // namespace sortie::cli

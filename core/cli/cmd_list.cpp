@@ -106,13 +106,13 @@ int cmd_list(session::Session& ctx, const Args& args) {
     listed.Parse(json.data(), json.size());
     auto apps = listed.IsObject() ? listed.FindMember("apps") : listed.MemberEnd();
     if (apps == listed.MemberEnd() || !apps->value.IsArray()) {
-      throw core::Error(SORTIE_INTERNAL, scheduler.context() + ": list result has no 'apps' array");
+      throw core::Error::internal(scheduler.context() + ": list result has no 'apps' array");
     }
     for (const auto& app : apps->value.GetArray()) {
       if (!app.IsObject() || !app.HasMember("app_id") || !app["app_id"].IsString() ||
           !app.HasMember("state") || !app["state"].IsString()) {
-        throw core::Error(SORTIE_INTERNAL,
-                          scheduler.context() + ": list entry without string app_id and state");
+        throw core::Error::internal(scheduler.context() +
+                                    ": list entry without string app_id and state");
       }
       const std::string handle =
           core::AppHandle{scheduler_name, ctx.options().session, app["app_id"].GetString()}.str();

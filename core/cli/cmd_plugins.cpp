@@ -64,7 +64,7 @@ int list_plugins(session::Session& ctx, const Args& args) {
   std::optional<registry::Group> only;
   if (!group_text.empty()) {
     only = registry::group_from_string(group_text);
-    if (!only) throw core::Error("--group '" + group_text + "': unknown group");
+    if (!only) throw core::Error::invalid_argument("--group '" + group_text + "': unknown group");
   }
   const registry::Registry& reg = ctx.registry();
   if (vm.count("json") != 0) {
@@ -199,8 +199,8 @@ int show_plugin(session::Session& ctx, const Args& args) {
     if (library) break;
   }
   if (!library) {
-    throw core::Error(SORTIE_NOT_FOUND, "no plugin or plugin component named '" + name +
-                                            "' (see `sortie plugins list`)");
+    throw core::Error::not_found("no plugin or plugin component named '" + name +
+                                 "' (see `sortie plugins list`)");
   }
   const core::LoadedPlugin& plugin = ctx.plugin_host().load(*library);
   if (vm.count("json") != 0) {
@@ -345,8 +345,8 @@ int doctor(session::Session& ctx, const Args& args) {
   }
   for (const std::string& name : names) {
     if (!matched.count(name)) {
-      throw core::Error(SORTIE_NOT_FOUND, "no plugin or plugin component named '" + name +
-                                              "' (see `sortie plugins list`)");
+      throw core::Error::not_found("no plugin or plugin component named '" + name +
+                                   "' (see `sortie plugins list`)");
     }
   }
   std::vector<PluginReport> reports;
@@ -434,7 +434,8 @@ int cmd_plugins(session::Session& ctx, const Args& args) {
         "       sortie plugins doctor [NAME...] [--json]\n");
     return kExitOk;
   }
-  throw core::Error("unknown plugins subcommand '" + sub + "' (expected list, show or doctor)");
+  throw core::Error::invalid_argument("unknown plugins subcommand '" + sub +
+                                      "' (expected list, show or doctor)");
 }
 
 }  // namespace sortie::cli

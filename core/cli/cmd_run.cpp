@@ -66,7 +66,8 @@ RunCommandLine split_run_args(const Args& args) {
 
 core::AppDef app_from_command(const Args& command, const std::string& image, int replicas,
                               const std::string& name) {
-  if (command.empty()) throw core::Error("nothing after '--': give the command to run");
+  if (command.empty())
+    throw core::Error::invalid_argument("nothing after '--': give the command to run");
   core::AppDef app;
   const std::string program = std::filesystem::path(command.front()).filename().string();
   app.name = name.empty() ? program : name;
@@ -132,25 +133,28 @@ int cmd_run(session::Session& ctx, const Args& args) {
 
   if (spec.empty() && !line.component.empty() && names_spec_file(ctx, line.component)) {
     if (!line.rest.empty()) {
-      throw core::Error("sortie run " + line.component + ": a spec file takes no arguments, got '" +
-                        line.rest.front() + "'");
+      throw core::Error::invalid_argument("sortie run " + line.component +
+                                          ": a spec file takes no arguments, got '" +
+                                          line.rest.front() + "'");
     }
     spec = std::exchange(line.component, "");
   }
   const int sources =
       (spec.empty() ? 0 : 1) + (line.component.empty() ? 0 : 1) + (line.command_mode ? 1 : 0);
   if (sources != 1) {
-    throw core::Error(sources == 0 ? "nothing to run: give a component (see `sortie builtins`), "
-                                     "--spec FILE, or -- COMMAND"
-                                   : "give only one of: a component, --spec FILE, -- COMMAND");
+    throw core::Error::invalid_argument(
+        sources == 0 ? "nothing to run: give a component (see `sortie builtins`), "
+                       "--spec FILE, or -- COMMAND"
+                     : "give only one of: a component, --spec FILE, -- COMMAND");
   }
   if (!output.empty() && vm.count("dryrun") == 0) {
-    throw core::Error("-o/--output applies only with --dryrun");
+    throw core::Error::invalid_argument("-o/--output applies only with --dryrun");
   }
   const DocumentFormat document_format =
       output.empty() ? DocumentFormat::kJson : document_format_from_string(output);
   if (!line.command_mode && (vm.count("image") + vm.count("replicas") + vm.count("name")) > 0) {
-    throw core::Error("--image, --replicas and --name apply only to a command after --");
+    throw core::Error::invalid_argument(
+        "--image, --replicas and --name apply only to a command after --");
   }
 
   const core::ConfigFile& config = checked_run_config(ctx);
@@ -178,7 +182,7 @@ int cmd_run(session::Session& ctx, const Args& args) {
         message += "; to run the spec file " + line.component + ", use `sortie run --spec " +
                    line.component + "`";
       }
-      throw core::Error(SORTIE_NOT_FOUND, message);
+      throw core::Error::not_found(message);
     }
     const core::Component component = core::parse_component(entry->name, entry->description,
                                                             entry->data_json, entry->manifest_path);

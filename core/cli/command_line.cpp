@@ -26,7 +26,7 @@ std::optional<std::string> parse_positional_command(const char* usage,
     std::cout << usage << "\n\n" << desc;
     return std::nullopt;
   }
-  if (word.empty()) throw core::Error(std::string("missing ") + missing);
+  if (word.empty()) throw core::Error::invalid_argument(std::string("missing ") + missing);
   return word;
 }
 

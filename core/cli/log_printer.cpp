@@ -32,7 +32,7 @@ LogPrinter::LogPrinter(const LogFilter& filter)
       char message[256];
       regerror(rc, &regex_->compiled, message, sizeof message);
       regex_.reset();
-      throw core::Error("--regex '" + *filter.regex + "': " + message);
+      throw core::Error::invalid_argument("--regex '" + *filter.regex + "': " + message);
     }
   }
 }

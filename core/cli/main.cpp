@@ -1,6 +1,7 @@
 // The `sortie` command line. Global options come before the subcommand; everything after it
 // belongs to the subcommand. `sortie --help` reads no file and loads no plugin.
 #include <signal.h>
+#include <sortie/version.h>
 
 #include <boost/program_options/errors.hpp>
 #include <cerrno>

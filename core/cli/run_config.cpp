@@ -26,8 +26,9 @@ const core::ConfigFile& checked_run_config(session::Session& ctx) {
   config.check_keys(kRunSection, {kSchedulerKey}, "defaults of `sortie run` options");
   if (auto scheduler = configured_scheduler(config);
       scheduler && ctx.registry().find(registry::Group::kSchedulers, scheduler->value) == nullptr) {
-    throw core::Error(scheduler->origin + ": [" + kRunSection + "] " + kSchedulerKey + " = " +
-                      scheduler->value + ": " + ctx.unknown_scheduler_message(scheduler->value));
+    throw core::Error::invalid_argument(scheduler->origin + ": [" + kRunSection + "] " +
+                                        kSchedulerKey + " = " + scheduler->value + ": " +
+                                        ctx.unknown_scheduler_message(scheduler->value));
   }
   return config;
 }

@@ -40,7 +40,8 @@ std::vector<Placeholder> find_placeholders(const std::string& text, const std::s
   while ((pos = text.find("{{", pos)) != std::string::npos) {
     const size_t close = text.find("}}", pos + 2);
     if (close == std::string::npos) {
-      throw Error(where + ": unclosed '{{' in \"" + text + "\"; placeholders read {{param}}");
+      throw Error::invalid_argument(where + ": unclosed '{{' in \"" + text +
+                                    "\"; placeholders read {{param}}");
     }
     Placeholder placeholder{pos, close + 2, text.substr(pos + 2, close - pos - 2)};
     if (!placeholder.param.empty() && placeholder.param[0] == '*') {
@@ -110,8 +111,8 @@ void check_template(const Value& value, const Where& where, const Component& com
     for (const auto& member : value.GetObject()) {
       const std::string key(member.name.GetString(), member.name.GetStringLength());
       if (key.find("{{") != std::string::npos) {
-        throw Error(where.prefix() + "placeholders are not supported in keys ('" + key +
-                    "'); put them in values");
+        throw Error::invalid_argument(where.prefix() + "placeholders are not supported in keys ('" +
+                                      key + "'); put them in values");
       }
       check_template(member.value, where / key, component);
     }
@@ -124,12 +125,14 @@ void check_template(const Value& value, const Where& where, const Component& com
     for (const auto& placeholder : find_placeholders(text, where.prefix() + "template")) {
       const ComponentParam* param = find_param(component, placeholder.param);
       if (param == nullptr) {
-        throw Error(where.prefix() + "{{" + placeholder.param + "}} names no parameter" +
-                    did_you_mean(placeholder.param, param_names(component)));
+        throw Error::invalid_argument(where.prefix() + "{{" + placeholder.param +
+                                      "}} names no parameter" +
+                                      did_you_mean(placeholder.param, param_names(component)));
       }
       if (placeholder.splice && (param->type != "list" || !is_whole(text, {placeholder}))) {
-        throw Error(where.prefix() + "{{*" + placeholder.param +
-                    "}} splices a list parameter and must be a whole list element");
+        throw Error::invalid_argument(
+            where.prefix() + "{{*" + placeholder.param +
+            "}} splices a list parameter and must be a whole list element");
       }
     }
   }
@@ -153,7 +156,7 @@ bool parse_bool(std::string_view text, bool& value) {
 Value typed_value(const ComponentParam& param, const std::string& text, const std::string& where,
                   Allocator& alloc) {
   const auto fail = [&](const std::string& expected) -> Error {
-    return Error(where + ": expected " + expected + ", got '" + text + "'");
+    return Error::invalid_argument(where + ": expected " + expected + ", got '" + text + "'");
   };
   const std::string value = trim(text);
   if (param.type == "str") return Value(text.c_str(), alloc);
@@ -267,11 +270,12 @@ class Binder {
       } else if (i + 1 < words.size()) {
         text = words[++i];
       } else {
-        throw Error(context() + ": option " + flag_of(*param) + " needs a value (" + param->type +
-                    ")");
+        throw Error::invalid_argument(context() + ": option " + flag_of(*param) +
+                                      " needs a value (" + param->type + ")");
       }
       if (values_.HasMember(name.c_str())) {
-        throw Error(context() + ": option " + flag_of(*param) + " is given twice");
+        throw Error::invalid_argument(context() + ": option " + flag_of(*param) +
+                                      " is given twice");
       }
       set(*param, typed_value(*param, text, context() + ": " + flag_of(*param), alloc_));
     }
@@ -283,8 +287,8 @@ class Binder {
       const ComponentParam* param = find_param(component_, name);
       const std::string where = setting.origin + ": [component:" + component_.name + "] " + name;
       if (param == nullptr) {
-        throw Error(where + ": " + context() + " has no parameter '" + name + "'" +
-                    did_you_mean(name, param_names(component_)));
+        throw Error::invalid_argument(where + ": " + context() + " has no parameter '" + name +
+                                      "'" + did_you_mean(name, param_names(component_)));
       }
       if (values_.HasMember(name.c_str())) continue;
       if (param->positional) {
@@ -304,9 +308,9 @@ class Binder {
       if (!param.default_json) {
         const std::string what =
             param.positional ? "positional argument(s) " + param.name : "option " + flag_of(param);
-        throw Error(context() + ": " + what + " is required (" + param.type +
-                    (param.help.empty() ? "" : ": " + param.help) + "); see `sortie run " +
-                    component_.name + " --help`");
+        throw Error::invalid_argument(context() + ": " + what + " is required (" + param.type +
+                                      (param.help.empty() ? "" : ": " + param.help) +
+                                      "); see `sortie run " + component_.name + " --help`");
       }
       rapidjson::Document parsed(&alloc_);
       parsed.Parse(param.default_json->c_str());
@@ -325,8 +329,8 @@ class Binder {
       if (set_count != 1) {
         std::string list;
         for (const auto& flag : flags) list += (list.empty() ? "" : ", ") + flag;
-        throw Error(context() + ": give exactly one of " + list + " (got " +
-                    std::to_string(set_count) + ")");
+        throw Error::invalid_argument(context() + ": give exactly one of " + list + " (got " +
+                                      std::to_string(set_count) + ")");
       }
     }
   }
@@ -344,9 +348,10 @@ class Binder {
   void take_positional(const ComponentParam* positional, const std::vector<std::string>& words,
                        size_t first) {
     if (positional == nullptr) {
-      throw Error(context() + ": unexpected argument '" + words[first] +
-                  "'; this component takes no positional arguments (see `sortie run " +
-                  component_.name + " --help`)");
+      throw Error::invalid_argument(
+          context() + ": unexpected argument '" + words[first] +
+          "'; this component takes no positional arguments (see `sortie run " + component_.name +
+          " --help`)");
     }
     Value list(rapidjson::kArrayType);
     for (size_t i = first; i < words.size(); ++i) {
@@ -364,8 +369,9 @@ class Binder {
     for (const auto& param : component_.params) {
       if (!param.positional) known += (known.empty() ? "" : ", ") + flag_of(param);
     }
-    return Error(context() + ": unknown option '" + flag + "'" + did_you_mean(name, flags) +
-                 "; options: " + (known.empty() ? "none" : known));
+    return Error::invalid_argument(context() + ": unknown option '" + flag + "'" +
+                                   did_you_mean(name, flags) +
+                                   "; options: " + (known.empty() ? "none" : known));
   }
 
   void set(const ComponentParam& param, Value value) {
@@ -480,12 +486,12 @@ std::vector<std::vector<std::string>> read_one_of(const Value& component, const 
     for (const auto& name : group) {
       const ComponentParam* param = find_param(result, name);
       if (param == nullptr) {
-        throw Error(at.prefix() + "'" + name + "' is not a parameter" +
-                    did_you_mean(name, param_names(result)));
+        throw Error::invalid_argument(at.prefix() + "'" + name + "' is not a parameter" +
+                                      did_you_mean(name, param_names(result)));
       }
       if (!param->default_json || *param->default_json != "null") {
-        throw Error(at.prefix() + "parameter '" + name +
-                    "' must have default null to be one of a group");
+        throw Error::invalid_argument(at.prefix() + "parameter '" + name +
+                                      "' must have default null to be one of a group");
       }
     }
     groups.push_back(std::move(group));
@@ -511,7 +517,7 @@ Component parse_component(const std::string& name, const std::string& descriptio
       const Value& entry = json::as_object((*params)[i], at);
       ComponentParam param;
       const Value* param_name = json::find(entry, "name");
-      if (param_name == nullptr) throw Error(at.prefix() + "name is required");
+      if (param_name == nullptr) throw Error::invalid_argument(at.prefix() + "name is required");
       param.name = json::as_string(*param_name, at / "name");
       if (param.name.empty() || param.name.find_first_not_of(
                                     "abcdefghijklmnopqrstuvwxyz"
@@ -519,10 +525,11 @@ Component parse_component(const std::string& name, const std::string& descriptio
         json::fail_expected(at / "name", "a name of letters, digits and '_'", *param_name);
       }
       if (!names.insert(param.name).second) {
-        throw Error(at.prefix() + "parameter '" + param.name + "' is declared twice");
+        throw Error::invalid_argument(at.prefix() + "parameter '" + param.name +
+                                      "' is declared twice");
       }
       const Value* type = json::find(entry, "type");
-      if (type == nullptr) throw Error(at.prefix() + "type is required");
+      if (type == nullptr) throw Error::invalid_argument(at.prefix() + "type is required");
       param.type = json::as_string(*type, at / "type");
       if (std::find(kParamTypes.begin(), kParamTypes.end(), param.type) == kParamTypes.end()) {
         json::fail_expected(at / "type", "one of str, int, float, bool, list, dict", *type);
@@ -539,10 +546,11 @@ Component parse_component(const std::string& name, const std::string& descriptio
       }
       if (param.positional) {
         if (param.type != "list") {
-          throw Error(at.prefix() + "positional parameter '" + param.name +
-                      "' must have type list (it takes the remaining words)");
+          throw Error::invalid_argument(at.prefix() + "positional parameter '" + param.name +
+                                        "' must have type list (it takes the remaining words)");
         }
-        if (has_positional) throw Error(at.prefix() + "only one parameter may be positional");
+        if (has_positional)
+          throw Error::invalid_argument(at.prefix() + "only one parameter may be positional");
         has_positional = true;
       }
       component.params.push_back(std::move(param));
@@ -550,7 +558,8 @@ Component parse_component(const std::string& name, const std::string& descriptio
   }
   read_one_of(document, where, component);
   const Value* app = json::find(document, "app");
-  if (app == nullptr) throw Error(where.prefix() + "app is required (the AppDef template)");
+  if (app == nullptr)
+    throw Error::invalid_argument(where.prefix() + "app is required (the AppDef template)");
   check_template(json::as_object(*app, where / "app"), where / "app", component);
   component.app_template_json = json::compact(document);
   return component;
@@ -579,11 +588,13 @@ AppDef instantiate(const Component& component, const std::vector<std::string>& w
       }
       const std::string name = role["resource"].GetString();
       const std::string where = context + ": roles[" + std::to_string(i) + "].resource";
-      if (!lookup) throw Error(where + ": named resource '" + name + "' cannot be resolved here");
+      if (!lookup)
+        throw Error::invalid_argument(where + ": named resource '" + name +
+                                      "' cannot be resolved here");
       const auto resource = lookup(name);
       if (!resource) {
-        throw Error(where + ": unknown named resource '" + name + "'" +
-                    did_you_mean(name, resource_names));
+        throw Error::not_found(where + ": unknown named resource '" + name + "'" +
+                               did_you_mean(name, resource_names));
       }
       rapidjson::Document resolved(&values.GetAllocator());
       resolved.Parse(to_json(*resource).c_str());

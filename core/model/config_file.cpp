@@ -37,9 +37,10 @@ Sections parse_ini(const std::string& path, const std::string& content) {
     const std::string line = trim(raw_line);
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     if (line[0] == '[') {
-      if (line.back() != ']') throw Error(where + ": section header '" + line + "' lacks ']'");
+      if (line.back() != ']')
+        throw Error::invalid_argument(where + ": section header '" + line + "' lacks ']'");
       section = trim(line.substr(1, line.size() - 2));
-      if (section.empty()) throw Error(where + ": empty section name '[]'");
+      if (section.empty()) throw Error::invalid_argument(where + ": empty section name '[]'");
       in_section = true;
       sections.keys[section];  // an empty section still exists
       sections.origins.emplace(section, where);
@@ -47,21 +48,24 @@ Sections parse_ini(const std::string& path, const std::string& content) {
     }
     const size_t equals = line.find('=');
     if (equals == std::string::npos) {
-      throw Error(where + ": expected [SECTION], KEY = VALUE or a comment ('#' or ';'), got '" +
-                  line + "'");
+      throw Error::invalid_argument(
+          where + ": expected [SECTION], KEY = VALUE or a comment ('#' or ';'), got '" + line +
+          "'");
     }
     const std::string key = trim(line.substr(0, equals));
-    if (key.empty()) throw Error(where + ": '" + line + "' has no key before '='");
+    if (key.empty())
+      throw Error::invalid_argument(where + ": '" + line + "' has no key before '='");
     if (!in_section) {
-      throw Error(where + ": '" + key +
-                  "' is outside any section; put it under [SCHEDULER], [cli:run] or "
-                  "[component:NAME]");
+      throw Error::invalid_argument(
+          where + ": '" + key +
+          "' is outside any section; put it under [SCHEDULER], [cli:run] or "
+          "[component:NAME]");
     }
     auto& keys = sections.keys[section];
     const auto existing = keys.find(key);
     if (existing != keys.end()) {
-      throw Error(where + ": key '" + key + "' of [" + section + "] is already set at " +
-                  existing->second.origin);
+      throw Error::invalid_argument(where + ": key '" + key + "' of [" + section +
+                                    "] is already set at " + existing->second.origin);
     }
     keys.emplace(key, ConfigValue{trim(line.substr(equals + 1)), where});
   }
@@ -90,8 +94,8 @@ ConfigFile ConfigFile::load_default() {
   if (const char* explicit_file = std::getenv("SORTIE_CONFIG");
       explicit_file != nullptr && *explicit_file != '\0') {
     if (!std::filesystem::exists(explicit_file)) {
-      throw Error(SORTIE_NOT_FOUND, std::string("SORTIE_CONFIG names '") + explicit_file +
-                                        "', which does not exist; fix or unset SORTIE_CONFIG");
+      throw Error::not_found(std::string("SORTIE_CONFIG names '") + explicit_file +
+                             "', which does not exist; fix or unset SORTIE_CONFIG");
     }
     return load({explicit_file});
   }
@@ -109,9 +113,10 @@ ConfigFile ConfigFile::load_default() {
 void ConfigFile::check_sections(const std::vector<std::string>& known) const {
   for (const auto& [name, origin] : section_origins_) {
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;
-    throw Error(origin + ": no section [" + name + "] is read" + did_you_mean(name, known) +
-                "; sections: [cli:run], [SCHEDULER] for a scheduler's run options, "
-                "[component:NAME] for a component's parameters");
+    throw Error::invalid_argument(
+        origin + ": no section [" + name + "] is read" + did_you_mean(name, known) +
+        "; sections: [cli:run], [SCHEDULER] for a scheduler's run options, "
+        "[component:NAME] for a component's parameters");
   }
 }
 
@@ -121,9 +126,9 @@ void ConfigFile::check_keys(const std::string& section, const std::vector<std::s
   if (found == sections_.end()) return;
   for (const auto& [key, value] : found->second) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    throw Error(value.origin + ": [" + section + "] has no key '" + key + "'" +
-                did_you_mean(key, known) + "; its keys are the " + what + ": " +
-                (known.empty() ? "none" : quoted_list(known)));
+    throw Error::invalid_argument(value.origin + ": [" + section + "] has no key '" + key + "'" +
+                                  did_you_mean(key, known) + "; its keys are the " + what + ": " +
+                                  (known.empty() ? "none" : quoted_list(known)));
   }
 }
 

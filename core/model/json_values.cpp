@@ -24,9 +24,9 @@ rapidjson::Document parse(std::string_view text, std::string_view origin) {
   rapidjson::Document document;
   document.Parse(text.data(), text.size());
   if (document.HasParseError()) {
-    throw Error(std::string(origin) + ": invalid JSON at offset " +
-                std::to_string(document.GetErrorOffset()) + ": " +
-                rapidjson::GetParseError_En(document.GetParseError()));
+    throw Error::invalid_argument(std::string(origin) + ": invalid JSON at offset " +
+                                  std::to_string(document.GetErrorOffset()) + ": " +
+                                  rapidjson::GetParseError_En(document.GetParseError()));
   }
   return document;
 }
@@ -48,7 +48,8 @@ std::string describe(const Value& value) {
 }
 
 void fail_expected(const Where& where, std::string_view expected, const Value& got) {
-  throw Error(where.prefix() + "expected " + std::string(expected) + ", got " + describe(got));
+  throw Error::invalid_argument(where.prefix() + "expected " + std::string(expected) + ", got " +
+                                describe(got));
 }
 
 const Value& as_object(const Value& value, const Where& where) {
@@ -129,8 +130,9 @@ void check_schema(const Value& object, const Where& where, std::string_view expe
   const Value* schema = find(object, "schema");
   if (schema == nullptr) return;
   if (!schema->IsString() || std::string_view(schema->GetString()) != expected) {
-    throw Error((where / "schema").prefix() + "expected \"" + std::string(expected) + "\", got " +
-                describe(*schema) + " (a payload of another kind or major version)");
+    throw Error::invalid_argument((where / "schema").prefix() + "expected \"" +
+                                  std::string(expected) + "\", got " + describe(*schema) +
+                                  " (a payload of another kind or major version)");
   }
 }
 

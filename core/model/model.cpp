@@ -23,21 +23,21 @@ std::string role_context(const AppDef& app, size_t index) {
 
 void validate_resource(const Resource& res, const std::string& where) {
   if (res.cpu < 0 && res.cpu != -1) {
-    throw Error(where + ": resource.cpu must be >= 0 (or -1 for unset), got " +
-                std::to_string(res.cpu));
+    throw Error::invalid_argument(where + ": resource.cpu must be >= 0 (or -1 for unset), got " +
+                                  std::to_string(res.cpu));
   }
   if (res.gpu < -1) {
-    throw Error(where + ": resource.gpu must be >= 0 (or -1 for unset), got " +
-                std::to_string(res.gpu));
+    throw Error::invalid_argument(where + ": resource.gpu must be >= 0 (or -1 for unset), got " +
+                                  std::to_string(res.gpu));
   }
   if (res.mem_mb < -1) {
-    throw Error(where + ": resource.memMB must be >= 0 (or -1 for unset), got " +
-                std::to_string(res.mem_mb));
+    throw Error::invalid_argument(where + ": resource.memMB must be >= 0 (or -1 for unset), got " +
+                                  std::to_string(res.mem_mb));
   }
   for (const auto& [device, count] : res.devices) {
     if (count < 0) {
-      throw Error(where + ": resource.devices." + device + " must be >= 0, got " +
-                  std::to_string(count));
+      throw Error::invalid_argument(where + ": resource.devices." + device + " must be >= 0, got " +
+                                    std::to_string(count));
     }
   }
 }
@@ -46,30 +46,34 @@ void validate_role(const AppDef& app, size_t index) {
   const Role& role = app.roles[index];
   const std::string where = role_context(app, index);
   if (role.entrypoint.empty() && role.image.empty()) {
-    throw Error(where + ": entrypoint is required");
+    throw Error::invalid_argument(where + ": entrypoint is required");
   }
   if (role.num_replicas < 1) {
-    throw Error(where + ": num_replicas must be >= 1, got " + std::to_string(role.num_replicas));
+    throw Error::invalid_argument(where + ": num_replicas must be >= 1, got " +
+                                  std::to_string(role.num_replicas));
   }
   if (role.min_replicas && (*role.min_replicas < 1 || *role.min_replicas > role.num_replicas)) {
-    throw Error(where + ": min_replicas must be between 1 and num_replicas (" +
-                std::to_string(role.num_replicas) + "), got " + std::to_string(*role.min_replicas));
+    throw Error::invalid_argument(where + ": min_replicas must be between 1 and num_replicas (" +
+                                  std::to_string(role.num_replicas) + "), got " +
+                                  std::to_string(*role.min_replicas));
   }
   if (role.max_retries < 0) {
-    throw Error(where + ": max_retries must be >= 0, got " + std::to_string(role.max_retries));
+    throw Error::invalid_argument(where + ": max_retries must be >= 0, got " +
+                                  std::to_string(role.max_retries));
   }
   validate_resource(role.resource, where);
   for (const auto& [port_name, port] : role.port_map) {
     if (port < 0 || port > 65535) {
-      throw Error(where + ": port_map." + port_name + " must be a port number (0-65535), got " +
-                  std::to_string(port));
+      throw Error::invalid_argument(where + ": port_map." + port_name +
+                                    " must be a port number (0-65535), got " +
+                                    std::to_string(port));
     }
   }
   for (size_t m = 0; m < role.mounts.size(); ++m) {
     const Mount& mount = role.mounts[m];
     const std::string mount_where = where + ": mounts[" + std::to_string(m) + "]";
-    if (mount.src.empty()) throw Error(mount_where + ": src is required");
-    if (mount.dst.empty()) throw Error(mount_where + ": dst is required");
+    if (mount.src.empty()) throw Error::invalid_argument(mount_where + ": src is required");
+    if (mount.dst.empty()) throw Error::invalid_argument(mount_where + ": dst is required");
   }
 }
 
@@ -117,17 +121,20 @@ const char* to_string(MountType type) noexcept {
 
 void validate(const AppDef& app) {
   if (app.roles.empty()) {
-    throw Error("app '" + app.name + "': roles is empty; an app needs at least one role");
+    throw Error::invalid_argument("app '" + app.name +
+                                  "': roles is empty; an app needs at least one role");
   }
   std::set<std::string> names;
   for (size_t i = 0; i < app.roles.size(); ++i) {
     const std::string& name = app.roles[i].name;
     if (name.empty()) {
-      throw Error("app '" + app.name + "': roles[" + std::to_string(i) + "]: name is required");
+      throw Error::invalid_argument("app '" + app.name + "': roles[" + std::to_string(i) +
+                                    "]: name is required");
     }
     if (!names.insert(name).second) {
-      throw Error("app '" + app.name + "': roles[" + std::to_string(i) + "]: role name '" + name +
-                  "' is used twice; role names must be unique");
+      throw Error::invalid_argument("app '" + app.name + "': roles[" + std::to_string(i) +
+                                    "]: role name '" + name +
+                                    "' is used twice; role names must be unique");
     }
     validate_role(app, i);
   }
@@ -160,9 +167,10 @@ std::string AppHandle::str() const { return scheduler + "://" + session + "/" + 
 
 AppHandle parse_app_handle(std::string_view text) {
   const auto fail = [&](const std::string& why) -> Error {
-    return Error("'" + std::string(text) + "' is not an app handle (" + why +
-                 "); expected SCHEDULER://SESSION/APP_ID, e.g. local_cwd://default/echo-k3x9q2a0b1 "
-                 "(SESSION may be empty: local_cwd:///echo-k3x9q2a0b1)");
+    return Error::invalid_argument(
+        "'" + std::string(text) + "' is not an app handle (" + why +
+        "); expected SCHEDULER://SESSION/APP_ID, e.g. local_cwd://default/echo-k3x9q2a0b1 "
+        "(SESSION may be empty: local_cwd:///echo-k3x9q2a0b1)");
   };
   const size_t separator = text.find("://");
   if (separator == std::string_view::npos) throw fail("no '://'");

@@ -23,7 +23,7 @@ std::optional<std::string> read(const std::string& path, const std::string& what
   std::ostringstream content;
   content << in.rdbuf();
   if (in.bad()) {
-    throw Error(SORTIE_UNKNOWN, "cannot read " + what + " '" + path + "': read error");
+    throw Error::unknown("cannot read " + what + " '" + path + "': read error");
   }
   return content.str();
 }

@@ -167,7 +167,8 @@ Mount read_mount(const Value& value, const Where& where) {
   json::as_object(value, where);
   Mount mount;
   const Value* type = json::find(value, "type");
-  if (type == nullptr) throw Error(where.prefix() + "type is required (bind, volume or device)");
+  if (type == nullptr)
+    throw Error::invalid_argument(where.prefix() + "type is required (bind, volume or device)");
   const std::string type_name = json::as_string(*type, where / "type");
   if (type_name == "bind") {
     mount.type = MountType::kBind;
@@ -193,7 +194,7 @@ Mount read_mount(const Value& value, const Where& where) {
 
 std::string required_string(const Value& object, const char* name, const Where& where) {
   const Value* value = json::find(object, name);
-  if (value == nullptr) throw Error(where.prefix() + name + " is required");
+  if (value == nullptr) throw Error::invalid_argument(where.prefix() + name + " is required");
   return json::as_string(*value, where / name);
 }
 
@@ -356,7 +357,7 @@ AppDef appdef_from_json(std::string_view text, std::string_view origin) {
     app.metadata = json::as_string_map(*v, where / "metadata");
   }
   const Value* roles = json::find(document, "roles");
-  if (roles == nullptr) throw Error(where.prefix() + "roles is required");
+  if (roles == nullptr) throw Error::invalid_argument(where.prefix() + "roles is required");
   json::as_array(*roles, where / "roles");
   for (rapidjson::SizeType i = 0; i < roles->Size(); ++i) {
     app.roles.push_back(read_role((*roles)[i], (where / "roles")[i]));
@@ -380,7 +381,7 @@ AppStatus status_from_json(std::string_view text, std::string_view origin) {
   AppStatus status;
   status.app_id = required_string(document, "app_id", where);
   const Value* state = json::find(document, "state");
-  if (state == nullptr) throw Error(where.prefix() + "state is required");
+  if (state == nullptr) throw Error::invalid_argument(where.prefix() + "state is required");
   status.state = read_state(*state, where / "state");
   if (const Value* v = json::find(document, "num_restarts")) {
     status.num_restarts = json::as_int(*v, where / "num_restarts", 0);

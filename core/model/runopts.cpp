@@ -162,7 +162,7 @@ std::vector<RunOpt> parse_runopts(std::string_view text, std::string_view origin
   json::as_object(document, where);
   json::check_schema(document, where, "sortie.runopts/1");
   const json::Value* options = json::find(document, "options");
-  if (options == nullptr) throw Error(where.prefix() + "options is required");
+  if (options == nullptr) throw Error::invalid_argument(where.prefix() + "options is required");
   json::as_array(*options, where / "options");
   std::vector<RunOpt> opts;
   std::set<std::string> names;
@@ -171,16 +171,16 @@ std::vector<RunOpt> parse_runopts(std::string_view text, std::string_view origin
     const json::Value& entry = json::as_object((*options)[i], at);
     RunOpt opt;
     const json::Value* name = json::find(entry, "name");
-    if (name == nullptr) throw Error(at.prefix() + "name is required");
+    if (name == nullptr) throw Error::invalid_argument(at.prefix() + "name is required");
     opt.name = json::as_string(*name, at / "name");
     if (!is_key(opt.name) || trim(opt.name) != opt.name) {
       json::fail_expected(at / "name", "a name of letters, digits, '_', '-' or '.'", *name);
     }
     if (!names.insert(opt.name).second) {
-      throw Error(at.prefix() + "option '" + opt.name + "' is declared twice");
+      throw Error::invalid_argument(at.prefix() + "option '" + opt.name + "' is declared twice");
     }
     const json::Value* type = json::find(entry, "type");
-    if (type == nullptr) throw Error(at.prefix() + "type is required");
+    if (type == nullptr) throw Error::invalid_argument(at.prefix() + "type is required");
     const std::string type_name = json::as_string(*type, at / "type");
     const auto found = std::find_if(kTypeNames.begin(), kTypeNames.end(),
                                     [&](const char* known) { return type_name == known; });
@@ -212,9 +212,10 @@ std::map<std::string, std::string> split_cfg(std::string_view text) {
     const std::string key = trim(
         text.substr(pos, equals == std::string_view::npos ? std::string_view::npos : equals - pos));
     if (equals == std::string_view::npos || !is_key(key)) {
-      throw Error("-cfg: '" + trim(text.substr(pos)) +
-                  "' is not KEY=VALUE; write -cfg key=value,key2=value2 (lists may use ',' or "
-                  "';', dicts k1:v1;k2:v2)");
+      throw Error::invalid_argument(
+          "-cfg: '" + trim(text.substr(pos)) +
+          "' is not KEY=VALUE; write -cfg key=value,key2=value2 (lists may use ',' or "
+          "';', dicts k1:v1;k2:v2)");
     }
     size_t end = equals + 1;
     while (end < text.size() &&
@@ -222,7 +223,7 @@ std::map<std::string, std::string> split_cfg(std::string_view text) {
       ++end;
     }
     if (!pairs.emplace(key, trim(text.substr(equals + 1, end - equals - 1))).second) {
-      throw Error("-cfg: option '" + key + "' is given twice");
+      throw Error::invalid_argument("-cfg: option '" + key + "' is given twice");
     }
     pos = end + 1;
   }
@@ -235,10 +236,11 @@ std::string resolve_runopts(const std::vector<RunOpt>& opts,
   const auto names = option_names(opts);
   for (const auto& [name, value] : raw) {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
-      throw Error(who + " has no run option '" + name + "' (set in " + value.origin + ")" +
-                  did_you_mean(name, names) + "; its options are: " +
-                  (names.empty() ? std::string("none") : quoted_list(names)) +
-                  " (see `sortie runopts " + std::string(scheduler) + "`)");
+      throw Error::invalid_argument(
+          who + " has no run option '" + name + "' (set in " + value.origin + ")" +
+          did_you_mean(name, names) +
+          "; its options are: " + (names.empty() ? std::string("none") : quoted_list(names)) +
+          " (see `sortie runopts " + std::string(scheduler) + "`)");
     }
   }
   rapidjson::StringBuffer buffer;
@@ -249,16 +251,18 @@ std::string resolve_runopts(const std::vector<RunOpt>& opts,
     if (given != raw.end()) {
       w.Key(opt.name.c_str());
       if (const auto expected = write_typed(w, opt, given->second.value)) {
-        throw Error(who + ": run option '" + opt.name + "' (set in " + given->second.origin +
-                    "): expected " + *expected + ", got '" + given->second.value + "'");
+        throw Error::invalid_argument(who + ": run option '" + opt.name + "' (set in " +
+                                      given->second.origin + "): expected " + *expected +
+                                      ", got '" + given->second.value + "'");
       }
     } else if (opt.default_json) {
       w.Key(opt.name.c_str());
       w.RawValue(opt.default_json->data(), opt.default_json->size(), rapidjson::kObjectType);
     } else if (opt.required) {
-      throw Error(who + ": run option '" + opt.name + "' (" + to_string(opt.type) +
-                  ") is required: " + opt.help + "; set it with -cfg " + opt.name +
-                  "=VALUE or in .sortieconfig [" + std::string(scheduler) + "]");
+      throw Error::invalid_argument(who + ": run option '" + opt.name + "' (" +
+                                    to_string(opt.type) + ") is required: " + opt.help +
+                                    "; set it with -cfg " + opt.name +
+                                    "=VALUE or in .sortieconfig [" + std::string(scheduler) + "]");
     }
   }
   w.EndObject();

@@ -70,7 +70,7 @@ class SpecReader {
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
                          const std::string& message) const {
-    throw Error(prefix(node, path) + message);
+    throw Error::invalid_argument(prefix(node, path) + message);
   }
 
   static std::string describe(const YAML::Node& node) {
@@ -418,10 +418,11 @@ AppDef parse_app_spec(const std::string& text, const std::string& origin,
   try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw Error(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
-                std::to_string(e.mark.column + 1) + ": invalid YAML/JSON: " + e.msg);
+    throw Error::invalid_argument(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
+                                  std::to_string(e.mark.column + 1) +
+                                  ": invalid YAML/JSON: " + e.msg);
   }
-  if (!root || root.IsNull()) throw Error(origin + ": the app spec is empty");
+  if (!root || root.IsNull()) throw Error::invalid_argument(origin + ": the app spec is empty");
   AppDef app = SpecReader(origin, lookup, resource_names).read_app(root);
   try {
     validate(app);

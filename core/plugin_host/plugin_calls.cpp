@@ -11,8 +11,8 @@ namespace {
 
 [[noreturn]] void bad_payload(const std::string& context, const char* call,
                               const std::string& what) {
-  throw Error(SORTIE_INTERNAL, context + ": " + call + " returned an invalid payload: " + what +
-                                   " (docs/payloads.md); this is a bug in the plugin");
+  throw Error::internal(context + ": " + call + " returned an invalid payload: " + what +
+                        " (docs/payloads.md); this is a bug in the plugin");
 }
 
 void parse_payload(const std::string& context, const char* call, const std::string& payload,
@@ -68,9 +68,8 @@ void check_status(const std::string& context, const char* call, sortie_status st
   if (status == SORTIE_OK) return;
   const std::string text = message.empty() ? "(the plugin gave no message)" : message;
   if (!is_known_status(status)) {
-    throw Error(SORTIE_UNKNOWN, context + ": " + call + " failed with status " +
-                                    std::to_string(status) +
-                                    ", which is not a sortie status (treated as UNKNOWN): " + text);
+    throw Error::unknown(context + ": " + call + " failed with status " + std::to_string(status) +
+                         ", which is not a sortie status (treated as UNKNOWN): " + text);
   }
   throw Error(status, context + ": " + call + " failed: " + text);
 }

@@ -48,13 +48,12 @@ sortie_status invoke(const std::string& context, const char* call, Call&& body) 
   try {
     return body();
   } catch (const std::exception& e) {
-    throw Error(SORTIE_INTERNAL,
-                context + ": " + call +
-                    " let a C++ exception cross the plugin boundary (ABI-6): " + e.what());
+    throw Error::internal(context + ": " + call +
+                          " let a C++ exception cross the plugin boundary (ABI-6): " + e.what());
   } catch (...) {
-    throw Error(SORTIE_INTERNAL, context + ": " + call +
-                                     " let an exception of unknown type cross the plugin "
-                                     "boundary (ABI-6)");
+    throw Error::internal(context + ": " + call +
+                          " let an exception of unknown type cross the plugin "
+                          "boundary (ABI-6)");
   }
 }
 
@@ -80,8 +79,8 @@ sortie_status invoke_printing(int32_t print_level, const std::string& context, c
   return invoke(context, call, std::forward<Call>(body));
 }
 
-// Throws Error("<context>: <call> failed: <message>") unless status is SORTIE_OK. A status
-// outside the documented set is reported as UNKNOWN together with its numeric value.
+// Throws an Error with `status` and "<context>: <call> failed: <message>" unless status is
+// SORTIE_OK. A status outside the documented set is reported as UNKNOWN with its numeric value.
 void check_status(const std::string& context, const char* call, sortie_status status,
                   const std::string& message);
 

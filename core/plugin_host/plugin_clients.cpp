@@ -101,9 +101,9 @@ std::string SchedulerClient::schedule(std::string_view request) {
   });
   check_status(context_, "schedule", status, err.text());
   if (out.text().empty()) {
-    throw Error(SORTIE_INTERNAL, context_ +
-                                     ": schedule succeeded but wrote no app id; this is "
-                                     "a bug in the plugin");
+    throw Error::internal(context_ +
+                          ": schedule succeeded but wrote no app id; this is "
+                          "a bug in the plugin");
   }
   return out.text();
 }
@@ -121,7 +121,7 @@ std::optional<std::string> SchedulerClient::describe(std::string_view app_id) {
 
 std::string SchedulerClient::list(std::string_view filter) {
   if (!SORTIE_HAS_MEMBER(vtable_, sortie_scheduler_vtable, list) || vtable_->list == nullptr) {
-    throw Error(SORTIE_UNIMPLEMENTED, context_ + " does not support list");
+    throw Error::unimplemented(context_ + " does not support list");
   }
   StringSink out, err;
   const sortie_status status = invoke_printing(print_level_, context_, "list", [&] {
@@ -146,7 +146,7 @@ bool SchedulerClient::can_wait() const {
 
 std::string SchedulerClient::wait(std::string_view app_id, std::string_view known_state,
                                   int64_t timeout_ms) {
-  if (!can_wait()) throw Error(SORTIE_UNIMPLEMENTED, context_ + " does not support wait");
+  if (!can_wait()) throw Error::unimplemented(context_ + " does not support wait");
   StringSink out, err;
   const sortie_status status = invoke_printing(print_level_, context_, "wait", [&] {
     return vtable_->wait(self_, as_str(app_id), as_str(known_state), timeout_ms, out.get(),
@@ -162,7 +162,7 @@ std::unique_ptr<LogReader> SchedulerClient::log_open(std::string_view app_id,
   // Negotiation guaranteed that log_open, log_next and log_close come together.
   if (!SORTIE_HAS_MEMBER(vtable_, sortie_scheduler_vtable, log_close) ||
       vtable_->log_open == nullptr) {
-    throw Error(SORTIE_UNIMPLEMENTED, context_ + " does not support log");
+    throw Error::unimplemented(context_ + " does not support log");
   }
   sortie_log_stream* stream = nullptr;
   StringSink err;
@@ -171,9 +171,9 @@ std::unique_ptr<LogReader> SchedulerClient::log_open(std::string_view app_id,
   });
   check_status(context_, "log_open", status, err.text());
   if (stream == nullptr) {
-    throw Error(SORTIE_INTERNAL, context_ +
-                                     ": log_open succeeded but returned a NULL stream; "
-                                     "this is a bug in the plugin");
+    throw Error::internal(context_ +
+                          ": log_open succeeded but returned a NULL stream; "
+                          "this is a bug in the plugin");
   }
   return std::make_unique<LogReader>(vtable_, stream, context_, print_level_);
 }

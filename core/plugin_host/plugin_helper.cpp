@@ -72,26 +72,24 @@ bool reap_within(pid_t pid, int pidfd, milliseconds grace, int& status) {
 
 HelperProcess::HelperProcess(const std::string& helper_path) {
   if (::access(helper_path.c_str(), X_OK) != 0) {
-    throw Error(
-        SORTIE_FAILED_PRECONDITION,
+    throw Error::failed_precondition(
         "cannot run the plugin in a helper process: " + helper_path + " is " +
-            (errno == ENOENT ? "missing"
-                             : "not executable (" + std::string(std::strerror(errno)) + ")") +
-            "; reinstall sortie");
+        (errno == ENOENT ? "missing"
+                         : "not executable (" + std::string(std::strerror(errno)) + ")") +
+        "; reinstall sortie");
   }
   int channel[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
-    throw Error(SORTIE_RESOURCE_EXHAUSTED,
-                std::string("cannot create the plugin helper's channel: ") + std::strerror(errno));
+    throw Error::resource_exhausted(std::string("cannot create the plugin helper's channel: ") +
+                                    std::strerror(errno));
   }
   int output[2];
   if (::pipe2(output, O_CLOEXEC) != 0) {
     const int error = errno;
     ::close(channel[0]);
     ::close(channel[1]);
-    throw Error(
-        SORTIE_RESOURCE_EXHAUSTED,
-        std::string("cannot create the plugin helper's stdout pipe: ") + std::strerror(error));
+    throw Error::resource_exhausted(std::string("cannot create the plugin helper's stdout pipe: ") +
+                                    std::strerror(error));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -124,8 +122,8 @@ HelperProcess::HelperProcess(const std::string& helper_path) {
   if (spawned != 0) {
     ::close(channel[0]);
     ::close(output[0]);
-    throw Error(SORTIE_FAILED_PRECONDITION, "cannot start the plugin helper " + helper_path + ": " +
-                                                std::strerror(spawned) + "; reinstall sortie");
+    throw Error::failed_precondition("cannot start the plugin helper " + helper_path + ": " +
+                                     std::strerror(spawned) + "; reinstall sortie");
   }
   channel_ = channel[0];
   stdout_ = output[0];

@@ -57,25 +57,24 @@ const sortie_component& find_component(const registry::Entry& entry, registry::G
                                        uint32_t kind, const IsolationOptions& isolation,
                                        const LoadedPlugin*& plugin) {
   if (entry.group != group) {
-    throw Error(SORTIE_INVALID_ARGUMENT, std::string(to_string(entry.group)) + " entry '" +
-                                             entry.name + "' (manifest " + entry.manifest_path +
-                                             ") cannot be used where " + to_string(group) +
-                                             " is expected");
+    throw Error::invalid_argument(std::string(to_string(entry.group)) + " entry '" + entry.name +
+                                  "' (manifest " + entry.manifest_path + ") cannot be used where " +
+                                  to_string(group) + " is expected");
   }
   if (entry.plugin == nullptr) {
-    throw Error(SORTIE_INVALID_ARGUMENT, std::string(group_noun(group)) + " '" + entry.name +
-                                             "' (manifest " + entry.manifest_path +
-                                             ") is a data entry with no plugin library; read its "
-                                             "data instead of calling it");
+    throw Error::invalid_argument(std::string(group_noun(group)) + " '" + entry.name +
+                                  "' (manifest " + entry.manifest_path +
+                                  ") is a data entry with no plugin library; read its "
+                                  "data instead of calling it");
   }
   plugin = &load_library(*entry.plugin, isolation);
   for (const sortie_component* component : plugin->components) {
     if (component->kind == kind && entry.name == component->name) return *component;
   }
   // Negotiation checked the library against its manifest; this entry came from another one.
-  throw Error(SORTIE_FAILED_PRECONDITION,
-              detail::plugin_context(*entry.plugin) + ": the library has no " + group_noun(group) +
-                  " '" + entry.name + "' (entry from " + entry.manifest_path + ")");
+  throw Error::failed_precondition(detail::plugin_context(*entry.plugin) + ": the library has no " +
+                                   group_noun(group) + " '" + entry.name + "' (entry from " +
+                                   entry.manifest_path + ")");
 }
 
 // Creates an instance of the entry's component through its vtable's create() (or its helper
@@ -102,9 +101,9 @@ std::unique_ptr<Client> create_component(const registry::Entry& entry, registry:
   });
   check_status(context, "create", status, err.text());
   if (self == nullptr) {
-    throw Error(SORTIE_INTERNAL, context +
-                                     ": create succeeded but returned a NULL handle; this is a "
-                                     "bug in the plugin");
+    throw Error::internal(context +
+                          ": create succeeded but returned a NULL handle; this is a "
+                          "bug in the plugin");
   }
   return std::make_unique<Client>(vtable, self, context, print_level);
 }

@@ -23,9 +23,9 @@ std::chrono::milliseconds parse_timeout_seconds(const std::string& text, const s
   const double seconds = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(seconds) ||
       seconds <= 0 || seconds > 1e6) {
-    throw Error(SORTIE_INVALID_ARGUMENT, what + ": '" + text +
-                                             "' is not a number of seconds; give a positive "
-                                             "number such as 30 or 0.5");
+    throw Error::invalid_argument(what + ": '" + text +
+                                  "' is not a number of seconds; give a positive "
+                                  "number such as 30 or 0.5");
   }
   return std::chrono::milliseconds(std::max<int64_t>(1, std::llround(seconds * 1000)));
 }
@@ -38,8 +38,8 @@ IsolationOptions isolation_options_from_env(IsolationOptions base) {
     } else if (value == "0" || value == "false" || value.empty()) {
       base.isolate_all = false;
     } else {
-      throw Error(SORTIE_INVALID_ARGUMENT,
-                  "SORTIE_ISOLATE_PLUGINS: '" + value + "' is neither 1/true nor 0/false");
+      throw Error::invalid_argument("SORTIE_ISOLATE_PLUGINS: '" + value +
+                                    "' is neither 1/true nor 0/false");
     }
   }
   if (const char* timeout = std::getenv("SORTIE_PLUGIN_TIMEOUT"); timeout != nullptr) {

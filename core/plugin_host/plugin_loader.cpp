@@ -4,6 +4,8 @@
 // can enforce before a component is used lives here.
 #include "plugin_loader.hpp"
 
+#include <sortie/version.h>
+
 #include <boost/dll/shared_library.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -93,9 +95,9 @@ class AnswerChecker {
   explicit AnswerChecker(std::string context) : context_(std::move(context)) {}
 
   [[noreturn]] void fault(const std::string& what) const {
-    throw Error(SORTIE_INTERNAL, context_ + ": invalid negotiation answer: " + what +
-                                     "; the plugin breaks the sortie ABI (sdk/include/sortie/"
-                                     "plugin_abi.h), report it to its authors");
+    throw Error::internal(context_ + ": invalid negotiation answer: " + what +
+                          "; the plugin breaks the sortie ABI (sdk/include/sortie/"
+                          "plugin_abi.h), report it to its authors");
   }
 
   // The vtable must reach `needed_size` bytes and the required members must be non-NULL.
@@ -219,11 +221,11 @@ void check_against_manifest(const registry::PluginLibrary& library, const Loaded
   }
   for (const auto& [kind, name] : promised) {
     if (!present.count({kind, name})) {
-      throw Error(SORTIE_FAILED_PRECONDITION,
-                  context + ": the manifest promises " + component_kind_name(kind) + " '" + name +
-                      "' but the library has no such component (it has: " +
-                      (provided.empty() ? "none" : provided) +
-                      "); fix 'provides' in the manifest or install the matching library");
+      throw Error::failed_precondition(
+          context + ": the manifest promises " + component_kind_name(kind) + " '" + name +
+          "' but the library has no such component (it has: " +
+          (provided.empty() ? "none" : provided) +
+          "); fix 'provides' in the manifest or install the matching library");
     }
   }
   for (const auto& [kind, name] : present) {
@@ -253,32 +255,30 @@ LoadedPlugin negotiate(const registry::PluginLibrary& library, LibraryRecord& re
             ? "rebuild the plugin against sortie SDK >= " + abi_text(kHostAbiMin)
             : "upgrade sortie to a release that speaks ABI " + abi_text(library.abi_min) +
                   ", or install a build of the plugin for ABI " + abi_text(kHostAbiMax);
-    throw Error(SORTIE_FAILED_PRECONDITION,
-                context + ": the manifest declares ABI " +
-                    abi_range_text(library.abi_min, library.abi_max) + " but this host speaks " +
-                    abi_range_text(kHostAbiMin, kHostAbiMax) + "; " + hint);
+    throw Error::failed_precondition(context + ": the manifest declares ABI " +
+                                     abi_range_text(library.abi_min, library.abi_max) +
+                                     " but this host speaks " +
+                                     abi_range_text(kHostAbiMin, kHostAbiMax) + "; " + hint);
   }
   std::error_code exists_error;
   if (!std::filesystem::exists(library.library_path, exists_error)) {
-    throw Error(SORTIE_FAILED_PRECONDITION,
-                context + ": the library " + library.library_path +
-                    " does not exist; reinstall the plugin or fix 'library' "
-                    "in the manifest");
+    throw Error::failed_precondition(context + ": the library " + library.library_path +
+                                     " does not exist; reinstall the plugin or fix 'library' "
+                                     "in the manifest");
   }
   try {
     record.library.emplace(library.library_path,
                            boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
   } catch (const std::exception& e) {
-    throw Error(SORTIE_FAILED_PRECONDITION,
-                context + ": cannot load the library: " + dlerror_text(e.what()) +
-                    " (a missing dependency or an undefined symbol; `ldd -r " +
-                    library.library_path + "` shows which)");
+    throw Error::failed_precondition(context +
+                                     ": cannot load the library: " + dlerror_text(e.what()) +
+                                     " (a missing dependency or an undefined symbol; `ldd -r " +
+                                     library.library_path + "` shows which)");
   }
   if (!record.library->has(SORTIE_PLUGIN_ENTRY_SYMBOL)) {
-    throw Error(SORTIE_FAILED_PRECONDITION,
-                context + ": not a sortie plugin: the library exports no '" +
-                    SORTIE_PLUGIN_ENTRY_SYMBOL +
-                    "' (was it built with SORTIE_PLUGIN(...) / sortie_add_plugin?)");
+    throw Error::failed_precondition(
+        context + ": not a sortie plugin: the library exports no '" + SORTIE_PLUGIN_ENTRY_SYMBOL +
+        "' (was it built with SORTIE_PLUGIN(...) / sortie_add_plugin?)");
   }
   auto& entry = record.library->get<NegotiateFn>(SORTIE_PLUGIN_ENTRY_SYMBOL);
 
@@ -289,7 +289,7 @@ LoadedPlugin negotiate(const registry::PluginLibrary& library, LibraryRecord& re
   host.struct_size = sizeof(host);
   host.abi_min = kHostAbiMin;
   host.abi_max = kHostAbiMax;
-  host.host_version = "0.1.0";
+  host.host_version = SORTIE_VERSION;
   host.api = &record.api;
   sortie_plugin_info info{};
   info.struct_size = sizeof(info);
@@ -310,11 +310,11 @@ LoadedPlugin negotiate(const registry::PluginLibrary& library, LibraryRecord& re
                   ", smaller than the " + std::to_string(kInfoNeeded) + " bytes of ABI 1.0");
   }
   if (info.abi_version < kHostAbiMin || info.abi_version > kHostAbiMax) {
-    throw Error(SORTIE_FAILED_PRECONDITION,
-                context + ": the plugin chose ABI " + abi_text(info.abi_version) +
-                    ", outside the host's range " + abi_range_text(kHostAbiMin, kHostAbiMax) +
-                    "; rebuild the plugin against sortie SDK >= " + abi_text(kHostAbiMin) +
-                    " and <= " + abi_text(kHostAbiMax));
+    throw Error::failed_precondition(
+        context + ": the plugin chose ABI " + abi_text(info.abi_version) +
+        ", outside the host's range " + abi_range_text(kHostAbiMin, kHostAbiMax) +
+        "; rebuild the plugin against sortie SDK >= " + abi_text(kHostAbiMin) +
+        " and <= " + abi_text(kHostAbiMax));
   }
   if (info.name == nullptr || info.name[0] == '\0') {
     checker.fault(std::string("sortie_plugin_info.name is ") +

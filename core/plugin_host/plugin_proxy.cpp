@@ -434,8 +434,7 @@ LoadedPlugin negotiate_isolated(const registry::PluginLibrary& library, Isolated
   const std::string context = plugin_context(library);
   const rapidjson::Document answer = record.remote->load(library);
   const auto bad_reply = [&](const char* what) {
-    return Error(SORTIE_INTERNAL,
-                 context + ": the plugin's process answered the load with " + what);
+    return Error::internal(context + ": the plugin's process answered the load with " + what);
   };
   const auto plugin = answer.FindMember("plugin");
   if (plugin == answer.MemberEnd() || !plugin->value.IsObject()) throw bad_reply("no plugin");

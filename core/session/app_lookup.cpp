@@ -6,7 +6,7 @@ namespace sortie::session {
 
 core::SchedulerClient& AppLookup::loaded_scheduler() const {
   if (!scheduler) {
-    throw core::Error(SORTIE_FAILED_PRECONDITION, "app " + handle.str() + ": " + not_refreshed);
+    throw core::Error::failed_precondition("app " + handle.str() + ": " + not_refreshed);
   }
   return *scheduler;
 }

@@ -55,8 +55,7 @@ core::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
   auto json = scheduler_.describe(app_id_);
   if (!json) {
     // The backend lost an app it had: its failure, not the user's (exit 3).
-    throw core::Error(SORTIE_UNAVAILABLE,
-                      scheduler_.context() + " no longer knows app '" + app_id_ + "'");
+    throw core::Error::unavailable(scheduler_.context() + " no longer knows app '" + app_id_ + "'");
   }
   return core::status_from_json(*json, scheduler_.context());
 }

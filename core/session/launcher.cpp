@@ -14,7 +14,7 @@ rapidjson::Document parse_object(const std::string& json, const std::string& wha
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) {
-    throw core::Error(SORTIE_INTERNAL, what + " is not a JSON object");
+    throw core::Error::internal(what + " is not a JSON object");
   }
   return doc;
 }
@@ -27,9 +27,9 @@ Launcher::Launcher(Session& ctx, core::SchedulerClient& scheduler)
 std::string Launcher::fetch_images(const core::AppDef& app, const std::string& provider) {
   const registry::Entry* entry = ctx_.registry().find(registry::Group::kImageProviders, provider);
   if (entry == nullptr) {
-    throw core::Error(SORTIE_NOT_FOUND, "run option image_provider=" + provider +
-                                            ": no image provider of that name (see `sortie "
-                                            "plugins list`)");
+    throw core::Error::not_found("run option image_provider=" + provider +
+                                 ": no image provider of that name (see `sortie "
+                                 "plugins list`)");
   }
   auto client = ctx_.plugin_host().image_provider(*entry, ctx_.image_provider_config(provider));
   JsonText images;
@@ -72,8 +72,7 @@ DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
   auto app_id = dry.FindMember("app_id");
   if (app_id == dry.MemberEnd() || !app_id->value.IsString() ||
       app_id->value.GetStringLength() == 0) {
-    throw core::Error(SORTIE_INTERNAL,
-                      scheduler_.context() + ": dryrun result has no string 'app_id'");
+    throw core::Error::internal(scheduler_.context() + ": dryrun result has no string 'app_id'");
   }
   result.app_id = app_id->value.GetString();
   if (auto request = dry.FindMember("request"); request != dry.MemberEnd()) {

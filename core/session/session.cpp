@@ -97,7 +97,7 @@ std::unique_ptr<core::SchedulerClient> Session::scheduler(const std::string& nam
                                                           const std::string& session) {
   report_registry_problems();
   const registry::Entry* entry = registry().find(registry::Group::kSchedulers, name);
-  if (entry == nullptr) throw core::Error(SORTIE_NOT_FOUND, unknown_scheduler_message(name));
+  if (entry == nullptr) throw core::Error::not_found(unknown_scheduler_message(name));
   return plugin_host().scheduler(*entry, scheduler_config(name, session));
 }
 
@@ -119,8 +119,8 @@ std::string component_state_dir(const std::string& kind, const std::string& name
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
-    throw core::Error(SORTIE_FAILED_PRECONDITION,
-                      "cannot create state directory " + dir + ": " + ec.message());
+    throw core::Error::failed_precondition("cannot create state directory " + dir + ": " +
+                                           ec.message());
   }
   return dir;
 }

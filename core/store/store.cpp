@@ -50,9 +50,9 @@ std::string home_directory() {
   if (entry != nullptr && entry->pw_dir != nullptr && entry->pw_dir[0] != '\0') {
     return entry->pw_dir;
   }
-  throw Error(SORTIE_FAILED_PRECONDITION,
-              "cannot place the app store: HOME is not set and the user has no home directory; "
-              "set SORTIE_STATE_DIR to a writable directory");
+  throw Error::failed_precondition(
+      "cannot place the app store: HOME is not set and the user has no home directory; "
+      "set SORTIE_STATE_DIR to a writable directory");
 }
 
 // Creates every missing directory above `path` with mode 0700: the store holds commands,
@@ -83,23 +83,26 @@ std::vector<RoleShape> roles_of(const std::string& handle, const std::string& ap
   rapidjson::Document document;
   document.Parse(appdef_json.data(), appdef_json.size());
   if (document.HasParseError()) {
-    throw Error(where + ": not JSON (" + rapidjson::GetParseError_En(document.GetParseError()) +
-                " at offset " + std::to_string(document.GetErrorOffset()) + ")");
+    throw Error::invalid_argument(where + ": not JSON (" +
+                                  rapidjson::GetParseError_En(document.GetParseError()) +
+                                  " at offset " + std::to_string(document.GetErrorOffset()) + ")");
   }
-  if (!document.IsObject()) throw Error(where + ": must be a JSON object (sortie.appdef/1)");
+  if (!document.IsObject())
+    throw Error::invalid_argument(where + ": must be a JSON object (sortie.appdef/1)");
   std::vector<RoleShape> roles;
   const auto found = document.FindMember("roles");
   if (found == document.MemberEnd()) return roles;
-  if (!found->value.IsArray()) throw Error(where + ": roles must be an array");
+  if (!found->value.IsArray()) throw Error::invalid_argument(where + ": roles must be an array");
   for (rapidjson::SizeType i = 0; i < found->value.Size(); ++i) {
     const auto& role = found->value[i];
     const std::string field = where + ": roles[" + std::to_string(i) + "]";
     if (!role.IsObject() || !role.HasMember("name") || !role["name"].IsString()) {
-      throw Error(field + ".name: must be a string");
+      throw Error::invalid_argument(field + ".name: must be a string");
     }
     RoleShape shape{role["name"].GetString(), 1};
     if (role.HasMember("num_replicas")) {
-      if (!role["num_replicas"].IsInt64()) throw Error(field + ".num_replicas: must be an integer");
+      if (!role["num_replicas"].IsInt64())
+        throw Error::invalid_argument(field + ".num_replicas: must be an integer");
       shape.num_replicas = role["num_replicas"].GetInt64();
     }
     roles.push_back(std::move(shape));
@@ -135,8 +138,8 @@ std::optional<std::string> recorded_state(sqlite3* db, const std::string& path,
 }
 
 Error unknown_app(const std::string& handle, const std::string& path) {
-  return Error(SORTIE_NOT_FOUND, "no app " + handle + " is recorded in the app store " + path +
-                                     "; list the recorded apps to find its handle");
+  return Error::not_found("no app " + handle + " is recorded in the app store " + path +
+                          "; list the recorded apps to find its handle");
 }
 
 void insert_event(sqlite3* db, const std::string& path, const std::string& handle, int64_t at,
@@ -179,10 +182,9 @@ std::unique_ptr<AppStore> AppStore::open(const std::string& path) {
     mode = journal.text(0);
   }
   if (mode != "wal") {
-    throw Error(SORTIE_FAILED_PRECONDITION,
-                "cannot use write-ahead logging on the app store " + path +
-                    " (journal mode stays " + mode +
-                    "): set SORTIE_STATE_DIR to a directory on a local filesystem");
+    throw Error::failed_precondition(
+        "cannot use write-ahead logging on the app store " + path + " (journal mode stays " + mode +
+        "): set SORTIE_STATE_DIR to a directory on a local filesystem");
   }
   // NORMAL in WAL mode: a power loss may drop the last commits but never corrupts the file; a
   // crash of the process loses nothing committed.
@@ -198,15 +200,16 @@ AppStore::~AppStore() { sqlite3_close_v2(db_); }
 
 void AppStore::record_submission(const AppRecord& record) {
   if (record.handle.empty()) {
-    throw Error("cannot record an app without a handle (expected SCHEDULER://SESSION/APP_ID)");
+    throw Error::invalid_argument(
+        "cannot record an app without a handle (expected SCHEDULER://SESSION/APP_ID)");
   }
   const std::vector<RoleShape> roles = roles_of(record.handle, record.appdef_json);
   const int64_t submitted_at = record.submitted_at != 0 ? record.submitted_at : now_ns();
   const int64_t updated_at = record.updated_at != 0 ? record.updated_at : submitted_at;
   write_transaction(db_, path_, "recording app " + record.handle, [&] {
     if (recorded_state(db_, path_, record.handle)) {
-      throw Error(SORTIE_ALREADY_EXISTS,
-                  "app " + record.handle + " is already recorded in the app store " + path_);
+      throw Error::already_exists("app " + record.handle +
+                                  " is already recorded in the app store " + path_);
     }
     Statement insert(db_, path_,
                      std::string("INSERT INTO apps (") + kAppColumns +

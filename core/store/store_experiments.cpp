@@ -38,8 +38,8 @@ int AppStore::reserve_work_unit(int64_t experiment_id, const std::string& args_j
   int64_t id = 0;
   write_transaction(db_, path_, action, [&] {
     if (!experiment(experiment_id)) {
-      throw Error(SORTIE_NOT_FOUND,
-                  "no experiment " + std::to_string(experiment_id) + " in the store " + path_);
+      throw Error::not_found("no experiment " + std::to_string(experiment_id) + " in the store " +
+                             path_);
     }
     Statement insert(db_, path_,
                      "INSERT INTO work_units (experiment_id, work_unit_id, args_json, created_at) "

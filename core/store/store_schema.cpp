@@ -116,17 +116,17 @@ void check_marks(sqlite3* db, const std::string& path, const Marks& marks) {
     Statement objects(db, path, "SELECT count(*) FROM sqlite_schema", "reading the schema");
     objects.step();
     if (marks.application_id != 0 || objects.integer(0) != 0) {
-      throw Error(SORTIE_FAILED_PRECONDITION,
-                  path +
-                      " is not a sortie store (it is an SQLite database of another program): "
-                      "set SORTIE_STATE_DIR to another directory");
+      throw Error::failed_precondition(
+          path +
+          " is not a sortie store (it is an SQLite database of another program): "
+          "set SORTIE_STATE_DIR to another directory");
     }
   }
   if (marks.user_version > kStoreSchemaVersion) {
-    throw Error(SORTIE_FAILED_PRECONDITION,
-                path + " was written by a newer sortie (schema version " +
-                    std::to_string(marks.user_version) + ", this sortie reads up to " +
-                    std::to_string(kStoreSchemaVersion) + "): upgrade sortie");
+    throw Error::failed_precondition(path + " was written by a newer sortie (schema version " +
+                                     std::to_string(marks.user_version) +
+                                     ", this sortie reads up to " +
+                                     std::to_string(kStoreSchemaVersion) + "): upgrade sortie");
   }
 }
 

@@ -42,39 +42,39 @@ void throw_sqlite_error(sqlite3* db, int rc, const std::string& path, std::strin
   const std::string dir = std::filesystem::path(path).parent_path().string();
   switch (rc & 0xff) {
     case SQLITE_FULL:
-      throw Error(SORTIE_RESOURCE_EXHAUSTED, "disk full writing " + path + " (" + doing +
-                                                 "): free space and retry; nothing recorded "
-                                                 "before was lost");
+      throw Error::resource_exhausted("disk full writing " + path + " (" + doing +
+                                      "): free space and retry; nothing recorded "
+                                      "before was lost");
     case SQLITE_READONLY:
     case SQLITE_CANTOPEN:
     case SQLITE_PERM:
     case SQLITE_AUTH:
-      throw Error(SORTIE_PERMISSION_DENIED, "cannot write the app store " + path + " (" + doing +
-                                                "): " + detail + "; make " + dir +
-                                                " writable or set SORTIE_STATE_DIR to a writable "
-                                                "directory");
+      throw Error::permission_denied("cannot write the app store " + path + " (" + doing +
+                                     "): " + detail + "; make " + dir +
+                                     " writable or set SORTIE_STATE_DIR to a writable "
+                                     "directory");
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
-      throw Error(SORTIE_FAILED_PRECONDITION,
-                  path + " is not a sortie store (" + detail +
-                      "): move it aside and sortie "
-                      "creates a new one, or set SORTIE_STATE_DIR to another directory");
+      throw Error::failed_precondition(
+          path + " is not a sortie store (" + detail +
+          "): move it aside and sortie "
+          "creates a new one, or set SORTIE_STATE_DIR to another directory");
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
-      throw Error(SORTIE_UNAVAILABLE,
-                  "the app store " + path + " stayed locked by another process (" + doing +
-                      "): retry; if it persists, look for a hung sortie process using it");
+      throw Error::unavailable("the app store " + path + " stayed locked by another process (" +
+                               doing +
+                               "): retry; if it persists, look for a hung sortie process using it");
     case SQLITE_NOMEM:
-      throw Error(SORTIE_RESOURCE_EXHAUSTED,
-                  "out of memory using the app store " + path + " (" + doing + ")");
+      throw Error::resource_exhausted("out of memory using the app store " + path + " (" + doing +
+                                      ")");
     case SQLITE_CONSTRAINT:
-      throw Error(SORTIE_INVALID_ARGUMENT, doing + " in " + path + ": " + detail);
+      throw Error::invalid_argument(doing + " in " + path + ": " + detail);
     case SQLITE_IOERR:
-      throw Error(SORTIE_UNAVAILABLE, "I/O error on the app store " + path + " (" + doing +
-                                          "): " + detail + "; check the disk and retry");
+      throw Error::unavailable("I/O error on the app store " + path + " (" + doing +
+                               "): " + detail + "; check the disk and retry");
     default:
-      throw Error(SORTIE_INTERNAL,
-                  "SQLite failed on the app store " + path + " (" + doing + "): " + detail);
+      throw Error::internal("SQLite failed on the app store " + path + " (" + doing +
+                            "): " + detail);
   }
 }
 

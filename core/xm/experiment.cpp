@@ -181,8 +181,8 @@ Experiment Experiment::get(int64_t id, const Options& options) {
   auto impl = std::make_unique<Impl>(options);
   const auto record = impl->ctx_.store().experiment(id);
   if (!record) {
-    throw core::Error(SORTIE_NOT_FOUND, "no experiment " + std::to_string(id) +
-                                            " in the store (see `sortie experiments list`)");
+    throw core::Error::not_found("no experiment " + std::to_string(id) +
+                                 " in the store (see `sortie experiments list`)");
   }
   impl->id_ = record->id;
   impl->title_ = record->title;
@@ -220,10 +220,11 @@ WorkUnit Experiment::add(const JobGroup& group, const GroupArgs& args) {
   }
   for (const auto& [name, overrides] : args) {
     if (names.count(name) == 0) {
-      throw core::Error("work unit args name job '" + name + "', which is not in the job group");
+      throw core::Error::not_found("work unit args name job '" + name +
+                                   "', which is not in the job group");
     }
   }
-  if (jobs.empty()) throw core::Error("the job group has no jobs");
+  if (jobs.empty()) throw core::Error::invalid_argument("the job group has no jobs");
   return impl_->launch(std::move(jobs), true);
 }
 

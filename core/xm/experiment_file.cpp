@@ -50,8 +50,7 @@ std::string indexed(const std::string& path, size_t index) {
 
 [[noreturn]] void fail(const std::string& origin, const std::string& field,
                        const std::string& message) {
-  throw Error(SORTIE_INVALID_ARGUMENT,
-              origin + ": " + (field.empty() ? "" : field + ": ") + message);
+  throw Error::invalid_argument(origin + ": " + (field.empty() ? "" : field + ": ") + message);
 }
 
 // YAML's core schema, the subset that matters here: plain true/false are booleans, plain
@@ -802,10 +801,9 @@ ExperimentFile read_experiment_file(const std::string& path) {
 xm::Job resolve_job(const FileJob& job, const std::map<std::string, xm::Executable>& packaged) {
   const auto found = packaged.find(job.executable);
   if (found == packaged.end()) {
-    throw Error(SORTIE_INVALID_ARGUMENT, "job '" + job.name + "': the executable '" +
-                                             job.executable +
-                                             "' was not packaged; package every executable "
-                                             "of the file first");
+    throw Error::invalid_argument("job '" + job.name + "': the executable '" + job.executable +
+                                  "' was not packaged; package every executable "
+                                  "of the file first");
   }
   return xm::Job{found->second, job.executor, job.name, job.args, job.env_vars};
 }

@@ -10,11 +10,12 @@ namespace sortie::xm {
 namespace {
 
 void check_new_member(const JobGroup& group, const std::string& name) {
-  if (name.empty()) throw core::Error("JobGroup::add: a member needs a non-empty name");
+  if (name.empty())
+    throw core::Error::invalid_argument("JobGroup::add: a member needs a non-empty name");
   for (const JobGroup::Member& member : group.members) {
     if (member.name == name) {
-      throw core::Error("JobGroup::add: the group already has a member named '" + name +
-                        "'; give each member its own name");
+      throw core::Error::invalid_argument("JobGroup::add: the group already has a member named '" +
+                                          name + "'; give each member its own name");
     }
   }
 }
@@ -52,9 +53,9 @@ void collect(const xm::JobGroup& group, const std::string& prefix, std::vector<F
     const std::string name = member.job->name.empty() ? path : member.job->name;
     const auto [previous, inserted] = seen.emplace(name, path);
     if (!inserted) {
-      throw Error("job group: the jobs at '" + previous->second + "' and '" + path +
-                  "' are both named '" + name + "'; job names must be unique in a work unit, " +
-                  "rename one of them");
+      throw Error::invalid_argument(
+          "job group: the jobs at '" + previous->second + "' and '" + path + "' are both named '" +
+          name + "'; job names must be unique in a work unit, " + "rename one of them");
     }
     jobs.push_back(FlatJob{name, member.job.get()});
   }

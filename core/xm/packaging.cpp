@@ -120,9 +120,9 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
     for (const auto& [kind, batch] : by_kind) {
       const registry::Entry* entry = ctx.registry().find(registry::Group::kPackagers, kind);
       if (entry == nullptr) {
-        throw core::Error(SORTIE_NOT_FOUND, "executable '" + results[batch.front().index].name +
-                                                "': no plugin provides packager '" + kind +
-                                                "' (see `sortie plugins list`)");
+        throw core::Error::not_found("executable '" + results[batch.front().index].name +
+                                     "': no plugin provides packager '" + kind +
+                                     "' (see `sortie plugins list`)");
       }
       JsonText request;
       request.begin_object()
@@ -141,9 +141,9 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
       const auto packaged = result.FindMember("packaged");
       if (packaged == result.MemberEnd() || !packaged->value.IsArray() ||
           packaged->value.Size() != batch.size()) {
-        throw core::Error(SORTIE_INTERNAL, packager->context() + ": package result must list " +
-                                               std::to_string(batch.size()) +
-                                               " packaged executables in 'packaged'");
+        throw core::Error::internal(packager->context() + ": package result must list " +
+                                    std::to_string(batch.size()) +
+                                    " packaged executables in 'packaged'");
       }
       for (size_t k = 0; k < batch.size(); ++k) {
         const rapidjson::Value& item = packaged->value[static_cast<rapidjson::SizeType>(k)];
@@ -153,9 +153,9 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
           const auto next = item.FindMember("executable");
           if (next == item.MemberEnd() || !next->value.IsObject() ||
               member_string(next->value, "kind").empty()) {
-            throw core::Error(SORTIE_INTERNAL, packager->context() + ": executable '" + out.name +
-                                                   "': an 'executable' result needs an "
-                                                   "'executable' object with a 'kind'");
+            throw core::Error::internal(packager->context() + ": executable '" + out.name +
+                                        "': an 'executable' result needs an "
+                                        "'executable' object with a 'kind'");
           }
           JsonText element;
           element.begin_object().key("name").string(out.name);
@@ -168,9 +168,9 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
           continue;
         }
         if (result_kind != "process" && result_kind != "image") {
-          throw core::Error(SORTIE_INTERNAL, packager->context() + ": executable '" + out.name +
-                                                 "': unknown packaged kind '" + result_kind +
-                                                 "' (expected process, image or executable)");
+          throw core::Error::internal(packager->context() + ": executable '" + out.name +
+                                      "': unknown packaged kind '" + result_kind +
+                                      "' (expected process, image or executable)");
         }
         out.kind = result_kind;
         out.entrypoint = member_string(item, "entrypoint");
@@ -179,21 +179,20 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
         out.args = string_args(item);
         out.env_vars = string_env(item);
         if (out.kind == "process" && out.entrypoint.empty()) {
-          throw core::Error(SORTIE_INTERNAL, packager->context() + ": executable '" + out.name +
-                                                 "': a process result needs an entrypoint");
+          throw core::Error::internal(packager->context() + ": executable '" + out.name +
+                                      "': a process result needs an entrypoint");
         }
         if (out.kind == "image" && out.image.empty()) {
-          throw core::Error(SORTIE_INTERNAL, packager->context() + ": executable '" + out.name +
-                                                 "': an image result needs an image");
+          throw core::Error::internal(packager->context() + ": executable '" + out.name +
+                                      "': an image result needs an image");
         }
       }
     }
   }
   if (!pending.empty()) {
-    throw core::Error(SORTIE_INTERNAL, "executable '" + results[pending.front().index].name +
-                                           "': packagers kept handing it on (" +
-                                           std::to_string(kMaxRounds) + " rounds); last kind '" +
-                                           pending.front().kind + "'");
+    throw core::Error::internal("executable '" + results[pending.front().index].name +
+                                "': packagers kept handing it on (" + std::to_string(kMaxRounds) +
+                                " rounds); last kind '" + pending.front().kind + "'");
   }
   // The packageable's own args and env come after what the packager baked in.
   for (size_t i = 0; i < packageables.size(); ++i) {

@@ -198,8 +198,7 @@ class RequirementsParser {
 
  private:
   [[noreturn]] void fail(const std::string& name, const std::string& message) const {
-    throw Error(SORTIE_INVALID_ARGUMENT,
-                (where_.empty() ? name : where_ + "." + name) + ": " + message);
+    throw Error::invalid_argument((where_.empty() ? name : where_ + "." + name) + ": " + message);
   }
 
   double positive_number(const std::string& name, const std::string& value,

@@ -16,8 +16,8 @@ void check_distinct_names(const Axes& axes, const char* sweep) {
   std::set<std::string> seen;
   for (const auto& axis : axes) {
     if (!seen.insert(axis.first).second) {
-      throw core::Error(std::string(sweep) + ": axis '" + axis.first +
-                        "' appears twice; give each argument one axis");
+      throw core::Error::invalid_argument(std::string(sweep) + ": axis '" + axis.first +
+                                          "' appears twice; give each argument one axis");
     }
   }
 }
@@ -52,8 +52,9 @@ std::vector<Args> zip(const Axes& axes) {
       if (!lengths.empty()) lengths += ", ";
       lengths += name + " has " + std::to_string(values.size());
     }
-    throw core::Error("zip: axes have different lengths (" + lengths +
-                      "); give every axis the same number of values, or use product");
+    throw core::Error::invalid_argument(
+        "zip: axes have different lengths (" + lengths +
+        "); give every axis the same number of values, or use product");
   }
   std::vector<Args> combinations(length);
   for (const auto& [name, values] : axes) {

@@ -61,19 +61,20 @@ void carry_requirements(DeclaredOptions& declared, const std::string& job_name,
   const auto set_option = [&](const std::string& name, const std::string& value) {
     const auto it = placement.options.find(name);
     if (it != placement.options.end() && it->second.value != value) {
-      throw core::Error(where + " ask for " + name + "=" + value + " but " + it->second.origin +
-                        " sets " + name + "=" + it->second.value + "; keep one");
+      throw core::Error::invalid_argument(where + " ask for " + name + "=" + value + " but " +
+                                          it->second.origin + " sets " + name + "=" +
+                                          it->second.value + "; keep one");
     }
     placement.options[name] = {value, where};
   };
   if (requirements.disk_bytes) {
-    throw core::Error(where + ".disk: scheduler " + scheduler +
-                      " cannot reserve disk; drop the requirement");
+    throw core::Error::invalid_argument(where + ".disk: scheduler " + scheduler +
+                                        " cannot reserve disk; drop the requirement");
   }
   if (!requirements.location.empty()) {
     if (!declared.has(scheduler, "location")) {
-      throw core::Error(where + ".location: scheduler " + scheduler +
-                        " has no 'location' run option; drop the requirement");
+      throw core::Error::invalid_argument(where + ".location: scheduler " + scheduler +
+                                          " has no 'location' run option; drop the requirement");
     }
     set_option("location", requirements.location);
   }
@@ -89,8 +90,9 @@ void carry_requirements(DeclaredOptions& declared, const std::string& job_name,
       }
     }
   } else if (family == core::AcceleratorFamily::kTpu) {
-    throw core::Error(where + ": scheduler " + scheduler + " cannot provide TPUs (" +
-                      requirements.accelerator + "); use an executor that runs on TPUs");
+    throw core::Error::invalid_argument(where + ": scheduler " + scheduler +
+                                        " cannot provide TPUs (" + requirements.accelerator +
+                                        "); use an executor that runs on TPUs");
   }
 }
 
@@ -100,10 +102,10 @@ Placement place(session::Session& ctx, DeclaredOptions& declared, const std::str
   const std::string entry_name = executor.type + "." + job.executable.kind;
   const registry::Entry* entry = ctx.registry().find(registry::Group::kExecutors, entry_name);
   if (entry == nullptr) {
-    throw core::Error(SORTIE_NOT_FOUND, "job '" + job_name + "': no plugin provides executor '" +
-                                            executor.type + "' for " + job.executable.kind +
-                                            " executables (no sortie.executors entry '" +
-                                            entry_name + "'; see `sortie plugins list`)");
+    throw core::Error::not_found("job '" + job_name + "': no plugin provides executor '" +
+                                 executor.type + "' for " + job.executable.kind +
+                                 " executables (no sortie.executors entry '" + entry_name +
+                                 "'; see `sortie plugins list`)");
   }
   rapidjson::Document data;
   data.Parse(entry->data_json.c_str());
@@ -131,10 +133,11 @@ core::Role role_of(const std::string& job_name, const std::string& full_name,
   const xm::Executable& executable = job.executable;
   const std::string where = "job '" + job_name + "'";
   if (!job.executor.docker_options.ports.empty()) {
-    throw core::Error(where +
-                      ": executor docker_options.ports: fixed host ports are not "
-                      "supported; the container's ports are reachable on the app's "
-                      "network (see docs/docker-scheduler.md)");
+    throw core::Error::invalid_argument(
+        where +
+        ": executor docker_options.ports: fixed host ports are not "
+        "supported; the container's ports are reachable on the app's "
+        "network (see docs/docker-scheduler.md)");
   }
   core::Role role;
   role.name = job_name;
@@ -166,7 +169,8 @@ std::vector<core::ExperimentJobRecord> launch_work_unit(session::Session& ctx,
                                                         const std::string& session,
                                                         const WorkUnitJobs& unit) {
   if (unit.jobs.empty()) {
-    throw core::Error("work unit " + std::to_string(unit.work_unit_id) + " has no jobs");
+    throw core::Error::invalid_argument("work unit " + std::to_string(unit.work_unit_id) +
+                                        " has no jobs");
   }
   // A gang is one app on one scheduler; separate jobs each get their own app.
   std::vector<std::vector<size_t>> apps;
@@ -176,13 +180,13 @@ std::vector<core::ExperimentJobRecord> launch_work_unit(session::Session& ctx,
     Placement placement = place(ctx, declared, unit.jobs[i].first, unit.jobs[i].second);
     if (unit.gang && !placements.empty()) {
       if (!(placement == placements.front())) {
-        throw core::Error("job group of work unit " + std::to_string(unit.work_unit_id) +
-                          ": jobs '" + unit.jobs.front().first + "' (scheduler " +
-                          placements.front().scheduler + ") and '" + unit.jobs[i].first +
-                          "' (scheduler " + placement.scheduler +
-                          ") need different schedulers or run options; a group is started and "
-                          "cancelled together by one scheduler, so give its jobs the same "
-                          "executor and executables of the same kind (processes or images)");
+        throw core::Error::invalid_argument(
+            "job group of work unit " + std::to_string(unit.work_unit_id) + ": jobs '" +
+            unit.jobs.front().first + "' (scheduler " + placements.front().scheduler + ") and '" +
+            unit.jobs[i].first + "' (scheduler " + placement.scheduler +
+            ") need different schedulers or run options; a group is started and "
+            "cancelled together by one scheduler, so give its jobs the same "
+            "executor and executables of the same kind (processes or images)");
       }
       apps.front().push_back(i);
       continue;

@@ -1,11 +1,10 @@
-// Helpers of the bazel plugin tests: the staged plugin loaded with dlopen and called through its
-// C vtables (as the host does), a capture of what it sends to the host's log, a private copy of
+// Helpers of the bazel plugin tests: the staged plugin called through its C vtables by the shared
+// raw-ABI client (tests/framework), a capture of what it sends to the host's log, a private copy of
 // examples/bazel with its own Bazel output root, shell commands for checks, and the engine
 // requirements (a failure when CI=true, a skip otherwise).
 #ifndef SORTIE_TESTS_BAZEL_TEST_SUPPORT_HPP
 #define SORTIE_TESTS_BAZEL_TEST_SUPPORT_HPP
 
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <sortie/plugin_abi.h>
@@ -22,29 +21,15 @@
 #include <string_view>
 #include <vector>
 
+#include "raw_abi_client.hpp"
+
 namespace sortie::bazel::testing {
-
-inline sortie_str str(std::string_view text) { return {text.data(), text.size()}; }
-
-inline void append_to(void* ctx, const char* data, size_t len) {
-  static_cast<std::string*>(ctx)->append(data, len);
-}
 
 inline rapidjson::Document parse(const std::string& text) {
   rapidjson::Document document;
   document.Parse(text.c_str());
   EXPECT_FALSE(document.HasParseError()) << text;
   return document;
-}
-
-// A JSON string literal (the tests' paths and labels need only these escapes).
-inline std::string quote(std::string_view text) {
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') quoted += '\\';
-    quoted += c;
-  }
-  return quoted + "\"";
 }
 
 // A shell word for `text`.
@@ -166,94 +151,20 @@ class HostLog {
 };
 
 // The plugin library, loaded once per test process (the host never unloads plugins either).
-class BazelPlugin {
- public:
-  static const BazelPlugin& get() {
-    static const BazelPlugin plugin;
-    return plugin;
-  }
-  const sortie_packager_vtable* packager(std::string_view name) const {
-    for (size_t i = 0; i < info_.component_count; ++i) {
-      const sortie_component& component = *info_.components[i];
-      if (component.kind == SORTIE_KIND_PACKAGER && name == component.name) {
-        return static_cast<const sortie_packager_vtable*>(component.vtable);
-      }
-    }
-    ADD_FAILURE() << "the bazel plugin has no packager " << name;
-    return nullptr;
-  }
+inline const raw_abi::RawPlugin& bazel_plugin() {
+  static const raw_abi::RawPlugin plugin(SORTIE_BAZEL_PLUGIN_PATH, HostLog::get().api());
+  return plugin;
+}
 
- private:
-  BazelPlugin() {
-    void* library = ::dlopen(SORTIE_BAZEL_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      ADD_FAILURE() << ::dlerror();
-      return;
-    }
-    auto negotiate =
-        reinterpret_cast<sortie_plugin_negotiate_fn>(::dlsym(library, SORTIE_PLUGIN_ENTRY_SYMBOL));
-    sortie_host_info host{};
-    host.struct_size = sizeof(host);
-    host.abi_min = SORTIE_ABI_VERSION(1, 0);
-    host.abi_max = SORTIE_ABI_CURRENT;
-    host.host_version = "test";
-    host.api = HostLog::get().api();
-    info_.struct_size = sizeof(info_);
-    std::string err;
-    sortie_sink err_sink{&err, append_to};
-    EXPECT_EQ(negotiate(&host, &info_, &err_sink), SORTIE_OK) << err;
-  }
-  sortie_plugin_info info_{};
-};
+using raw_abi::quote;
+using raw_abi::Result;
 
-struct Result {
-  sortie_status status = SORTIE_OK;
-  std::string out;
-  std::string err;
-};
-
-// One packager component, created with `state_dir` as the host would.
-class PackagerClient {
+// One packager component, created with `state_dir` as the host would; package() checks that the
+// plugin wrote nothing to stdout.
+class PackagerClient : public raw_abi::PackagerClient {
  public:
   PackagerClient(std::string_view name, const std::string& state_dir)
-      : table_(BazelPlugin::get().packager(name)) {
-    const std::string config = R"({"schema":"sortie.packager_config/1","name":)" + quote(name) +
-                               R"(,"state_dir":)" + quote(state_dir) + "}";
-    std::string err;
-    sortie_sink err_sink{&err, append_to};
-    EXPECT_EQ(table_->create(str(config), &self_, &err_sink), SORTIE_OK) << err;
-  }
-  ~PackagerClient() { table_->destroy(self_); }
-  PackagerClient(const PackagerClient&) = delete;
-  PackagerClient& operator=(const PackagerClient&) = delete;
-
-  // Calls package() with the process's stdout sent to a file, and checks the plugin wrote
-  // nothing there (stdout may be the host's protocol channel).
-  Result package(const std::string& request) const {
-    Result result;
-    sortie_sink out{&result.out, append_to};
-    sortie_sink err{&result.err, append_to};
-    std::fflush(stdout);
-    FILE* capture = std::tmpfile();
-    if (capture == nullptr) {
-      ADD_FAILURE() << "no temporary file to capture stdout";
-      return result;
-    }
-    const int saved_stdout = ::dup(STDOUT_FILENO);
-    ::dup2(::fileno(capture), STDOUT_FILENO);
-    result.status = table_->package(self_, str(request), &out, &err);
-    std::fflush(stdout);
-    ::dup2(saved_stdout, STDOUT_FILENO);
-    ::close(saved_stdout);
-    std::fseek(capture, 0, SEEK_END);
-    EXPECT_EQ(std::ftell(capture), 0) << "the plugin wrote to stdout";
-    std::fclose(capture);
-    return result;
-  }
-
- private:
-  const sortie_packager_vtable* table_;
-  sortie_packager* self_ = nullptr;
+      : raw_abi::PackagerClient(bazel_plugin(), name, state_dir) {}
 };
 
 // A temporary directory, removed at the end with everything in it (Bazel leaves read-only

@@ -13,19 +13,8 @@ namespace sortie::local::testing {
 namespace {
 
 Result package(const std::string& request) {
-  const auto* table = static_cast<const sortie_packager_vtable*>(
-      LocalPlugin::get().vtable(SORTIE_KIND_PACKAGER, "binary"));
-  Result result;
-  sortie_sink out{&result.out, append_to};
-  sortie_sink err{&result.err, append_to};
-  sortie_packager* self = nullptr;
-  const std::string config =
-      R"({"schema":"sortie.packager_config/1","name":"binary","session":"test"})";
-  result.status = table->create(str(config), &self, &err);
-  if (result.status != SORTIE_OK) return result;
-  result.status = table->package(self, str(request), &out, &err);
-  table->destroy(self);
-  return result;
+  const TempDir state;
+  return raw_abi::PackagerClient(local_plugin(), "binary", state.path()).package(request);
 }
 
 std::string request(const std::string& launch_dir, const std::string& path) {

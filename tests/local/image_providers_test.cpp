@@ -6,19 +6,8 @@ namespace sortie::local::testing {
 namespace {
 
 Result fetch(std::string_view provider, const std::string& role) {
-  const auto* table = static_cast<const sortie_image_provider_vtable*>(
-      LocalPlugin::get().vtable(SORTIE_KIND_IMAGE_PROVIDER, provider));
-  Result result;
-  sortie_sink out{&result.out, append_to};
-  sortie_sink err{&result.err, append_to};
-  sortie_image_provider* self = nullptr;
-  const std::string config =
-      R"({"schema":"sortie.image_provider_config/1","name":")" + std::string(provider) + R"("})";
-  result.status = table->create(str(config), &self, &err);
-  if (result.status != SORTIE_OK) return result;
-  result.status = table->fetch(self, str(role), &out, &err);
-  table->destroy(self);
-  return result;
+  const TempDir state;
+  return raw_abi::ImageProviderClient(local_plugin(), provider, state.path()).fetch(role);
 }
 
 std::string role_with_image(const std::string& image) {

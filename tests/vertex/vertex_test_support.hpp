@@ -1,10 +1,9 @@
 // Test helpers for the vertex plugin: the fake servers of tests/vertex/fake (Vertex AI, a
-// refusing registry), the staged plugin driven through its C ABI, temporary directories and the
-// CI rule for missing tools.
+// refusing registry), the staged plugin driven through its C ABI by the shared raw-ABI client
+// (tests/framework), temporary directories and the CI rule for missing tools.
 #ifndef SORTIE_TESTS_VERTEX_TEST_SUPPORT_HPP
 #define SORTIE_TESTS_VERTEX_TEST_SUPPORT_HPP
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
@@ -24,6 +23,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "raw_abi_client.hpp"
 
 extern char** environ;
 
@@ -168,115 +169,20 @@ class FakeVertex : public FakeServer {
   }
 };
 
-struct Result {
-  sortie_status status = SORTIE_OK;
-  std::string out;
-  std::string err;
-};
-
-inline void append_to(void* ctx, const char* data, size_t len) {
-  static_cast<std::string*>(ctx)->append(data, len);
-}
-
-inline sortie_str str(std::string_view text) { return {text.data(), text.size()}; }
+using raw_abi::Result;
 
 // The staged plugin library, negotiated once per test process as the host does.
-inline const sortie_plugin_info& plugin_info() {
-  static const sortie_plugin_info info = [] {
-    sortie_plugin_info loaded{};
-    void* library = ::dlopen(SORTIE_VERTEX_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      ADD_FAILURE() << ::dlerror();
-      return loaded;
-    }
-    auto negotiate =
-        reinterpret_cast<sortie_plugin_negotiate_fn>(::dlsym(library, SORTIE_PLUGIN_ENTRY_SYMBOL));
-    sortie_host_info host{};
-    host.struct_size = sizeof(host);
-    host.abi_min = SORTIE_ABI_VERSION(1, 0);
-    host.abi_max = SORTIE_ABI_CURRENT;
-    host.host_version = "test";
-    loaded.struct_size = sizeof(loaded);
-    std::string err;
-    sortie_sink err_sink{&err, append_to};
-    EXPECT_EQ(negotiate(&host, &loaded, &err_sink), SORTIE_OK) << err;
-    return loaded;
-  }();
-  return info;
+inline const raw_abi::RawPlugin& vertex_plugin() {
+  static const raw_abi::RawPlugin plugin(SORTIE_VERTEX_PLUGIN_PATH);
+  return plugin;
 }
 
 // One scheduler component of the plugin, created with a state directory, called through its
 // C vtable.
-class SchedulerClient {
+class SchedulerClient : public raw_abi::SchedulerClient {
  public:
-  SchedulerClient(std::string_view name, const std::string& state_dir) {
-    const sortie_plugin_info& info = plugin_info();
-    for (size_t i = 0; i < info.component_count; ++i) {
-      const sortie_component& component = *info.components[i];
-      if (component.kind == SORTIE_KIND_SCHEDULER && name == component.name) {
-        table_ = static_cast<const sortie_scheduler_vtable*>(component.vtable);
-      }
-    }
-    if (table_ == nullptr) {
-      ADD_FAILURE() << "the plugin has no scheduler " << name;
-      return;
-    }
-    const std::string config = R"({"schema":"sortie.scheduler_config/1","scheduler":")" +
-                               std::string(name) + R"(","session":"test","state_dir":")" +
-                               state_dir + R"("})";
-    std::string err;
-    sortie_sink err_sink{&err, append_to};
-    EXPECT_EQ(table_->create(str(config), &self_, &err_sink), SORTIE_OK) << err;
-  }
-  ~SchedulerClient() {
-    if (self_ != nullptr) table_->destroy(self_);
-  }
-  SchedulerClient(const SchedulerClient&) = delete;
-  SchedulerClient& operator=(const SchedulerClient&) = delete;
-
-  const sortie_scheduler_vtable* table() const { return table_; }
-  Result run_options() const {
-    return call([&](auto* out, auto* err) { return table_->run_options(self_, out, err); });
-  }
-  Result dryrun(const std::string& input) const {
-    return call([&](auto* out, auto* err) { return table_->dryrun(self_, str(input), out, err); });
-  }
-  Result schedule(const std::string& request) const {
-    return call(
-        [&](auto* out, auto* err) { return table_->schedule(self_, str(request), out, err); });
-  }
-  Result describe(const std::string& app_id) const {
-    return call(
-        [&](auto* out, auto* err) { return table_->describe(self_, str(app_id), out, err); });
-  }
-  Result list(const std::string& filter) const {
-    return call([&](auto* out, auto* err) { return table_->list(self_, str(filter), out, err); });
-  }
-  Result cancel(const std::string& app_id) const {
-    return call([&](auto*, auto* err) { return table_->cancel(self_, str(app_id), err); });
-  }
-  Result log_open(const std::string& app_id) const {
-    Result result;
-    sortie_sink err{&result.err, append_to};
-    sortie_log_stream* stream = nullptr;
-    result.status = table_->log_open(self_, str(app_id),
-                                     str(R"({"schema":"sortie.log_request/1"})"), &stream, &err);
-    if (stream != nullptr) table_->log_close(stream);
-    return result;
-  }
-
- private:
-  template <class Fn>
-  Result call(Fn&& fn) const {
-    Result result;
-    sortie_sink out{&result.out, append_to};
-    sortie_sink err{&result.err, append_to};
-    result.status = fn(&out, &err);
-    return result;
-  }
-
-  const sortie_scheduler_vtable* table_ = nullptr;
-  sortie_scheduler* self_ = nullptr;
+  SchedulerClient(std::string_view name, const std::string& state_dir)
+      : raw_abi::SchedulerClient(vertex_plugin(), name, state_dir) {}
 };
 
 // A sortie.dryrun_input/1 for `roles` (a JSON array text) with run options `cfg` (object text).

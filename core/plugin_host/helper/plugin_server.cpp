@@ -49,7 +49,7 @@ std::string take_diagnostics() {
 }
 
 [[noreturn]] void protocol_error(const std::string& what) {
-  throw Error(SORTIE_INTERNAL, "sortie-plugin-host: " + what);
+  throw Error::internal("sortie-plugin-host: " + what);
 }
 
 const rapidjson::Value& member(const rapidjson::Value& object, const char* name) {

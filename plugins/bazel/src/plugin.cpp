@@ -1,4 +1,6 @@
 // The entry point of the bazel plugin: the bazel_binary and bazel_container packagers.
+#include <sortie/version.h>
+
 #include <sortie/plugin.hpp>
 
 #include "bazel_packager.hpp"
@@ -6,7 +8,7 @@
 using sortie::bazel::BazelBinaryPackager;
 using sortie::bazel::BazelContainerPackager;
 
-SORTIE_PLUGIN("bazel", "0.1.0",
+SORTIE_PLUGIN("bazel", SORTIE_VERSION,
               SORTIE_PACKAGER("bazel_binary",
                               "Builds Bazel targets (one `bazel build` per request) and runs their "
                               "executable as a process",

@@ -1,5 +1,7 @@
 // The entry point of the docker plugin: the local_docker scheduler, the docker image provider that
 // lays the workspace over a role's image, and the packagers of XManager's container executables.
+#include <sortie/version.h>
+
 #include <sortie/plugin.hpp>
 
 #include "container_packager.hpp"
@@ -14,7 +16,7 @@ using sortie::docker::DockerImageProvider;
 using sortie::docker::DockerScheduler;
 using sortie::docker::PythonContainerPackager;
 
-SORTIE_PLUGIN("docker", "0.1.0",
+SORTIE_PLUGIN("docker", SORTIE_VERSION,
               SORTIE_SCHEDULER("local_docker",
                                "Runs each replica as a Docker container on this host's Engine",
                                DockerScheduler),

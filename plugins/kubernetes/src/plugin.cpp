@@ -1,9 +1,11 @@
 // The entry point of the kubernetes plugin.
+#include <sortie/version.h>
+
 #include <sortie/plugin.hpp>
 
 #include "kubernetes_scheduler.hpp"
 
-SORTIE_PLUGIN("kubernetes", "0.1.0",
+SORTIE_PLUGIN("kubernetes", SORTIE_VERSION,
               SORTIE_SCHEDULER("kubernetes",
                                "Runs apps on a Kubernetes cluster as Jobs, a Volcano Job or a "
                                "JobSet, through the API server",

@@ -1,5 +1,7 @@
 // The entry point of the local plugin: two schedulers, the two image providers they use and the
 // binary packager.
+#include <sortie/version.h>
+
 #include <sortie/plugin.hpp>
 
 #include "binary_packager.hpp"
@@ -13,7 +15,7 @@ using sortie::local::LocalCwdScheduler;
 using sortie::local::LocalDirScheduler;
 
 SORTIE_PLUGIN(
-    "local", "0.1.0",
+    "local", SORTIE_VERSION,
     SORTIE_SCHEDULER("local_cwd", "Runs each replica as a process in the current working directory",
                      LocalCwdScheduler),
     SORTIE_SCHEDULER("local_dir", "Runs each replica as a process inside its image directory",

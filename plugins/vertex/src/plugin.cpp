@@ -1,12 +1,14 @@
 // The entry point of the vertex plugin: one scheduler, also registered under XManager's older
 // name for the same backend (Cloud AI Platform, "caip").
+#include <sortie/version.h>
+
 #include <sortie/plugin.hpp>
 
 #include "vertex_scheduler.hpp"
 
 using sortie::vertex::VertexScheduler;
 
-SORTIE_PLUGIN("vertex", "0.1.0",
+SORTIE_PLUGIN("vertex", SORTIE_VERSION,
               SORTIE_SCHEDULER("vertex",
                                "Runs an app as a Vertex AI CustomJob, a worker pool per role",
                                VertexScheduler),

@@ -21,42 +21,13 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <sortie/error.hpp>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
 namespace sortie {
-
-// The status codes of plugin_abi.h as a scoped enum.
-enum class Code : sortie_status {
-  kOk = SORTIE_OK,
-  kCancelled = SORTIE_CANCELLED,
-  kUnknown = SORTIE_UNKNOWN,
-  kInvalidArgument = SORTIE_INVALID_ARGUMENT,
-  kDeadlineExceeded = SORTIE_DEADLINE_EXCEEDED,
-  kNotFound = SORTIE_NOT_FOUND,
-  kAlreadyExists = SORTIE_ALREADY_EXISTS,
-  kPermissionDenied = SORTIE_PERMISSION_DENIED,
-  kResourceExhausted = SORTIE_RESOURCE_EXHAUSTED,
-  kFailedPrecondition = SORTIE_FAILED_PRECONDITION,
-  kUnimplemented = SORTIE_UNIMPLEMENTED,
-  kInternal = SORTIE_INTERNAL,
-  kUnavailable = SORTIE_UNAVAILABLE,
-  kUnauthenticated = SORTIE_UNAUTHENTICATED,
-};
-
-// Thrown by plugin code to report a failure with a specific status code.
-class Error : public std::exception {
- public:
-  Error(Code code, std::string message) : code_(code), message_(std::move(message)) {}
-  Code code() const noexcept { return code_; }
-  const char* what() const noexcept override { return message_.c_str(); }
-
- private:
-  Code code_;
-  std::string message_;
-};
 
 // What the host told the plugin at negotiation, available to every component.
 class Host {
@@ -127,16 +98,16 @@ class Scheduler {
   virtual std::string schedule(std::string_view request) = 0;
   virtual std::string describe(std::string_view app_id) = 0;
   virtual std::string list(std::string_view /*filter*/) {
-    throw Error(Code::kUnimplemented, "this scheduler cannot list apps");
+    throw Error::unimplemented("this scheduler cannot list apps");
   }
   virtual void cancel(std::string_view app_id) = 0;
   virtual std::string wait(std::string_view /*app_id*/, std::string_view /*known_state*/,
                            int64_t /*timeout_ms*/) {
-    throw Error(Code::kUnimplemented, "this scheduler cannot wait for state changes");
+    throw Error::unimplemented("this scheduler cannot wait for state changes");
   }
   virtual std::unique_ptr<LogStream> log_open(std::string_view /*app_id*/,
                                               std::string_view /*request*/) {
-    throw Error(Code::kUnimplemented, "this scheduler has no logs");
+    throw Error::unimplemented("this scheduler has no logs");
   }
 };
 
