@@ -18,6 +18,7 @@ DryrunInput read_dryrun_input(std::string_view json) {
   const Json* app = read_object(document, "app", "");
   if (app == nullptr) fail("app", "is required");
   input.app = payload::read_appdef(*app);
+  input.app_json = to_text(*app);
   input.app_id = read_string(document, "app_id", "");
   input.session = read_string(document, "session", "");
   if (const Json* cfg = read_object(document, "cfg", "")) input.cfg_json = to_text(*cfg);

@@ -27,6 +27,7 @@ TEST(DryrunInputTest, ReadsEveryMember) {
       R"(,"app_id":"a-1","session":"s","cfg":{"log_dir":"/x","n":2},
       "images":{"r":{"img_root":"/root","cwd":"/root/w","image":"ws:1"},"q":{"img_root":"/q"}})"));
   EXPECT_EQ(input.app.name, "a");
+  EXPECT_EQ(input.app_json, kApp);
   ASSERT_EQ(input.app.roles.size(), 1U);
   EXPECT_EQ(input.app_id, "a-1");
   EXPECT_EQ(input.session, "s");

@@ -22,8 +22,9 @@ struct ProvidedImage {
 
 struct DryrunInput {
   AppDef app;
-  std::string app_id;   // "" when the host proposed none
-  std::string session;  // "" when the host sent none
+  std::string app_json;  // the app as received, for a scheduler whose request is the app itself
+  std::string app_id;    // "" when the host proposed none
+  std::string session;   // "" when the host sent none
   std::string cfg_json = "{}";
   std::vector<std::pair<std::string, ProvidedImage>> images;  // role name -> image
 
