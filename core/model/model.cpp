@@ -1,4 +1,3 @@
-#include <array>
 #include <random>
 #include <set>
 #include <sortie/core/error.hpp>
@@ -6,11 +5,6 @@
 
 namespace sortie::core {
 namespace {
-
-constexpr std::array<const char*, 8> kStateNames = {"UNSUBMITTED", "SUBMITTED", "PENDING",
-                                                    "RUNNING",     "SUCCEEDED", "FAILED",
-                                                    "CANCELLED",   "UNKNOWN"};
-constexpr std::array<const char*, 3> kRetryPolicyNames = {"REPLICA", "APPLICATION", "ROLE"};
 
 // DNS-1123 labels are at most 63 characters; the id is "{name}-{suffix}".
 constexpr size_t kMaxAppIdLength = 63;
@@ -79,32 +73,17 @@ void validate_role(const AppDef& app, size_t index) {
 
 }  // namespace
 
-const char* to_string(AppState state) noexcept {
-  const auto index = static_cast<size_t>(state);
-  return index < kStateNames.size() ? kStateNames[index] : "UNKNOWN";
-}
+// The SDK's names are string literals, so their data() is NUL-terminated.
+const char* to_string(AppState state) noexcept { return app_state_name(state).data(); }
 
 std::optional<AppState> app_state_from_string(std::string_view name) noexcept {
-  for (size_t i = 0; i < kStateNames.size(); ++i) {
-    if (name == kStateNames[i]) return static_cast<AppState>(i);
-  }
-  return std::nullopt;
+  return app_state_from_name(name);
 }
 
-bool is_terminal(AppState state) noexcept {
-  return state == AppState::kSucceeded || state == AppState::kFailed ||
-         state == AppState::kCancelled;
-}
-
-const char* to_string(RetryPolicy policy) noexcept {
-  return kRetryPolicyNames[static_cast<size_t>(policy)];
-}
+const char* to_string(RetryPolicy policy) noexcept { return retry_policy_name(policy).data(); }
 
 std::optional<RetryPolicy> retry_policy_from_string(std::string_view name) noexcept {
-  for (size_t i = 0; i < kRetryPolicyNames.size(); ++i) {
-    if (name == kRetryPolicyNames[i]) return static_cast<RetryPolicy>(i);
-  }
-  return std::nullopt;
+  return retry_policy_from_name(name);
 }
 
 const char* to_string(MountType type) noexcept {

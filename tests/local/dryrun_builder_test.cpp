@@ -116,7 +116,10 @@ TEST_F(DryrunTest, RefusesUnknownRetryPolicy) {
   const std::string roles = R"([{"name":"r","entrypoint":"x","retry_policy":"HOST"}])";
   const Result result = scheduler_.dryrun(dryrun_input("a", roles, "{}"));
   EXPECT_EQ(result.status, SORTIE_INVALID_ARGUMENT);
-  EXPECT_NE(result.err.find("'HOST'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(
+                R"(roles[0].retry_policy: expected "REPLICA", "APPLICATION" or "ROLE", got "HOST")"),
+            std::string::npos)
+      << result.err;
 }
 
 TEST_F(DryrunTest, RefusesRoleNamesThatAreNotDirectoryNames) {

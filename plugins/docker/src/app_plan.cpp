@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <sortie/dryrun_input.hpp>
 #include <sortie/macros.hpp>
 #include <sortie/plugin.hpp>
 
@@ -37,31 +38,6 @@ void set_env(EnvList& env, const std::string& name, std::string value) {
   env.emplace_back(name, std::move(value));
 }
 
-struct Mount {
-  std::string type;  // bind, volume, device
-  std::string src;
-  std::string dst;
-  bool read_only = false;
-  std::string permissions;  // devices only
-};
-
-// The parts of a role local_docker reads, after refusing what it cannot do.
-struct RoleInput {
-  std::string name;
-  std::string image;
-  std::string entrypoint;
-  std::vector<std::string> args;
-  EnvList env;
-  int64_t num_replicas = 1;
-  int64_t max_retries = 0;
-  std::string retry_policy = "APPLICATION";
-  double cpu = -1;
-  int64_t gpu = -1;
-  int64_t mem_mb = -1;
-  std::vector<std::pair<std::string, int64_t>> ports;
-  std::vector<Mount> mounts;
-};
-
 std::vector<std::string> string_list(const rapidjson::Value& value, const std::string& what) {
   std::vector<std::string> out;
   for (const rapidjson::Value& item : value.GetArray()) {
@@ -71,121 +47,46 @@ std::vector<std::string> string_list(const rapidjson::Value& value, const std::s
   return out;
 }
 
-Mount read_mount(const rapidjson::Value& value, const std::string& what) {
-  if (!value.IsObject()) refuse(what, "each mount must be an object");
-  Mount mount;
-  mount.type = string_member(value, "type", what);
-  mount.src = string_member(value, "src", what);
-  mount.dst = string_member(value, "dst", what);
-  mount.read_only = bool_member(value, "read_only", what, false);
-  if (mount.type != "bind" && mount.type != "volume" && mount.type != "device") {
-    refuse(what, "mount type '" + mount.type + "' is not bind, volume or device");
-  }
-  if (mount.src.empty()) refuse(what, "a " + mount.type + " mount needs 'src'");
-  if (mount.type == "device") {
-    if (mount.dst.empty()) mount.dst = mount.src;
-    mount.permissions = string_member(value, "permissions", what, "rwm");
-    if (mount.permissions.empty() ||
-        mount.permissions.find_first_not_of("rwm") != std::string::npos) {
-      refuse(what, "device permissions '" + mount.permissions + "' must use only r, w and m");
-    }
-  }
-  if (mount.dst.empty() || mount.dst[0] != '/') {
-    refuse(what, mount.type + " mount dst '" + mount.dst + "' must be an absolute path");
-  }
-  if (mount.type != "volume") {
-    struct stat info {};
-    if (mount.src[0] != '/') {
-      refuse(what, mount.type + " mount src '" + mount.src + "' must be an absolute path");
-    }
-    if (::stat(mount.src.c_str(), &info) != 0) {
-      refuse(what, mount.type + " mount src '" + mount.src +
-                       "' does not exist on this host; create it or fix the path");
-    }
-  }
-  return mount;
-}
-
-RoleInput read_role(const rapidjson::Value& role, const std::string& scheduler) {
-  RoleInput input;
-  input.name = string_member(role, "name", "app role");
-  if (input.name.empty()) refuse("app role", "field 'name' is required");
-  const std::string what = "role '" + input.name + "'";
-  input.image = string_member(role, "image", what);
-  input.entrypoint = string_member(role, "entrypoint", what);  // "": the image's own ENTRYPOINT
-  if (const rapidjson::Value* args = array_member(role, "args", what)) {
-    input.args = string_list(*args, what + " field 'args'");
-  }
-  if (const rapidjson::Value* env = object_member(role, "env", what)) {
-    for (const auto& entry : env->GetObject()) {
-      if (!entry.value.IsString()) refuse(what, "field 'env' values must be strings");
-      input.env.emplace_back(std::string(entry.name.GetString(), entry.name.GetStringLength()),
-                             std::string(entry.value.GetString(), entry.value.GetStringLength()));
-    }
-  }
-  input.num_replicas = int_member(role, "num_replicas", what, 1);
-  if (input.num_replicas < 1) refuse(what, "field 'num_replicas' must be at least 1");
-  const int64_t min_replicas = int_member(role, "min_replicas", what, input.num_replicas);
-  if (min_replicas != input.num_replicas) {
-    refuse(what, "field 'min_replicas' (" + std::to_string(min_replicas) +
-                     ") differs from num_replicas (" + std::to_string(input.num_replicas) + "); " +
+// Refuses what local_docker cannot honour; the SDK reader checked the rest.
+void refuse_unsupported(const Role& role, const std::string& scheduler) {
+  const std::string what = "role '" + role.name + "'";
+  if (role.min_replicas && *role.min_replicas != role.num_replicas) {
+    refuse(what, "field 'min_replicas' (" + std::to_string(*role.min_replicas) +
+                     ") differs from num_replicas (" + std::to_string(role.num_replicas) + "); " +
                      scheduler + " is not elastic, so drop min_replicas");
   }
-  input.max_retries = int_member(role, "max_retries", what, 0);
-  if (input.max_retries < 0) refuse(what, "field 'max_retries' must be >= 0");
-  input.retry_policy = string_member(role, "retry_policy", what, "APPLICATION");
-  if (input.retry_policy != "REPLICA" && input.retry_policy != "APPLICATION" &&
-      input.retry_policy != "ROLE") {
-    refuse(what, "retry_policy '" + input.retry_policy + "' is not REPLICA, APPLICATION or ROLE");
-  }
-  if (input.max_retries > 0 && input.retry_policy != "REPLICA") {
-    refuse(what, "retry_policy " + input.retry_policy + " with max_retries " +
-                     std::to_string(input.max_retries) + " is not supported by " + scheduler +
+  if (role.max_retries > 0 && role.retry_policy != RetryPolicy::kReplica) {
+    refuse(what, "retry_policy " + std::string(retry_policy_name(role.retry_policy)) +
+                     " with max_retries " + std::to_string(role.max_retries) +
+                     " is not supported by " + scheduler +
                      ": Docker restarts containers one by one, so only REPLICA retries exist "
                      "(what TorchX's local_docker does for any policy); set retry_policy: "
                      "REPLICA or max_retries: 0");
   }
-  if (!string_member(role, "base_image", what).empty()) {
+  if (!role.base_image.empty()) {
     refuse(what, "field 'base_image' is not supported by " + scheduler +
                      "; put the image in 'image' (the docker image provider lays the workspace "
                      "over it)");
   }
-  if (const rapidjson::Value* resource = object_member(role, "resource", what)) {
-    const std::string where = what + " resource";
-    input.cpu = number_member(*resource, "cpu", where, -1);
-    input.gpu = static_cast<int64_t>(number_member(*resource, "gpu", where, -1));
-    input.mem_mb = static_cast<int64_t>(number_member(*resource, "memMB", where, -1));
-    if (const rapidjson::Value* devices = object_member(*resource, "devices", where);
-        devices != nullptr && devices->MemberCount() > 0) {
-      refuse(what, "resource 'devices' (" + std::string(devices->MemberBegin()->name.GetString()) +
-                       ", ...) is not supported by " + scheduler +
-                       "; expose a device with a mount of type 'device' instead");
+  if (!role.resource.devices.empty()) {
+    refuse(what, "resource 'devices' (" + role.resource.devices.front().first +
+                     ", ...) is not supported by " + scheduler +
+                     "; expose a device with a mount of type 'device' instead");
+  }
+  for (const Mount& mount : role.mounts) {
+    struct stat info {};
+    if (mount.type != MountType::kVolume && ::stat(mount.src.c_str(), &info) != 0) {
+      refuse(what + " mount", std::string(mount_type_name(mount.type)) + " mount src '" +
+                                  mount.src +
+                                  "' does not exist on this host; create it or fix the path");
     }
   }
-  if (const rapidjson::Value* ports = object_member(role, "port_map", what)) {
-    for (const auto& entry : ports->GetObject()) {
-      if (!entry.value.IsInt64() || entry.value.GetInt64() < 1 || entry.value.GetInt64() > 65535) {
-        refuse(what, std::string("port_map '") + entry.name.GetString() +
-                         "' must be a port number from 1 to 65535");
-      }
-      input.ports.emplace_back(entry.name.GetString(), entry.value.GetInt64());
+  for (const auto& [key, value] : role.metadata) {
+    if (key.rfind(scheduler + ".", 0) == 0 || key.rfind("docker.", 0) == 0) {
+      refuse(what,
+             "metadata key '" + key + "' is not an option " + scheduler + " knows; remove it");
     }
   }
-  if (const rapidjson::Value* mounts = array_member(role, "mounts", what)) {
-    for (const rapidjson::Value& mount : mounts->GetArray()) {
-      input.mounts.push_back(read_mount(mount, what + " mount"));
-    }
-  }
-  if (const rapidjson::Value* metadata = object_member(role, "metadata", what)) {
-    for (const auto& entry : metadata->GetObject()) {
-      const std::string_view key(entry.name.GetString(), entry.name.GetStringLength());
-      if (key.rfind(scheduler + ".", 0) == 0 || key.rfind("docker.", 0) == 0) {
-        refuse(what, "metadata key '" + std::string(key) + "' is not an option " + scheduler +
-                         " knows; remove it");
-      }
-    }
-  }
-  return input;
 }
 
 // Variables of this process whose names match one of the patterns, in environment order.
@@ -213,7 +114,7 @@ struct RoleImage {
   std::string workspace_image;  // set when the docker image provider built one
 };
 
-void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& image,
+void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
                        const std::string& hostname, const EnvList& env,
                        const std::vector<std::string>& args, const std::string& network,
                        const DockerOptions& options,
@@ -250,10 +151,10 @@ void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& im
   w.EndObject();
   w.Key("StopTimeout");
   w.Int64(options.cancel_grace_seconds);
-  if (!role.ports.empty()) {
+  if (!role.port_map.empty()) {
     w.Key("ExposedPorts");
     w.StartObject();
-    for (const auto& [name, port] : role.ports) {
+    for (const auto& [name, port] : role.port_map) {
       w.Key((std::to_string(port) + "/tcp").c_str());
       w.StartObject();
       w.EndObject();
@@ -278,24 +179,24 @@ void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& im
     w.Key("Privileged");
     w.Bool(true);
   }
-  if (role.cpu > 0) {
+  if (role.resource.cpu > 0) {
     w.Key("NanoCpus");
-    w.Int64(static_cast<int64_t>(std::llround(role.cpu * 1e9)));
+    w.Int64(static_cast<int64_t>(std::llround(role.resource.cpu * 1e9)));
   }
-  if (role.mem_mb > 0) {
+  if (role.resource.mem_mb > 0) {
     w.Key("Memory");
-    w.Int64(role.mem_mb * 1024 * 1024);
+    w.Int64(role.resource.mem_mb * 1024 * 1024);
     w.Key("ShmSize");  // as TorchX: /dev/shm as large as the memory limit
-    w.Int64(role.mem_mb * 1024 * 1024);
+    w.Int64(role.resource.mem_mb * 1024 * 1024);
   }
-  if (role.gpu > 0) {
+  if (role.resource.gpu > 0) {
     w.Key("DeviceRequests");
     w.StartArray();
     w.StartObject();
     w.Key("Driver");
     w.String("");
     w.Key("Count");
-    w.Int64(role.gpu);
+    w.Int64(role.resource.gpu);
     w.Key("Capabilities");
     w.StartArray();
     w.StartArray();
@@ -305,12 +206,12 @@ void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& im
     w.EndObject();
     w.EndArray();
   }
-  if (!role.ports.empty()) {
+  if (!role.port_map.empty()) {
     // Each replica's ports are published on 127.0.0.1 at a port Docker picks, so replicas of one
     // role never collide; replicas reach each other directly on the app network.
     w.Key("PortBindings");
     w.StartObject();
-    for (const auto& [name, port] : role.ports) {
+    for (const auto& [name, port] : role.port_map) {
       w.Key((std::to_string(port) + "/tcp").c_str());
       w.StartArray();
       w.StartObject();
@@ -324,15 +225,15 @@ void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& im
     w.EndObject();
   }
   bool any_mount = false;
-  for (const Mount& mount : role.mounts) any_mount = any_mount || mount.type != "device";
+  for (const Mount& mount : role.mounts) any_mount = any_mount || mount.type != MountType::kDevice;
   if (any_mount) {
     w.Key("Mounts");
     w.StartArray();
     for (const Mount& mount : role.mounts) {
-      if (mount.type == "device") continue;
+      if (mount.type == MountType::kDevice) continue;
       w.StartObject();
       w.Key("Type");
-      write_string(w, mount.type);
+      write_string(w, mount_type_name(mount.type));
       w.Key("Source");
       write_string(w, mount.src);
       w.Key("Target");
@@ -344,12 +245,13 @@ void write_create_body(JsonWriter& w, const RoleInput& role, const RoleImage& im
     w.EndArray();
   }
   bool any_device = false;
-  for (const Mount& mount : role.mounts) any_device = any_device || mount.type == "device";
+  for (const Mount& mount : role.mounts)
+    any_device = any_device || mount.type == MountType::kDevice;
   if (any_device) {
     w.Key("Devices");
     w.StartArray();
     for (const Mount& mount : role.mounts) {
-      if (mount.type != "device") continue;
+      if (mount.type != MountType::kDevice) continue;
       w.StartObject();
       w.Key("PathOnHost");
       write_string(w, mount.src);
@@ -404,14 +306,12 @@ std::string replica_hostname(std::string_view role, int64_t replica_id) {
 std::string network_name(std::string_view app_id) { return "sortie-" + std::string(app_id); }
 
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
-  const std::string what = "sortie.dryrun_input/1";
-  const rapidjson::Document input = parse_object(input_text, what);
-  const DockerOptions options = parse_run_options(find_member(input, "cfg"));
-  const rapidjson::Value* app = object_member(input, "app", what);
-  if (app == nullptr) throw Error(Code::kInvalidArgument, what + ": member 'app' is required");
+  const DryrunInput input = read_dryrun_input(input_text);
+  const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
+  const DockerOptions options = parse_run_options(&cfg);
 
   AppPlan plan;
-  plan.app_id = string_member(input, "app_id", what);
+  plan.app_id = input.app_id;
   if (plan.app_id.empty() ||
       plan.app_id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                     "0123456789_.-") != std::string::npos ||
@@ -421,45 +321,34 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
                     "' must start with a letter or digit and use only letters, digits, '_', "
                     "'.' and '-' (it names containers and a network)");
   }
-  plan.app_name = string_member(*app, "name", "app");
-  plan.session = string_member(input, "session", what, context.session);
+  plan.app_name = input.app.name;
+  plan.session = input.session.empty() ? context.session : input.session;
   plan.network = network_name(plan.app_id);
   plan.cancel_grace_seconds = options.cancel_grace_seconds;
 
-  std::vector<RoleInput> roles;
-  const rapidjson::Value* role_values = array_member(*app, "roles", "app");
-  if (role_values == nullptr || role_values->Empty()) {
-    throw Error(Code::kInvalidArgument, "app '" + plan.app_name + "' has no roles");
-  }
-  for (const rapidjson::Value& role : role_values->GetArray()) {
-    roles.push_back(read_role(role, context.scheduler_name));
-    for (size_t i = 0; i + 1 < roles.size(); ++i) {
-      if (roles[i].name == roles.back().name) {
-        throw Error(Code::kInvalidArgument, "role name '" + roles.back().name + "' is used twice");
-      }
-      if (replica_hostname(roles[i].name, 0) == replica_hostname(roles.back().name, 0)) {
-        throw Error(Code::kInvalidArgument,
-                    "roles '" + roles[i].name + "' and '" + roles.back().name +
-                        "' would both answer to host name " + replica_hostname(roles[i].name, 0) +
-                        "; rename one of them");
+  const std::vector<Role>& roles = input.app.roles;
+  for (size_t r = 0; r < roles.size(); ++r) {
+    refuse_unsupported(roles[r], context.scheduler_name);
+    for (size_t i = 0; i < r; ++i) {
+      if (replica_hostname(roles[i].name, 0) == replica_hostname(roles[r].name, 0)) {
+        throw Error(Code::kInvalidArgument, "roles '" + roles[i].name + "' and '" + roles[r].name +
+                                                "' would both answer to host name " +
+                                                replica_hostname(roles[i].name, 0) +
+                                                "; rename one of them");
       }
     }
   }
 
   // Images: the image provider's workspace image when it ran, else role.image.
-  const rapidjson::Value* images = object_member(input, "images", what);
   std::vector<RoleImage> role_images;
-  for (const RoleInput& role : roles) {
+  for (const Role& role : roles) {
     RoleImage image{role.image, "", ""};
-    const rapidjson::Value* provided =
-        images != nullptr ? object_member(*images, role.name.c_str(), "images") : nullptr;
-    if (provided != nullptr) {
-      const std::string where = "images." + role.name;
-      image.img_root = string_member(*provided, "img_root", where);
-      image.workspace_image = string_member(*provided, "image", where);
+    if (const ProvidedImage* provided = input.image_of(role.name)) {
+      image.img_root = provided->img_root;
+      image.workspace_image = provided->image;
       if (image.workspace_image.empty()) {
         throw Error(Code::kInvalidArgument,
-                    where +
+                    "images." + role.name +
                         ": the image provider gave no 'image'; local_docker needs a container "
                         "image (use image_provider=docker, or empty to run role.image)");
       }
@@ -552,7 +441,7 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   w.EndArray();
   w.Key("roles");
   w.StartArray();
-  for (const RoleInput& role : roles) {
+  for (const Role& role : roles) {
     w.StartObject();
     w.Key("name");
     write_string(w, role.name);
@@ -564,7 +453,7 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   w.Key("containers");
   w.StartArray();
   for (size_t r = 0; r < roles.size(); ++r) {
-    const RoleInput& role = roles[r];
+    const Role& role = roles[r];
     for (int64_t id = 0; id < role.num_replicas; ++id) {
       const std::string hostname = replica_hostname(role.name, id);
       const std::string name = plan.app_id + "-" + hostname;
@@ -618,14 +507,16 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
               (role.max_retries > 0 ? "on-failure, at most " + std::to_string(role.max_retries)
                                     : std::string("no")) +
               "\n";
-      if (role.cpu > 0) text += "  cpu: " + std::to_string(role.cpu) + "\n";
-      if (role.mem_mb > 0) text += "  memory: " + std::to_string(role.mem_mb) + " MB\n";
-      if (role.gpu > 0) text += "  gpus: " + std::to_string(role.gpu) + " (device request)\n";
+      if (role.resource.cpu > 0) text += "  cpu: " + std::to_string(role.resource.cpu) + "\n";
+      if (role.resource.mem_mb > 0)
+        text += "  memory: " + std::to_string(role.resource.mem_mb) + " MB\n";
+      if (role.resource.gpu > 0)
+        text += "  gpus: " + std::to_string(role.resource.gpu) + " (device request)\n";
       for (const Mount& mount : role.mounts) {
-        text += "  " + mount.type + " mount: " + mount.src + " -> " + mount.dst +
-                (mount.read_only ? " (read-only)" : "") + "\n";
+        text += "  " + std::string(mount_type_name(mount.type)) + " mount: " + mount.src + " -> " +
+                mount.dst + (mount.read_only ? " (read-only)" : "") + "\n";
       }
-      for (const auto& [port_name, port] : role.ports) {
+      for (const auto& [port_name, port] : role.port_map) {
         text += "  port " + port_name + ": " + std::to_string(port) + "/tcp on 127.0.0.1:<any>\n";
       }
       text += "  env:\n";

@@ -1,6 +1,7 @@
 #include "app_status.hpp"
 
 #include <ctime>
+#include <sortie/app_status.hpp>
 
 #include "json_fields.hpp"
 
@@ -120,10 +121,6 @@ ReplicaStatus replica_from_inspect(const rapidjson::Value& inspect) {
   return replica;
 }
 
-bool is_terminal(std::string_view state) {
-  return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-}
-
 void derive_app_state(AppStatus& app) {
   bool all_succeeded = true;
   bool any_running = false;
@@ -155,70 +152,22 @@ void derive_app_state(AppStatus& app) {
 }
 
 std::string to_status_payload(const AppStatus& app) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  const auto optional = [&](const char* key, const std::optional<int64_t>& value) {
-    w.Key(key);
-    if (value) {
-      w.Int64(*value);
-    } else {
-      w.Null();
-    }
-  };
-  w.StartObject();
-  w.Key("schema");
-  w.String("sortie.status/1");
-  w.Key("app_id");
-  write_string(w, app.app_id);
-  w.Key("state");
-  write_string(w, app.state);
-  w.Key("num_restarts");
-  w.Int64(app.num_restarts);
-  w.Key("msg");
-  write_string(w, app.msg);
-  w.Key("ui_url");
-  w.String("");
-  w.Key("structured_error_msg");
-  w.String("");
-  w.Key("roles");
-  w.StartArray();
+  sortie::AppStatus status;
+  status.app_id = app.app_id;
+  status.state = app_state_or_unknown(app.state);
+  status.num_restarts = app.num_restarts;
+  status.msg = app.msg;
   for (const RoleStatus& role : app.roles) {
-    w.StartObject();
-    w.Key("role");
-    write_string(w, role.role);
-    w.Key("replicas");
-    w.StartArray();
+    sortie::RoleStatus& written = status.roles.emplace_back();
+    written.role = role.role;
     for (const ReplicaStatus& replica : role.replicas) {
-      w.StartObject();
-      w.Key("id");
-      w.Int64(replica.id);
-      w.Key("state");
-      write_string(w, replica.state);
-      optional("pid", replica.pid);
-      optional("exit_code", replica.exit_code);
-      w.Key("hostname");
-      write_string(w, replica.hostname);
-      w.Key("restarts");
-      w.Int64(replica.restarts);
-      optional("started_at", replica.started_at);
-      optional("finished_at", replica.finished_at);
-      w.Key("msg");
-      write_string(w, replica.msg);
-      w.EndObject();
+      written.replicas.push_back({replica.id, app_state_or_unknown(replica.state), replica.pid,
+                                  replica.exit_code, replica.hostname, replica.restarts,
+                                  replica.started_at, replica.finished_at, replica.msg});
     }
-    w.EndArray();
-    w.EndObject();
   }
-  w.EndArray();
-  w.Key("metadata");
-  w.StartObject();
-  w.Key("session");
-  write_string(w, app.session);
-  w.Key("name");
-  write_string(w, app.name);
-  w.EndObject();
-  w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  status.metadata = {{"session", json_string(app.session)}, {"name", json_string(app.name)}};
+  return write_status(status);
 }
 
 }  // namespace sortie::docker

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <sortie/app_state.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,8 +55,6 @@ std::optional<int64_t> parse_docker_time(std::string_view text);
 // Sets app.state, app.msg and app.num_restarts from the replicas: any FAILED -> FAILED (msg names
 // the first failed replica), all SUCCEEDED -> SUCCEEDED, any RUNNING -> RUNNING, else PENDING.
 void derive_app_state(AppStatus& app);
-
-bool is_terminal(std::string_view state);
 
 std::string to_status_payload(const AppStatus& app);
 

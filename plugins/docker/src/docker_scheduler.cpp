@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <sortie/app_list.hpp>
 
 #include "image_transfer.hpp"
 #include "json_fields.hpp"
@@ -328,11 +329,7 @@ std::string DockerScheduler::describe(std::string_view app_id) {
 }
 
 std::string DockerScheduler::list(std::string_view filter_text) {
-  std::string session;
-  if (!filter_text.empty()) {
-    const rapidjson::Document filter = parse_object(filter_text, "sortie.list_filter/1");
-    session = string_member(filter, "session", "sortie.list_filter/1");
-  }
+  const std::string session = read_list_filter(filter_text).session;
   std::vector<std::string> filters = {std::string(labels::kScheduler) + "=" +
                                       context_.scheduler_name};
   if (!session.empty()) filters.push_back(std::string(labels::kSession) + "=" + session);
@@ -379,26 +376,11 @@ std::string DockerScheduler::list(std::string_view filter_text) {
     apps[app_id].state = state;
   }
 
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  w.Key("schema");
-  w.String("sortie.list/1");
-  w.Key("apps");
-  w.StartArray();
+  std::vector<ListedApp> listed_apps;
   for (const auto& [app_id, listed] : apps) {
-    w.StartObject();
-    w.Key("app_id");
-    write_string(w, app_id);
-    w.Key("name");
-    write_string(w, listed.name);
-    w.Key("state");
-    write_string(w, listed.state);
-    w.EndObject();
+    listed_apps.push_back({app_id, listed.name, app_state_or_unknown(listed.state)});
   }
-  w.EndArray();
-  w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return write_app_list(listed_apps);
 }
 
 void DockerScheduler::cancel(std::string_view app_id) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sortie/app_status.hpp>
 #include <utility>
 
 #include "manifests.hpp"
@@ -381,40 +382,23 @@ std::string state_of_object(Gang gang, const Json& object) {
 }
 
 std::string to_status_payload(const std::string& app_id, const AppStatus& status) {
-  rapidjson::Document doc(rapidjson::kObjectType);
-  Allocator& a = doc.GetAllocator();
-  set_string(doc, "schema", "sortie.status/1", a);
-  set_string(doc, "app_id", app_id, a);
-  set_string(doc, "state", status.state, a);
-  set_member(doc, "num_restarts", Json(status.num_restarts), a);
-  set_string(doc, "msg", status.msg, a);
-  set_string(doc, "ui_url", "", a);
-  set_string(doc, "structured_error_msg", status.state == "FAILED" ? status.msg : "", a);
-  Json roles(rapidjson::kArrayType);
+  sortie::AppStatus payload;
+  payload.app_id = app_id;
+  payload.state = app_state_or_unknown(status.state);
+  payload.num_restarts = status.num_restarts;
+  payload.msg = status.msg;
+  payload.structured_error_msg = status.state == "FAILED" ? status.msg : "";
   for (const RoleStatus& role : status.roles) {
-    Json r(rapidjson::kObjectType);
-    set_string(r, "role", role.role, a);
-    Json replicas(rapidjson::kArrayType);
+    sortie::RoleStatus& written = payload.roles.emplace_back();
+    written.role = role.role;
     for (const ReplicaStatus& replica : role.replicas) {
-      Json x(rapidjson::kObjectType);
-      set_member(x, "id", Json(replica.id), a);
-      set_string(x, "state", replica.state, a);
-      set_member(x, "exit_code", replica.exit_code ? Json(*replica.exit_code) : Json(), a);
-      set_string(x, "hostname", replica.hostname, a);
-      set_member(x, "restarts", Json(replica.restarts), a);
-      set_member(x, "started_at", replica.started_at ? Json(*replica.started_at) : Json(), a);
-      set_member(x, "finished_at", replica.finished_at ? Json(*replica.finished_at) : Json(), a);
-      set_string(x, "msg", replica.msg, a);
-      replicas.PushBack(x, a);
+      written.replicas.push_back({replica.id, app_state_or_unknown(replica.state), std::nullopt,
+                                  replica.exit_code, replica.hostname, replica.restarts,
+                                  replica.started_at, replica.finished_at, replica.msg});
     }
-    set_member(r, "replicas", std::move(replicas), a);
-    roles.PushBack(r, a);
   }
-  set_member(doc, "roles", std::move(roles), a);
-  Json metadata(rapidjson::kObjectType);
-  set_string(metadata, "name", status.name, a);
-  set_member(doc, "metadata", std::move(metadata), a);
-  return to_json_text(doc);
+  payload.metadata = {{"name", json_string(status.name)}};
+  return write_status(payload);
 }
 
 }  // namespace sortie::kubernetes

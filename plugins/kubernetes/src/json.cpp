@@ -80,14 +80,6 @@ int64_t int_member(const Json& object, std::string_view key, std::string_view wh
   wrong_type(what, key, "an integer");
 }
 
-double number_member(const Json& object, std::string_view key, std::string_view what,
-                     double fallback) {
-  const Json* value = find_member(object, key);
-  if (value == nullptr) return fallback;
-  if (!value->IsNumber()) wrong_type(what, key, "a number");
-  return value->GetDouble();
-}
-
 bool bool_member(const Json& object, std::string_view key, std::string_view what, bool fallback) {
   const Json* value = find_member(object, key);
   if (value == nullptr) return fallback;

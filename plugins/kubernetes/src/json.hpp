@@ -28,8 +28,6 @@ std::string string_member(const Json& object, std::string_view key, std::string_
                           std::string fallback = "");
 int64_t int_member(const Json& object, std::string_view key, std::string_view what,
                    int64_t fallback);
-double number_member(const Json& object, std::string_view key, std::string_view what,
-                     double fallback);
 bool bool_member(const Json& object, std::string_view key, std::string_view what, bool fallback);
 const Json* object_member(const Json& object, std::string_view key, std::string_view what);
 const Json* array_member(const Json& object, std::string_view key, std::string_view what);

@@ -1,6 +1,9 @@
 #include "kubernetes_scheduler.hpp"
 
 #include <set>
+#include <sortie/app_list.hpp>
+#include <sortie/app_state.hpp>
+#include <sortie/dryrun_input.hpp>
 #include <utility>
 #include <vector>
 
@@ -14,10 +17,6 @@
 
 namespace sortie::kubernetes {
 namespace {
-
-bool is_terminal(const std::string& state) {
-  return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-}
 
 std::string read_state_dir(std::string_view config) {
   const std::string what = "sortie.scheduler_config/1";
@@ -64,15 +63,14 @@ KubernetesScheduler::KubernetesScheduler(std::string_view config)
 std::string KubernetesScheduler::run_options() { return run_options_payload(); }
 
 std::string KubernetesScheduler::dryrun(std::string_view input_text) {
-  const std::string what = "sortie.dryrun_input/1";
-  const rapidjson::Document input = parse_json(input_text, what);
+  DryrunInput input = read_dryrun_input(input_text);
+  const rapidjson::Document cfg = parse_json(input.cfg_json, "cfg");
   ManifestInput manifest_input;
-  manifest_input.options = parse_run_options(find_member(input, "cfg"));
-  const Json* app = object_member(input, "app", what);
-  if (app == nullptr) throw Error(Code::kInvalidArgument, what + ": member 'app' is required");
-  manifest_input.app = read_app_spec(*app);
-  manifest_input.proposed_name = string_member(input, "app_id", what, manifest_input.app.name);
-  manifest_input.session = string_member(input, "session", what, session_);
+  manifest_input.options = parse_run_options(&cfg);
+  refuse_unsupported(input.app);
+  manifest_input.proposed_name = input.app_id.empty() ? input.app.name : input.app_id;
+  manifest_input.session = input.session.empty() ? session_ : input.session;
+  manifest_input.app = std::move(input.app);
   manifest_input.namespace_name = manifest_input.options.namespace_name;
 
   std::string target;
@@ -266,10 +264,7 @@ std::string KubernetesScheduler::list(std::string_view filter_text) {
     }
   }
 
-  rapidjson::Document doc(rapidjson::kObjectType);
-  Allocator& a = doc.GetAllocator();
-  set_string(doc, "schema", "sortie.list/1", a);
-  Json list(rapidjson::kArrayType);
+  std::vector<ListedApp> list;
   for (const auto& [app_id, listed] : apps) {
     // An app of several Jobs: failed if one failed, done when all are, running if one runs.
     std::string state = "PENDING";
@@ -277,14 +272,9 @@ std::string KubernetesScheduler::list(std::string_view filter_text) {
       if (listed.states.count(candidate) != 0) state = candidate;
     }
     if (state == "SUCCEEDED" && listed.states.size() > 1) state = "RUNNING";
-    Json app(rapidjson::kObjectType);
-    set_string(app, "app_id", app_id, a);
-    set_string(app, "name", listed.name, a);
-    set_string(app, "state", state, a);
-    list.PushBack(app, a);
+    list.push_back({app_id, listed.name, app_state_or_unknown(state)});
   }
-  set_member(doc, "apps", std::move(list), a);
-  return to_json_text(doc);
+  return write_app_list(list);
 }
 
 void KubernetesScheduler::cancel(std::string_view app_id_view) {

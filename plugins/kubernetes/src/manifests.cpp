@@ -59,7 +59,7 @@ class ManifestBuilder {
   }
 
  private:
-  std::string role_what(const RoleSpec& role) const { return "role '" + role.name + "'"; }
+  std::string role_what(const Role& role) const { return "role '" + role.name + "'"; }
 
   Json string_map(const std::vector<std::pair<std::string, std::string>>& entries) {
     Json map(rapidjson::kObjectType);
@@ -111,7 +111,7 @@ class ManifestBuilder {
 
   // What differs between the replicas of a role and how the pod learns it.
   struct ReplicaIdentity {
-    const RoleSpec* role = nullptr;
+    const Role* role = nullptr;
     std::string rank0_host;
     int64_t replica_id = -1;  // -1: from the Job's completion index, per pod
   };
@@ -124,7 +124,7 @@ class ManifestBuilder {
   }
 
   Json container(const ReplicaIdentity& id, const std::string& app_id, bool* privileged) {
-    const RoleSpec& role = *id.role;
+    const Role& role = *id.role;
     const std::string replica_text =
         id.replica_id < 0 ? "$(SORTIE_REPLICA_ID)" : std::to_string(id.replica_id);
     MacroValues macros;
@@ -184,9 +184,9 @@ class ManifestBuilder {
     for (auto& entry : env) env_list.PushBack(entry.second, a_);
     set_member(c, "env", std::move(env_list), a_);
 
-    if (!role.ports.empty()) {
+    if (!role.port_map.empty()) {
       Json ports(rapidjson::kArrayType);
-      for (const auto& [name, number] : role.ports) {
+      for (const auto& [name, number] : role.port_map) {
         Json port(rapidjson::kObjectType);
         set_string(port, "name", name, a_);
         set_member(port, "containerPort", Json(static_cast<int>(number)), a_);
@@ -196,11 +196,13 @@ class ManifestBuilder {
     }
 
     std::vector<std::pair<std::string, std::string>> quantities;
-    if (role.cpu > 0) quantities.emplace_back("cpu", quantity_cpu(role.cpu));
-    if (role.mem_mb > 0) quantities.emplace_back("memory", std::to_string(role.mem_mb) + "Mi");
-    if (role.gpu > 0) quantities.emplace_back("nvidia.com/gpu", std::to_string(role.gpu));
-    for (const auto& [name, count] : role.devices) {
-      quantities.emplace_back(name, std::to_string(count));
+    if (role.resource.cpu > 0) quantities.emplace_back("cpu", quantity_cpu(role.resource.cpu));
+    if (role.resource.mem_mb > 0)
+      quantities.emplace_back("memory", std::to_string(role.resource.mem_mb) + "Mi");
+    if (role.resource.gpu > 0)
+      quantities.emplace_back("nvidia.com/gpu", std::to_string(role.resource.gpu));
+    for (const auto& [name, count] : role.resource.devices) {
+      if (count > 0) quantities.emplace_back(name, std::to_string(count));
     }
     if (!quantities.empty()) {
       // Requests equal limits: the pod gets the Guaranteed QoS class the app asked for.
@@ -221,7 +223,7 @@ class ManifestBuilder {
       set_string(mount, "mountPath", role.mounts[i].dst, a_);
       if (role.mounts[i].read_only) set_member(mount, "readOnly", Json(true), a_);
       mounts.PushBack(mount, a_);
-      *privileged = *privileged || role.mounts[i].type == MountSpec::Type::kDevice;
+      *privileged = *privileged || role.mounts[i].type == MountType::kDevice;
     }
     set_member(c, "volumeMounts", std::move(mounts), a_);
     if (*privileged) {
@@ -233,11 +235,11 @@ class ManifestBuilder {
     return c;
   }
 
-  Json volume(const MountSpec& mount, size_t index, const std::string& what) {
+  Json volume(const Mount& mount, size_t index, const std::string& what) {
     Json v(rapidjson::kObjectType);
     set_string(v, "name", "mount-" + std::to_string(index), a_);
     Json source(rapidjson::kObjectType);
-    if (mount.type != MountSpec::Type::kVolume) {
+    if (mount.type != MountType::kVolume) {
       set_string(source, "path", mount.src, a_);
       set_member(v, "hostPath", std::move(source), a_);
       return v;
@@ -274,7 +276,7 @@ class ManifestBuilder {
   // A pod template for one role (or one replica, when id.replica_id >= 0).
   Json pod_template(const ReplicaIdentity& id, const std::string& app_id,
                     const std::string& object_name, const std::string& subdomain) {
-    const RoleSpec& role = *id.role;
+    const Role& role = *id.role;
     const std::string what = role_what(role);
     std::vector<std::pair<std::string, std::string>> labels = app_labels(object_name);
     labels.emplace_back(kRoleLabel, label_value(role.name));
@@ -304,8 +306,8 @@ class ManifestBuilder {
       }
       set_member(spec, "imagePullSecrets", std::move(secrets), a_);
     }
-    if (!role.capabilities.empty()) {
-      set_member(spec, "nodeSelector", string_map(role.capabilities), a_);
+    if (!role.resource.capabilities.empty()) {
+      set_member(spec, "nodeSelector", string_map(role.resource.capabilities), a_);
     }
     bool privileged = false;
     Json containers(rapidjson::kArrayType);
@@ -334,7 +336,7 @@ class ManifestBuilder {
   Json indexed_job_spec(const ReplicaIdentity& id, const std::string& app_id,
                         const std::string& object_name, const std::string& subdomain,
                         bool app_restarts_elsewhere) {
-    const RoleSpec& role = *id.role;
+    const Role& role = *id.role;
     Json spec(rapidjson::kObjectType);
     set_string(spec, "completionMode", "Indexed", a_);
     set_member(spec, "completions", Json(static_cast<int>(role.num_replicas)), a_);
@@ -351,19 +353,19 @@ class ManifestBuilder {
     return spec;
   }
 
-  void check_retries_for_separate_jobs(const RoleSpec& role) const {
+  void check_retries_for_separate_jobs(const Role& role) const {
     if (role.max_retries == 0 || role.retry_policy == RetryPolicy::kReplica) return;
     // With one replica in a one-role app, restarting the app, the role or the replica is the same.
     if (input_.app.roles.size() == 1 && role.num_replicas == 1) return;
     refuse(role_what(role),
-           std::string("retry_policy ") + retry_policy_name(role.retry_policy) +
+           "retry_policy " + std::string(retry_policy_name(role.retry_policy)) +
                " with max_retries " + std::to_string(role.max_retries) +
                " restarts more than the failed replica, which separate Jobs cannot do; use "
                "retry_policy REPLICA, or run option gang_scheduler=jobset (restarts the whole "
                "app) or volcano");
   }
 
-  void check_not_elastic(const RoleSpec& role, const char* mode) const {
+  void check_not_elastic(const Role& role, const char* mode) const {
     if (role.min_replicas && *role.min_replicas != role.num_replicas) {
       refuse(role_what(role),
              "field 'min_replicas' (elastic roles) needs "
@@ -373,7 +375,7 @@ class ManifestBuilder {
   }
 
   void check_distinct(std::set<std::string>& seen, const std::string& name,
-                      const RoleSpec& role) const {
+                      const Role& role) const {
     if (!seen.insert(name).second) {
       refuse(role_what(role), "its Kubernetes name '" + name +
                                   "' is the same as another role's; rename one of the roles");
@@ -386,7 +388,7 @@ class ManifestBuilder {
     const std::string service = dns1035_label(ref.name);
     std::vector<std::string> job_names;
     std::set<std::string> seen;
-    for (const RoleSpec& role : input_.app.roles) {
+    for (const Role& role : input_.app.roles) {
       check_not_elastic(role, "a Job per role");
       check_retries_for_separate_jobs(role);
       // Pod hostnames are JOB-INDEX and must stay a DNS label.
@@ -396,7 +398,7 @@ class ManifestBuilder {
     }
     const std::string rank0_host = job_names.front() + "-0." + service;
     for (size_t i = 0; i < input_.app.roles.size(); ++i) {
-      const RoleSpec& role = input_.app.roles[i];
+      const Role& role = input_.app.roles[i];
       auto labels = app_labels(ref.name);
       labels.emplace_back(kRoleLabel, label_value(role.name));
       if (!options_.queue.empty()) labels.emplace_back(kKueueQueueLabel, options_.queue);
@@ -428,13 +430,13 @@ class ManifestBuilder {
     int64_t min_available = 0;
     int64_t job_max_retry = -1;
     struct Task {
-      const RoleSpec* role;
+      const Role* role;
       int64_t replica;
       std::string name;
     };
     std::vector<Task> tasks;
     std::set<std::string> seen;
-    for (const RoleSpec& role : input_.app.roles) {
+    for (const Role& role : input_.app.roles) {
       if (role.max_retries > 0 && role.retry_policy == RetryPolicy::kRole) {
         refuse(role_what(role),
                "retry_policy ROLE is not supported with gang_scheduler=volcano; "
@@ -475,7 +477,7 @@ class ManifestBuilder {
       Json t(rapidjson::kObjectType);
       set_string(t, "name", task.name, a_);
       set_member(t, "replicas", Json(1), a_);
-      const RoleSpec& role = *task.role;
+      const Role& role = *task.role;
       if (role.max_retries > 0) {
         set_member(t, "maxRetry", Json(static_cast<int>(role.max_retries)), a_);
         Json policies(rapidjson::kArrayType);
@@ -506,7 +508,7 @@ class ManifestBuilder {
     std::vector<std::string> names;
     std::set<std::string> seen;
     int64_t max_restarts = -1;
-    for (const RoleSpec& role : input_.app.roles) {
+    for (const Role& role : input_.app.roles) {
       check_not_elastic(role, "a JobSet");
       if (role.max_retries > 0 && role.retry_policy == RetryPolicy::kRole) {
         refuse(role_what(role),
@@ -540,7 +542,7 @@ class ManifestBuilder {
     }
     Json replicated(rapidjson::kArrayType);
     for (size_t i = 0; i < input_.app.roles.size(); ++i) {
-      const RoleSpec& role = input_.app.roles[i];
+      const Role& role = input_.app.roles[i];
       Json rjob(rapidjson::kObjectType);
       set_string(rjob, "name", names[i], a_);
       set_member(rjob, "replicas", Json(1), a_);

@@ -31,7 +31,7 @@ inline constexpr const char* kSessionAnnotation = "sortie.dev/session";
 inline constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
 
 struct ManifestInput {
-  AppSpec app;
+  AppDef app;
   std::string proposed_name;  // the host's app id: DNS-safe, unique
   std::string session;
   std::string namespace_name;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <sortie/app_state.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,10 +37,6 @@ struct Line {
   int64_t timestamp_ns = 0;
   std::string data;
 };
-
-bool is_terminal(const std::string& state) {
-  return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-}
 
 }  // namespace
 

@@ -66,14 +66,14 @@ AppStatus AppRegistry::read_recorded_status(const std::string& app_dir) const {
 AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
   AppStatus status = read_recorded_status(app_dir);
   // Before the supervisor records itself there is nothing to check (schedule() is running).
-  if (is_terminal_state(status.state) || status.supervisor_pid == 0) return status;
+  if (is_terminal(status.state) || status.supervisor_pid == 0) return status;
   if (is_same_process_running(static_cast<pid_t>(status.supervisor_pid),
                               status.supervisor_start_time)) {
     return status;
   }
   // The supervisor may have exited normally between our read and the liveness check.
   status = read_recorded_status(app_dir);
-  if (is_terminal_state(status.state)) return status;
+  if (is_terminal(status.state)) return status;
   const std::string msg =
       "supervisor (pid " + std::to_string(status.supervisor_pid) + ") died unexpectedly";
   kill_leftover_replicas(status, "FAILED", msg);
@@ -91,7 +91,7 @@ void kill_leftover_replicas(AppStatus& status, const std::string& replica_state,
                             const std::string& msg) {
   for (RoleStatus& role : status.roles) {
     for (ReplicaStatus& replica : role.replicas) {
-      if (is_terminal_state(replica.state)) continue;
+      if (is_terminal(replica.state)) continue;
       if (replica.pgid > 0) ::killpg(static_cast<pid_t>(replica.pgid), SIGKILL);
       replica.state = replica_state;
       replica.msg = msg;

@@ -1,5 +1,7 @@
 #include "app_status.hpp"
 
+#include <sortie/app_status.hpp>
+
 #include "json_fields.hpp"
 
 namespace sortie::local {
@@ -14,7 +16,7 @@ void write_optional_time(JsonWriter& writer, const char* key, int64_t value) {
   }
 }
 
-void write_roles(JsonWriter& writer, const AppStatus& status, bool with_pgid) {
+void write_roles(JsonWriter& writer, const AppStatus& status) {
   writer.Key("roles");
   writer.StartArray();
   for (const RoleStatus& role : status.roles) {
@@ -35,13 +37,8 @@ void write_roles(JsonWriter& writer, const AppStatus& status, bool with_pgid) {
       } else {
         writer.Null();
       }
-      if (with_pgid) {
-        writer.Key("pgid");
-        writer.Int64(replica.pgid);
-      } else {
-        writer.Key("hostname");
-        writer.String("localhost");
-      }
+      writer.Key("pgid");
+      writer.Int64(replica.pgid);
       writer.Key("exit_code");
       if (replica.exit_code.has_value()) {
         writer.Int(*replica.exit_code);
@@ -75,10 +72,6 @@ void write_common(JsonWriter& writer, const AppStatus& status) {
 
 }  // namespace
 
-bool is_terminal_state(std::string_view state) {
-  return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-}
-
 std::string to_state_json(const AppStatus& status) {
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
@@ -97,7 +90,7 @@ std::string to_state_json(const AppStatus& status) {
   writer.Key("start_time");
   writer.Uint64(status.supervisor_start_time);
   writer.EndObject();
-  write_roles(writer, status, /*with_pgid=*/true);
+  write_roles(writer, status);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -144,26 +137,31 @@ AppStatus parse_state_json(std::string_view text, std::string_view path) {
 }
 
 std::string to_status_payload(const AppStatus& status, std::string_view ui_url) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
-  writer.StartObject();
-  writer.Key("schema");
-  writer.String("sortie.status/1");
-  write_common(writer, status);
-  writer.Key("ui_url");
-  write_string(writer, ui_url);
-  writer.Key("structured_error_msg");
-  writer.String("");
-  write_roles(writer, status, /*with_pgid=*/false);
-  writer.Key("metadata");
-  writer.StartObject();
-  writer.Key("session");
-  write_string(writer, status.session);
-  writer.Key("supervisor_pid");
-  writer.Int64(status.supervisor_pid);
-  writer.EndObject();
-  writer.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  // 0 is how state.json says "not known yet".
+  const auto known = [](int64_t value) {
+    return value > 0 ? std::optional<int64_t>(value) : std::nullopt;
+  };
+  sortie::AppStatus payload;
+  payload.app_id = status.app_id;
+  payload.state = app_state_or_unknown(status.state);
+  payload.num_restarts = status.num_restarts;
+  payload.msg = status.msg;
+  payload.ui_url = ui_url;
+  for (const RoleStatus& role : status.roles) {
+    sortie::RoleStatus& written = payload.roles.emplace_back();
+    written.role = role.role;
+    for (const ReplicaStatus& replica : role.replicas) {
+      std::optional<int64_t> exit_code;
+      if (replica.exit_code) exit_code = *replica.exit_code;
+      written.replicas.push_back({replica.id, app_state_or_unknown(replica.state),
+                                  known(replica.pid), exit_code, "localhost", replica.restarts,
+                                  known(replica.started_at), known(replica.finished_at),
+                                  replica.msg});
+    }
+  }
+  payload.metadata = {{"session", json_string(status.session)},
+                      {"supervisor_pid", std::to_string(status.supervisor_pid)}};
+  return write_status(payload);
 }
 
 }  // namespace sortie::local

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <sortie/app_state.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,8 +40,6 @@ struct AppStatus {
   uint64_t supervisor_start_time = 0;
   std::vector<RoleStatus> roles;
 };
-
-bool is_terminal_state(std::string_view state);
 
 // state.json: the status plus what a later process needs to take over (supervisor identity).
 std::string to_state_json(const AppStatus& status);

@@ -1,6 +1,7 @@
 #include "dryrun_builder.hpp"
 
 #include <cstdlib>
+#include <sortie/dryrun_input.hpp>
 #include <sortie/macros.hpp>
 #include <sortie/plugin.hpp>
 
@@ -30,74 +31,31 @@ void set_env(std::vector<std::pair<std::string, std::string>>& env, const std::s
   env.emplace_back(name, std::move(value));
 }
 
-// The parts of a role that the local scheduler reads, after refusing what it cannot do.
-struct RoleInput {
-  std::string name;
-  std::string image;
-  std::string entrypoint;
-  std::vector<std::string> args;
-  std::vector<std::pair<std::string, std::string>> env;
-  int64_t num_replicas = 1;
-  int64_t max_retries = 0;
-  RetryPolicy retry_policy = RetryPolicy::kApplication;
-  int64_t gpus = 0;
-};
-
-RoleInput read_role(const rapidjson::Value& role, const std::string& scheduler) {
-  RoleInput input;
-  input.name = string_member(role, "name", "app role");
-  const std::string what = "role '" + input.name + "'";
-  check_path_safe_id(input.name, what + " name");
-  input.image = string_member(role, "image", what);
-  input.entrypoint = string_member(role, "entrypoint", what);
-  if (input.entrypoint.empty()) refuse(what, "field 'entrypoint' is required");
-  if (const rapidjson::Value* args = array_member(role, "args", what)) {
-    for (const rapidjson::Value& arg : args->GetArray()) {
-      if (!arg.IsString()) refuse(what, "field 'args' must list strings");
-      input.args.emplace_back(arg.GetString(), arg.GetStringLength());
-    }
-  }
-  if (const rapidjson::Value* env = object_member(role, "env", what)) {
-    for (const auto& entry : env->GetObject()) {
-      if (!entry.value.IsString()) refuse(what, "field 'env' values must be strings");
-      input.env.emplace_back(std::string(entry.name.GetString(), entry.name.GetStringLength()),
-                             std::string(entry.value.GetString(), entry.value.GetStringLength()));
-    }
-  }
-  input.num_replicas = int_member(role, "num_replicas", what, 1);
-  if (input.num_replicas < 1) refuse(what, "field 'num_replicas' must be at least 1");
-  const int64_t min_replicas = int_member(role, "min_replicas", what, input.num_replicas);
-  if (min_replicas != input.num_replicas) {
-    refuse(what, "field 'min_replicas' (" + std::to_string(min_replicas) +
-                     ") differs from num_replicas (" + std::to_string(input.num_replicas) + "); " +
+// Refuses what a process scheduler cannot honour; the SDK reader checked the rest.
+void refuse_unsupported(const Role& role, const std::string& scheduler) {
+  const std::string what = "role '" + role.name + "'";
+  check_path_safe_id(role.name, what + " name");
+  if (role.entrypoint.empty()) refuse(what, "field 'entrypoint' is required");
+  if (role.min_replicas && *role.min_replicas != role.num_replicas) {
+    refuse(what, "field 'min_replicas' (" + std::to_string(*role.min_replicas) +
+                     ") differs from num_replicas (" + std::to_string(role.num_replicas) + "); " +
                      scheduler + " is not elastic, so drop min_replicas");
   }
-  input.max_retries = int_member(role, "max_retries", what, 0);
-  if (input.max_retries < 0) refuse(what, "field 'max_retries' must be >= 0");
-  input.retry_policy = parse_retry_policy(string_member(role, "retry_policy", what), what);
-  if (!string_member(role, "base_image", what).empty()) {
+  if (!role.base_image.empty()) {
     refuse(what, "field 'base_image' is not supported by " + scheduler +
                      " (it runs processes, not layered images); remove it");
   }
-  if (const rapidjson::Value* mounts = array_member(role, "mounts", what);
-      mounts != nullptr && !mounts->Empty()) {
+  if (!role.mounts.empty()) {
     refuse(what, "field 'mounts' is not supported by " + scheduler +
                      " (processes already see the host's file system); remove the mounts or use "
                      "a container scheduler");
   }
-  if (const rapidjson::Value* metadata = object_member(role, "metadata", what)) {
-    for (const auto& entry : metadata->GetObject()) {
-      const std::string_view key(entry.name.GetString(), entry.name.GetStringLength());
-      if (key.rfind(scheduler + ".", 0) == 0 || key.rfind("local.", 0) == 0) {
-        refuse(what, "metadata key '" + std::string(key) + "' is not an option " + scheduler +
-                         " knows; remove it");
-      }
+  for (const auto& [key, value] : role.metadata) {
+    if (key.rfind(scheduler + ".", 0) == 0 || key.rfind("local.", 0) == 0) {
+      refuse(what,
+             "metadata key '" + key + "' is not an option " + scheduler + " knows; remove it");
     }
   }
-  if (const rapidjson::Value* resource = object_member(role, "resource", what)) {
-    input.gpus = static_cast<int64_t>(number_member(*resource, "gpu", what + " resource", -1));
-  }
-  return input;
 }
 
 std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
@@ -119,35 +77,21 @@ void check_path_safe_id(std::string_view id, std::string_view what) {
 }
 
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
-  const rapidjson::Document input = parse_object(input_text, "sortie.dryrun_input/1");
-  const std::string what = "sortie.dryrun_input/1";
-  const LocalOptions options =
-      parse_run_options(find_member(input, "cfg"), context.mode, context.state_dir);
-  const rapidjson::Value* app = object_member(input, "app", what);
-  if (app == nullptr) throw Error(Code::kInvalidArgument, what + ": member 'app' is required");
+  const DryrunInput input = read_dryrun_input(input_text);
+  const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
+  const LocalOptions options = parse_run_options(&cfg, context.mode, context.state_dir);
 
   LaunchRequest request;
-  request.app_id = string_member(input, "app_id", what);
+  request.app_id = input.app_id;
   check_path_safe_id(request.app_id, "app id");
-  request.app_name = string_member(*app, "name", "app");
-  request.session = string_member(input, "session", what, context.session);
+  request.app_name = input.app.name;
+  request.session = input.session.empty() ? context.session : input.session;
   check_path_safe_id(request.session, "session");
   request.app_dir = options.log_dir + "/" + request.session + "/" + request.app_id;
   request.cancel_grace_period_s = options.cancel_grace_period_s;
 
-  std::vector<RoleInput> roles;
-  const rapidjson::Value* role_values = array_member(*app, "roles", "app");
-  if (role_values == nullptr || role_values->Empty()) {
-    throw Error(Code::kInvalidArgument, "app '" + request.app_name + "' has no roles");
-  }
-  for (const rapidjson::Value& role : role_values->GetArray()) {
-    roles.push_back(read_role(role, context.scheduler_name));
-    for (size_t i = 0; i + 1 < roles.size(); ++i) {
-      if (roles[i].name == roles.back().name) {
-        throw Error(Code::kInvalidArgument, "role name '" + roles.back().name + "' is used twice");
-      }
-    }
-  }
+  const std::vector<Role>& roles = input.app.roles;
+  for (const Role& role : roles) refuse_unsupported(role, context.scheduler_name);
 
   std::vector<std::string> gpu_devices;
   size_t next_gpu = 0;
@@ -155,11 +99,11 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
     gpu_devices = discover_gpu_devices(options.gpu_devices);
     int64_t wanted = 0;
     std::string breakdown;
-    for (const RoleInput& role : roles) {
-      if (role.gpus <= 0) continue;
-      wanted += role.gpus * role.num_replicas;
+    for (const Role& role : roles) {
+      if (role.resource.gpu <= 0) continue;
+      wanted += role.resource.gpu * role.num_replicas;
       breakdown += (breakdown.empty() ? "" : ", ") + role.name + ": " +
-                   std::to_string(role.num_replicas) + " x " + std::to_string(role.gpus);
+                   std::to_string(role.num_replicas) + " x " + std::to_string(role.resource.gpu);
     }
     if (wanted > static_cast<int64_t>(gpu_devices.size())) {
       throw Error(Code::kInvalidArgument,
@@ -170,14 +114,11 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
     }
   }
 
-  const rapidjson::Value* images = object_member(input, "images", what);
-  for (const RoleInput& role : roles) {
+  for (const Role& role : roles) {
     ImageLocation location;
-    const rapidjson::Value* image =
-        images != nullptr ? object_member(*images, role.name.c_str(), "images") : nullptr;
-    if (image != nullptr) {
-      location.img_root = string_member(*image, "img_root", "images." + role.name);
-      location.cwd = string_member(*image, "cwd", "images." + role.name, location.img_root);
+    if (const ProvidedImage* image = input.image_of(role.name)) {
+      location.img_root = image->img_root;
+      location.cwd = image->cwd;
     } else {
       location = resolve_image(context.mode, role.name, role.image);
     }
@@ -220,9 +161,9 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       set_env(
           replica.env, "PATH",
           options.prepend_cwd ? location.cwd + ":" + base_path : base_path + ":" + location.cwd);
-      if (options.auto_set_cuda_visible_devices && role.gpus > 0) {
+      if (options.auto_set_cuda_visible_devices && role.resource.gpu > 0) {
         std::string visible;
-        for (int64_t g = 0; g < role.gpus; ++g) {
+        for (int64_t g = 0; g < role.resource.gpu; ++g) {
           visible += (g == 0 ? "" : ",") + gpu_devices[next_gpu++];
         }
         set_env(replica.env, "CUDA_VISIBLE_DEVICES", visible);

@@ -4,26 +4,6 @@
 
 namespace sortie::local {
 
-std::string_view retry_policy_name(RetryPolicy policy) {
-  switch (policy) {
-    case RetryPolicy::kReplica:
-      return "REPLICA";
-    case RetryPolicy::kRole:
-      return "ROLE";
-    case RetryPolicy::kApplication:
-      return "APPLICATION";
-  }
-  return "APPLICATION";
-}
-
-RetryPolicy parse_retry_policy(std::string_view name, std::string_view what) {
-  if (name == "REPLICA") return RetryPolicy::kReplica;
-  if (name == "ROLE") return RetryPolicy::kRole;
-  if (name == "APPLICATION" || name.empty()) return RetryPolicy::kApplication;
-  throw Error(Code::kInvalidArgument, std::string(what) + ": retry_policy '" + std::string(name) +
-                                          "' is not one of REPLICA, ROLE, APPLICATION");
-}
-
 std::string replica_dir(std::string_view app_dir, std::string_view role, uint32_t replica_id) {
   std::string dir(app_dir);
   dir.append("/").append(role).append("/").append(std::to_string(replica_id));
@@ -112,8 +92,14 @@ LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_vie
     role.name = string_member(role_value, "name", what);
     const std::string role_what = std::string(what) + " role '" + role.name + "'";
     role.max_retries = int_member(role_value, "max_retries", role_what, 0);
-    role.retry_policy =
-        parse_retry_policy(string_member(role_value, "retry_policy", role_what), role_what);
+    const std::string policy_name =
+        string_member(role_value, "retry_policy", role_what, "APPLICATION");
+    const std::optional<RetryPolicy> policy = retry_policy_from_name(policy_name);
+    if (!policy) {
+      throw Error(Code::kInvalidArgument,
+                  role_what + ": unknown retry_policy '" + policy_name + "'");
+    }
+    role.retry_policy = *policy;
     const rapidjson::Value* replicas = array_member(role_value, "replicas", role_what);
     if (replicas == nullptr || replicas->Empty()) {
       throw Error(Code::kInvalidArgument, role_what + ": member 'replicas' must list replicas");

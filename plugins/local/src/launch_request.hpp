@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 
 #include <cstdint>
+#include <sortie/app_state.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,8 +15,6 @@
 #include "json_fields.hpp"
 
 namespace sortie::local {
-
-enum class RetryPolicy { kReplica, kRole, kApplication };
 
 struct ReplicaLaunch {
   uint32_t id = 0;
@@ -40,10 +39,6 @@ struct LaunchRequest {
   double cancel_grace_period_s = 10.0;
   std::vector<RoleLaunch> roles;
 };
-
-std::string_view retry_policy_name(RetryPolicy policy);
-// Throws INVALID_ARGUMENT naming `what` for anything but REPLICA, ROLE or APPLICATION.
-RetryPolicy parse_retry_policy(std::string_view name, std::string_view what);
 
 // <app_dir>/<role>/<replica>: the replica's log directory.
 std::string replica_dir(std::string_view app_dir, std::string_view role, uint32_t replica_id);

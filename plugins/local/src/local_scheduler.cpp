@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <sortie/app_list.hpp>
 
 #include "app_notify.hpp"
 #include "app_watch.hpp"
@@ -133,18 +134,8 @@ std::string LocalScheduler::describe(std::string_view app_id) {
 
 std::string LocalScheduler::list(std::string_view filter_text) {
   starts_.reap_finished();
-  std::string session;
-  if (!filter_text.empty()) {
-    const rapidjson::Document filter = parse_object(filter_text, "sortie.list_filter/1");
-    session = string_member(filter, "session", "sortie.list_filter/1");
-  }
-  rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
-  writer.StartObject();
-  writer.Key("schema");
-  writer.String("sortie.list/1");
-  writer.Key("apps");
-  writer.StartArray();
+  const std::string session = read_list_filter(filter_text).session;
+  std::vector<ListedApp> apps;
   for (const std::string& app_id : registry_.app_ids()) {
     AppStatus status;
     try {
@@ -155,35 +146,26 @@ std::string LocalScheduler::list(std::string_view filter_text) {
       status.state = "UNKNOWN";
     }
     if (!session.empty() && status.session != session) continue;
-    writer.StartObject();
-    writer.Key("app_id");
-    write_string(writer, app_id);
-    writer.Key("name");
-    write_string(writer, status.name);
-    writer.Key("state");
-    write_string(writer, status.state);
-    writer.EndObject();
+    apps.push_back({app_id, status.name, app_state_or_unknown(status.state)});
   }
-  writer.EndArray();
-  writer.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return write_app_list(apps);
 }
 
 void LocalScheduler::cancel(std::string_view app_id) {
   const std::string dir = registry_.app_dir(app_id);
   starts_.wait_for(dir);  // an app we submitted has its supervisor on record after this
   AppStatus status = registry_.read_recorded_status(dir);
-  if (is_terminal_state(status.state)) return;
+  if (is_terminal(status.state)) return;
   if (status.supervisor_pid == 0) {
     // Submitted by another process whose supervisor is still starting: leave a request it checks
     // right after recording itself, then look again in case it recorded itself meanwhile.
     write_file_atomically(cancel_request_path(dir), "");
     status = registry_.read_recorded_status(dir);
-    if (is_terminal_state(status.state) || status.supervisor_pid == 0) return;
+    if (is_terminal(status.state) || status.supervisor_pid == 0) return;
   }
   if (signal_supervisor(status, SIGTERM)) return;
   status = registry_.read_recorded_status(dir);  // it may have just ended by itself
-  if (is_terminal_state(status.state)) return;
+  if (is_terminal(status.state)) return;
   const std::string msg = "cancelled; supervisor (pid " + std::to_string(status.supervisor_pid) +
                           ") was gone, so cancel killed the replicas' process groups";
   kill_leftover_replicas(status, "CANCELLED", msg);

@@ -91,7 +91,7 @@ LocalLogStream::~LocalLogStream() {
 bool LocalLogStream::app_ended() {
   const AppStatus status = registry_.load_status_from_dir(app_dir_);
   if (watch_ != nullptr) watch_->watch_supervisor(status);
-  return is_terminal_state(status.state);
+  return is_terminal(status.state);
 }
 
 bool LocalLogStream::open_if_created(Cursor& cursor) {

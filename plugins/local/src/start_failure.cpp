@@ -12,7 +12,7 @@ void record_start_failure(const std::string& app_dir, const std::string& msg) no
   try {
     const std::string path = app_dir + "/state.json";
     AppStatus status = parse_state_json(read_file(path), path);
-    if (status.supervisor_pid != 0 || is_terminal_state(status.state)) return;
+    if (status.supervisor_pid != 0 || is_terminal(status.state)) return;
     status.state = "FAILED";
     status.msg = msg;
     for (RoleStatus& role : status.roles) {

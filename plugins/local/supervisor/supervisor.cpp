@@ -130,7 +130,7 @@ int Supervisor::run() {
   for (Replica& replica : replicas_) start(replica);
   update_app_state();
   epoll_event events[64];
-  while (!is_terminal_state(status_.state)) {
+  while (!is_terminal(status_.state)) {
     if (dirty_) write_state();
     if (waiters_pending_) {
       notify_waiters(request_.app_dir);
@@ -469,7 +469,7 @@ void Supervisor::update_app_state() {
   } else if (!ending_state_.empty()) {
     for (RoleStatus& role : status_.roles) {
       for (ReplicaStatus& replica : role.replicas) {
-        if (!is_terminal_state(replica.state)) replica.state = "CANCELLED";
+        if (!is_terminal(replica.state)) replica.state = "CANCELLED";
       }
     }
     status_.state = ending_state_;

@@ -1,6 +1,7 @@
 #include "custom_job_builder.hpp"
 
 #include <algorithm>
+#include <sortie/dryrun_input.hpp>
 #include <sortie/macros.hpp>
 #include <sortie/plugin.hpp>
 #include <vector>
@@ -39,12 +40,9 @@ struct RoleInput {
 };
 
 // Applies role metadata vertex.KEY (or caip.KEY), which overrides the run options.
-void read_metadata(const rapidjson::Value& role, const std::string& what, RoleInput& input) {
+void apply_metadata(const Role& role, const std::string& what, RoleInput& input) {
   MachineRequest& machine = input.machine;
-  const rapidjson::Value* metadata = object_member(role, "metadata", what);
-  if (metadata == nullptr) return;
-  for (const auto& entry : metadata->GetObject()) {
-    const std::string key(entry.name.GetString(), entry.name.GetStringLength());
+  for (const auto& [key, json] : role.metadata) {
     for (const char* prefix : kMetadataPrefixes) {
       if (key.rfind(prefix, 0) != 0) continue;
       const std::string option = key.substr(std::string_view(prefix).size());
@@ -55,92 +53,76 @@ void read_metadata(const rapidjson::Value& role, const std::string& what, RoleIn
                          "' is not one the vertex scheduler knows (accelerator, "
                          "accelerator_count, tpu_topology, machine_type, push_image_tag)");
       }
+      rapidjson::Document value;
+      value.Parse(json.data(), json.size());
       if (option == "accelerator_count") {
-        if (!entry.value.IsInt() || entry.value.GetInt() < 1) {
+        if (!value.IsInt() || value.GetInt() < 1) {
           refuse(what, "metadata '" + key + "' must be a positive integer");
         }
-        machine.accelerator_count = entry.value.GetInt();
+        machine.accelerator_count = value.GetInt();
         continue;
       }
-      if (!entry.value.IsString()) refuse(what, "metadata '" + key + "' must be a string");
-      const std::string value(entry.value.GetString(), entry.value.GetStringLength());
-      if (option == "accelerator") machine.accelerator = value;
-      if (option == "tpu_topology") machine.tpu_topology = value;
-      if (option == "machine_type") machine.machine_type = value;
-      if (option == "push_image_tag") input.push_image_tag = value;
+      if (!value.IsString()) refuse(what, "metadata '" + key + "' must be a string");
+      const std::string text(value.GetString(), value.GetStringLength());
+      if (option == "accelerator") machine.accelerator = text;
+      if (option == "tpu_topology") machine.tpu_topology = text;
+      if (option == "machine_type") machine.machine_type = text;
+      if (option == "push_image_tag") input.push_image_tag = text;
     }
   }
 }
 
-RoleInput read_role(const rapidjson::Value& role, const VertexOptions& options) {
+// The role as Vertex AI runs it, after refusing what the vertex scheduler cannot honour; the SDK
+// reader checked the rest.
+RoleInput vertex_role(const Role& role, const VertexOptions& options) {
   RoleInput input;
-  input.name = string_member(role, "name", "app role");
+  input.name = role.name;
   const std::string what = "role '" + input.name + "'";
-  input.image = string_member(role, "image", what);
+  input.image = role.image;
   if (input.image.empty()) {
     refuse(what,
            "field 'image' is required: the container image Vertex AI runs, e.g. "
            "us-docker.pkg.dev/my-project/repo/trainer:latest");
   }
-  input.entrypoint = string_member(role, "entrypoint", what);
+  input.entrypoint = role.entrypoint;
   if (input.entrypoint.empty()) refuse(what, "field 'entrypoint' is required");
-  if (const rapidjson::Value* args = array_member(role, "args", what)) {
-    for (const rapidjson::Value& arg : args->GetArray()) {
-      if (!arg.IsString()) refuse(what, "field 'args' must list strings");
-      input.args.emplace_back(arg.GetString(), arg.GetStringLength());
-    }
-  }
-  if (const rapidjson::Value* env = object_member(role, "env", what)) {
-    for (const auto& entry : env->GetObject()) {
-      if (!entry.value.IsString()) refuse(what, "field 'env' values must be strings");
-      input.env.emplace_back(std::string(entry.name.GetString(), entry.name.GetStringLength()),
-                             std::string(entry.value.GetString(), entry.value.GetStringLength()));
-    }
-  }
-  input.num_replicas = int_member(role, "num_replicas", what, 1);
-  if (input.num_replicas < 1) refuse(what, "field 'num_replicas' must be at least 1");
-  if (int_member(role, "min_replicas", what, input.num_replicas) != input.num_replicas) {
+  input.args = role.args;
+  input.env = role.env;
+  input.num_replicas = role.num_replicas;
+  if (role.min_replicas && *role.min_replicas != role.num_replicas) {
     refuse(what, "field 'min_replicas' is not supported: Vertex AI worker pools are not elastic");
   }
-  if (int_member(role, "max_retries", what, 0) != 0) {
+  if (role.max_retries != 0) {
     refuse(what,
            "field 'max_retries' is not supported: Vertex AI has no restart budget (it "
            "restarts failed replicas itself; see run option "
            "restart_job_on_worker_restart); set it to 0");
   }
-  if (!string_member(role, "base_image", what).empty()) {
+  if (!role.base_image.empty()) {
     refuse(what, "field 'base_image' is not supported; build one image and set 'image'");
   }
-  if (const rapidjson::Value* mounts = array_member(role, "mounts", what);
-      mounts != nullptr && !mounts->Empty()) {
+  if (!role.mounts.empty()) {
     refuse(what,
            "field 'mounts' is not supported by the vertex scheduler; read data from "
            "gs:// (mounted at /gcs/ in Vertex AI replicas) instead");
   }
-  if (const rapidjson::Value* ports = object_member(role, "port_map", what);
-      ports != nullptr && !ports->ObjectEmpty()) {
+  if (!role.port_map.empty()) {
     refuse(what,
            "field 'port_map' is not supported: Vertex AI replicas reach each other "
            "through the addresses in CLUSTER_SPEC");
   }
-  if (const rapidjson::Value* resource = object_member(role, "resource", what)) {
-    const std::string resource_what = what + " resource";
-    input.machine.cpu = number_member(*resource, "cpu", resource_what, -1);
-    input.machine.gpu = static_cast<int>(int_member(*resource, "gpu", resource_what, -1));
-    input.machine.mem_mb = int_member(*resource, "memMB", resource_what, -1);
-    if (const rapidjson::Value* devices = object_member(*resource, "devices", resource_what);
-        devices != nullptr && !devices->ObjectEmpty()) {
-      refuse(what,
-             "resource 'devices' are not supported by the vertex scheduler; ask for "
-             "GPUs/TPUs with resource.gpu and the accelerator option");
-    }
-    if (const rapidjson::Value* caps = object_member(*resource, "capabilities", resource_what);
-        caps != nullptr && !caps->ObjectEmpty()) {
-      refuse(what, "resource 'capabilities' (" +
-                       std::string(caps->MemberBegin()->name.GetString()) +
-                       ", ...) mean nothing to Vertex AI; use a named resource without them, or "
-                       "set machine_type");
-    }
+  input.machine.cpu = role.resource.cpu;
+  input.machine.gpu = static_cast<int>(role.resource.gpu);
+  input.machine.mem_mb = role.resource.mem_mb;
+  if (!role.resource.devices.empty()) {
+    refuse(what,
+           "resource 'devices' are not supported by the vertex scheduler; ask for "
+           "GPUs/TPUs with resource.gpu and the accelerator option");
+  }
+  if (!role.resource.capabilities.empty()) {
+    refuse(what, "resource 'capabilities' (" + role.resource.capabilities.front().first +
+                     ", ...) mean nothing to Vertex AI; use a named resource without them, or "
+                     "set machine_type");
   }
   // The run options' accelerator is for roles that do not say they need none (resource.gpu 0).
   if (input.machine.gpu != 0) {
@@ -150,7 +132,7 @@ RoleInput read_role(const rapidjson::Value& role, const VertexOptions& options) 
   }
   input.machine.machine_type = options.machine_type;
   input.push_image_tag = options.push_image_tag;
-  read_metadata(role, what, input);
+  apply_metadata(role, what, input);
   return input;
 }
 
@@ -334,28 +316,16 @@ std::string label_value(std::string_view text) {
 
 std::string build_dryrun(std::string_view input_text, const std::string& default_session) {
   const std::string what = "sortie.dryrun_input/1";
-  const rapidjson::Document input = parse_object(input_text, what);
-  const VertexOptions options = parse_run_options(find_member(input, "cfg"));
-  const rapidjson::Value* app = object_member(input, "app", what);
-  if (app == nullptr) throw Error(Code::kInvalidArgument, what + ": member 'app' is required");
-  const std::string app_id = string_member(input, "app_id", what);
+  const DryrunInput input = read_dryrun_input(input_text);
+  const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
+  const VertexOptions options = parse_run_options(&cfg);
+  const std::string& app_id = input.app_id;
   if (app_id.empty()) throw Error(Code::kInvalidArgument, what + ": member 'app_id' is required");
-  const std::string session = string_member(input, "session", what, default_session);
+  const std::string session = input.session.empty() ? default_session : input.session;
   const std::string display_name = options.display_name.empty() ? app_id : options.display_name;
 
   std::vector<RoleInput> roles;
-  const rapidjson::Value* role_values = array_member(*app, "roles", "app");
-  if (role_values == nullptr || role_values->Empty()) {
-    throw Error(Code::kInvalidArgument, "app '" + app_id + "' has no roles");
-  }
-  for (const rapidjson::Value& role : role_values->GetArray()) {
-    roles.push_back(read_role(role, options));
-    for (size_t i = 0; i + 1 < roles.size(); ++i) {
-      if (roles[i].name == roles.back().name) {
-        throw Error(Code::kInvalidArgument, "role name '" + roles.back().name + "' is used twice");
-      }
-    }
-  }
+  for (const Role& role : input.app.roles) roles.push_back(vertex_role(role, options));
   if (roles.size() > kMaxWorkerPools) {
     throw Error(Code::kInvalidArgument,
                 "app has " + std::to_string(roles.size()) +

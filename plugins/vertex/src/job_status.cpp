@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <sortie/app_status.hpp>
 
 #include "custom_job_builder.hpp"
 #include "json_fields.hpp"
@@ -58,13 +59,11 @@ int64_t replica_count_of(const rapidjson::Value& pool) {
   return count->IsInt64() ? count->GetInt64() : 1;
 }
 
-void add_time(rapidjson::Value& object, const char* key, const rapidjson::Value& job,
-              const char* job_key, rapidjson::Document::AllocatorType& alloc) {
+// A job time ("startTime") in ns since the epoch; nullopt while the job has none.
+std::optional<int64_t> job_time(const rapidjson::Value& job, const char* job_key) {
   const rapidjson::Value* text = find_member(job, job_key);
-  std::optional<int64_t> ns;
-  if (text != nullptr && text->IsString()) ns = parse_rfc3339_ns(text->GetString());
-  add_member(object, key, ns ? rapidjson::Value(*ns) : rapidjson::Value(rapidjson::kNullType),
-             alloc);
+  if (text == nullptr || !text->IsString()) return std::nullopt;
+  return parse_rfc3339_ns(text->GetString());
 }
 
 }  // namespace
@@ -134,44 +133,30 @@ std::string status_payload(const std::string& app_id, const rapidjson::Value& jo
     structured_error = to_json_text(*error);
   }
 
-  rapidjson::Document status(rapidjson::kObjectType);
-  auto& alloc = status.GetAllocator();
-  add_string(status, "schema", "sortie.status/1", alloc);
-  add_string(status, "app_id", app_id, alloc);
-  add_string(status, "state", app_state, alloc);
-  add_member(status, "num_restarts", rapidjson::Value(0), alloc);
-  add_string(status, "msg", msg, alloc);
-  add_string(status, "ui_url", console_url(string_member(job, "name", "CustomJob")), alloc);
-  add_string(status, "structured_error_msg", structured_error, alloc);
-  rapidjson::Value roles(rapidjson::kArrayType);
+  AppStatus status;
+  status.app_id = app_id;
+  status.state = app_state_or_unknown(app_state);
+  status.msg = msg;
+  status.ui_url = console_url(string_member(job, "name", "CustomJob"));
+  status.structured_error_msg = structured_error;
   const rapidjson::Value* spec = find_member(job, "jobSpec");
   const rapidjson::Value* pools = spec ? find_member(*spec, "workerPoolSpecs") : nullptr;
   if (pools != nullptr && pools->IsArray()) {
     for (rapidjson::SizeType i = 0; i < pools->Size(); ++i) {
-      rapidjson::Value role(rapidjson::kObjectType);
-      add_string(role, "role", role_name_of((*pools)[i], i), alloc);
-      rapidjson::Value replicas(rapidjson::kArrayType);
+      RoleStatus& role = status.roles.emplace_back();
+      role.role = role_name_of((*pools)[i], i);
       for (int64_t id = 0; id < replica_count_of((*pools)[i]); ++id) {
-        rapidjson::Value replica(rapidjson::kObjectType);
-        add_member(replica, "id", rapidjson::Value(id), alloc);
-        add_string(replica, "state", app_state, alloc);
-        add_string(replica, "hostname", "", alloc);
-        add_member(replica, "restarts", rapidjson::Value(0), alloc);
-        add_time(replica, "started_at", job, "startTime", alloc);
-        add_time(replica, "finished_at", job, "endTime", alloc);
-        add_string(replica, "msg", "", alloc);
-        replicas.PushBack(replica, alloc);
+        ReplicaStatus& replica = role.replicas.emplace_back();
+        replica.id = id;
+        replica.state = status.state;
+        replica.started_at = job_time(job, "startTime");
+        replica.finished_at = job_time(job, "endTime");
       }
-      add_member(role, "replicas", std::move(replicas), alloc);
-      roles.PushBack(role, alloc);
     }
   }
-  add_member(status, "roles", std::move(roles), alloc);
-  rapidjson::Value metadata(rapidjson::kObjectType);
-  add_string(metadata, "vertex.job_name", string_member(job, "name", "CustomJob"), alloc);
-  add_string(metadata, "vertex.job_state", job_state, alloc);
-  add_member(status, "metadata", std::move(metadata), alloc);
-  return to_json_text(status);
+  status.metadata = {{"vertex.job_name", json_string(string_member(job, "name", "CustomJob"))},
+                     {"vertex.job_state", json_string(job_state)}};
+  return write_status(status);
 }
 
 }  // namespace sortie::vertex

@@ -1,6 +1,7 @@
 #include "vertex_scheduler.hpp"
 
 #include <set>
+#include <sortie/app_list.hpp>
 
 #include "custom_job_builder.hpp"
 #include "image_push.hpp"
@@ -11,8 +12,6 @@
 
 namespace sortie::vertex {
 namespace {
-
-constexpr const char* kListFilterSchema = "sortie.list_filter/1";
 
 std::string logs_url(const std::string& job_name) {
   const std::string project = job_name.substr(9, job_name.find('/', 9) - 9);
@@ -88,13 +87,11 @@ std::string VertexScheduler::describe(std::string_view app_id) {
 }
 
 std::string VertexScheduler::list(std::string_view filter_text) {
-  const rapidjson::Document filter = parse_object(filter_text, kListFilterSchema);
-  const std::string session = string_member(filter, "session", kListFilterSchema, session_);
+  std::string session = read_list_filter(filter_text).session;
+  if (session.empty()) session = session_;
   const std::string label_filter =
       std::string("labels.") + kSessionLabel + "=\"" + label_value(session) + "\"";
-  rapidjson::Document out(rapidjson::kObjectType);
-  auto& alloc = out.GetAllocator();
-  rapidjson::Value apps(rapidjson::kArrayType);
+  std::vector<ListedApp> apps;
   std::set<std::string> seen_parents;
   std::set<std::string> seen_jobs;
   for (const AppRecord& record : records_.all()) {
@@ -108,20 +105,16 @@ std::string VertexScheduler::list(std::string_view filter_text) {
         for (const rapidjson::Value& job : jobs->GetArray()) {
           const std::string name = string_member(job, "name", "listed CustomJob");
           if (!seen_jobs.insert(name).second) continue;
-          rapidjson::Value app(rapidjson::kObjectType);
-          add_string(app, "app_id", app_id_for_job(name), alloc);
-          add_string(app, "name", string_member(job, "displayName", "listed CustomJob"), alloc);
-          add_string(app, "state", app_state_for(string_member(job, "state", "listed CustomJob")),
-                     alloc);
-          apps.PushBack(app, alloc);
+          const std::string state = app_state_for(string_member(job, "state", "listed CustomJob"));
+          apps.push_back({app_id_for_job(name),
+                          string_member(job, "displayName", "listed CustomJob"),
+                          app_state_or_unknown(state)});
         }
       }
       page_token = string_member(page, "nextPageToken", "list answer");
     } while (!page_token.empty());
   }
-  add_string(out, "schema", "sortie.list/1", alloc);
-  add_member(out, "apps", std::move(apps), alloc);
-  return to_json_text(out);
+  return write_app_list(apps);
 }
 
 void VertexScheduler::cancel(std::string_view app_id) {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <sortie/app_state.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,7 +25,10 @@ struct Resource {
   bool operator==(const Resource&) const = default;
 };
 
-enum class RetryPolicy { kReplica, kApplication, kRole };
+// State and retry-policy names are the SDK's, shared with every plugin.
+using ::sortie::AppState;
+using ::sortie::is_terminal;
+using ::sortie::RetryPolicy;
 
 enum class MountType { kBind, kVolume, kDevice };
 
@@ -60,17 +64,6 @@ struct AppDef {
   std::map<std::string, std::string> metadata;
 };
 
-enum class AppState {
-  kUnsubmitted,
-  kSubmitted,
-  kPending,
-  kRunning,
-  kSucceeded,
-  kFailed,
-  kCancelled,
-  kUnknown
-};
-
 struct ReplicaStatus {
   int id = 0;
   AppState state = AppState::kUnknown;
@@ -100,7 +93,6 @@ struct AppStatus {
 
 const char* to_string(AppState state) noexcept;
 std::optional<AppState> app_state_from_string(std::string_view name) noexcept;
-bool is_terminal(AppState state) noexcept;
 const char* to_string(RetryPolicy policy) noexcept;
 std::optional<RetryPolicy> retry_policy_from_string(std::string_view name) noexcept;
 const char* to_string(MountType type) noexcept;

@@ -1,0 +1,122 @@
+#include "payload_reader.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <sortie/plugin.hpp>
+
+namespace sortie::payload {
+
+rapidjson::Document parse_object(std::string_view text, std::string_view what) {
+  rapidjson::Document document;
+  document.Parse(text.data(), text.size());
+  if (document.HasParseError()) {
+    throw Error(Code::kInvalidArgument, std::string(what) + ": invalid JSON at offset " +
+                                            std::to_string(document.GetErrorOffset()) + ": " +
+                                            rapidjson::GetParseError_En(document.GetParseError()));
+  }
+  if (!document.IsObject()) {
+    throw Error(Code::kInvalidArgument, std::string(what) + ": expected a JSON object");
+  }
+  return document;
+}
+
+void fail(const std::string& path, const std::string& message) {
+  throw Error(Code::kInvalidArgument, path + ": " + message);
+}
+
+std::string member_path(const std::string& prefix, std::string_view key) {
+  return prefix.empty() ? std::string(key) : prefix + "." + std::string(key);
+}
+
+const Json* find(const Json& object, const char* key) {
+  const auto it = object.FindMember(key);
+  if (it == object.MemberEnd() || it->value.IsNull()) return nullptr;
+  return &it->value;
+}
+
+std::string read_string(const Json& object, const char* key, const std::string& prefix,
+                        std::string fallback) {
+  const Json* value = find(object, key);
+  if (value == nullptr) return fallback;
+  if (!value->IsString()) fail(member_path(prefix, key), "must be a string");
+  return std::string(value->GetString(), value->GetStringLength());
+}
+
+int64_t read_int(const Json& object, const char* key, const std::string& prefix, int64_t fallback) {
+  const Json* value = find(object, key);
+  if (value == nullptr) return fallback;
+  if (value->IsInt64()) return value->GetInt64();
+  // Some writers spell integers as integral doubles (2.0).
+  if (value->IsDouble() &&
+      value->GetDouble() == static_cast<double>(static_cast<int64_t>(value->GetDouble()))) {
+    return static_cast<int64_t>(value->GetDouble());
+  }
+  fail(member_path(prefix, key), "must be an integer");
+}
+
+double read_number(const Json& object, const char* key, const std::string& prefix,
+                   double fallback) {
+  const Json* value = find(object, key);
+  if (value == nullptr) return fallback;
+  if (!value->IsNumber()) fail(member_path(prefix, key), "must be a number");
+  return value->GetDouble();
+}
+
+bool read_bool(const Json& object, const char* key, const std::string& prefix, bool fallback) {
+  const Json* value = find(object, key);
+  if (value == nullptr) return fallback;
+  if (!value->IsBool()) fail(member_path(prefix, key), "must be true or false");
+  return value->GetBool();
+}
+
+const Json* read_object(const Json& object, const char* key, const std::string& prefix) {
+  const Json* value = find(object, key);
+  if (value != nullptr && !value->IsObject()) fail(member_path(prefix, key), "must be an object");
+  return value;
+}
+
+const Json* read_array(const Json& object, const char* key, const std::string& prefix) {
+  const Json* value = find(object, key);
+  if (value != nullptr && !value->IsArray()) fail(member_path(prefix, key), "must be an array");
+  return value;
+}
+
+std::vector<std::string> read_strings(const Json& object, const char* key,
+                                      const std::string& prefix) {
+  std::vector<std::string> out;
+  const Json* list = read_array(object, key, prefix);
+  if (list == nullptr) return out;
+  for (const Json& item : list->GetArray()) {
+    if (!item.IsString()) {
+      fail(member_path(prefix, key) + "[" + std::to_string(out.size()) + "]", "must be a string");
+    }
+    out.emplace_back(item.GetString(), item.GetStringLength());
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> read_string_map(const Json& object,
+                                                                 const char* key,
+                                                                 const std::string& prefix) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const Json* map = read_object(object, key, prefix);
+  if (map == nullptr) return out;
+  for (const auto& entry : map->GetObject()) {
+    std::string name(entry.name.GetString(), entry.name.GetStringLength());
+    if (!entry.value.IsString()) fail(member_path(prefix, key) + "." + name, "must be a string");
+    out.emplace_back(std::move(name),
+                     std::string(entry.value.GetString(), entry.value.GetStringLength()));
+  }
+  return out;
+}
+
+std::string to_text(const Json& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace sortie::payload

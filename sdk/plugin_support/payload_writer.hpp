@@ -1,0 +1,38 @@
+// RapidJSON writing for the payload writers of Sortie::plugin_support. Private to the library.
+#ifndef SORTIE_PLUGIN_SUPPORT_PAYLOAD_WRITER_HPP
+#define SORTIE_PLUGIN_SUPPORT_PAYLOAD_WRITER_HPP
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace sortie::payload {
+
+// A compact JSON writer that keeps its text.
+class PayloadWriter {
+ public:
+  PayloadWriter() : writer_(buffer_) {}
+
+  rapidjson::Writer<rapidjson::StringBuffer>& json() { return writer_; }
+  void key(std::string_view name);
+  void string(std::string_view text);
+  void member(std::string_view name, std::string_view text);
+  void member(std::string_view name, int64_t number);
+  // null when absent.
+  void member(std::string_view name, const std::optional<int64_t>& number);
+  // `json` is inserted as it is.
+  void raw_member(std::string_view name, std::string_view json);
+  std::string text() const { return std::string(buffer_.GetString(), buffer_.GetSize()); }
+
+ private:
+  rapidjson::StringBuffer buffer_;
+  rapidjson::Writer<rapidjson::StringBuffer> writer_;
+};
+
+}  // namespace sortie::payload
+
+#endif  // SORTIE_PLUGIN_SUPPORT_PAYLOAD_WRITER_HPP

@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include <sortie/dryrun_input.hpp>
+#include <sortie/plugin.hpp>
+
+namespace sortie {
+namespace {
+
+constexpr const char* kApp = R"({"name":"a","roles":[{"name":"r","entrypoint":"e"}]})";
+
+std::string input_with(const std::string& members) {
+  return R"({"schema":"sortie.dryrun_input/1","app":)" + std::string(kApp) + members + "}";
+}
+
+std::string error_of(const std::string& json) {
+  try {
+    read_dryrun_input(json);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Code::kInvalidArgument);
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(DryrunInputTest, ReadsEveryMember) {
+  const DryrunInput input = read_dryrun_input(input_with(
+      R"(,"app_id":"a-1","session":"s","cfg":{"log_dir":"/x","n":2},
+      "images":{"r":{"img_root":"/root","cwd":"/root/w","image":"ws:1"},"q":{"img_root":"/q"}})"));
+  EXPECT_EQ(input.app.name, "a");
+  EXPECT_EQ(input.app_json, kApp);
+  ASSERT_EQ(input.app.roles.size(), 1U);
+  EXPECT_EQ(input.app_id, "a-1");
+  EXPECT_EQ(input.session, "s");
+  EXPECT_EQ(input.cfg_json, R"({"log_dir":"/x","n":2})");
+  ASSERT_NE(input.image_of("r"), nullptr);
+  EXPECT_EQ(input.image_of("r")->img_root, "/root");
+  EXPECT_EQ(input.image_of("r")->cwd, "/root/w");
+  EXPECT_EQ(input.image_of("r")->image, "ws:1");
+  EXPECT_EQ(input.image_of("q")->cwd, "/q");  // defaults to img_root
+  EXPECT_EQ(input.image_of("q")->image, "");
+  EXPECT_EQ(input.image_of("z"), nullptr);
+}
+
+TEST(DryrunInputTest, DefaultsWhatIsAbsent) {
+  const DryrunInput input = read_dryrun_input(input_with(""));
+  EXPECT_EQ(input.app_id, "");
+  EXPECT_EQ(input.session, "");
+  EXPECT_EQ(input.cfg_json, "{}");
+  EXPECT_TRUE(input.images.empty());
+}
+
+TEST(DryrunInputTest, NamesTheFieldPathOfEachError) {
+  EXPECT_EQ(error_of("[]"), "sortie.dryrun_input/1: expected a JSON object");
+  EXPECT_EQ(error_of(R"({"app_id":"x"})"), "app: is required");
+  EXPECT_EQ(error_of(input_with(R"(,"app_id":7)")), "app_id: must be a string");
+  EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","session":1)")), "session: must be a string");
+  EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","cfg":[])")), "cfg: must be an object");
+  EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","images":{"r":1})")),
+            "images.r: must be an object");
+  EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","images":{"r":{"img_root":2}})")),
+            "images.r.img_root: must be a string");
+  EXPECT_EQ(error_of(R"({"app_id":"x","app":{"roles":[{"name":"r"}]}})"),
+            "roles[0].entrypoint: is required when the role has no image");
+}
+
+}  // namespace
+}  // namespace sortie
