@@ -18,11 +18,17 @@ class CliExperimentsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     // Records its name and args (a file in the working directory, the CLI's), then waits for a
-    // "release" file there that never comes, or fails when told to.
+    // "release" file there that never comes, or fails when told to: a group's client fails once
+    // its server has started (at most ~10 s), so the test sees both start before one stops both.
     const std::string script = sandbox_.write_file("job.sh", R"(#!/bin/sh
 echo "$SORTIE_JOB_NAME $*"
 touch "started_$SORTIE_JOB_NAME"
-case "$*" in *--fail*) exit 3 ;; esac
+case "$*" in *--fail*)
+  server="started_${SORTIE_JOB_NAME%_client}_server"
+  tries=0
+  while [ ! -e "$server" ] && [ "$tries" -lt 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+  exit 3 ;;
+esac
 while [ ! -e release ]; do sleep 0.05; done
 )");
     ::chmod(script.c_str(), 0755);
