@@ -115,7 +115,7 @@ std::string Runner::dryrun(const AppSpec& app, const RunOptions& options) {
 std::optional<AppStatus> Runner::status(const std::string& handle) {
   const session::AppLookup app = session::lookup_app(impl_->session(), handle);
   if (!app.status) return std::nullopt;
-  return public_status(*app.status, app.from_store_only);
+  return public_status(app);
 }
 
 std::optional<AppDescription> Runner::describe(const std::string& handle) {
@@ -130,7 +130,7 @@ std::optional<AppDescription> Runner::describe(const std::string& handle) {
     description.cfg_json = record->cfg_json.empty() ? "{}" : record->cfg_json;
     description.submitted_at = record->submitted_at;
   }
-  if (app.status) description.status = public_status(*app.status, app.from_store_only);
+  if (app.status) description.status = public_status(app);
   return description;
 }
 
@@ -139,7 +139,7 @@ AppStatus Runner::wait(const std::string& handle, std::chrono::milliseconds time
   const session::AppLookup app = session::lookup_app(session, handle);
   if (!app.status) throw unknown_app(app.handle.str());
   if (core::is_terminal(app.status->state)) {
-    return public_status(*app.status, app.from_store_only);
+    return public_status(app);
   }
   session::AppWaiter waiter(app.loaded_scheduler(), session.store(), app.handle.str(),
                             app.handle.app_id);

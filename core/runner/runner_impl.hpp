@@ -9,6 +9,7 @@
 #include <sortie/core/model.hpp>
 #include <sortie/error.hpp>
 #include <sortie/runner.hpp>
+#include <sortie/session/app_lookup.hpp>
 #include <sortie/session/session.hpp>
 
 namespace sortie::runner {
@@ -29,6 +30,8 @@ class Runner::Impl {
 Error unknown_app(const std::string& handle);
 AppState public_state(core::AppState state);
 AppStatus public_status(const core::AppStatus& status, bool from_store_only);
+// The looked-up app's status (which must be known), saying whether and why it is the store's.
+AppStatus public_status(const session::AppLookup& app);
 
 }  // namespace sortie::runner
 

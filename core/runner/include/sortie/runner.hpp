@@ -4,7 +4,8 @@
 // on a scheduler, then follow it by its handle SCHEDULER://SESSION/APP_ID — status, wait,
 // cancel, list, log lines. Apps are recorded in sortie's store, so `sortie status HANDLE` and
 // `sortie log HANDLE` work on them from any shell, and the runner works on apps the CLI ran.
-// The `sortie` CLI's cancel, list and log commands are thin clients of it. Link Sortie::launch.
+// The `sortie` CLI's status, describe, cancel, list and log commands are thin clients of it. Link
+// Sortie::launch.
 //
 // Errors are thrown as sortie::Error (sortie/error.hpp, a std::runtime_error) whose what() names
 // the handle, file, plugin or option at fault.
@@ -63,9 +64,12 @@ bool is_terminal(AppState state);
 struct ReplicaStatus {
   int id = 0;
   AppState state = AppState::kUnknown;
+  std::optional<int64_t> pid;
   std::optional<int> exit_code;
   std::string hostname;
   int restarts = 0;
+  std::optional<int64_t> started_at;   // ns since the epoch
+  std::optional<int64_t> finished_at;  // ns since the epoch
   std::string message;
 };
 
@@ -80,8 +84,10 @@ struct AppStatus {
   std::string message;
   int restarts = 0;
   std::string ui_url;
+  std::string structured_error_message;
   std::vector<RoleStatus> roles;
-  bool from_store_only = false;  // the scheduler could not be asked: the store's last record
+  bool from_store_only = false;  // the store's last record: the scheduler forgot the app, or
+  std::string not_refreshed;     // why the scheduler could not be asked, if it could not
 };
 
 // An app as recorded when it was run.
