@@ -13,16 +13,16 @@ int report_unknown_app(const std::string& handle) {
   return kExitAppNotSucceeded;
 }
 
-int report_shown_status(const session::AppLookup& app) {
-  if (!app.from_store_only) return kExitOk;
-  if (app.not_refreshed.empty()) {
+int report_shown_status(const std::string& handle, const std::optional<runner::AppStatus>& status) {
+  if (!status || !status->from_store_only) return kExitOk;
+  if (status->not_refreshed.empty()) {
     std::fprintf(stderr, "sortie: %s no longer knows this app; showing the last recorded status\n",
-                 app.handle.scheduler.c_str());
+                 core::parse_app_handle(handle).scheduler.c_str());
     return kExitOk;
   }
-  std::fprintf(stderr, "sortie: showing the last recorded status of %s: %s\n",
-               app.handle.str().c_str(), app.not_refreshed.c_str());
-  return app.status && core::is_terminal(app.status->state) ? kExitOk : kExitBackend;
+  std::fprintf(stderr, "sortie: showing the last recorded status of %s: %s\n", handle.c_str(),
+               status->not_refreshed.c_str());
+  return runner::is_terminal(status->state) ? kExitOk : kExitBackend;
 }
 
 }  // namespace sortie::cli

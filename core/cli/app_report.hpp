@@ -1,11 +1,12 @@
 // File: core/cli/app_report.hpp
 //
-// What the commands that act on an existing app say on stderr about a lookup
-// (session::lookup_app), and the exit status it leads to.
+// What the commands that act on an existing app say on stderr about its status (as the runner
+// API found it), and the exit status it leads to.
 #ifndef SORTIE_CLI_APP_REPORT_HPP
 #define SORTIE_CLI_APP_REPORT_HPP
 
-#include <sortie/session/app_lookup.hpp>
+#include <optional>
+#include <sortie/runner.hpp>
 #include <string>
 
 namespace sortie::cli {
@@ -16,7 +17,7 @@ int report_unknown_app(const std::string& handle);
 // For status and describe, which show the status: says on stderr when it is the store's last
 // record and why, and returns the exit status. A state that could not be refreshed because the
 // plugin is missing exits kExitBackend unless it is terminal (a terminal state cannot change).
-int report_shown_status(const session::AppLookup& app);
+int report_shown_status(const std::string& handle, const std::optional<runner::AppStatus>& status);
 
 }  // namespace sortie::cli
 

@@ -1,10 +1,11 @@
 // `sortie cancel HANDLE`: asks the scheduler to cancel, then waits (bounded) for the app to be
-// terminal so the user learns the outcome.
+// terminal so the user learns the outcome. A thin client of the runner API.
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <sortie/core/error.hpp>
-#include <sortie/session/app_lookup.hpp>
+#include <sortie/core/model.hpp>
+#include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
 
 #include "app_report.hpp"
@@ -27,28 +28,28 @@ int cmd_cancel(session::Session& ctx, const Args& args) {
                                "HANDLE (SCHEDULER://SESSION/APP_ID)", args, vm);
   if (!handle_text) return kExitOk;
 
-  session::AppLookup app = session::lookup_app(ctx, *handle_text);
-  const std::string handle = app.handle.str();
-  if (!app.status) return report_unknown_app(handle);
-  if (core::is_terminal(app.status->state)) {
-    std::printf("%s is already %s\n", handle.c_str(), core::to_string(app.status->state));
+  const std::string handle = core::parse_app_handle(*handle_text).str();
+  runner::Runner runner = runner::SessionBinding::over(ctx);
+  const auto status = runner.status(handle);
+  if (!status) return report_unknown_app(handle);
+  if (runner::is_terminal(status->state)) {
+    std::printf("%s is already %s\n", handle.c_str(), runner::to_string(status->state).c_str());
     return kExitOk;
   }
-  app.loaded_scheduler().cancel(app.handle.app_id);
-  if (ctx.store().get(handle)) ctx.store().add_event(handle, "cancel_requested", "sortie cancel");
+  runner.cancel(handle, "sortie cancel");
   if (timeout_s <= 0) {
     std::printf("cancel requested for %s\n", handle.c_str());
     return kExitOk;
   }
   session::install_interrupt_handlers();
-  session::AppWaiter waiter(app.loaded_scheduler(), ctx.store(), handle, app.handle.app_id);
-  auto final_status = waiter.until_terminal(static_cast<int64_t>(timeout_s * 1000));
-  if (!final_status) {
+  const runner::AppStatus last =
+      runner.wait(handle, std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000)));
+  if (!runner::is_terminal(last.state)) {
     std::printf("cancel requested for %s; still %s\n", handle.c_str(),
-                waiter.last() ? core::to_string(waiter.last()->state) : "running");
+                runner::to_string(last.state).c_str());
     return kExitBackend;
   }
-  std::printf("%s %s\n", handle.c_str(), core::to_string(final_status->state));
+  std::printf("%s %s\n", handle.c_str(), runner::to_string(last.state).c_str());
   return kExitOk;
 }
 

@@ -1,13 +1,13 @@
 // `sortie log HANDLE[/ROLE[/REPLICA[,REPLICA...]]]`: an app's output, whole lines, prefixed
-// with ROLE/REPLICA.
+// with ROLE/REPLICA. A thin client of the runner API.
 #include <boost/algorithm/string/split.hpp>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <sortie/core/error.hpp>
-#include <sortie/session/app_lookup.hpp>
+#include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
-#include <sortie/session/json_text.hpp>
 
 #include "app_report.hpp"
 #include "command_line.hpp"
@@ -58,6 +58,12 @@ LogTarget parse_log_target(const std::string& text) {
   return target;
 }
 
+std::chrono::system_clock::time_point time_point(int64_t ns_since_epoch) {
+  return std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(
+          std::chrono::nanoseconds(ns_since_epoch)));
+}
+
 }  // namespace
 
 int cmd_log(session::Session& ctx, const Args& args) {
@@ -81,27 +87,24 @@ int cmd_log(session::Session& ctx, const Args& args) {
   }
   const LogTarget target = parse_log_target(*target_text);
   const int64_t now = session::now_ns();
+  runner::LogOptions options;
+  options.role = target.role;
+  options.replicas = target.replicas;
+  options.regex = regex;
+  if (!since.empty()) options.since = time_point(parse_time_arg(since, "--since", now));
+  if (!until.empty()) options.until = time_point(parse_time_arg(until, "--until", now));
+  options.should_tail = vm.count("follow") != 0;
+  options.streams = streams == "stdout"   ? runner::Streams::kStdout
+                    : streams == "stderr" ? runner::Streams::kStderr
+                                          : runner::Streams::kCombined;
 
-  const session::AppLookup app = session::lookup_app(ctx, target.handle);
-  if (!app.status) return report_unknown_app(target.handle);
-  session::JsonText request;
-  request.begin_object().key("schema").string("sortie.log_request/1");
-  if (!target.role.empty()) request.key("role").string(target.role);
-  if (target.replicas.size() == 1) request.key("replica").number(int64_t{*target.replicas.begin()});
-  request.key("streams").string(streams);
-  if (!since.empty()) request.key("since").number(parse_time_arg(since, "--since", now));
-  if (!until.empty()) request.key("until").number(parse_time_arg(until, "--until", now));
-  request.key("follow").boolean(vm.count("follow") != 0);
-  request.end_object();
-
-  LogFilter filter;
-  if (!regex.empty()) filter.regex = regex;
-  filter.replicas = target.replicas;
-  filter.prefix = vm.count("no-prefix") == 0;
-  LogPrinter printer(filter);
+  runner::Runner runner = runner::SessionBinding::over(ctx);
+  if (!runner.status(target.handle)) return report_unknown_app(target.handle);
+  LogPrinter printer(vm.count("no-prefix") == 0);
   session::install_interrupt_handlers();
-  auto reader = app.loaded_scheduler().log_open(app.handle.app_id, request.str());
-  return printer.drain(*reader) ? kExitOk : kExitInterrupted;
+  const bool ended = runner.log_lines(target.handle, options,
+                                      [&](const auto& lines) { return printer.print(lines); });
+  return ended ? kExitOk : kExitInterrupted;
 }
 
 }  // namespace sortie::cli

@@ -8,8 +8,8 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/spec_file.hpp>
+#include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
-#include <sortie/session/json_text.hpp>
 #include <sortie/session/launcher.hpp>
 #include <utility>
 
@@ -230,19 +230,12 @@ int cmd_run(session::Session& ctx, const Args& args) {
   session::AppWaiter waiter(*scheduler, ctx.store(), handle, app_id);
   std::optional<core::AppStatus> final_status;
   if (follow_logs) {
-    session::JsonText request;
-    request.begin_object()
-        .key("schema")
-        .string("sortie.log_request/1")
-        .key("streams")
-        .string("combined")
-        .key("follow")
-        .boolean(true)
-        .end_object();
+    runner::LogOptions options;
+    options.should_tail = true;
     try {
-      auto reader = scheduler->log_open(app_id, request.str());
-      LogPrinter printer(LogFilter{});
-      printer.drain(*reader);
+      LogPrinter printer(true);
+      runner::SessionBinding::over(ctx).log_lines(
+          handle, options, [&](const auto& lines) { return printer.print(lines); });
     } catch (const core::Error& e) {
       if (e.status() != SORTIE_UNIMPLEMENTED) throw;
       std::fprintf(stderr, "sortie run: %s; waiting without logs\n", e.what());

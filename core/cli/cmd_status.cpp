@@ -1,11 +1,12 @@
-// `sortie status HANDLE` and `sortie describe HANDLE`.
+// `sortie status HANDLE` and `sortie describe HANDLE`: thin clients of the runner API.
 #include <boost/algorithm/string/split.hpp>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
-#include <sortie/session/app_lookup.hpp>
+#include <sortie/runner/core_status.hpp>
+#include <sortie/runner/session_binding.hpp>
 #include <sortie/session/json_text.hpp>
 
 #include "app_report.hpp"
@@ -54,13 +55,14 @@ HandleCommandLine parse_handle_args(const char* command, const Args& args, bool 
 int cmd_status(session::Session& ctx, const Args& args) {
   const HandleCommandLine line = parse_handle_args("status", args, true);
   if (line.help) return kExitOk;
-  const session::AppLookup app = session::lookup_app(ctx, line.handle);
-  if (!app.status) return report_unknown_app(line.handle);
-  const int exit_status = report_shown_status(app);
+  const std::string handle = core::parse_app_handle(line.handle).str();
+  const auto status = runner::SessionBinding::over(ctx).status(handle);
+  if (!status) return report_unknown_app(line.handle);
+  const int exit_status = report_shown_status(handle, status);
   if (line.json) {
-    std::printf("%s\n", core::to_json(*app.status).c_str());
+    std::printf("%s\n", core::to_json(runner::core_status(*status)).c_str());
   } else {
-    std::fputs(format_status(app.handle.str(), *app.status, line.roles).c_str(), stdout);
+    std::fputs(format_status(handle, runner::core_status(*status), line.roles).c_str(), stdout);
   }
   return exit_status;
 }
@@ -68,34 +70,39 @@ int cmd_status(session::Session& ctx, const Args& args) {
 int cmd_describe(session::Session& ctx, const Args& args) {
   const HandleCommandLine line = parse_handle_args("describe", args, false);
   if (line.help) return kExitOk;
-  const session::AppLookup app = session::lookup_app(ctx, line.handle);
-  const auto record = ctx.store().get(app.handle.str());
-  if (!app.status && !record) return report_unknown_app(line.handle);
-  const int exit_status = report_shown_status(app);
+  const std::string handle = core::parse_app_handle(line.handle).str();
+  const auto description = runner::SessionBinding::over(ctx).describe(handle);
+  if (!description) return report_unknown_app(line.handle);
+  const int exit_status = report_shown_status(handle, description->status);
+  // Without a store record (an app submitted elsewhere) the definition is unknown.
+  const bool recorded = !description->app_json.empty();
   if (line.json) {
     session::JsonText out;
     out.begin_object().key("schema").string("sortie.cli.describe/1");
-    out.key("handle").string(app.handle.str());
-    // Without a store record (an app submitted elsewhere) the definition is unknown: null.
-    if (record) {
-      out.key("app").raw(record->appdef_json);
-      out.key("cfg").raw(record->cfg_json.empty() ? "{}" : record->cfg_json);
-      out.key("submitted_at").number(record->submitted_at);
+    out.key("handle").string(handle);
+    if (recorded) {
+      out.key("app").raw(description->app_json);
+      out.key("cfg").raw(description->cfg_json);
+      out.key("submitted_at").number(description->submitted_at);
     } else {
       out.key("app").null().key("cfg").null().key("submitted_at").null();
     }
-    out.key("status").raw_or_null(app.status ? core::to_json(*app.status) : "");
+    out.key("status").raw_or_null(
+        description->status ? core::to_json(runner::core_status(*description->status)) : "");
     out.end_object();
     std::printf("%s\n", out.str().c_str());
     return exit_status;
   }
-  if (record) {
-    std::fputs(format_app(core::appdef_from_json(record->appdef_json, "the store")).c_str(),
+  if (recorded) {
+    std::fputs(format_app(core::appdef_from_json(description->app_json, "the store")).c_str(),
                stdout);
   } else {
     std::printf("App: (submitted outside this machine's store; definition unknown)\n");
   }
-  if (app.status) std::fputs(format_status(app.handle.str(), *app.status, {}).c_str(), stdout);
+  if (description->status) {
+    std::fputs(format_status(handle, runner::core_status(*description->status), {}).c_str(),
+               stdout);
+  }
   return exit_status;
 }
 

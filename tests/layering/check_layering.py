@@ -3,7 +3,7 @@
 Layering"): a folder is a library, and a library may include the headers of, and link, only the
 libraries below it:
 
-    cli -> xm -> session -> {plugin_host, store} -> model -> registry -> sdk
+    cli -> xm -> runner -> session -> {plugin_host, store} -> model -> registry -> sdk
 
 Each `#include` of a C++ file in a library's folder is resolved to the folder that holds the
 header (the includer's own folder first, then every library's folder and include/ directory); each
@@ -26,7 +26,8 @@ LIBRARIES = {
     "store": ("core/store", ["model"]),
     "plugin_host": ("core/plugin_host", ["model"]),
     "session": ("core/session", ["plugin_host", "store"]),
-    "xm": ("core/xm", ["session"]),
+    "runner": ("core/runner", ["session"]),
+    "xm": ("core/xm", ["runner"]),
     "cli": ("core/cli", ["xm"]),
 }
 

@@ -1,0 +1,112 @@
+// Runner::list: the apps in the store, newest first, with live states for those not yet
+// terminal; with a scheduler, also the apps it lists itself (e.g. launched elsewhere).
+#include <rapidjson/document.h>
+
+#include <map>
+#include <set>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+#include <sortie/session/json_text.hpp>
+
+#include "runner_impl.hpp"
+
+namespace sortie::runner {
+
+namespace {
+
+// The apps `scheduler` lists in this session, not already in `seen`.
+std::vector<ListedApp> scheduler_listed(session::Session& session, core::SchedulerClient& scheduler,
+                                        const ListOptions& options,
+                                        const std::set<std::string>& seen, AppList& list) {
+  session::JsonText list_filter;
+  list_filter.begin_object()
+      .key("schema")
+      .string("sortie.list_filter/1")
+      .key("session")
+      .string(session.options().session)
+      .end_object();
+  std::string json;
+  try {
+    json = scheduler.list(list_filter.str());
+  } catch (const core::Error& e) {
+    if (e.status() != SORTIE_UNIMPLEMENTED) throw;
+    list.scheduler_unlisted = e.what();
+    return {};
+  }
+  rapidjson::Document listed;
+  listed.Parse(json.data(), json.size());
+  auto apps = listed.IsObject() ? listed.FindMember("apps") : listed.MemberEnd();
+  if (apps == listed.MemberEnd() || !apps->value.IsArray()) {
+    throw core::Error::internal(scheduler.context() + ": list result has no 'apps' array");
+  }
+  std::vector<ListedApp> result;
+  for (const auto& app : apps->value.GetArray()) {
+    if (!app.IsObject() || !app.HasMember("app_id") || !app["app_id"].IsString() ||
+        !app.HasMember("state") || !app["state"].IsString()) {
+      throw core::Error::internal(scheduler.context() +
+                                  ": list entry without string app_id and state");
+    }
+    const std::string handle =
+        core::AppHandle{options.scheduler, session.options().session, app["app_id"].GetString()}
+            .str();
+    if (seen.count(handle) != 0) continue;
+    if (options.active_only) {
+      auto state = core::app_state_from_string(app["state"].GetString());
+      if (state && core::is_terminal(*state)) continue;
+    }
+    const bool named = app.HasMember("name") && app["name"].IsString();
+    result.push_back(
+        {handle, named ? app["name"].GetString() : "", app["state"].GetString(), 0, ""});
+  }
+  return result;
+}
+
+}  // namespace
+
+AppList Runner::list(const ListOptions& options) {
+  session::Session& session = impl_->session();
+  core::ListFilter filter;
+  if (!options.scheduler.empty()) filter.scheduler = options.scheduler;
+  filter.active_only = options.active_only;
+  filter.limit = options.limit;
+  std::map<std::string, std::unique_ptr<core::SchedulerClient>> schedulers;
+  auto scheduler_for = [&](const std::string& name, const std::string& app_session) -> auto& {
+    auto& client = schedulers[name + "\n" + app_session];
+    if (!client) client = session.scheduler(name, app_session);
+    return *client;
+  };
+
+  AppList list;
+  std::set<std::string> seen;
+  for (const auto& record : session.store().list(filter)) {
+    ListedApp app{record.handle, record.name, core::to_string(record.state), record.submitted_at,
+                  ""};
+    if (!core::is_terminal(record.state)) {
+      try {
+        auto& scheduler = scheduler_for(record.scheduler, record.session);
+        if (auto json = scheduler.describe(record.app_id)) {
+          const auto status = core::status_from_json(*json, scheduler.context());
+          session.store().record_status(record.handle, status);
+          app.state = core::to_string(status.state);
+        }
+      } catch (const core::Error& e) {
+        app.unverified = e.what();
+      }
+    }
+    seen.insert(app.handle);
+    list.apps.push_back(std::move(app));
+  }
+  if (!options.scheduler.empty()) {
+    auto& scheduler = scheduler_for(options.scheduler, session.options().session);
+    for (auto& app : scheduler_listed(session, scheduler, options, seen, list)) {
+      list.apps.push_back(std::move(app));
+    }
+  }
+  // The scheduler's own list comes on top of the store's; the limit bounds the whole.
+  if (options.limit > 0 && list.apps.size() > static_cast<size_t>(options.limit)) {
+    list.apps.resize(static_cast<size_t>(options.limit));
+  }
+  return list;
+}
+
+}  // namespace sortie::runner

@@ -1,0 +1,108 @@
+// The public status types from the core's.
+#include <sortie/core/model.hpp>
+#include <sortie/runner/core_status.hpp>
+
+#include "runner_impl.hpp"
+
+namespace sortie::runner {
+
+AppState public_state(core::AppState state) {
+  switch (state) {
+    case core::AppState::kUnsubmitted:
+      return AppState::kUnsubmitted;
+    case core::AppState::kSubmitted:
+      return AppState::kSubmitted;
+    case core::AppState::kPending:
+      return AppState::kPending;
+    case core::AppState::kRunning:
+      return AppState::kRunning;
+    case core::AppState::kSucceeded:
+      return AppState::kSucceeded;
+    case core::AppState::kFailed:
+      return AppState::kFailed;
+    case core::AppState::kCancelled:
+      return AppState::kCancelled;
+    case core::AppState::kUnknown:
+      break;
+  }
+  return AppState::kUnknown;
+}
+
+namespace {
+
+core::AppState core_state(AppState state) {
+  switch (state) {
+    case AppState::kUnsubmitted:
+      return core::AppState::kUnsubmitted;
+    case AppState::kSubmitted:
+      return core::AppState::kSubmitted;
+    case AppState::kPending:
+      return core::AppState::kPending;
+    case AppState::kRunning:
+      return core::AppState::kRunning;
+    case AppState::kSucceeded:
+      return core::AppState::kSucceeded;
+    case AppState::kFailed:
+      return core::AppState::kFailed;
+    case AppState::kCancelled:
+      return core::AppState::kCancelled;
+    case AppState::kUnknown:
+      break;
+  }
+  return core::AppState::kUnknown;
+}
+
+}  // namespace
+
+std::string to_string(AppState state) { return core::to_string(core_state(state)); }
+
+bool is_terminal(AppState state) { return core::is_terminal(core_state(state)); }
+
+core::AppStatus core_status(const AppStatus& status) {
+  core::AppStatus result;
+  result.app_id = status.app_id;
+  result.state = core_state(status.state);
+  result.num_restarts = status.restarts;
+  result.msg = status.message;
+  result.ui_url = status.ui_url;
+  result.structured_error_msg = status.structured_error_message;
+  for (const auto& role : status.roles) {
+    core::RoleStatus& out = result.roles.emplace_back();
+    out.role = role.role;
+    for (const auto& replica : role.replicas) {
+      out.replicas.push_back(core::ReplicaStatus{
+          replica.id, core_state(replica.state), replica.pid, replica.exit_code, replica.hostname,
+          replica.restarts, replica.started_at, replica.finished_at, replica.message});
+    }
+  }
+  return result;
+}
+
+AppStatus public_status(const core::AppStatus& status, bool from_store_only) {
+  AppStatus result;
+  result.app_id = status.app_id;
+  result.state = public_state(status.state);
+  result.message = status.msg;
+  result.restarts = status.num_restarts;
+  result.ui_url = status.ui_url;
+  result.structured_error_message = status.structured_error_msg;
+  result.from_store_only = from_store_only;
+  for (const auto& role : status.roles) {
+    RoleStatus& out = result.roles.emplace_back();
+    out.role = role.role;
+    for (const auto& replica : role.replicas) {
+      out.replicas.push_back(ReplicaStatus{replica.id, public_state(replica.state), replica.pid,
+                                           replica.exit_code, replica.hostname, replica.restarts,
+                                           replica.started_at, replica.finished_at, replica.msg});
+    }
+  }
+  return result;
+}
+
+AppStatus public_status(const session::AppLookup& app) {
+  AppStatus status = public_status(*app.status, app.from_store_only);
+  status.not_refreshed = app.not_refreshed;
+  return status;
+}
+
+}  // namespace sortie::runner

@@ -1,0 +1,180 @@
+// File: sortie/runner.hpp
+//
+// The C++ runner API, after TorchX's Runner: run an app (a spec file, a component or a command)
+// on a scheduler, then follow it by its handle SCHEDULER://SESSION/APP_ID — status, wait,
+// cancel, list, log lines. Apps are recorded in sortie's store, so `sortie status HANDLE` and
+// `sortie log HANDLE` work on them from any shell, and the runner works on apps the CLI ran.
+// The `sortie` CLI's status, describe, cancel, list and log commands are thin clients of it. Link
+// Sortie::launch.
+//
+// Errors are thrown as sortie::Error (sortie/error.hpp, a std::runtime_error) whose what() names
+// the handle, file, plugin or option at fault.
+#ifndef SORTIE_RUNNER_HPP
+#define SORTIE_RUNNER_HPP
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace sortie::runner {
+
+// The store and plugins are found as the `sortie` CLI finds them: $SORTIE_STATE_DIR (else the XDG
+// state dir) and the manifest search path of docs/registry.md.
+struct Options {
+  std::string session;                   // empty: $SORTIE_SESSION, else "default"
+  std::vector<std::string> plugin_dirs;  // non-empty: replaces the manifest search path
+  bool quiet = false;                    // no plugin progress on stderr
+  bool isolate_plugins = false;          // run plugins in child processes (--isolate-plugins)
+};
+
+// What to run: exactly one of spec_file, component or command.
+struct AppSpec {
+  std::string spec_file;                    // a YAML or JSON app spec (docs/specs.md)
+  std::string component;                    // a component (`sortie builtins`), with:
+  std::vector<std::string> component_args;  // its arguments, as on the command line
+  std::vector<std::string> command;         // a program and its arguments, one role of:
+  int replicas = 1;                         // replicas of the command's role
+};
+
+struct RunOptions {
+  std::string scheduler = "local_cwd";
+  std::map<std::string, std::string> cfg;  // run options, as -cfg k=v
+};
+
+enum class AppState {
+  kUnsubmitted,
+  kSubmitted,
+  kPending,
+  kRunning,
+  kSucceeded,
+  kFailed,
+  kCancelled,
+  kUnknown
+};
+// "SUCCEEDED", "RUNNING", ... as the CLI prints them.
+std::string to_string(AppState state);
+bool is_terminal(AppState state);
+
+struct ReplicaStatus {
+  int id = 0;
+  AppState state = AppState::kUnknown;
+  std::optional<int64_t> pid;
+  std::optional<int> exit_code;
+  std::string hostname;
+  int restarts = 0;
+  std::optional<int64_t> started_at;   // ns since the epoch
+  std::optional<int64_t> finished_at;  // ns since the epoch
+  std::string message;
+};
+
+struct RoleStatus {
+  std::string role;
+  std::vector<ReplicaStatus> replicas;
+};
+
+struct AppStatus {
+  std::string app_id;
+  AppState state = AppState::kUnknown;
+  std::string message;
+  int restarts = 0;
+  std::string ui_url;
+  std::string structured_error_message;
+  std::vector<RoleStatus> roles;
+  bool from_store_only = false;  // the store's last record: the scheduler forgot the app, or
+  std::string not_refreshed;     // why the scheduler could not be asked, if it could not
+};
+
+// An app as recorded when it was run.
+struct AppDescription {
+  std::string handle;
+  std::string app_json;      // the AppDef (docs/payloads.md P-1); empty if run outside this store
+  std::string cfg_json;      // the resolved run options
+  int64_t submitted_at = 0;  // ns since the epoch; 0 if unknown
+  std::optional<AppStatus> status;
+};
+
+struct ListOptions {
+  std::string scheduler;  // non-empty: only its apps, and also those it lists itself
+  bool active_only = false;
+  int limit = 0;  // 0: all
+};
+
+struct ListedApp {
+  std::string handle;
+  std::string name;
+  std::string state;
+  int64_t submitted_at = 0;  // 0 for an app only the scheduler knows
+  std::string unverified;    // why the scheduler could not confirm `state`, the recorded one
+};
+
+struct AppList {
+  std::vector<ListedApp> apps;     // newest first
+  std::string scheduler_unlisted;  // why the scheduler could not list its own apps, if it could not
+};
+
+enum class Streams { kCombined, kStdout, kStderr };
+
+struct LogOptions {
+  std::string role;             // empty: every role
+  std::set<uint32_t> replicas;  // empty: every replica
+  std::string regex;            // non-empty: only lines matching it (POSIX extended, like grep -E)
+  std::optional<std::chrono::system_clock::time_point> since;
+  std::optional<std::chrono::system_clock::time_point> until;
+  bool should_tail = false;  // keep reading until the app is terminal
+  Streams streams = Streams::kCombined;
+};
+
+struct LogLine {
+  std::string role;
+  uint32_t replica = 0;
+  bool stderr_stream = false;
+  int64_t timestamp_ns = 0;
+  std::string text;  // one whole line, with its newline when it had one
+};
+
+class Runner {
+ public:
+  static Runner create(const Options& options = {});
+  ~Runner();
+  Runner(Runner&&) noexcept;
+  Runner& operator=(Runner&&) noexcept;
+
+  // Submits the app and records it; returns its handle.
+  std::string run(const AppSpec& app, const RunOptions& options = {});
+  // The scheduler's request for the app, as text; submits nothing.
+  std::string dryrun(const AppSpec& app, const RunOptions& options = {});
+  // The current status, asked of the scheduler and recorded; nullopt for an app neither the
+  // scheduler nor the store knows.
+  std::optional<AppStatus> status(const std::string& handle);
+  std::optional<AppDescription> describe(const std::string& handle);
+  // Waits until the app is terminal or `timeout` passed (negative: forever); returns the latest
+  // status, terminal or not.
+  AppStatus wait(const std::string& handle,
+                 std::chrono::milliseconds timeout = std::chrono::milliseconds(-1));
+  // Asks the scheduler to cancel the app and records the request with `reason`; returns at once.
+  void cancel(const std::string& handle, const std::string& reason = "runner API");
+  AppList list(const ListOptions& options = {});
+  // Reads the app's log lines in order, handing each batch read to `on_lines` (at least every
+  // half second, possibly empty, so a follower can stop); `on_lines` returns false to stop.
+  // Returns true when the log ended, false when on_lines stopped it.
+  bool log_lines(const std::string& handle, const LogOptions& options,
+                 const std::function<bool(const std::vector<LogLine>&)>& on_lines);
+  // log_lines gathered into one vector (for an app that is terminal, or with should_tail).
+  std::vector<LogLine> log_lines(const std::string& handle, const LogOptions& options = {});
+
+ private:
+  class Impl;
+  friend struct SessionBinding;
+  explicit Runner(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sortie::runner
+
+#endif  // SORTIE_RUNNER_HPP

@@ -1,0 +1,111 @@
+// Runner::log_lines: an app's output as whole lines, filtered by replica and regex here so a
+// match never depends on how a backend chunked its output.
+#include <regex.h>
+
+#include <sortie/core/error.hpp>
+#include <sortie/session/app_lookup.hpp>
+#include <sortie/session/json_text.hpp>
+
+#include "runner_impl.hpp"
+
+namespace sortie::runner {
+
+namespace {
+
+class LineRegex {
+ public:
+  explicit LineRegex(const std::string& pattern) {
+    const int rc = regcomp(&compiled_, pattern.c_str(), REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+      char message[256];
+      regerror(rc, &compiled_, message, sizeof message);
+      regfree(&compiled_);
+      throw Error::invalid_argument("--regex '" + pattern + "': " + message);
+    }
+  }
+  ~LineRegex() { regfree(&compiled_); }
+  LineRegex(const LineRegex&) = delete;
+  LineRegex& operator=(const LineRegex&) = delete;
+
+  // `line` without its newline.
+  bool matches(const std::string& line) const {
+    return regexec(&compiled_, line.c_str(), 0, nullptr, 0) == 0;
+  }
+
+ private:
+  regex_t compiled_;
+};
+
+const char* streams_name(Streams streams) {
+  switch (streams) {
+    case Streams::kStdout:
+      return "stdout";
+    case Streams::kStderr:
+      return "stderr";
+    case Streams::kCombined:
+      break;
+  }
+  return "combined";
+}
+
+int64_t ns_since_epoch(std::chrono::system_clock::time_point time) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count();
+}
+
+std::string log_request(const LogOptions& options) {
+  session::JsonText request;
+  request.begin_object().key("schema").string("sortie.log_request/1");
+  if (!options.role.empty()) request.key("role").string(options.role);
+  if (options.replicas.size() == 1) {
+    request.key("replica").number(int64_t{*options.replicas.begin()});
+  }
+  request.key("streams").string(streams_name(options.streams));
+  if (options.since) request.key("since").number(ns_since_epoch(*options.since));
+  if (options.until) request.key("until").number(ns_since_epoch(*options.until));
+  request.key("follow").boolean(options.should_tail);
+  request.end_object();
+  return request.str();
+}
+
+}  // namespace
+
+bool Runner::log_lines(const std::string& handle, const LogOptions& options,
+                       const std::function<bool(const std::vector<LogLine>&)>& on_lines) {
+  std::optional<LineRegex> regex;
+  if (!options.regex.empty()) regex.emplace(options.regex);
+  const session::AppLookup app = session::lookup_app(impl_->session(), handle);
+  if (!app.status) {
+    throw unknown_app(app.handle.str());
+  }
+  auto reader = app.loaded_scheduler().log_open(app.handle.app_id, log_request(options));
+  std::vector<LogLine> batch;
+  std::string body;
+  const auto on_line = [&](const core::LogLineView& line) {
+    if (!options.replicas.empty() && options.replicas.count(line.replica_id) == 0) return;
+    if (regex) {
+      body.assign(line.data);
+      if (!body.empty() && body.back() == '\n') body.pop_back();
+      if (!regex->matches(body)) return;
+    }
+    batch.push_back(LogLine{std::string(line.role), line.replica_id,
+                            line.stream == SORTIE_STREAM_STDERR, line.timestamp_ns,
+                            std::string(line.data)});
+  };
+  for (;;) {
+    batch.clear();
+    const bool more = reader->next(500, on_line);
+    if (!on_lines(batch)) return false;
+    if (!more) return true;
+  }
+}
+
+std::vector<LogLine> Runner::log_lines(const std::string& handle, const LogOptions& options) {
+  std::vector<LogLine> lines;
+  log_lines(handle, options, [&](const std::vector<LogLine>& batch) {
+    lines.insert(lines.end(), batch.begin(), batch.end());
+    return true;
+  });
+  return lines;
+}
+
+}  // namespace sortie::runner

@@ -1,0 +1,126 @@
+// Tests for sortie/runner.hpp: run, dryrun, status, describe, wait, cancel, list and log lines
+// through the staged local_cwd plugin, with the store in a scratch SORTIE_STATE_DIR.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <sortie/error.hpp>
+#include <sortie/runner.hpp>
+#include <string>
+
+namespace sortie::runner {
+namespace {
+
+using std::chrono_literals::operator""ms;
+
+class RunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    state_dir_ = std::filesystem::temp_directory_path() /
+                 ("sortie_runner_test_" + std::to_string(::getpid()) + "_" +
+                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(state_dir_);
+    setenv("SORTIE_STATE_DIR", state_dir_.c_str(), 1);
+    Options options;
+    options.plugin_dirs = {SORTIE_STAGE_DIR "/share/sortie/plugins.d"};
+    options.quiet = true;
+    options.session = "runner_test";
+    runner_.emplace(Runner::create(options));
+  }
+  void TearDown() override {
+    runner_.reset();
+    std::filesystem::remove_all(state_dir_);
+  }
+
+  static AppSpec command(std::vector<std::string> words, int replicas = 1) {
+    AppSpec app;
+    app.command = std::move(words);
+    app.replicas = replicas;
+    return app;
+  }
+
+  std::filesystem::path state_dir_;
+  std::optional<Runner> runner_;
+};
+
+TEST_F(RunnerTest, RunsWaitsAndReadsTheLogLinesOfAnApp) {
+  const std::string handle =
+      runner_->run(command({"sh", "-c", "echo out $SORTIE_REPLICA_ID; echo err >&2"}, 2));
+  EXPECT_EQ(handle.rfind("local_cwd://runner_test/", 0), 0u) << handle;
+
+  const AppStatus status = runner_->wait(handle);
+  EXPECT_EQ(status.state, AppState::kSucceeded);
+  ASSERT_EQ(status.roles.size(), 1u);
+  EXPECT_EQ(status.roles[0].role, "sh");
+  ASSERT_EQ(status.roles[0].replicas.size(), 2u);
+  EXPECT_EQ(status.roles[0].replicas[1].exit_code, 0);
+
+  LogOptions only_stdout;
+  only_stdout.streams = Streams::kStdout;
+  std::vector<std::string> texts;
+  for (const LogLine& line : runner_->log_lines(handle, only_stdout)) {
+    EXPECT_FALSE(line.stderr_stream);
+    texts.push_back(line.role + "/" + std::to_string(line.replica) + " " + line.text);
+  }
+  std::sort(texts.begin(), texts.end());
+  EXPECT_EQ(texts, (std::vector<std::string>{"sh/0 out 0\n", "sh/1 out 1\n"}));
+
+  LogOptions replica_one;
+  replica_one.replicas = {1};
+  replica_one.regex = "^e";
+  const auto lines = runner_->log_lines(handle, replica_one);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].text, "err\n");
+  EXPECT_TRUE(lines[0].stderr_stream);
+}
+
+TEST_F(RunnerTest, StatusDescribeAndListShowWhatRan) {
+  const std::string handle = runner_->run(command({"false"}));
+  EXPECT_EQ(runner_->wait(handle).state, AppState::kFailed);
+
+  const auto status = runner_->status(handle);
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(to_string(status->state), "FAILED");
+  EXPECT_TRUE(is_terminal(status->state));
+
+  const auto description = runner_->describe(handle);
+  ASSERT_TRUE(description.has_value());
+  EXPECT_NE(description->app_json.find("\"false\""), std::string::npos) << description->app_json;
+  EXPECT_GT(description->submitted_at, 0);
+
+  const AppList list = runner_->list();
+  ASSERT_EQ(list.apps.size(), 1u);
+  EXPECT_EQ(list.apps[0].handle, handle);
+  EXPECT_EQ(list.apps[0].state, "FAILED");
+  EXPECT_TRUE(runner_->list(ListOptions{"local_cwd", true, 0}).apps.empty());
+}
+
+TEST_F(RunnerTest, CancelStopsARunningApp) {
+  const std::string handle = runner_->run(command({"sleep", "60"}));
+  EXPECT_FALSE(is_terminal(runner_->wait(handle, 50ms).state));
+  runner_->cancel(handle);
+  EXPECT_EQ(runner_->wait(handle).state, AppState::kCancelled);
+}
+
+TEST_F(RunnerTest, DryrunSubmitsNothing) {
+  const std::string request = runner_->dryrun(command({"echo", "hi"}));
+  EXPECT_NE(request.find("echo"), std::string::npos) << request;
+  EXPECT_TRUE(runner_->list().apps.empty());
+}
+
+TEST_F(RunnerTest, ErrorsAreSortieErrorsNamingWhatIsWrong) {
+  EXPECT_FALSE(runner_->status("local_cwd://runner_test/no_such_app").has_value());
+  try {
+    runner_->wait("local_cwd://runner_test/no_such_app");
+    ADD_FAILURE() << "no error thrown";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), sortie::Code::kNotFound);
+    EXPECT_NE(std::string(error.what()).find("no_such_app"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(runner_->run(AppSpec{}), Error);
+  EXPECT_THROW(runner_->run(command({"true"}), RunOptions{"no_such_scheduler", {}}), Error);
+}
+
+}  // namespace
+}  // namespace sortie::runner
