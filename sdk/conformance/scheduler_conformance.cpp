@@ -63,8 +63,28 @@ void expect(bool ok, const std::string& message) {
   if (!ok) throw Failure{message};
 }
 
+std::string status_name(sortie_status status) {
+  static const std::map<sortie_status, const char*> kNames = {
+      {SORTIE_OK, "OK"},
+      {SORTIE_CANCELLED, "CANCELLED"},
+      {SORTIE_UNKNOWN, "UNKNOWN"},
+      {SORTIE_INVALID_ARGUMENT, "INVALID_ARGUMENT"},
+      {SORTIE_DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED"},
+      {SORTIE_NOT_FOUND, "NOT_FOUND"},
+      {SORTIE_ALREADY_EXISTS, "ALREADY_EXISTS"},
+      {SORTIE_PERMISSION_DENIED, "PERMISSION_DENIED"},
+      {SORTIE_RESOURCE_EXHAUSTED, "RESOURCE_EXHAUSTED"},
+      {SORTIE_FAILED_PRECONDITION, "FAILED_PRECONDITION"},
+      {SORTIE_UNIMPLEMENTED, "UNIMPLEMENTED"},
+      {SORTIE_INTERNAL, "INTERNAL"},
+      {SORTIE_UNAVAILABLE, "UNAVAILABLE"},
+      {SORTIE_UNAUTHENTICATED, "UNAUTHENTICATED"}};
+  const auto it = kNames.find(status);
+  return it != kNames.end() ? it->second : "status " + std::to_string(status);
+}
+
 std::string describe_result(const Result& result) {
-  return "status " + std::to_string(result.status) + (result.err.empty() ? "" : ": " + result.err);
+  return status_name(result.status) + (result.err.empty() ? "" : ": " + result.err);
 }
 
 void expect_ok(const Result& result, const std::string& call) {
