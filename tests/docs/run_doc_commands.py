@@ -33,6 +33,7 @@ import uuid
 SHELL_LANGUAGES = {"sh", "bash", "shell"}
 FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`\s]*)")
 COVERED_BY = re.compile(r"^\s*<!--\s*covered by:\s*(?P<names>[^>]*?)\s*-->\s*$")
+SAME_AS = re.compile(r"^\s*<!--\s*same as:\s*(?P<path>\S+)\s*-->\s*$")
 EXIT_STATUS = re.compile(r"^\[(\d+)\]$")
 COMMAND_TIMEOUT_SECONDS = 240
 
@@ -295,6 +296,31 @@ def doc_coverage(source_dir, tests):
     return 1 if problems else 0
 
 
+def doc_snippets(source_dir):
+    """A block after <!-- same as: PATH --> must be the file PATH, so the two cannot drift."""
+    problems = []
+    for path in doc_files(source_dir):
+        relative = os.path.relpath(path, source_dir)
+        for block in fenced_blocks(path):
+            same_as = SAME_AS.match(block.line_before)
+            if not same_as:
+                continue
+            where = f"{relative}:{block.first_line - 1}"
+            try:
+                with open(os.path.join(source_dir, same_as["path"]), encoding="utf-8") as f:
+                    expected = f.read().rstrip("\n").split("\n")
+            except OSError as error:
+                problems.append(f"{where}: same as {same_as['path']}, which cannot be read: {error}")
+                continue
+            if block.lines != expected:
+                diff = difflib.unified_diff(expected, block.lines, same_as["path"], where, lineterm="")
+                problems.append(f"{where}: differs from {same_as['path']}:\n" + "\n".join(diff))
+    for problem in problems:
+        print(problem)
+    print(f"doc snippets: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
 def mentions(text, name):
     """Whether `name` (a path) occurs in `text` as a whole path: `specs` in `specs/`, not in
     `specs/echo.yaml` or `specs2`."""
@@ -369,6 +395,8 @@ def main():
     coverage.add_argument("--ci-step", action="append", default=[])
     listing = sub.add_parser("list", help="the doc files that have console blocks")
     listing.add_argument("--source-dir", required=True)
+    snippets = sub.add_parser("doc-snippets")
+    snippets.add_argument("--source-dir", required=True)
     examples = sub.add_parser("examples-coverage")
     examples.add_argument("--source-dir", required=True)
     args = parser.parse_args()
@@ -383,6 +411,8 @@ def main():
         return 0
     if args.action == "doc-coverage":
         return doc_coverage(source_dir, known_tests(args.ctest, args.build_dir) | set(args.ci_step))
+    if args.action == "doc-snippets":
+        return doc_snippets(source_dir)
     return examples_coverage(source_dir)
 
 

@@ -1,0 +1,40 @@
+// "minimal": runs an app's one role as one process on this host; its state is files (ABI-8).
+#include <sortie/app_status.hpp>
+#include <sortie/dryrun.hpp>
+#include <sortie/dryrun_input.hpp>
+#include <sortie/field_support.hpp>
+#include <sortie/plugin.hpp>
+#include <sortie/process.hpp>
+
+struct MinimalScheduler final : sortie::Scheduler {
+  explicit MinimalScheduler(std::string_view config)
+      : dir(sortie::read_scheduler_config(config).state_dir + "/") {}
+  std::string dryrun(std::string_view input) override {  // the request is the app itself
+    const sortie::DryrunInput in = sortie::read_dryrun_input(input);
+    sortie::refuse_unsupported_fields(in.app, {"args"}, "minimal");  // never ignore a field
+    return sortie::write_dryrun({in.app_id, in.app_json, ""});
+  }
+  std::string schedule(std::string_view request) override {
+    const sortie::Dryrun plan = sortie::read_dryrun(request);
+    sortie::Role role = sortie::read_appdef(plan.request_json).roles[0];
+    role.args.insert(role.args.begin(), role.entrypoint);
+    sortie::start_process(role.args, dir + plan.app_id);  // .pid, .log, .exit files
+    return plan.app_id;
+  }
+  std::string describe(std::string_view app_id) override {
+    sortie::AppStatus status;
+    status.app_id = app_id;
+    const auto state = sortie::process_state(dir + status.app_id);
+    if (!state) throw sortie::Error::not_found("no app " + status.app_id);
+    status.state = *state;
+    return sortie::write_status(status);
+  }
+  void cancel(std::string_view app_id) override {
+    if (!sortie::stop_process(dir + std::string(app_id)))
+      throw sortie::Error::not_found("no app " + std::string(app_id));
+  }
+  std::string dir;
+};
+
+SORTIE_PLUGIN("minimal", "1.0.0",
+              SORTIE_SCHEDULER("minimal", "Runs one process per app", MinimalScheduler));
