@@ -6,62 +6,12 @@
 
 namespace sortie::runner {
 
-AppState public_state(core::AppState state) {
-  switch (state) {
-    case core::AppState::kUnsubmitted:
-      return AppState::kUnsubmitted;
-    case core::AppState::kSubmitted:
-      return AppState::kSubmitted;
-    case core::AppState::kPending:
-      return AppState::kPending;
-    case core::AppState::kRunning:
-      return AppState::kRunning;
-    case core::AppState::kSucceeded:
-      return AppState::kSucceeded;
-    case core::AppState::kFailed:
-      return AppState::kFailed;
-    case core::AppState::kCancelled:
-      return AppState::kCancelled;
-    case core::AppState::kUnknown:
-      break;
-  }
-  return AppState::kUnknown;
-}
-
-namespace {
-
-core::AppState core_state(AppState state) {
-  switch (state) {
-    case AppState::kUnsubmitted:
-      return core::AppState::kUnsubmitted;
-    case AppState::kSubmitted:
-      return core::AppState::kSubmitted;
-    case AppState::kPending:
-      return core::AppState::kPending;
-    case AppState::kRunning:
-      return core::AppState::kRunning;
-    case AppState::kSucceeded:
-      return core::AppState::kSucceeded;
-    case AppState::kFailed:
-      return core::AppState::kFailed;
-    case AppState::kCancelled:
-      return core::AppState::kCancelled;
-    case AppState::kUnknown:
-      break;
-  }
-  return core::AppState::kUnknown;
-}
-
-}  // namespace
-
-std::string to_string(AppState state) { return core::to_string(core_state(state)); }
-
-bool is_terminal(AppState state) { return core::is_terminal(core_state(state)); }
+std::string to_string(AppState state) { return std::string(app_state_name(state)); }
 
 core::AppStatus core_status(const AppStatus& status) {
   core::AppStatus result;
   result.app_id = status.app_id;
-  result.state = core_state(status.state);
+  result.state = status.state;
   result.num_restarts = status.restarts;
   result.msg = status.message;
   result.ui_url = status.ui_url;
@@ -71,7 +21,7 @@ core::AppStatus core_status(const AppStatus& status) {
     out.role = role.role;
     for (const auto& replica : role.replicas) {
       out.replicas.push_back(core::ReplicaStatus{
-          replica.id, core_state(replica.state), replica.pid, replica.exit_code, replica.hostname,
+          replica.id, replica.state, replica.pid, replica.exit_code, replica.hostname,
           replica.restarts, replica.started_at, replica.finished_at, replica.message});
     }
   }
@@ -81,7 +31,7 @@ core::AppStatus core_status(const AppStatus& status) {
 AppStatus public_status(const core::AppStatus& status, bool from_store_only) {
   AppStatus result;
   result.app_id = status.app_id;
-  result.state = public_state(status.state);
+  result.state = status.state;
   result.message = status.msg;
   result.restarts = status.num_restarts;
   result.ui_url = status.ui_url;
@@ -91,7 +41,7 @@ AppStatus public_status(const core::AppStatus& status, bool from_store_only) {
     RoleStatus& out = result.roles.emplace_back();
     out.role = role.role;
     for (const auto& replica : role.replicas) {
-      out.replicas.push_back(ReplicaStatus{replica.id, public_state(replica.state), replica.pid,
+      out.replicas.push_back(ReplicaStatus{replica.id, replica.state, replica.pid,
                                            replica.exit_code, replica.hostname, replica.restarts,
                                            replica.started_at, replica.finished_at, replica.msg});
     }

@@ -28,7 +28,6 @@ class Runner::Impl {
 
 // Error(NOT_FOUND) for an app neither its scheduler nor the store knows.
 Error unknown_app(const std::string& handle);
-AppState public_state(core::AppState state);
 AppStatus public_status(const core::AppStatus& status, bool from_store_only);
 // The looked-up app's status (which must be known), saying whether and why it is the store's.
 AppStatus public_status(const session::AppLookup& app);

@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <sortie/app_state.hpp>
 #include <string>
 #include <vector>
 
@@ -47,19 +48,11 @@ struct RunOptions {
   std::map<std::string, std::string> cfg;  // run options, as -cfg k=v
 };
 
-enum class AppState {
-  kUnsubmitted,
-  kSubmitted,
-  kPending,
-  kRunning,
-  kSucceeded,
-  kFailed,
-  kCancelled,
-  kUnknown
-};
+// TorchX's states, the one set the SDK, the core and the runner share (sortie/app_state.hpp).
+using ::sortie::AppState;
+using ::sortie::is_terminal;
 // "SUCCEEDED", "RUNNING", ... as the CLI prints them.
 std::string to_string(AppState state);
-bool is_terminal(AppState state);
 
 struct ReplicaStatus {
   int id = 0;
