@@ -67,7 +67,7 @@ struct SerialScheduler final : sortie::Scheduler {
   }
   std::string describe(std::string_view app_id) override {
     std::ifstream file(dir + std::string(app_id));
-    if (!file) throw sortie::Error(sortie::Code::kNotFound, "no app " + std::string(app_id));
+    if (!file) throw sortie::Error::not_found("no app " + std::string(app_id));
     return std::string(std::istreambuf_iterator<char>(file), {});
   }
   void cancel(std::string_view app_id) override { describe(app_id); }  // nothing left to stop

@@ -9,8 +9,7 @@ namespace sortie {
 namespace {
 
 [[noreturn]] void wrong_type(std::string_view what, const char* key, const char* expected) {
-  throw Error(Code::kInvalidArgument,
-              std::string(what) + ": member '" + key + "' must be " + expected);
+  throw Error::invalid_argument(std::string(what) + ": member '" + key + "' must be " + expected);
 }
 
 }  // namespace
@@ -19,12 +18,12 @@ rapidjson::Document parse_object(std::string_view text, std::string_view what) {
   rapidjson::Document document;
   document.Parse(text.data(), text.size());
   if (document.HasParseError()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": invalid JSON at offset " +
-                                            std::to_string(document.GetErrorOffset()) + ": " +
-                                            rapidjson::GetParseError_En(document.GetParseError()));
+    throw Error::invalid_argument(std::string(what) + ": invalid JSON at offset " +
+                                  std::to_string(document.GetErrorOffset()) + ": " +
+                                  rapidjson::GetParseError_En(document.GetParseError()));
   }
   if (!document.IsObject()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": expected a JSON object");
+    throw Error::invalid_argument(std::string(what) + ": expected a JSON object");
   }
   return document;
 }

@@ -99,15 +99,15 @@ std::string Sha256::hex_digest() {
 std::string file_sha256(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw Error(Code::kFailedPrecondition, "cannot read " + path + " to hash it: " +
-                                               std::strerror(errno) + "; fix its permissions");
+    throw Error::failed_precondition(
+        "cannot read " + path + " to hash it: " + std::strerror(errno) + "; fix its permissions");
   }
   Sha256 hash;
   std::string buffer(1 << 16, '\0');
   while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
     hash.update(std::string_view(buffer.data(), static_cast<size_t>(in.gcount())));
   }
-  if (in.bad()) throw Error(Code::kFailedPrecondition, "error while reading " + path);
+  if (in.bad()) throw Error::failed_precondition("error while reading " + path);
   return "sha256:" + hash.hex_digest();
 }
 

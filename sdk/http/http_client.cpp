@@ -146,7 +146,7 @@ Client::Client(Endpoint endpoint) : endpoint_(std::move(endpoint)), handle_(new 
                                 : endpoint_.base_url + " over unix://" + endpoint_.unix_socket;
   }
   handle_->curl = curl_easy_init();
-  if (handle_->curl == nullptr) throw Error(Code::kResourceExhausted, "curl_easy_init failed");
+  if (handle_->curl == nullptr) throw Error::resource_exhausted("curl_easy_init failed");
 }
 
 Client::~Client() = default;

@@ -12,18 +12,18 @@ rapidjson::Document parse_object(std::string_view text, std::string_view what) {
   rapidjson::Document document;
   document.Parse(text.data(), text.size());
   if (document.HasParseError()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": invalid JSON at offset " +
-                                            std::to_string(document.GetErrorOffset()) + ": " +
-                                            rapidjson::GetParseError_En(document.GetParseError()));
+    throw Error::invalid_argument(std::string(what) + ": invalid JSON at offset " +
+                                  std::to_string(document.GetErrorOffset()) + ": " +
+                                  rapidjson::GetParseError_En(document.GetParseError()));
   }
   if (!document.IsObject()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": expected a JSON object");
+    throw Error::invalid_argument(std::string(what) + ": expected a JSON object");
   }
   return document;
 }
 
 void fail(const std::string& path, const std::string& message) {
-  throw Error(Code::kInvalidArgument, path + ": " + message);
+  throw Error::invalid_argument(path + ": " + message);
 }
 
 std::string member_path(const std::string& prefix, std::string_view key) {

@@ -114,7 +114,7 @@ TEST_F(DockerWorkspace, ImageRepoPushesTheWorkspaceImageAndRunsIt) {
   http::Request ping;
   ping.path = "/v2/";
   try {
-    if (!registry.send(ping).ok()) throw Error(Code::kUnavailable, "no registry");
+    if (!registry.send(ping).ok()) throw Error::unavailable("no registry");
   } catch (const Error&) {
     if (in_ci()) FAIL() << "CI=true and no registry on 127.0.0.1:5000 (run registry_up.sh)";
     GTEST_SKIP() << "no registry on 127.0.0.1:5000 (run packaging/engines/registry_up.sh)";

@@ -12,7 +12,7 @@ struct MinimalScheduler : sortie::Scheduler {
   std::string dryrun(std::string_view input) override { return std::string(input); }
   std::string schedule(std::string_view) override { throw std::runtime_error("backend down"); }
   std::string describe(std::string_view id) override {
-    throw sortie::Error(sortie::Code::kNotFound, "no app " + std::string(id));
+    throw sortie::Error::not_found("no app " + std::string(id));
   }
   void cancel(std::string_view) override { throw 42; }
 };

@@ -52,10 +52,10 @@ std::vector<std::pair<std::string, TargetOutputs>> run_cquery(
   const BazelCommand::Outcome cquery =
       bazel.run("cquery", args, workspace.root, BazelCommand::Progress::kQuiet);
   if (!cquery.succeeded) {
-    throw Error(Code::kFailedPrecondition, "`bazel cquery` could not list the outputs of " + query +
-                                               " in workspace " + workspace.root +
-                                               "; the last lines bazel printed:\n" +
-                                               last_lines(cquery.err_lines, kErrorLines));
+    throw Error::failed_precondition("`bazel cquery` could not list the outputs of " + query +
+                                     " in workspace " + workspace.root +
+                                     "; the last lines bazel printed:\n" +
+                                     last_lines(cquery.err_lines, kErrorLines));
   }
   std::vector<std::pair<std::string, TargetOutputs>> targets;
   for (const std::string& line : split(cquery.out, '\n')) {
@@ -77,11 +77,11 @@ Workspace locate_workspace(const BazelCommand& bazel, const std::string& launch_
   const BazelCommand::Outcome info = bazel.run("info", {"workspace", "execution_root"}, launch_dir,
                                                BazelCommand::Progress::kQuiet);
   if (!info.succeeded) {
-    throw Error(Code::kFailedPrecondition,
-                "launch_dir " + launch_dir +
-                    " is not inside a Bazel workspace (no WORKSPACE file there or above), or "
-                    "`bazel info` failed there; bazel said:\n" +
-                    last_lines(info.err_lines, kErrorLines));
+    throw Error::failed_precondition(
+        "launch_dir " + launch_dir +
+        " is not inside a Bazel workspace (no WORKSPACE file there or above), or "
+        "`bazel info` failed there; bazel said:\n" +
+        last_lines(info.err_lines, kErrorLines));
   }
   Workspace workspace;
   for (const std::string& line : split(info.out, '\n')) {
@@ -89,8 +89,8 @@ Workspace locate_workspace(const BazelCommand& bazel, const std::string& launch_
     if (line.starts_with("execution_root: ")) workspace.execution_root = line.substr(16);
   }
   if (workspace.root.empty() || workspace.execution_root.empty()) {
-    throw Error(Code::kInternal, "`bazel info workspace execution_root` in " + launch_dir +
-                                     " printed no workspace or execution_root:\n" + info.out);
+    throw Error::internal("`bazel info workspace execution_root` in " + launch_dir +
+                          " printed no workspace or execution_root:\n" + info.out);
   }
   return workspace;
 }
@@ -105,9 +105,9 @@ void build_targets(const BazelCommand& bazel, const Workspace& workspace,
   const BazelCommand::Outcome build =
       bazel.run("build", args, workspace.root, BazelCommand::Progress::kLog);
   if (!build.succeeded) {
-    throw Error(Code::kFailedPrecondition,
-                "`bazel build` failed for " + what + " in workspace " + workspace.root +
-                    "; the last lines bazel printed:\n" + last_lines(build.err_lines, kErrorLines));
+    throw Error::failed_precondition("`bazel build` failed for " + what + " in workspace " +
+                                     workspace.root + "; the last lines bazel printed:\n" +
+                                     last_lines(build.err_lines, kErrorLines));
   }
 }
 
@@ -124,8 +124,8 @@ std::map<std::string, TargetOutputs> query_outputs(const BazelCommand& bazel,
     if (outputs.contains(label)) continue;
     auto alone = run_cquery(bazel, workspace, {label}, bazel_args);
     if (alone.empty()) {
-      throw Error(Code::kInternal, "`bazel cquery` reported no target for " + label +
-                                       " in workspace " + workspace.root);
+      throw Error::internal("`bazel cquery` reported no target for " + label + " in workspace " +
+                            workspace.root);
     }
     outputs.emplace(label, std::move(alone.front().second));
   }

@@ -53,12 +53,12 @@ BazelCommand BazelCommand::from_environment() {
     const std::string source = setting != nullptr && *setting != '\0'
                                    ? "SORTIE_BAZEL=" + std::string(setting)
                                    : "searched on PATH; SORTIE_BAZEL is unset";
-    throw Error(Code::kFailedPrecondition,
-                "the bazel packagers need the `bazel` command, and '" + program +
-                    "' is not an executable (" + source +
-                    "). Install Bazel: on Debian 12 run `bash packaging/engines/bazel_up.sh` "
-                    "from the sortie source tree (Bazel 4 from bazel-bootstrap, usable offline), "
-                    "or point SORTIE_BAZEL at a bazel binary");
+    throw Error::failed_precondition(
+        "the bazel packagers need the `bazel` command, and '" + program +
+        "' is not an executable (" + source +
+        "). Install Bazel: on Debian 12 run `bash packaging/engines/bazel_up.sh` "
+        "from the sortie source tree (Bazel 4 from bazel-bootstrap, usable offline), "
+        "or point SORTIE_BAZEL at a bazel binary");
   }
   return BazelCommand(resolved, std::move(startup_options));
 }

@@ -69,7 +69,7 @@ bool is_tarball(const std::filesystem::path& path) {
 }
 
 [[noreturn]] void refuse(const BazelExecutable& executable, const std::string& why) {
-  throw Error(Code::kFailedPrecondition, executable.described + ": " + why);
+  throw Error::failed_precondition(executable.described + ": " + why);
 }
 
 DigestStore::Key digest_key(const BazelExecutable& executable, const Workspace& workspace) {
@@ -164,8 +164,8 @@ std::string BazelPackager::package(std::string_view text) {
   if (request.executables.empty()) return package_result(request, {});
   std::error_code ec;
   if (!std::filesystem::is_directory(request.launch_dir, ec)) {
-    throw Error(Code::kInvalidArgument, "sortie.package_request/1: launch_dir " +
-                                            request.launch_dir + " is not a directory");
+    throw Error::invalid_argument("sortie.package_request/1: launch_dir " + request.launch_dir +
+                                  " is not a directory");
   }
   const BazelCommand bazel = BazelCommand::from_environment();
   const Workspace workspace = locate_workspace(bazel, request.launch_dir);

@@ -44,15 +44,15 @@ void DigestStore::record(const Key& key, const std::string& digest) const {
     std::ofstream file(temporary, std::ios::trunc);
     file << digest << '\n';
     if (!file) {
-      throw Error(Code::kFailedPrecondition, "cannot write the packager state file " + temporary +
-                                                 " (state_dir " + state_dir_ +
-                                                 "): check its permissions and free space");
+      throw Error::failed_precondition("cannot write the packager state file " + temporary +
+                                       " (state_dir " + state_dir_ +
+                                       "): check its permissions and free space");
     }
   }
   std::filesystem::rename(temporary, path, ec);
   if (ec) {
-    throw Error(Code::kFailedPrecondition,
-                "cannot rename " + temporary + " to " + path + ": " + ec.message());
+    throw Error::failed_precondition("cannot rename " + temporary + " to " + path + ": " +
+                                     ec.message());
   }
 }
 

@@ -6,7 +6,7 @@ namespace sortie::bazel {
 namespace {
 
 [[noreturn]] void refuse(std::string_view label, const std::string& why) {
-  throw Error(Code::kInvalidArgument, "label '" + std::string(label) + "' " + why);
+  throw Error::invalid_argument("label '" + std::string(label) + "' " + why);
 }
 
 bool names_several_targets(std::string_view package, std::string_view target) {

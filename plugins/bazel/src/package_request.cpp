@@ -9,9 +9,7 @@
 namespace sortie::bazel {
 namespace {
 
-[[noreturn]] void invalid(const std::string& message) {
-  throw Error(Code::kInvalidArgument, message);
-}
+[[noreturn]] void invalid(const std::string& message) { throw Error::invalid_argument(message); }
 
 rapidjson::Document parse_object(std::string_view text, const std::string& what) {
   rapidjson::Document document;

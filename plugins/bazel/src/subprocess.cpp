@@ -16,7 +16,7 @@ namespace sortie::bazel {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) {
-  throw Error(Code::kInternal, what + ": " + std::strerror(errno));
+  throw Error::internal(what + ": " + std::strerror(errno));
 }
 
 // A pipe whose ends close themselves; both ends are close-on-exec in the parent.

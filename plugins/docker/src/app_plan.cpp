@@ -25,7 +25,7 @@ constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
 using EnvList = std::vector<std::pair<std::string, std::string>>;
 
 [[noreturn]] void refuse(const std::string& what, const std::string& message) {
-  throw Error(Code::kInvalidArgument, what + ": " + message);
+  throw Error::invalid_argument(what + ": " + message);
 }
 
 void set_env(EnvList& env, const std::string& name, std::string value) {
@@ -316,10 +316,10 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       plan.app_id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                     "0123456789_.-") != std::string::npos ||
       !std::isalnum(static_cast<unsigned char>(plan.app_id[0]))) {
-    throw Error(Code::kInvalidArgument,
-                "app id '" + plan.app_id +
-                    "' must start with a letter or digit and use only letters, digits, '_', "
-                    "'.' and '-' (it names containers and a network)");
+    throw Error::invalid_argument(
+        "app id '" + plan.app_id +
+        "' must start with a letter or digit and use only letters, digits, '_', "
+        "'.' and '-' (it names containers and a network)");
   }
   plan.app_name = input.app.name;
   plan.session = input.session.empty() ? context.session : input.session;
@@ -331,10 +331,9 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
     refuse_unsupported(roles[r], context.scheduler_name);
     for (size_t i = 0; i < r; ++i) {
       if (replica_hostname(roles[i].name, 0) == replica_hostname(roles[r].name, 0)) {
-        throw Error(Code::kInvalidArgument, "roles '" + roles[i].name + "' and '" + roles[r].name +
-                                                "' would both answer to host name " +
-                                                replica_hostname(roles[i].name, 0) +
-                                                "; rename one of them");
+        throw Error::invalid_argument("roles '" + roles[i].name + "' and '" + roles[r].name +
+                                      "' would both answer to host name " +
+                                      replica_hostname(roles[i].name, 0) + "; rename one of them");
       }
     }
   }
@@ -347,10 +346,10 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       image.img_root = provided->img_root;
       image.workspace_image = provided->image;
       if (image.workspace_image.empty()) {
-        throw Error(Code::kInvalidArgument,
-                    "images." + role.name +
-                        ": the image provider gave no 'image'; local_docker needs a container "
-                        "image (use image_provider=docker, or empty to run role.image)");
+        throw Error::invalid_argument(
+            "images." + role.name +
+            ": the image provider gave no 'image'; local_docker needs a container "
+            "image (use image_provider=docker, or empty to run role.image)");
       }
       image.image = image.workspace_image;
     }
@@ -360,10 +359,10 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
     check_image_reference(image.image, "role '" + role.name + "' image");
     if (!options.image_repo.empty()) {
       if (image.workspace_image.empty()) {
-        throw Error(Code::kInvalidArgument,
-                    "run option image_repo pushes the workspace image that the docker image "
-                    "provider builds, but role '" +
-                        role.name + "' has none; drop image_repo or use image_provider=docker");
+        throw Error::invalid_argument(
+            "run option image_repo pushes the workspace image that the docker image "
+            "provider builds, but role '" +
+            role.name + "' has none; drop image_repo or use image_provider=docker");
       }
       const std::string tag = parse_image_reference(image.workspace_image).tag;
       const std::string pushed = options.image_repo + ":" + tag;
@@ -539,7 +538,7 @@ AppPlan read_plan(const rapidjson::Value& request) {
   plan.session = string_member(request, "session", what);
   plan.cancel_grace_seconds = int_member(request, "cancel_grace_period", what, 10);
   const rapidjson::Value* network = object_member(request, "network", what);
-  if (network == nullptr) throw Error(Code::kInvalidArgument, what + ": 'network' is required");
+  if (network == nullptr) throw Error::invalid_argument(what + ": 'network' is required");
   plan.network = string_member(*network, "Name", what + " network");
   if (const rapidjson::Value* images = array_member(request, "images", what)) {
     plan.images = string_list(*images, what + " images");
@@ -559,7 +558,7 @@ AppPlan read_plan(const rapidjson::Value& request) {
   }
   const rapidjson::Value* containers = array_member(request, "containers", what);
   if (containers == nullptr || containers->Empty()) {
-    throw Error(Code::kInvalidArgument, what + ": 'containers' is required");
+    throw Error::invalid_argument(what + ": 'containers' is required");
   }
   for (const rapidjson::Value& container : containers->GetArray()) {
     ContainerPlan item;
@@ -569,7 +568,7 @@ AppPlan read_plan(const rapidjson::Value& request) {
     item.replica_id = int_member(container, "replica_id", what + " container", 0);
     const rapidjson::Value* body = object_member(container, "create", what + " container");
     if (body == nullptr) {
-      throw Error(Code::kInvalidArgument, what + ": container '" + item.name + "' has no 'create'");
+      throw Error::invalid_argument(what + ": container '" + item.name + "' has no 'create'");
     }
     item.create_body = to_json_text(*body);
     plan.containers.push_back(std::move(item));

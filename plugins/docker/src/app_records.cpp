@@ -17,8 +17,8 @@ AppRecords::AppRecords(std::string state_dir) : dir_(std::move(state_dir) + "/ap
   std::error_code error;
   std::filesystem::create_directories(dir_, error);
   if (error) {
-    throw Error(Code::kFailedPrecondition, "local_docker: cannot create its state directory '" +
-                                               dir_ + "': " + error.message());
+    throw Error::failed_precondition("local_docker: cannot create its state directory '" + dir_ +
+                                     "': " + error.message());
   }
 }
 
@@ -65,14 +65,13 @@ void AppRecords::store(const AppRecord& record) const {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out.write(buffer.GetString(), static_cast<std::streamsize>(buffer.GetSize()));
     if (!out) {
-      throw Error(Code::kFailedPrecondition, "local_docker: cannot write '" + temporary + "'");
+      throw Error::failed_precondition("local_docker: cannot write '" + temporary + "'");
     }
   }
   if (std::rename(temporary.c_str(), final_path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     std::remove(temporary.c_str());
-    throw Error(Code::kFailedPrecondition,
-                "local_docker: cannot write '" + final_path + "': " + reason);
+    throw Error::failed_precondition("local_docker: cannot write '" + final_path + "': " + reason);
   }
 }
 

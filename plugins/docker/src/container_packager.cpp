@@ -21,8 +21,8 @@ namespace {
 std::string read_whole_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw Error(Code::kFailedPrecondition,
-                "cannot read '" + path + "': " + std::strerror(errno) + "; fix its permissions");
+    throw Error::failed_precondition("cannot read '" + path + "': " + std::strerror(errno) +
+                                     "; fix its permissions");
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -42,15 +42,14 @@ void write_load_record(const std::string& path, const PackagedImage& image) {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out << R"({"image":)" << quote(image.image) << R"(,"id":)" << quote(image.digest) << "}";
     if (!out) {
-      throw Error(Code::kFailedPrecondition,
-                  "container packager: cannot write '" + temporary + "': " + std::strerror(errno));
+      throw Error::failed_precondition("container packager: cannot write '" + temporary +
+                                       "': " + std::strerror(errno));
     }
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     std::remove(temporary.c_str());
-    throw Error(Code::kFailedPrecondition,
-                "container packager: cannot write '" + path + "': " + reason);
+    throw Error::failed_precondition("container packager: cannot write '" + path + "': " + reason);
   }
 }
 
@@ -76,16 +75,16 @@ std::string ContainerPackager::package(std::string_view request_text) {
     const std::string image_path =
         string_member(request.executable(index), "image_path", request.describe(index));
     if (image_path.empty()) {
-      throw Error(Code::kInvalidArgument,
-                  "member 'image_path' is required: an image reference (busybox:1.36) or a file "
-                  "made by docker save");
+      throw Error::invalid_argument(
+          "member 'image_path' is required: an image reference (busybox:1.36) or a file "
+          "made by docker save");
     }
     const std::string file = request.resolve(image_path);
     if (is_regular_file(file)) return load_archive(engine, file);
     if (looks_like_a_path(image_path)) {
-      throw Error(Code::kNotFound, "image_path '" + image_path + "': no file at " + file +
-                                       "; save the image there (docker save -o " + file +
-                                       " IMAGE) or name an image reference");
+      throw Error::not_found("image_path '" + image_path + "': no file at " + file +
+                             "; save the image there (docker save -o " + file +
+                             " IMAGE) or name an image reference");
     }
     check_image_reference(image_path, "image_path");
     return use_reference(engine, image_path);
@@ -114,9 +113,9 @@ PackagedImage ContainerPackager::load_archive(Engine& engine, const std::string&
 
   const std::vector<ArchivedImage> images = read_image_archive(archive, path);
   if (images.size() != 1) {
-    throw Error(Code::kInvalidArgument,
-                path + " holds " + std::to_string(images.size()) +
-                    " images; a container executable loads exactly one (docker save ONE image)");
+    throw Error::invalid_argument(
+        path + " holds " + std::to_string(images.size()) +
+        " images; a container executable loads exactly one (docker save ONE image)");
   }
   Host::log(SORTIE_LOG_INFO, "loading " + path);
   http::Request load;
@@ -131,16 +130,15 @@ PackagedImage ContainerPackager::load_archive(Engine& engine, const std::string&
   });
   progress.finish();
   if (!response.ok() || !progress.error().empty()) {
-    throw Error(Code::kFailedPrecondition,
-                "loading " + path + " into the Docker Engine failed: " +
-                    (progress.error().empty() ? engine_message(response.body) : progress.error()));
+    throw Error::failed_precondition(
+        "loading " + path + " into the Docker Engine failed: " +
+        (progress.error().empty() ? engine_message(response.body) : progress.error()));
   }
   PackagedImage loaded;
   loaded.image = images[0].repo_tags.empty() ? images[0].id : images[0].repo_tags[0];
   loaded.digest = local_image_id(engine, loaded.image);
   if (loaded.digest.empty()) {
-    throw Error(Code::kInternal,
-                "the Docker Engine loaded " + path + " but has no image " + loaded.image);
+    throw Error::internal("the Docker Engine loaded " + path + " but has no image " + loaded.image);
   }
   if (!record_path.empty()) write_load_record(record_path, loaded);
   return loaded;

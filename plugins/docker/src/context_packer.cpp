@@ -18,9 +18,9 @@ namespace sortie::docker {
 namespace {
 
 [[noreturn]] void unreadable(const std::string& path) {
-  throw Error(Code::kFailedPrecondition, "build context: cannot read '" + path +
-                                             "': " + std::strerror(errno) +
-                                             " (fix its permissions or list it in .dockerignore)");
+  throw Error::failed_precondition("build context: cannot read '" + path +
+                                   "': " + std::strerror(errno) +
+                                   " (fix its permissions or list it in .dockerignore)");
 }
 
 std::string joined(const std::string& prefix, const std::string& path) {

@@ -39,8 +39,8 @@ SchedulerContext read_config(std::string_view config) {
   context.session = string_member(document, "session", what, "default");
   context.state_dir = string_member(document, "state_dir", what);
   if (context.state_dir.empty() || context.state_dir[0] != '/') {
-    throw Error(Code::kInvalidArgument, context.scheduler_name + ": " + what +
-                                            " member 'state_dir' must be an absolute path");
+    throw Error::invalid_argument(context.scheduler_name + ": " + what +
+                                  " member 'state_dir' must be an absolute path");
   }
   return context;
 }
@@ -250,9 +250,9 @@ void DockerScheduler::stop_and_remove(const std::vector<std::string>& names, int
     const http::Response response =
         engine().call("DELETE", "/containers/" + http::url_encode(name) + "?force=1&v=1");
     if (!response.ok() && response.status != 404) {
-      throw Error(Code::kUnavailable,
-                  "removing container " + name + ": the Docker Engine answered " +
-                      std::to_string(response.status) + ": " + engine_message(response.body));
+      throw Error::unavailable("removing container " + name + ": the Docker Engine answered " +
+                               std::to_string(response.status) + ": " +
+                               engine_message(response.body));
     }
   }
 }
@@ -262,16 +262,16 @@ std::string DockerScheduler::schedule(std::string_view request_text) {
   const rapidjson::Document document = parse_object(request_text, what);
   const rapidjson::Value* request = object_member(document, "request", what);
   if (request == nullptr) {
-    throw Error(Code::kInvalidArgument, what + ": member 'request' is required");
+    throw Error::invalid_argument(what + ": member 'request' is required");
   }
   const AppPlan plan = read_plan(*request);
   if (string_member(document, "app_id", what) != plan.app_id) {
-    throw Error(Code::kInvalidArgument,
-                what + ": app_id differs from the request's; schedule the document dryrun() wrote");
+    throw Error::invalid_argument(
+        what + ": app_id differs from the request's; schedule the document dryrun() wrote");
   }
   if (records_.load(plan.app_id)) {
-    throw Error(Code::kAlreadyExists, context_.scheduler_name + ": app '" + plan.app_id +
-                                          "' exists already; dry-run again for a fresh app id");
+    throw Error::already_exists(context_.scheduler_name + ": app '" + plan.app_id +
+                                "' exists already; dry-run again for a fresh app id");
   }
 
   for (const PushPlan& push : plan.pushes) {
@@ -320,10 +320,10 @@ std::string DockerScheduler::describe(std::string_view app_id) {
   }
   const std::optional<AppStatus> status = load_status(app_id);
   if (!status) {
-    throw Error(Code::kNotFound, context_.scheduler_name + ": no app '" + std::string(app_id) +
-                                     "' (no container labelled " + labels::kAppId + "=" +
-                                     std::string(app_id) + " and no record in " +
-                                     context_.state_dir + "/apps)");
+    throw Error::not_found(context_.scheduler_name + ": no app '" + std::string(app_id) +
+                           "' (no container labelled " + labels::kAppId + "=" +
+                           std::string(app_id) + " and no record in " + context_.state_dir +
+                           "/apps)");
   }
   return to_status_payload(*status);
 }
@@ -388,8 +388,8 @@ void DockerScheduler::cancel(std::string_view app_id) {
   if (record && !record->final_status.empty()) return;  // cancelled before
   std::optional<AppStatus> app = load_status(app_id);
   if (!app) {
-    throw Error(Code::kNotFound,
-                context_.scheduler_name + ": no app '" + std::string(app_id) + "' to cancel");
+    throw Error::not_found(context_.scheduler_name + ": no app '" + std::string(app_id) +
+                           "' to cancel");
   }
   if (is_terminal(app->state)) return;
 
@@ -422,9 +422,9 @@ void DockerScheduler::cancel(std::string_view app_id) {
   const http::Response response =
       engine().call("DELETE", "/networks/" + http::url_encode(network_name(app_id)));
   if (!response.ok() && response.status != 404) {
-    throw Error(Code::kUnavailable,
-                "removing network " + network_name(app_id) + ": the Docker Engine answered " +
-                    std::to_string(response.status) + ": " + engine_message(response.body));
+    throw Error::unavailable("removing network " + network_name(app_id) +
+                             ": the Docker Engine answered " + std::to_string(response.status) +
+                             ": " + engine_message(response.body));
   }
 }
 
@@ -471,7 +471,7 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
   const std::string role = string_member(request, "role", what);
   const rapidjson::Value* replica_value = find_member(request, "replica");
   if (replica_value != nullptr && !replica_value->IsInt64()) {
-    throw Error(Code::kInvalidArgument, what + ": member 'replica' must be an integer");
+    throw Error::invalid_argument(what + ": member 'replica' must be an integer");
   }
   LogOptions options;
   const std::string streams = string_member(request, "streams", what, "combined");
@@ -480,8 +480,8 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
   } else if (streams == "stderr") {
     options.stdout_wanted = false;
   } else if (streams != "combined") {
-    throw Error(Code::kInvalidArgument,
-                what + ": streams '" + streams + "' is not stdout, stderr or combined");
+    throw Error::invalid_argument(what + ": streams '" + streams +
+                                  "' is not stdout, stderr or combined");
   }
   if (find_member(request, "since") != nullptr)
     options.since_ns = int_member(request, "since", what, 0);
@@ -494,13 +494,12 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
       containers({std::string(labels::kAppId) + "=" + std::string(app_id)});
   if (found.empty()) {
     if (record && !record->final_status.empty()) {
-      throw Error(Code::kNotFound, "app '" + std::string(app_id) +
-                                       "' was cancelled: its containers, and their logs, were "
-                                       "removed");
+      throw Error::not_found("app '" + std::string(app_id) +
+                             "' was cancelled: its containers, and their logs, were "
+                             "removed");
     }
     if (!record) {
-      throw Error(Code::kNotFound,
-                  context_.scheduler_name + ": no app '" + std::string(app_id) + "'");
+      throw Error::not_found(context_.scheduler_name + ": no app '" + std::string(app_id) + "'");
     }
   }
   std::vector<LogTarget> targets;
@@ -517,13 +516,13 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
         {container.name, container.role, static_cast<uint32_t>(container.replica_id)});
   }
   if (!role_known) {
-    throw Error(Code::kNotFound, "app '" + std::string(app_id) + "' has no role '" + role +
-                                     "' (roles: " + roles_seen + ")");
+    throw Error::not_found("app '" + std::string(app_id) + "' has no role '" + role +
+                           "' (roles: " + roles_seen + ")");
   }
   if (replica_value != nullptr && targets.empty() && !found.empty()) {
-    throw Error(Code::kNotFound, "app '" + std::string(app_id) + "' has no replica " +
-                                     std::to_string(replica_value->GetInt64()) +
-                                     (role.empty() ? "" : " in role '" + role + "'"));
+    throw Error::not_found("app '" + std::string(app_id) + "' has no replica " +
+                           std::to_string(replica_value->GetInt64()) +
+                           (role.empty() ? "" : " in role '" + role + "'"));
   }
   const std::string version = found.empty() ? "" : engine().api_version();
   return std::make_unique<DockerLogStream>(engine().socket_path(), version, std::move(targets),

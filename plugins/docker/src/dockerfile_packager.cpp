@@ -27,18 +27,18 @@ std::string DockerfilePackager::package(std::string_view request_text) {
     const std::string what = request.describe(index);
     const std::string context_dir = request.resolve(string_member(executable, "path", what));
     if (!is_directory(context_dir)) {
-      throw Error(Code::kNotFound, "build context " + context_dir +
-                                       " is not a directory; fix 'path' (relative to " +
-                                       request.launch_dir() + ")");
+      throw Error::not_found("build context " + context_dir +
+                             " is not a directory; fix 'path' (relative to " +
+                             request.launch_dir() + ")");
     }
     const std::string given = string_member(executable, "dockerfile", what);
     const std::string dockerfile =
         given.empty() ? context_dir + "/Dockerfile" : request.resolve(given);
     if (!is_regular_file(dockerfile)) {
-      throw Error(Code::kNotFound, "no Dockerfile at " + dockerfile +
-                                       (given.empty() ? "; create it or set 'dockerfile'"
-                                                      : "; fix 'dockerfile' (relative to " +
-                                                            request.launch_dir() + ")"));
+      throw Error::not_found(
+          "no Dockerfile at " + dockerfile +
+          (given.empty() ? "; create it or set 'dockerfile'"
+                         : "; fix 'dockerfile' (relative to " + request.launch_dir() + ")"));
     }
     const std::string text = read_context_file(dockerfile);
 

@@ -49,10 +49,10 @@ std::string docker_socket_from_environment() {
   const std::string_view text(host);
   constexpr std::string_view kUnix = "unix://";
   if (text.substr(0, kUnix.size()) != kUnix || text.size() == kUnix.size()) {
-    throw Error(Code::kInvalidArgument,
-                "DOCKER_HOST='" + std::string(text) +
-                    "': local_docker talks to the Docker Engine over a unix socket only; set "
-                    "DOCKER_HOST=unix:///path/to/docker.sock or unset it for /var/run/docker.sock");
+    throw Error::invalid_argument(
+        "DOCKER_HOST='" + std::string(text) +
+        "': local_docker talks to the Docker Engine over a unix socket only; set "
+        "DOCKER_HOST=unix:///path/to/docker.sock or unset it for /var/run/docker.sock");
   }
   return std::string(text.substr(kUnix.size()));
 }
@@ -62,10 +62,10 @@ std::string negotiate_api_version(std::string_view daemon_version) {
   const auto newest = version_parts(kNewestApiVersion);
   const auto oldest = version_parts(kOldestApiVersion);
   if (daemon < oldest) {
-    throw Error(Code::kFailedPrecondition,
-                "the Docker Engine speaks API " + std::string(daemon_version) + ", older than " +
-                    std::string(kOldestApiVersion) +
-                    ", the oldest local_docker supports (Docker 19.03); upgrade Docker");
+    throw Error::failed_precondition(
+        "the Docker Engine speaks API " + std::string(daemon_version) + ", older than " +
+        std::string(kOldestApiVersion) +
+        ", the oldest local_docker supports (Docker 19.03); upgrade Docker");
   }
   return std::string(daemon < newest ? daemon_version : kNewestApiVersion);
 }
@@ -109,10 +109,10 @@ void check_image_reference(std::string_view image, const std::string& what) {
                             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                             "0123456789._-/:@") == std::string_view::npos;
   if (!starts_well || !chars_ok) {
-    throw Error(Code::kInvalidArgument,
-                what + ": '" + std::string(image) +
-                    "' is not a container image reference (e.g. busybox:1.36 or "
-                    "localhost:5000/team/trainer:v1); local_docker runs container images");
+    throw Error::invalid_argument(
+        what + ": '" + std::string(image) +
+        "' is not a container image reference (e.g. busybox:1.36 or "
+        "localhost:5000/team/trainer:v1); local_docker runs container images");
   }
 }
 
@@ -183,7 +183,7 @@ rapidjson::Document Engine::expect_json(const std::string& method, const std::st
   rapidjson::Document document;
   document.Parse(response.body.data(), response.body.size());
   if (document.HasParseError()) {
-    throw Error(Code::kInternal, what + ": the Docker Engine's answer is not JSON");
+    throw Error::internal(what + ": the Docker Engine's answer is not JSON");
   }
   return document;
 }

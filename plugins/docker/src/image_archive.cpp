@@ -10,8 +10,8 @@ namespace {
 constexpr size_t kBlock = 512;
 
 [[noreturn]] void malformed(const std::string& what, const std::string& why) {
-  throw Error(Code::kInvalidArgument,
-              what + " is not a docker save archive (" + why + "); make it with `docker save`");
+  throw Error::invalid_argument(what + " is not a docker save archive (" + why +
+                                "); make it with `docker save`");
 }
 
 // A header's size field: octal text, or base-256 when its first byte has the high bit set.

@@ -120,11 +120,11 @@ BuiltImage build_or_reuse(Engine& engine, const std::string& tag, const std::str
       message += "\nlast build output:";
       for (const std::string& line : progress.recent_output()) message += "\n  " + line;
     }
-    throw Error(Code::kFailedPrecondition, message);
+    throw Error::failed_precondition(message);
   }
   built.id = local_image_id(engine, tag);
   if (built.id.empty()) {
-    throw Error(Code::kInternal, "the Docker Engine built " + tag + " but does not list it");
+    throw Error::internal("the Docker Engine built " + tag + " but does not list it");
   }
   return built;
 }

@@ -16,9 +16,9 @@ namespace {
 std::string working_directory() {
   char buffer[4096];
   if (::getcwd(buffer, sizeof(buffer)) == nullptr) {
-    throw Error(Code::kFailedPrecondition,
-                std::string("docker image provider: cannot read the working directory: ") +
-                    std::strerror(errno));
+    throw Error::failed_precondition(
+        std::string("docker image provider: cannot read the working directory: ") +
+        std::strerror(errno));
   }
   return buffer;
 }
@@ -34,10 +34,10 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
   const std::string name = string_member(role, "name", "sortie.role/1");
   const std::string image = string_member(role, "image", "role '" + name + "'");
   if (image.empty()) {
-    throw Error(Code::kInvalidArgument,
-                "role '" + name +
-                    "': field 'image' is required; the docker image provider lays the working "
-                    "directory over it");
+    throw Error::invalid_argument(
+        "role '" + name +
+        "': field 'image' is required; the docker image provider lays the working "
+        "directory over it");
   }
   check_image_reference(image, "role '" + name + "' image");
   const std::string workspace = working_directory();
@@ -74,9 +74,9 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
     });
     progress.finish();
     if (!response.ok() || !progress.error().empty()) {
-      throw Error(Code::kFailedPrecondition,
-                  "role '" + name + "': building the workspace image over " + image + " failed: " +
-                      (progress.error().empty() ? engine_message(error_body) : progress.error()));
+      throw Error::failed_precondition(
+          "role '" + name + "': building the workspace image over " + image +
+          " failed: " + (progress.error().empty() ? engine_message(error_body) : progress.error()));
     }
   }
   const rapidjson::Document built = engine.expect_json(

@@ -78,13 +78,13 @@ std::string local_image_id(Engine& engine, const std::string& image) {
       engine.call("GET", "/images/" + http::url_encode(image) + "/json");
   if (response.status == 404) return "";
   if (!response.ok()) {
-    throw Error(Code::kUnavailable, "inspecting image " + image + ": the Docker Engine answered " +
-                                        std::to_string(response.status) + ": " +
-                                        engine_message(response.body));
+    throw Error::unavailable("inspecting image " + image + ": the Docker Engine answered " +
+                             std::to_string(response.status) + ": " +
+                             engine_message(response.body));
   }
   const std::string what = "image " + image;
   const std::string id = string_member(parse_object(response.body, what), "Id", what);
-  if (id.empty()) throw Error(Code::kInternal, "the Docker Engine gave " + what + " no Id");
+  if (id.empty()) throw Error::internal("the Docker Engine gave " + what + " no Id");
   return id;
 }
 
@@ -120,8 +120,8 @@ void ensure_image(Engine& engine, const std::string& image) {
         "image " + image + " is not local and pulling it failed: " + engine_message(error_body));
   }
   if (!progress.error().empty()) {
-    throw Error(Code::kUnavailable,
-                "image " + image + " is not local and pulling it failed: " + progress.error());
+    throw Error::unavailable("image " + image +
+                             " is not local and pulling it failed: " + progress.error());
   }
 }
 
@@ -146,10 +146,10 @@ void push_image(Engine& engine, const std::string& source, const std::string& re
   });
   progress.finish();
   if (!response.ok() || !progress.error().empty()) {
-    throw Error(Code::kUnavailable,
-                "pushing " + target + " failed: " +
-                    (progress.error().empty() ? engine_message(error_body) : progress.error()) +
-                    " (is the registry up, and does the Engine trust it?)");
+    throw Error::unavailable(
+        "pushing " + target +
+        " failed: " + (progress.error().empty() ? engine_message(error_body) : progress.error()) +
+        " (is the registry up, and does the Engine trust it?)");
   }
 }
 

@@ -84,9 +84,8 @@ void DockerLogStream::read_container(size_t index) {
       }
       if (!cut && response.status == 404) break;  // removed (cancelled) meanwhile
       if (!cut && !response.ok()) {
-        throw Error(Code::kUnavailable, "reading the logs of container " + target.container +
-                                            ": the Docker Engine answered " +
-                                            std::to_string(response.status));
+        throw Error::unavailable("reading the logs of container " + target.container +
+                                 ": the Docker Engine answered " + std::to_string(response.status));
       }
       decoder.drop_partial_frame();
       if (!options_.follow) break;

@@ -15,8 +15,8 @@ PackagerConfig read_packager_config(std::string_view config, std::string_view ki
   result.name = string_member(document, "name", what, std::string(kind));
   result.state_dir = string_member(document, "state_dir", what);
   if (!result.state_dir.empty() && result.state_dir[0] != '/') {
-    throw Error(Code::kInvalidArgument, result.name + " packager: " + what +
-                                            " member 'state_dir' must be an absolute path");
+    throw Error::invalid_argument(result.name + " packager: " + what +
+                                  " member 'state_dir' must be an absolute path");
   }
   return result;
 }
@@ -28,25 +28,24 @@ PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
   document_ = parse_object(text, what);
   launch_dir_ = string_member(document_, "launch_dir", what);
   if (launch_dir_.empty() || launch_dir_[0] != '/') {
-    throw Error(Code::kInvalidArgument,
-                what + ": member 'launch_dir' must be an absolute directory (the " + kind_ +
-                    " packager resolves relative paths against it)");
+    throw Error::invalid_argument(what +
+                                  ": member 'launch_dir' must be an absolute directory (the " +
+                                  kind_ + " packager resolves relative paths against it)");
   }
   const rapidjson::Value* executables = array_member(document_, "executables", what);
   if (executables == nullptr) {
-    throw Error(Code::kInvalidArgument, what + ": member 'executables' is required");
+    throw Error::invalid_argument(what + ": member 'executables' is required");
   }
   for (const rapidjson::Value& executable : executables->GetArray()) {
     if (!executable.IsObject()) {
-      throw Error(Code::kInvalidArgument, what + ": every executable must be an object");
+      throw Error::invalid_argument(what + ": every executable must be an object");
     }
     executables_.push_back(&executable);
     const std::string described = describe(executables_.size() - 1);
     const std::string executable_kind = string_member(executable, "kind", described);
     if (executable_kind != kind_) {
-      throw Error(Code::kInvalidArgument, described + ": kind '" + executable_kind +
-                                              "' reached the " + kind_ +
-                                              " packager, which packages only '" + kind_ + "'");
+      throw Error::invalid_argument(described + ": kind '" + executable_kind + "' reached the " +
+                                    kind_ + " packager, which packages only '" + kind_ + "'");
     }
     for (const auto& member : executable.GetObject()) {
       const std::string_view key(member.name.GetString(), member.name.GetStringLength());
@@ -56,9 +55,9 @@ PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
       if (!known) {
         std::string allowed_list;
         for (const char* allowed : members) allowed_list += std::string(", ") + allowed;
-        throw Error(Code::kInvalidArgument,
-                    described + ": member '" + std::string(key) + "' has no meaning for kind " +
-                        kind_ + " (its members: name" + allowed_list + "); remove it");
+        throw Error::invalid_argument(described + ": member '" + std::string(key) +
+                                      "' has no meaning for kind " + kind_ + " (its members: name" +
+                                      allowed_list + "); remove it");
       }
     }
   }

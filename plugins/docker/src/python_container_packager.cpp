@@ -36,7 +36,7 @@ bool is_module_name(const std::string& module) {
 std::vector<std::string> strings_of(const rapidjson::Value& list, const std::string& what) {
   std::vector<std::string> out;
   for (const rapidjson::Value& item : list.GetArray()) {
-    if (!item.IsString()) throw Error(Code::kInvalidArgument, what + " must list strings");
+    if (!item.IsString()) throw Error::invalid_argument(what + " must list strings");
     out.emplace_back(item.GetString(), item.GetStringLength());
   }
   return out;
@@ -48,8 +48,8 @@ PythonContainerSpec read_spec(const rapidjson::Value& executable, const std::str
   PythonContainerSpec spec;
   spec.directory = std::filesystem::path(project_dir).filename().string();
   if (spec.directory.empty()) {
-    throw Error(Code::kInvalidArgument,
-                "'path' resolves to " + project_dir + "; point it at a project directory");
+    throw Error::invalid_argument("'path' resolves to " + project_dir +
+                                  "; point it at a project directory");
   }
   const rapidjson::Value* entrypoint = object_member(executable, "entrypoint", what);
   if (entrypoint == nullptr) {
@@ -63,12 +63,12 @@ PythonContainerSpec read_spec(const rapidjson::Value& executable, const std::str
     spec.commands = strings_of(*commands, "entrypoint 'commands'");
   }
   if (spec.module.empty() == spec.commands.empty()) {
-    throw Error(Code::kInvalidArgument,
-                R"('entrypoint' must hold exactly one of "module" and a non-empty "commands")");
+    throw Error::invalid_argument(
+        R"('entrypoint' must hold exactly one of "module" and a non-empty "commands")");
   }
   if (!spec.module.empty() && !is_module_name(spec.module)) {
-    throw Error(Code::kInvalidArgument, "entrypoint module '" + spec.module +
-                                            "' is not a Python module name (like trainer.main)");
+    throw Error::invalid_argument("entrypoint module '" + spec.module +
+                                  "' is not a Python module name (like trainer.main)");
   }
   spec.base_image = string_member(executable, "base_image", what);
   if (spec.base_image.empty()) spec.base_image = default_python_base_image();
@@ -98,9 +98,9 @@ std::string PythonContainerPackager::package(std::string_view request_text) {
     const std::string what = request.describe(index);
     const std::string project_dir = request.resolve(string_member(executable, "path", what));
     if (!is_directory(project_dir)) {
-      throw Error(Code::kNotFound, "project directory " + project_dir +
-                                       " is not a directory; fix 'path' (relative to " +
-                                       request.launch_dir() + ")");
+      throw Error::not_found("project directory " + project_dir +
+                             " is not a directory; fix 'path' (relative to " +
+                             request.launch_dir() + ")");
     }
     const PythonContainerSpec spec = read_spec(executable, what, project_dir);
     try {

@@ -31,9 +31,7 @@ constexpr OptionSpec kOptions[] = {
      "seconds between SIGTERM and SIGKILL when containers are stopped (rounded up)"},
 };
 
-[[noreturn]] void refuse(const std::string& message) {
-  throw Error(Code::kInvalidArgument, message);
-}
+[[noreturn]] void refuse(const std::string& message) { throw Error::invalid_argument(message); }
 
 }  // namespace
 

@@ -35,30 +35,30 @@ std::string server_message(const http::Response& response) {
   switch (response.status) {
     case 400:
     case 422:
-      throw Error(Code::kInvalidArgument, prefix + " (rejected by the API server)" + said);
+      throw Error::invalid_argument(prefix + " (rejected by the API server)" + said);
     case 401:
-      throw Error(Code::kUnauthenticated,
-                  prefix + " Unauthorized" + said + "; the credentials of " + connection.source +
-                      " were not accepted (expired token or wrong client certificate?)");
+      throw Error::unauthenticated(
+          prefix + " Unauthorized" + said + "; the credentials of " + connection.source +
+          " were not accepted (expired token or wrong client certificate?)");
     case 403:
       throw Error(
           Code::kPermissionDenied,
           prefix + " Forbidden" + said +
               "; the user lacks RBAC permission for this (check with `kubectl auth can-i`)");
     case 404:
-      throw Error(Code::kNotFound, prefix + " Not Found" + said);
+      throw Error::not_found(prefix + " Not Found" + said);
     case 409:
-      throw Error(Code::kAlreadyExists, prefix + " Conflict" + said);
+      throw Error::already_exists(prefix + " Conflict" + said);
     case 429:
-      throw Error(Code::kUnavailable, prefix + " Too Many Requests" + said + "; retry later");
+      throw Error::unavailable(prefix + " Too Many Requests" + said + "; retry later");
     default:
       break;
   }
   if (response.status >= 500) {
-    throw Error(Code::kUnavailable,
-                prefix + " server error" + said + " (from " + connection.server + "); retry later");
+    throw Error::unavailable(prefix + " server error" + said + " (from " + connection.server +
+                             "); retry later");
   }
-  throw Error(Code::kUnknown, prefix + said);
+  throw Error::unknown(prefix + said);
 }
 
 rapidjson::Document parse_body(const http::Response& response, const std::string& what) {

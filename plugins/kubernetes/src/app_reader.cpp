@@ -39,9 +39,9 @@ AppStatus read_app_status(ApiClient& client, const AppRef& ref) {
                      "list the Jobs of app " + ref.name + " " + in_namespace(ref));
       const Json* items = find_member(jobs, "items");
       if (items == nullptr || !items->IsArray() || items->Empty()) {
-        throw Error(Code::kNotFound, "kubernetes: no Jobs labelled " + app_selector(ref) + " " +
-                                         in_namespace(ref) + " of " + client.connection().server +
-                                         " (deleted, or submitted to another cluster?)");
+        throw Error::not_found("kubernetes: no Jobs labelled " + app_selector(ref) + " " +
+                               in_namespace(ref) + " of " + client.connection().server +
+                               " (deleted, or submitted to another cluster?)");
       }
       AppStatus status = status_from_jobs(jobs, read_app_pods(client, ref));
       bool all_deleted = true;
@@ -58,9 +58,9 @@ AppStatus read_app_status(ApiClient& client, const AppRef& ref) {
                                    "/" + ref.name,
                                "get " + kind + " '" + ref.name + "' " + in_namespace(ref));
       if (!object) {
-        throw Error(Code::kNotFound, "kubernetes: no " + kind + " '" + ref.name + "' " +
-                                         in_namespace(ref) + " of " + client.connection().server +
-                                         " (deleted, or submitted to another cluster?)");
+        throw Error::not_found("kubernetes: no " + kind + " '" + ref.name + "' " +
+                               in_namespace(ref) + " of " + client.connection().server +
+                               " (deleted, or submitted to another cluster?)");
       }
       const rapidjson::Document pods = read_app_pods(client, ref);
       AppStatus status =
@@ -68,7 +68,7 @@ AppStatus read_app_status(ApiClient& client, const AppRef& ref) {
       return being_deleted(*object) ? cancelled(std::move(status)) : status;
     }
   }
-  throw Error(Code::kInternal, "unknown app kind");
+  throw Error::internal("unknown app kind");
 }
 
 int delete_app(ApiClient& client, const AppRef& ref) {

@@ -19,8 +19,8 @@ constexpr std::string_view kSuffix = ".json";
 
 void make_directory(const std::string& path) {
   if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
-    throw Error(Code::kFailedPrecondition,
-                "kubernetes: cannot create '" + path + "': " + std::strerror(errno));
+    throw Error::failed_precondition("kubernetes: cannot create '" + path +
+                                     "': " + std::strerror(errno));
   }
 }
 
@@ -53,11 +53,11 @@ void AppRecords::save(const std::string& app_id, const AppRecord& record) const 
   {
     std::ofstream out(temporary, std::ios::trunc);
     out << to_json_text(doc) << "\n";
-    if (!out) throw Error(Code::kFailedPrecondition, "kubernetes: cannot write " + temporary);
+    if (!out) throw Error::failed_precondition("kubernetes: cannot write " + temporary);
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    throw Error(Code::kFailedPrecondition,
-                "kubernetes: cannot write " + path + ": " + std::strerror(errno));
+    throw Error::failed_precondition("kubernetes: cannot write " + path + ": " +
+                                     std::strerror(errno));
   }
 }
 

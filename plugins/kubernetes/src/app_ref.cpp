@@ -38,9 +38,9 @@ AppRef parse_app_ref(std::string_view app_id) {
     valid = is_dns1123_label(ref.namespace_name) && is_dns1123_label(ref.name);
   }
   if (!valid) {
-    throw Error(Code::kNotFound, "'" + std::string(app_id) +
-                                     "' is not a kubernetes app id (expected NAMESPACE:NAME, "
-                                     "volcano:NAMESPACE:NAME or jobset:NAMESPACE:NAME)");
+    throw Error::not_found("'" + std::string(app_id) +
+                           "' is not a kubernetes app id (expected NAMESPACE:NAME, "
+                           "volcano:NAMESPACE:NAME or jobset:NAMESPACE:NAME)");
   }
   return ref;
 }

@@ -8,7 +8,7 @@ namespace sortie::kubernetes {
 namespace {
 
 [[noreturn]] void refuse(const std::string& what, const std::string& message) {
-  throw Error(Code::kInvalidArgument, what + ": " + message);
+  throw Error::invalid_argument(what + ": " + message);
 }
 
 void refuse_unsupported(const Role& role) {

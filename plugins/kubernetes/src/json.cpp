@@ -15,8 +15,8 @@ namespace {
 std::string quote(std::string_view text) { return "'" + std::string(text) + "'"; }
 
 [[noreturn]] void wrong_type(std::string_view what, std::string_view key, const char* expected) {
-  throw Error(Code::kInvalidArgument,
-              std::string(what) + ": member " + quote(key) + " must be " + expected);
+  throw Error::invalid_argument(std::string(what) + ": member " + quote(key) + " must be " +
+                                expected);
 }
 
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
@@ -45,9 +45,9 @@ rapidjson::Document parse_json(std::string_view text, std::string_view what) {
   rapidjson::Document document;
   document.Parse(text.data(), text.size());
   if (document.HasParseError()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": invalid JSON at offset " +
-                                            std::to_string(document.GetErrorOffset()) + ": " +
-                                            rapidjson::GetParseError_En(document.GetParseError()));
+    throw Error::invalid_argument(std::string(what) + ": invalid JSON at offset " +
+                                  std::to_string(document.GetErrorOffset()) + ": " +
+                                  rapidjson::GetParseError_En(document.GetParseError()));
   }
   return document;
 }

@@ -26,7 +26,7 @@ bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
 std::string read_text_file(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw Error(Code::kInvalidArgument, what + ": cannot read '" + path + "'");
+    throw Error::invalid_argument(what + ": cannot read '" + path + "'");
   }
   std::stringstream text;
   text << in.rdbuf();
@@ -62,15 +62,13 @@ void merge_file(const std::string& path, MergedConfig& merged) {
   try {
     root = YAML::LoadFile(path);
   } catch (const YAML::Exception& e) {
-    throw Error(Code::kInvalidArgument, "kubeconfig " + path + ":" +
-                                            std::to_string(e.mark.line + 1) + ":" +
-                                            std::to_string(e.mark.column + 1) + ": " + e.msg);
+    throw Error::invalid_argument("kubeconfig " + path + ":" + std::to_string(e.mark.line + 1) +
+                                  ":" + std::to_string(e.mark.column + 1) + ": " + e.msg);
   }
   merged.files.push_back(path);
   if (!root || root.IsNull()) return;
   if (!root.IsMap()) {
-    throw Error(Code::kInvalidArgument,
-                "kubeconfig " + path + ": expected a mapping (kind: Config)");
+    throw Error::invalid_argument("kubeconfig " + path + ": expected a mapping (kind: Config)");
   }
   if (merged.current_context.empty() && root["current-context"]) {
     merged.current_context = root["current-context"].as<std::string>("");
@@ -79,14 +77,14 @@ void merge_file(const std::string& path, MergedConfig& merged) {
     const YAML::Node entries = root[list];
     if (!entries || entries.IsNull()) return;
     if (!entries.IsSequence()) {
-      throw Error(Code::kInvalidArgument,
-                  "kubeconfig " + path + ": '" + list + "' must be a list of {name, " + body + "}");
+      throw Error::invalid_argument("kubeconfig " + path + ": '" + list +
+                                    "' must be a list of {name, " + body + "}");
     }
     for (const YAML::Node& entry : entries) {
       const std::string name = entry["name"] ? entry["name"].as<std::string>("") : "";
       if (name.empty() || !entry[body] || !entry[body].IsMap()) {
-        throw Error(Code::kInvalidArgument, "kubeconfig " + path + ": every entry of '" + list +
-                                                "' needs a 'name' and a '" + body + "' mapping");
+        throw Error::invalid_argument("kubeconfig " + path + ": every entry of '" + list +
+                                      "' needs a 'name' and a '" + body + "' mapping");
       }
       into.emplace(name, Entry{entry[body], path});
     }
@@ -111,7 +109,7 @@ std::string resolve_path(const std::string& path, const Entry& entry) {
 
 std::string decoded(const std::string& data, const std::string& what) {
   const auto text = base64_decode(data);
-  if (!text) throw Error(Code::kInvalidArgument, what + " is not valid base64");
+  if (!text) throw Error::invalid_argument(what + " is not valid base64");
   return *text;
 }
 
@@ -120,17 +118,16 @@ ClusterConnection from_kubeconfig(const MergedConfig& merged, const std::string&
   for (const std::string& file : merged.files) files += (files.empty() ? "" : ":") + file;
   const std::string context_name = chosen_context.empty() ? merged.current_context : chosen_context;
   if (context_name.empty()) {
-    throw Error(Code::kInvalidArgument, "kubeconfig " + files +
-                                            " sets no current-context; set run option 'context' "
-                                            "or run `kubectl config use-context NAME`");
+    throw Error::invalid_argument("kubeconfig " + files +
+                                  " sets no current-context; set run option 'context' "
+                                  "or run `kubectl config use-context NAME`");
   }
   const auto context = merged.contexts.find(context_name);
   if (context == merged.contexts.end()) {
     std::string known;
     for (const auto& [name, entry] : merged.contexts) known += (known.empty() ? "" : ", ") + name;
-    throw Error(Code::kInvalidArgument, "kubeconfig " + files + " has no context '" + context_name +
-                                            "' (contexts: " + (known.empty() ? "none" : known) +
-                                            ")");
+    throw Error::invalid_argument("kubeconfig " + files + " has no context '" + context_name +
+                                  "' (contexts: " + (known.empty() ? "none" : known) + ")");
   }
   ClusterConnection connection;
   connection.context = context_name;
@@ -144,8 +141,8 @@ ClusterConnection from_kubeconfig(const MergedConfig& merged, const std::string&
 
     const auto cluster = merged.clusters.find(cluster_name);
     if (cluster == merged.clusters.end()) {
-      throw Error(Code::kInvalidArgument, where + "context '" + context_name + "' names cluster '" +
-                                              cluster_name + "', which no kubeconfig file defines");
+      throw Error::invalid_argument(where + "context '" + context_name + "' names cluster '" +
+                                    cluster_name + "', which no kubeconfig file defines");
     }
     const YAML::Node& c = cluster->second.node;
     const std::string cluster_what =
@@ -155,7 +152,7 @@ ClusterConnection from_kubeconfig(const MergedConfig& merged, const std::string&
       connection.server.pop_back();
     }
     if (connection.server.empty()) {
-      throw Error(Code::kInvalidArgument, cluster_what + " has no 'server'");
+      throw Error::invalid_argument(cluster_what + " has no 'server'");
     }
     connection.ca_file = resolve_path(scalar(c, "certificate-authority"), cluster->second);
     const std::string ca_data = scalar(c, "certificate-authority-data");
@@ -166,27 +163,27 @@ ClusterConnection from_kubeconfig(const MergedConfig& merged, const std::string&
         c["insecure-skip-tls-verify"] && c["insecure-skip-tls-verify"].as<bool>();
     for (const char* unsupported : {"tls-server-name", "proxy-url"}) {
       if (!scalar(c, unsupported).empty()) {
-        throw Error(Code::kUnimplemented, cluster_what + " sets '" + unsupported +
-                                              "', which the kubernetes scheduler does not support "
-                                              "yet; connect to the server directly");
+        throw Error::unimplemented(cluster_what + " sets '" + unsupported +
+                                   "', which the kubernetes scheduler does not support "
+                                   "yet; connect to the server directly");
       }
     }
 
     if (user_name.empty()) return connection;
     const auto user = merged.users.find(user_name);
     if (user == merged.users.end()) {
-      throw Error(Code::kInvalidArgument, where + "context '" + context_name + "' names user '" +
-                                              user_name + "', which no kubeconfig file defines");
+      throw Error::invalid_argument(where + "context '" + context_name + "' names user '" +
+                                    user_name + "', which no kubeconfig file defines");
     }
     const YAML::Node& u = user->second.node;
     const std::string user_what = "kubeconfig " + user->second.file + ": user '" + user_name + "'";
     for (const char* unsupported : {"exec", "auth-provider", "username", "password"}) {
       if (u[unsupported]) {
-        throw Error(Code::kUnimplemented,
-                    user_what + " authenticates with '" + unsupported +
-                        "', which the kubernetes scheduler does not support; give the user a "
-                        "'token', 'tokenFile' or client certificate (e.g. a service account "
-                        "token from `kubectl create token NAME`)");
+        throw Error::unimplemented(
+            user_what + " authenticates with '" + unsupported +
+            "', which the kubernetes scheduler does not support; give the user a "
+            "'token', 'tokenFile' or client certificate (e.g. a service account "
+            "token from `kubectl create token NAME`)");
       }
     }
     connection.token = scalar(u, "token");
@@ -205,13 +202,13 @@ ClusterConnection from_kubeconfig(const MergedConfig& merged, const std::string&
         !connection.client_cert_file.empty() || !connection.client_cert_pem.empty();
     const bool has_key = !connection.client_key_file.empty() || !connection.client_key_pem.empty();
     if (has_cert != has_key) {
-      throw Error(Code::kInvalidArgument,
-                  user_what + " has a client " + (has_cert ? "certificate" : "key") +
-                      " without the matching " + (has_cert ? "key" : "certificate"));
+      throw Error::invalid_argument(user_what + " has a client " +
+                                    (has_cert ? "certificate" : "key") + " without the matching " +
+                                    (has_cert ? "key" : "certificate"));
     }
   } catch (const YAML::Exception& e) {
-    throw Error(Code::kInvalidArgument, "kubeconfig " + context->second.file + ":" +
-                                            std::to_string(e.mark.line + 1) + ": " + e.msg);
+    throw Error::invalid_argument("kubeconfig " + context->second.file + ":" +
+                                  std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
   return connection;
 }
@@ -226,11 +223,10 @@ ClusterConnection in_cluster() {
   connection.token_file = dir + "/token";
   connection.ca_file = dir + "/ca.crt";
   if (!file_exists(connection.token_file)) {
-    throw Error(Code::kFailedPrecondition,
-                "no kubeconfig found and the in-cluster service account token " +
-                    connection.token_file +
-                    " is missing; set run option 'kubeconfig' or $KUBECONFIG, or mount a "
-                    "service account token");
+    throw Error::failed_precondition(
+        "no kubeconfig found and the in-cluster service account token " + connection.token_file +
+        " is missing; set run option 'kubeconfig' or $KUBECONFIG, or mount a "
+        "service account token");
   }
   if (file_exists(dir + "/namespace")) {
     const std::string ns = trim(read_text_file(dir + "/namespace", "service account namespace"));
@@ -273,22 +269,21 @@ ClusterConnection load_connection(const ConnectionChoice& choice) {
     if (file_exists(path)) {
       merge_file(path, merged);
     } else if (!choice.kubeconfig.empty()) {
-      throw Error(Code::kInvalidArgument, "run option 'kubeconfig': cannot read '" + path + "'");
+      throw Error::invalid_argument("run option 'kubeconfig': cannot read '" + path + "'");
     }
   }
   if (merged.files.empty()) {
     if (!env_or("KUBERNETES_SERVICE_HOST", "").empty()) {
       if (!choice.context.empty()) {
-        throw Error(Code::kInvalidArgument,
-                    "run option 'context' needs a kubeconfig, but none was found (" + list +
-                        ") and in-cluster configuration has no contexts");
+        throw Error::invalid_argument(
+            "run option 'context' needs a kubeconfig, but none was found (" + list +
+            ") and in-cluster configuration has no contexts");
       }
       return in_cluster();
     }
-    throw Error(Code::kFailedPrecondition,
-                std::string("no kubeconfig found (") +
-                    (explicit_files ? "$KUBECONFIG=" : "looked for ") + list +
-                    ") and not running in a pod; set run option 'kubeconfig' or $KUBECONFIG");
+    throw Error::failed_precondition(
+        std::string("no kubeconfig found (") + (explicit_files ? "$KUBECONFIG=" : "looked for ") +
+        list + ") and not running in a pod; set run option 'kubeconfig' or $KUBECONFIG");
   }
   return from_kubeconfig(merged, choice.context);
 }

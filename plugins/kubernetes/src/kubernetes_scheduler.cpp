@@ -23,8 +23,8 @@ std::string read_state_dir(std::string_view config) {
   const rapidjson::Document document = parse_json(config, what);
   std::string state_dir = string_member(document, "state_dir", what);
   if (state_dir.empty() || state_dir[0] != '/') {
-    throw Error(Code::kInvalidArgument,
-                "kubernetes: " + what + " member 'state_dir' must be an absolute path");
+    throw Error::invalid_argument("kubernetes: " + what +
+                                  " member 'state_dir' must be an absolute path");
   }
   return state_dir;
 }
@@ -122,8 +122,8 @@ std::string KubernetesScheduler::schedule(std::string_view request_text) {
   const Json* request = object_member(document, "request", what);
   const Json* objects = request != nullptr ? array_member(*request, "objects", what) : nullptr;
   if (objects == nullptr || objects->Empty()) {
-    throw Error(Code::kInvalidArgument,
-                what + ": member 'request.objects' is required; schedule what dryrun() wrote");
+    throw Error::invalid_argument(
+        what + ": member 'request.objects' is required; schedule what dryrun() wrote");
   }
   AppRecord record;
   record.connection.kubeconfig = string_member(*request, "kubeconfig", what);
@@ -139,7 +139,7 @@ std::string KubernetesScheduler::schedule(std::string_view request_text) {
     const std::string collection = string_member(object, "collection", what + " object");
     const Json* manifest_value = object_member(object, "manifest", what + " object");
     if (manifest_value == nullptr) {
-      throw Error(Code::kInvalidArgument, what + ": an object has no 'manifest'");
+      throw Error::invalid_argument(what + ": an object has no 'manifest'");
     }
     Json manifest(*manifest_value, a);
     const std::string description = describe_object(manifest);

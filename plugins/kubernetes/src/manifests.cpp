@@ -20,7 +20,7 @@ constexpr const char* kCompletionIndexField =
 constexpr const char* kKueueQueueLabel = "kueue.x-k8s.io/queue-name";
 
 [[noreturn]] void refuse(const std::string& what, const std::string& message) {
-  throw Error(Code::kInvalidArgument, what + ": " + message);
+  throw Error::invalid_argument(what + ": " + message);
 }
 
 size_t digits(int64_t value) { return std::to_string(value).size(); }

@@ -209,10 +209,10 @@ LogOptions read_options(std::string_view request_text, std::string* role,
   const rapidjson::Document request = parse_json(request_text, what);
   const std::string streams = string_member(request, "streams", what, "combined");
   if (streams != "combined") {
-    throw Error(Code::kUnimplemented,
-                "kubernetes: pod logs hold stdout and stderr together; read them with --streams "
-                "combined instead of " +
-                    streams);
+    throw Error::unimplemented(
+        "kubernetes: pod logs hold stdout and stderr together; read them with --streams "
+        "combined instead of " +
+        streams);
   }
   LogOptions options;
   *role = string_member(request, "role", what);
@@ -224,7 +224,7 @@ LogOptions read_options(std::string_view request_text, std::string* role,
     options.until = int_member(request, "until", what, 0);
   if (find_member(request, "tail") != nullptr) {
     options.tail = int_member(request, "tail", what, 0);
-    if (*options.tail < 0) throw Error(Code::kInvalidArgument, what + ": 'tail' must be >= 0");
+    if (*options.tail < 0) throw Error::invalid_argument(what + ": 'tail' must be >= 0");
   }
   options.follow = bool_member(request, "follow", what, false);
   return options;
@@ -253,13 +253,12 @@ PodLogStream::PodLogStream(const ClusterConnection& connection, const AppRef& re
     }
   }
   if (!role_found) {
-    throw Error(Code::kNotFound,
-                "app " + ref.id() + " has no role '" + role + "' (roles: " + roles + ")");
+    throw Error::not_found("app " + ref.id() + " has no role '" + role + "' (roles: " + roles +
+                           ")");
   }
   if (targets.empty()) {
-    throw Error(Code::kNotFound, "app " + ref.id() + " has no replica " +
-                                     std::to_string(replica.value_or(0)) + " of role '" + role +
-                                     "'");
+    throw Error::not_found("app " + ref.id() + " has no replica " +
+                           std::to_string(replica.value_or(0)) + " of role '" + role + "'");
   }
   shared_->active = targets.size();
   for (Target& target : targets) {

@@ -37,19 +37,19 @@ constexpr OptionSpec kOptions[] = {
 
 void check_namespace(const std::string& value) {
   if (!value.empty() && !is_dns1123_label(value)) {
-    throw Error(Code::kInvalidArgument,
-                "run option 'namespace' = '" + value +
-                    "' is not a valid namespace (at most 63 of a-z, 0-9 and '-', starting and "
-                    "ending with a letter or digit)");
+    throw Error::invalid_argument(
+        "run option 'namespace' = '" + value +
+        "' is not a valid namespace (at most 63 of a-z, 0-9 and '-', starting and "
+        "ending with a letter or digit)");
   }
 }
 
 void check_object_name(const std::string& option, const std::string& value) {
   if (!value.empty() && !is_dns1123_subdomain(value)) {
-    throw Error(Code::kInvalidArgument,
-                "run option '" + option + "' = '" + value +
-                    "' is not a valid Kubernetes object name (lower-case DNS subdomain: a-z, 0-9, "
-                    "'-' and '.')");
+    throw Error::invalid_argument(
+        "run option '" + option + "' = '" + value +
+        "' is not a valid Kubernetes object name (lower-case DNS subdomain: a-z, 0-9, "
+        "'-' and '.')");
   }
 }
 
@@ -91,17 +91,17 @@ KubernetesOptions parse_run_options(const Json* cfg) {
   KubernetesOptions options;
   if (cfg == nullptr) return options;
   if (!cfg->IsObject()) {
-    throw Error(Code::kInvalidArgument, "dryrun input: 'cfg' must be an object");
+    throw Error::invalid_argument("dryrun input: 'cfg' must be an object");
   }
   for (const auto& member : cfg->GetObject()) {
     const std::string_view name(member.name.GetString(), member.name.GetStringLength());
     bool known = false;
     for (const OptionSpec& spec : kOptions) known = known || name == spec.name;
     if (!known) {
-      throw Error(Code::kInvalidArgument,
-                  "run option '" + std::string(name) +
-                      "' is not supported by the kubernetes scheduler; see `sortie runopts "
-                      "kubernetes`");
+      throw Error::invalid_argument(
+          "run option '" + std::string(name) +
+          "' is not supported by the kubernetes scheduler; see `sortie runopts "
+          "kubernetes`");
     }
   }
   const std::string what = "run option";
@@ -115,22 +115,22 @@ KubernetesOptions parse_run_options(const Json* cfg) {
   } else if (gang == "jobset") {
     options.gang = Gang::kJobSet;
   } else if (gang != "none") {
-    throw Error(Code::kInvalidArgument,
-                "run option 'gang_scheduler' = '" + gang + "': expected none, volcano or jobset");
+    throw Error::invalid_argument("run option 'gang_scheduler' = '" + gang +
+                                  "': expected none, volcano or jobset");
   }
   options.queue = string_member(*cfg, "queue", what);
   options.service_account = string_member(*cfg, "service_account", what);
   options.priority_class = string_member(*cfg, "priority_class", what);
   if (!is_label_value(options.queue)) {
-    throw Error(Code::kInvalidArgument, "run option 'queue' = '" + options.queue +
-                                            "' is not a valid queue name (a label value)");
+    throw Error::invalid_argument("run option 'queue' = '" + options.queue +
+                                  "' is not a valid queue name (a label value)");
   }
   check_object_name("service_account", options.service_account);
   check_object_name("priority_class", options.priority_class);
   if (const Json* secrets = array_member(*cfg, "image_pull_secrets", what)) {
     for (const Json& secret : secrets->GetArray()) {
       if (!secret.IsString()) {
-        throw Error(Code::kInvalidArgument, "run option 'image_pull_secrets' must list names");
+        throw Error::invalid_argument("run option 'image_pull_secrets' must list names");
       }
       options.image_pull_secrets.emplace_back(secret.GetString(), secret.GetStringLength());
       check_object_name("image_pull_secrets", options.image_pull_secrets.back());

@@ -23,8 +23,8 @@ void AppRegistry::register_app(const std::string& app_id, const std::string& app
   const std::string link = apps_dir_ + "/" + app_id;
   if (::symlink(app_dir.c_str(), link.c_str()) != 0) {
     if (errno == EEXIST) {
-      throw Error(Code::kAlreadyExists, scheduler_name_ + ": app id '" + app_id +
-                                            "' is already registered in " + apps_dir_);
+      throw Error::already_exists(scheduler_name_ + ": app id '" + app_id +
+                                  "' is already registered in " + apps_dir_);
     }
     throw_errno("cannot register app '" + app_id + "' at '" + link + "'");
   }
@@ -36,8 +36,8 @@ std::string AppRegistry::app_dir(std::string_view app_id) const {
   char target[4096];
   const ssize_t n = ::readlink(link.c_str(), target, sizeof(target) - 1);
   if (n < 0) {
-    throw Error(Code::kNotFound, scheduler_name_ + ": no app '" + std::string(app_id) +
-                                     "' (nothing registered at " + link + ")");
+    throw Error::not_found(scheduler_name_ + ": no app '" + std::string(app_id) +
+                           "' (nothing registered at " + link + ")");
   }
   return std::string(target, static_cast<size_t>(n));
 }

@@ -24,31 +24,31 @@ std::string checked_binary(const rapidjson::Value& executable, const std::string
   for (const auto& member : executable.GetObject()) {
     const std::string_view key(member.name.GetString(), member.name.GetStringLength());
     if (key != "kind" && key != "name" && key != "path") {
-      throw Error(Code::kInvalidArgument, what + ": member '" + std::string(key) +
-                                              "' has no meaning for kind binary (its members: "
-                                              "name, path); remove it");
+      throw Error::invalid_argument(what + ": member '" + std::string(key) +
+                                    "' has no meaning for kind binary (its members: "
+                                    "name, path); remove it");
     }
   }
   const std::string path = string_member(executable, "path", what);
   if (path.empty()) {
-    throw Error(Code::kInvalidArgument, what + ": member 'path' is required (the program to run)");
+    throw Error::invalid_argument(what + ": member 'path' is required (the program to run)");
   }
   const std::string absolute =
       (std::filesystem::path(launch_dir) / path).lexically_normal().string();
   const std::string named = what + ": path '" + path + "' (" + absolute + ")";
   struct stat info {};
   if (::stat(absolute.c_str(), &info) != 0) {
-    throw Error(Code::kNotFound, named +
-                                     " does not exist; build it or fix the path (relative "
-                                     "paths are against " +
-                                     launch_dir + ")");
+    throw Error::not_found(named +
+                           " does not exist; build it or fix the path (relative "
+                           "paths are against " +
+                           launch_dir + ")");
   }
   if (!S_ISREG(info.st_mode)) {
-    throw Error(Code::kFailedPrecondition,
-                named + " is not a regular file; point 'path' at the program itself");
+    throw Error::failed_precondition(named +
+                                     " is not a regular file; point 'path' at the program itself");
   }
   if (::access(absolute.c_str(), X_OK) != 0 || (info.st_mode & 0111) == 0) {
-    throw Error(Code::kFailedPrecondition, named + " is not executable; run chmod +x " + absolute);
+    throw Error::failed_precondition(named + " is not executable; run chmod +x " + absolute);
   }
   return absolute;
 }
@@ -63,15 +63,14 @@ std::string BinaryPackager::package(std::string_view request_text) {
   const rapidjson::Document request = parse_object(request_text, kRequest);
   const std::string launch_dir = string_member(request, "launch_dir", kRequest);
   if (launch_dir.empty() || launch_dir[0] != '/') {
-    throw Error(Code::kInvalidArgument,
-                std::string(kRequest) +
-                    ": member 'launch_dir' must be an absolute directory (binary paths are "
-                    "relative to it)");
+    throw Error::invalid_argument(
+        std::string(kRequest) +
+        ": member 'launch_dir' must be an absolute directory (binary paths are "
+        "relative to it)");
   }
   const rapidjson::Value* executables = array_member(request, "executables", kRequest);
   if (executables == nullptr) {
-    throw Error(Code::kInvalidArgument,
-                std::string(kRequest) + ": member 'executables' is required");
+    throw Error::invalid_argument(std::string(kRequest) + ": member 'executables' is required");
   }
 
   rapidjson::StringBuffer buffer;
@@ -84,8 +83,7 @@ std::string BinaryPackager::package(std::string_view request_text) {
   size_t index = 0;
   for (const rapidjson::Value& executable : executables->GetArray()) {
     if (!executable.IsObject()) {
-      throw Error(Code::kInvalidArgument,
-                  std::string(kRequest) + ": every executable must be an object");
+      throw Error::invalid_argument(std::string(kRequest) + ": every executable must be an object");
     }
     const std::string name =
         string_member(executable, "name", kRequest, "#" + std::to_string(index++));

@@ -17,7 +17,7 @@ constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
 constexpr const char* kRank0Host = "localhost";
 
 [[noreturn]] void refuse(const std::string& role_what, const std::string& message) {
-  throw Error(Code::kInvalidArgument, role_what + ": " + message);
+  throw Error::invalid_argument(role_what + ": " + message);
 }
 
 void set_env(std::vector<std::pair<std::string, std::string>>& env, const std::string& name,
@@ -69,10 +69,10 @@ void check_path_safe_id(std::string_view id, std::string_view what) {
                     c == '-' || c == '_' || c == '.');
   }
   if (!safe) {
-    throw Error(Code::kInvalidArgument,
-                std::string(what) + " '" + std::string(id) +
-                    "' must be non-empty, use only letters, digits, '.', '-', '_' and not start "
-                    "with '.' (it names a directory)");
+    throw Error::invalid_argument(
+        std::string(what) + " '" + std::string(id) +
+        "' must be non-empty, use only letters, digits, '.', '-', '_' and not start "
+        "with '.' (it names a directory)");
   }
 }
 
@@ -106,11 +106,10 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
                    std::to_string(role.num_replicas) + " x " + std::to_string(role.resource.gpu);
     }
     if (wanted > static_cast<int64_t>(gpu_devices.size())) {
-      throw Error(Code::kInvalidArgument,
-                  "auto_set_cuda_visible_devices: the app asks for " + std::to_string(wanted) +
-                      " GPUs (" + breakdown + ") but this host has " +
-                      std::to_string(gpu_devices.size()) +
-                      " (set run option gpu_devices or SORTIE_GPU_DEVICES if discovery is wrong)");
+      throw Error::invalid_argument(
+          "auto_set_cuda_visible_devices: the app asks for " + std::to_string(wanted) + " GPUs (" +
+          breakdown + ") but this host has " + std::to_string(gpu_devices.size()) +
+          " (set run option gpu_devices or SORTIE_GPU_DEVICES if discovery is wrong)");
     }
   }
 

@@ -22,15 +22,15 @@ ImageLocation resolve_image(ImageMode mode, std::string_view role_name, std::str
     return {buffer, buffer};
   }
   if (image.empty() || image[0] != '/') {
-    throw Error(Code::kInvalidArgument,
-                role + ": image '" + std::string(image) +
-                    "' must be an absolute directory path (local_dir runs the role inside it)");
+    throw Error::invalid_argument(
+        role + ": image '" + std::string(image) +
+        "' must be an absolute directory path (local_dir runs the role inside it)");
   }
   struct stat info {};
   if (::stat(std::string(image).c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-    throw Error(Code::kNotFound, role + ": image '" + std::string(image) +
-                                     "' is not an existing directory (local_dir runs the role "
-                                     "inside its image directory; create it or fix the path)");
+    throw Error::not_found(role + ": image '" + std::string(image) +
+                           "' is not an existing directory (local_dir runs the role "
+                           "inside its image directory; create it or fix the path)");
   }
   std::string dir(image);
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();

@@ -71,7 +71,7 @@ void write_launch_request(JsonWriter& writer, const LaunchRequest& request) {
 
 LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_view what) {
   if (!value.IsObject()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": the request must be an object");
+    throw Error::invalid_argument(std::string(what) + ": the request must be an object");
   }
   LaunchRequest request;
   request.app_id = string_member(value, "app_id", what);
@@ -80,12 +80,12 @@ LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_vie
   request.app_dir = string_member(value, "app_dir", what);
   request.cancel_grace_period_s = number_member(value, "cancel_grace_period", what, 10.0);
   if (request.app_id.empty() || request.app_dir.empty()) {
-    throw Error(Code::kInvalidArgument,
-                std::string(what) + ": members 'app_id' and 'app_dir' are required");
+    throw Error::invalid_argument(std::string(what) +
+                                  ": members 'app_id' and 'app_dir' are required");
   }
   const rapidjson::Value* roles = array_member(value, "roles", what);
   if (roles == nullptr || roles->Empty()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": member 'roles' must list roles");
+    throw Error::invalid_argument(std::string(what) + ": member 'roles' must list roles");
   }
   for (const rapidjson::Value& role_value : roles->GetArray()) {
     RoleLaunch role;
@@ -96,31 +96,30 @@ LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_vie
         string_member(role_value, "retry_policy", role_what, "APPLICATION");
     const std::optional<RetryPolicy> policy = retry_policy_from_name(policy_name);
     if (!policy) {
-      throw Error(Code::kInvalidArgument,
-                  role_what + ": unknown retry_policy '" + policy_name + "'");
+      throw Error::invalid_argument(role_what + ": unknown retry_policy '" + policy_name + "'");
     }
     role.retry_policy = *policy;
     const rapidjson::Value* replicas = array_member(role_value, "replicas", role_what);
     if (replicas == nullptr || replicas->Empty()) {
-      throw Error(Code::kInvalidArgument, role_what + ": member 'replicas' must list replicas");
+      throw Error::invalid_argument(role_what + ": member 'replicas' must list replicas");
     }
     for (const rapidjson::Value& replica_value : replicas->GetArray()) {
       ReplicaLaunch replica;
       replica.id = static_cast<uint32_t>(int_member(replica_value, "id", role_what, 0));
       const rapidjson::Value* argv = array_member(replica_value, "argv", role_what);
       if (argv == nullptr || argv->Empty()) {
-        throw Error(Code::kInvalidArgument, role_what + ": member 'argv' must not be empty");
+        throw Error::invalid_argument(role_what + ": member 'argv' must not be empty");
       }
       for (const rapidjson::Value& arg : argv->GetArray()) {
         if (!arg.IsString()) {
-          throw Error(Code::kInvalidArgument, role_what + ": argv entries must be strings");
+          throw Error::invalid_argument(role_what + ": argv entries must be strings");
         }
         replica.argv.emplace_back(arg.GetString(), arg.GetStringLength());
       }
       if (const rapidjson::Value* env = object_member(replica_value, "env", role_what)) {
         for (const auto& entry : env->GetObject()) {
           if (!entry.value.IsString()) {
-            throw Error(Code::kInvalidArgument, role_what + ": env values must be strings");
+            throw Error::invalid_argument(role_what + ": env values must be strings");
           }
           replica.env.emplace_back(
               std::string(entry.name.GetString(), entry.name.GetStringLength()),

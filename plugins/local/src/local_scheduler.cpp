@@ -33,8 +33,8 @@ SchedulerContext read_config(std::string_view config, ImageMode mode) {
   context.session = string_member(document, "session", what, "default");
   context.state_dir = string_member(document, "state_dir", what);
   if (context.state_dir.empty() || context.state_dir[0] != '/') {
-    throw Error(Code::kInvalidArgument, context.scheduler_name + ": " + what +
-                                            " member 'state_dir' must be an absolute path");
+    throw Error::invalid_argument(context.scheduler_name + ": " + what +
+                                  " member 'state_dir' must be an absolute path");
   }
   make_directories(context.state_dir);
   return context;
@@ -77,22 +77,20 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   const std::string app_id = string_member(document, "app_id", what);
   const rapidjson::Value* request_value = object_member(document, "request", what);
   if (request_value == nullptr) {
-    throw Error(Code::kInvalidArgument, what + ": member 'request' is required");
+    throw Error::invalid_argument(what + ": member 'request' is required");
   }
   const LaunchRequest request = read_launch_request(*request_value, what + " request");
   if (request.app_id != app_id) {
-    throw Error(Code::kInvalidArgument, what + ": app_id '" + app_id +
-                                            "' differs from the request's '" + request.app_id +
-                                            "'; schedule the document dryrun() wrote");
+    throw Error::invalid_argument(what + ": app_id '" + app_id + "' differs from the request's '" +
+                                  request.app_id + "'; schedule the document dryrun() wrote");
   }
   check_path_safe_id(app_id, "app id");
 
   make_directories(parent_directory(request.app_dir));
   if (::mkdir(request.app_dir.c_str(), 0755) != 0) {
     if (errno == EEXIST) {
-      throw Error(Code::kAlreadyExists, context_.scheduler_name + ": app directory '" +
-                                            request.app_dir +
-                                            "' already exists; dry-run again for a fresh app id");
+      throw Error::already_exists(context_.scheduler_name + ": app directory '" + request.app_dir +
+                                  "' already exists; dry-run again for a fresh app id");
     }
     throw_errno("cannot create app directory '" + request.app_dir + "'");
   }

@@ -44,8 +44,8 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
   } else if (streams == "stderr") {
     fixed_stream = SORTIE_STREAM_STDERR;
   } else if (streams != "combined") {
-    throw Error(Code::kInvalidArgument,
-                what + ": streams '" + streams + "' is not one of stdout, stderr, combined");
+    throw Error::invalid_argument(what + ": streams '" + streams +
+                                  "' is not one of stdout, stderr, combined");
   }
 
   const std::string request_path = app_dir_ + "/request.json";
@@ -57,9 +57,9 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
     role_found = true;
     if (!all_replicas &&
         (replica < 0 || replica >= static_cast<int64_t>(role_launch.replicas.size()))) {
-      throw Error(Code::kNotFound, "app '" + launch.app_id + "' role '" + role_launch.name +
-                                       "' has no replica " + std::to_string(replica) + " (it has " +
-                                       std::to_string(role_launch.replicas.size()) + ")");
+      throw Error::not_found("app '" + launch.app_id + "' role '" + role_launch.name +
+                             "' has no replica " + std::to_string(replica) + " (it has " +
+                             std::to_string(role_launch.replicas.size()) + ")");
     }
     for (const ReplicaLaunch& replica_launch : role_launch.replicas) {
       if (!all_replicas && replica_launch.id != replica) continue;
@@ -76,8 +76,8 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
     }
   }
   if (!role_found) {
-    throw Error(Code::kNotFound, "app '" + launch.app_id + "' has no role '" + role +
-                                     "' (roles: " + role_names(launch) + ")");
+    throw Error::not_found("app '" + launch.app_id + "' has no role '" + role +
+                           "' (roles: " + role_names(launch) + ")");
   }
   if (follow_) watch_ = std::make_unique<AppWatch>(app_dir_);
 }

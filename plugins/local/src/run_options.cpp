@@ -41,7 +41,7 @@ std::string default_image_provider(ImageMode mode) {
 std::string current_directory() {
   char buffer[4096];
   if (::getcwd(buffer, sizeof(buffer)) == nullptr) {
-    throw Error(Code::kFailedPrecondition, "cannot determine the current working directory");
+    throw Error::failed_precondition("cannot determine the current working directory");
   }
   return buffer;
 }
@@ -90,22 +90,21 @@ LocalOptions parse_run_options(const rapidjson::Value* cfg, ImageMode mode,
   options.log_dir = state_dir + "/logs";
   options.image_provider = default_image_provider(mode);
   if (cfg == nullptr) return options;
-  if (!cfg->IsObject())
-    throw Error(Code::kInvalidArgument, "dryrun input: 'cfg' must be an object");
+  if (!cfg->IsObject()) throw Error::invalid_argument("dryrun input: 'cfg' must be an object");
   const std::string what = "run option";
   for (const auto& member : cfg->GetObject()) {
     const std::string name(member.name.GetString(), member.name.GetStringLength());
     bool known = false;
     for (const OptionSpec& option : kOptions) known = known || name == option.name;
     if (!known) {
-      throw Error(Code::kInvalidArgument,
-                  "run option '" + name +
-                      "' is not supported by the local scheduler; see `sortie runopts local_cwd`");
+      throw Error::invalid_argument(
+          "run option '" + name +
+          "' is not supported by the local scheduler; see `sortie runopts local_cwd`");
     }
   }
   options.log_dir = string_member(*cfg, "log_dir", what, options.log_dir);
   if (options.log_dir.empty()) {
-    throw Error(Code::kInvalidArgument, "run option 'log_dir' must not be empty");
+    throw Error::invalid_argument("run option 'log_dir' must not be empty");
   }
   if (options.log_dir[0] != '/') options.log_dir = current_directory() + "/" + options.log_dir;
   options.prepend_cwd = bool_member(*cfg, "prepend_cwd", what, false);
@@ -114,21 +113,21 @@ LocalOptions parse_run_options(const rapidjson::Value* cfg, ImageMode mode,
   options.image_provider = string_member(*cfg, "image_provider", what, options.image_provider);
   options.cancel_grace_period_s = number_member(*cfg, "cancel_grace_period", what, 10.0);
   if (options.cancel_grace_period_s < 0) {
-    throw Error(Code::kInvalidArgument, "run option 'cancel_grace_period' must be >= 0 seconds");
+    throw Error::invalid_argument("run option 'cancel_grace_period' must be >= 0 seconds");
   }
   if (const rapidjson::Value* devices = array_member(*cfg, "gpu_devices", what)) {
     std::vector<std::string> ids;
     for (const rapidjson::Value& id : devices->GetArray()) {
       if (!id.IsString()) {
-        throw Error(Code::kInvalidArgument, "run option 'gpu_devices' must list strings");
+        throw Error::invalid_argument("run option 'gpu_devices' must list strings");
       }
       ids.emplace_back(id.GetString(), id.GetStringLength());
     }
     options.gpu_devices = std::move(ids);
     if (!options.auto_set_cuda_visible_devices) {
-      throw Error(Code::kInvalidArgument,
-                  "run option 'gpu_devices' only takes effect with "
-                  "auto_set_cuda_visible_devices=true; set that too or drop gpu_devices");
+      throw Error::invalid_argument(
+          "run option 'gpu_devices' only takes effect with "
+          "auto_set_cuda_visible_devices=true; set that too or drop gpu_devices");
     }
   }
   return options;

@@ -23,14 +23,14 @@ std::string supervisor_executable() {
   Dl_info info{};
   if (::dladdr(reinterpret_cast<const void*>(&supervisor_executable), &info) == 0 ||
       info.dli_fname == nullptr) {
-    throw Error(Code::kInternal, "local scheduler: cannot locate its own library (dladdr failed)");
+    throw Error::internal("local scheduler: cannot locate its own library (dladdr failed)");
   }
   const std::string path = parent_directory(info.dli_fname) + "/" + SORTIE_LOCAL_SUPERVISOR_RELDIR +
                            "/sortie-local-supervisor";
   if (::access(path.c_str(), X_OK) != 0) {
-    throw Error(Code::kFailedPrecondition, "local scheduler: supervisor '" + path +
-                                               "' is missing or not executable (" +
-                                               std::strerror(errno) + "); reinstall sortie");
+    throw Error::failed_precondition("local scheduler: supervisor '" + path +
+                                     "' is missing or not executable (" + std::strerror(errno) +
+                                     "); reinstall sortie");
   }
   return path;
 }
@@ -66,8 +66,8 @@ void SupervisorStarts::start(const std::string& app_dir) {
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {
-    throw Error(Code::kUnavailable, "local scheduler: cannot start supervisor '" + program +
-                                        "': " + std::strerror(spawned));
+    throw Error::unavailable("local scheduler: cannot start supervisor '" + program +
+                             "': " + std::strerror(spawned));
   }
   starters_.push_back(Starter{pid, app_dir});
 }

@@ -10,9 +10,8 @@
 #include <csignal>
 #include <cstring>
 #include <map>
-#include <vector>
-
 #include <sortie/plugin.hpp>
+#include <vector>
 
 #include "file_util.hpp"
 
@@ -142,10 +141,10 @@ void make_pipe(int fds[2], const std::string& what) {
   if (errno == EMFILE) {
     rlimit limit{};
     ::getrlimit(RLIMIT_NOFILE, &limit);
-    throw Error(Code::kResourceExhausted,
-                "cannot create a pipe for " + what + ": the supervisor reached its open-file " +
-                    "limit (" + std::to_string(limit.rlim_cur) +
-                    ", 2 per replica); raise the hard limit (ulimit -Hn) or run fewer replicas");
+    throw Error::resource_exhausted(
+        "cannot create a pipe for " + what + ": the supervisor reached its open-file " + "limit (" +
+        std::to_string(limit.rlim_cur) +
+        ", 2 per replica); raise the hard limit (ulimit -Hn) or run fewer replicas");
   }
   throw_errno("cannot create a pipe for " + what);
 }

@@ -31,8 +31,8 @@ std::string trim(std::string text) {
 std::string read_file(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw Error(Code::kUnauthenticated,
-                what + " cannot be read; check the path given as service_account_key_file");
+    throw Error::unauthenticated(
+        what + " cannot be read; check the path given as service_account_key_file");
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -44,7 +44,7 @@ std::pair<std::string, std::string> split_url(const std::string& url, const std:
   const size_t scheme = url.find("://");
   if (scheme == std::string::npos ||
       (url.rfind("https://", 0) != 0 && url.rfind("http://", 0) != 0)) {
-    throw Error(Code::kUnauthenticated, what + ": token_uri '" + url + "' is not an http(s) URL");
+    throw Error::unauthenticated(what + ": token_uri '" + url + "' is not an http(s) URL");
   }
   const size_t slash = url.find('/', scheme + 3);
   if (slash == std::string::npos) return {url, "/"};
@@ -84,29 +84,29 @@ std::string AccessTokenSource::from_command(std::chrono::seconds* lifetime) {
   const std::string& command = connection_.access_token_command;
   const std::string what = "access_token_command '" + command + "'";
   if (trim(command).empty()) {
-    throw Error(Code::kUnauthenticated,
-                "no access token: set GOOGLE_OAUTH_ACCESS_TOKEN, run option "
-                "service_account_key_file or access_token_command");
+    throw Error::unauthenticated(
+        "no access token: set GOOGLE_OAUTH_ACCESS_TOKEN, run option "
+        "service_account_key_file or access_token_command");
   }
   const CommandOutput output = run_command(command, kCommandTimeoutMs);
   if (output.timed_out) {
-    throw Error(Code::kUnauthenticated, what + " did not finish within " +
-                                            std::to_string(kCommandTimeoutMs / 1000) +
-                                            " s; run it by hand to see what it waits for");
+    throw Error::unauthenticated(what + " did not finish within " +
+                                 std::to_string(kCommandTimeoutMs / 1000) +
+                                 " s; run it by hand to see what it waits for");
   }
   const std::string token = trim(output.out);
   if (output.exit_status != 0 || token.empty() ||
       token.find_first_of(" \t\n") != std::string::npos) {
     std::string detail = trim(output.err);
     if (detail.size() > 500) detail = detail.substr(0, 500) + "...";
-    throw Error(Code::kUnauthenticated,
-                what +
-                    (output.exit_status != 0
-                         ? " failed (exit status " + std::to_string(output.exit_status) + ")"
-                         : " printed no single token") +
-                    (detail.empty() ? "" : ": " + detail) +
-                    "; log in with `gcloud auth login`, or set GOOGLE_OAUTH_ACCESS_TOKEN or run "
-                    "option service_account_key_file");
+    throw Error::unauthenticated(
+        what +
+        (output.exit_status != 0
+             ? " failed (exit status " + std::to_string(output.exit_status) + ")"
+             : " printed no single token") +
+        (detail.empty() ? "" : ": " + detail) +
+        "; log in with `gcloud auth login`, or set GOOGLE_OAUTH_ACCESS_TOKEN or run "
+        "option service_account_key_file");
   }
   *lifetime = kCommandTokenLifetime;
   return token;
@@ -119,19 +119,19 @@ std::string AccessTokenSource::from_service_account(std::chrono::seconds* lifeti
     try {
       return parse_object(read_file(path, what), what);
     } catch (const Error& e) {
-      throw Error(Code::kUnauthenticated, e.what());
+      throw Error::unauthenticated(e.what());
     }
   }();
   if (string_member(key, "type", what) != "service_account") {
-    throw Error(Code::kUnauthenticated,
-                what +
-                    ": 'type' is not \"service_account\"; give a service account's JSON key "
-                    "(IAM > Service accounts > Keys), not user credentials");
+    throw Error::unauthenticated(
+        what +
+        ": 'type' is not \"service_account\"; give a service account's JSON key "
+        "(IAM > Service accounts > Keys), not user credentials");
   }
   const std::string email = string_member(key, "client_email", what);
   const std::string private_key = string_member(key, "private_key", what);
   if (email.empty() || private_key.empty()) {
-    throw Error(Code::kUnauthenticated, what + ": 'client_email' and 'private_key' are required");
+    throw Error::unauthenticated(what + ": 'client_email' and 'private_key' are required");
   }
   const std::string token_uri = string_member(key, "token_uri", what, kDefaultTokenUri);
 
@@ -148,7 +148,7 @@ std::string AccessTokenSource::from_service_account(std::chrono::seconds* lifeti
       return sign_jwt_rs256(to_json_text(claims), private_key,
                             string_member(key, "private_key_id", what), what);
     } catch (const Error& e) {
-      throw Error(Code::kUnauthenticated, e.what());
+      throw Error::unauthenticated(e.what());
     }
   }();
 
@@ -175,14 +175,14 @@ std::string AccessTokenSource::from_service_account(std::chrono::seconds* lifeti
       if (!error.empty()) reason += " " + error;
       if (!description.empty()) reason += ": " + description;
     }
-    throw Error(Code::kUnauthenticated,
-                "the token endpoint " + token_uri + " refused " + what + " (" + reason +
-                    "); check that the key is current and the service account exists");
+    throw Error::unauthenticated("the token endpoint " + token_uri + " refused " + what + " (" +
+                                 reason +
+                                 "); check that the key is current and the service account exists");
   }
   if (answer.HasParseError() || !answer.IsObject() ||
       string_member(answer, "access_token", "token response").empty()) {
-    throw Error(Code::kUnauthenticated,
-                "the token endpoint " + token_uri + " answered without an access_token");
+    throw Error::unauthenticated("the token endpoint " + token_uri +
+                                 " answered without an access_token");
   }
   *lifetime = std::chrono::seconds(int_member(answer, "expires_in", "token response", 3600));
   return string_member(answer, "access_token", "token response");

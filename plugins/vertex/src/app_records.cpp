@@ -47,8 +47,8 @@ std::string app_id_for_job(const std::string& job_name) {
   if (parts.size() != 6 || parts[0] != "projects" || parts[2] != "locations" ||
       parts[4] != "customJobs" || parts[1].empty() || !plain_segment(parts[3]) ||
       !plain_segment(parts[5]) || parts[1].find('/') != std::string::npos) {
-    throw Error(Code::kUnavailable, "Vertex AI answered with a CustomJob name '" + job_name +
-                                        "' that is not projects/P/locations/L/customJobs/ID");
+    throw Error::unavailable("Vertex AI answered with a CustomJob name '" + job_name +
+                             "' that is not projects/P/locations/L/customJobs/ID");
   }
   return parts[1] + ":" + parts[3] + ":" + parts[5];
 }
@@ -61,9 +61,9 @@ std::string job_name_for_app(const std::string& app_id) {
   if (middle == std::string::npos || middle == 0 || app_id.find('/') != std::string::npos ||
       !plain_segment(app_id.substr(middle + 1, last - middle - 1)) ||
       !plain_segment(app_id.substr(last + 1))) {
-    throw Error(Code::kNotFound, "'" + app_id +
-                                     "' is not a vertex app id; expected PROJECT:LOCATION:JOB_ID "
-                                     "as printed by `sortie run -s vertex`");
+    throw Error::not_found("'" + app_id +
+                           "' is not a vertex app id; expected PROJECT:LOCATION:JOB_ID "
+                           "as printed by `sortie run -s vertex`");
   }
   return "projects/" + app_id.substr(0, middle) + "/locations/" +
          app_id.substr(middle + 1, last - middle - 1) + "/customJobs/" + app_id.substr(last + 1);
@@ -85,8 +85,8 @@ void AppRecords::save(const AppRecord& record) const {
     std::ofstream out(temporary, std::ios::trunc);
     out << to_json_text(document) << "\n";
     if (!out) {
-      throw Error(Code::kInternal, "cannot write the app record " + temporary +
-                                       "; check that the state directory is writable");
+      throw Error::internal("cannot write the app record " + temporary +
+                            "; check that the state directory is writable");
     }
   }
   std::filesystem::rename(temporary, path);

@@ -28,12 +28,12 @@ CommandOutput run_command(const std::string& command, int64_t timeout_ms) {
   int out_pipe[2];
   int err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
-    throw Error(Code::kUnavailable, std::string("cannot create a pipe: ") + std::strerror(errno));
+    throw Error::unavailable(std::string("cannot create a pipe: ") + std::strerror(errno));
   }
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
     ::close(out_pipe[0]);
     ::close(out_pipe[1]);
-    throw Error(Code::kUnavailable, std::string("cannot create a pipe: ") + std::strerror(errno));
+    throw Error::unavailable(std::string("cannot create a pipe: ") + std::strerror(errno));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -56,7 +56,7 @@ CommandOutput run_command(const std::string& command, int64_t timeout_ms) {
   if (spawned != 0) {
     close_fd(fds[0]);
     close_fd(fds[1]);
-    throw Error(Code::kUnavailable, std::string("cannot start /bin/sh: ") + std::strerror(spawned));
+    throw Error::unavailable(std::string("cannot start /bin/sh: ") + std::strerror(spawned));
   }
 
   CommandOutput result;

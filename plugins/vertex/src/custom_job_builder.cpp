@@ -24,7 +24,7 @@ constexpr const char* kMetadataKeys[] = {"accelerator", "accelerator_count", "tp
                                          "machine_type", "push_image_tag"};
 
 [[noreturn]] void refuse(const std::string& what, const std::string& message) {
-  throw Error(Code::kInvalidArgument, what + ": " + message);
+  throw Error::invalid_argument(what + ": " + message);
 }
 
 struct RoleInput {
@@ -320,25 +320,24 @@ std::string build_dryrun(std::string_view input_text, const std::string& default
   const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
   const VertexOptions options = parse_run_options(&cfg);
   const std::string& app_id = input.app_id;
-  if (app_id.empty()) throw Error(Code::kInvalidArgument, what + ": member 'app_id' is required");
+  if (app_id.empty()) throw Error::invalid_argument(what + ": member 'app_id' is required");
   const std::string session = input.session.empty() ? default_session : input.session;
   const std::string display_name = options.display_name.empty() ? app_id : options.display_name;
 
   std::vector<RoleInput> roles;
   for (const Role& role : input.app.roles) roles.push_back(vertex_role(role, options));
   if (roles.size() > kMaxWorkerPools) {
-    throw Error(Code::kInvalidArgument,
-                "app has " + std::to_string(roles.size()) +
-                    " roles but a Vertex AI CustomJob has at most 4 worker pools (chief, workers, "
-                    "parameter servers, evaluator); merge roles or submit several apps");
+    throw Error::invalid_argument(
+        "app has " + std::to_string(roles.size()) +
+        " roles but a Vertex AI CustomJob has at most 4 worker pools (chief, workers, "
+        "parameter servers, evaluator); merge roles or submit several apps");
   }
   if (roles.front().num_replicas != 1) {
-    throw Error(Code::kInvalidArgument,
-                "role '" + roles.front().name + "' asks for " +
-                    std::to_string(roles.front().num_replicas) +
-                    " replicas, but Vertex AI's first worker pool (the chief) has exactly 1; add "
-                    "a first role with one replica (the chief) and keep the workers in a second "
-                    "role");
+    throw Error::invalid_argument(
+        "role '" + roles.front().name + "' asks for " + std::to_string(roles.front().num_replicas) +
+        " replicas, but Vertex AI's first worker pool (the chief) has exactly 1; add "
+        "a first role with one replica (the chief) and keep the workers in a second "
+        "role");
   }
 
   const std::vector<ImagePush> pushes = plan_image_pushes(roles, display_name);

@@ -74,12 +74,12 @@ std::string docker_socket_from_environment() {
   if (host == nullptr || *host == '\0') return kDefaultSocket;
   const std::string_view text(host);
   if (text.rfind("unix://", 0) != 0 || text.size() == std::string_view("unix://").size()) {
-    throw Error(Code::kInvalidArgument,
-                "DOCKER_HOST='" + std::string(text) +
-                    "' is not supported for push_image_tag: the vertex scheduler reaches the "
-                    "Docker Engine on a unix socket only; set DOCKER_HOST=unix:///path/to/"
-                    "docker.sock or unset it for " +
-                    kDefaultSocket);
+    throw Error::invalid_argument(
+        "DOCKER_HOST='" + std::string(text) +
+        "' is not supported for push_image_tag: the vertex scheduler reaches the "
+        "Docker Engine on a unix socket only; set DOCKER_HOST=unix:///path/to/"
+        "docker.sock or unset it for " +
+        kDefaultSocket);
   }
   return std::string(text.substr(std::string_view("unix://").size()));
 }
@@ -113,7 +113,7 @@ rapidjson::Value image_pushes_to_json(const std::vector<ImagePush>& pushes,
 std::vector<ImagePush> image_pushes_from_json(const rapidjson::Value& value,
                                               std::string_view what) {
   if (!value.IsArray()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": 'image_pushes' must be an array");
+    throw Error::invalid_argument(std::string(what) + ": 'image_pushes' must be an array");
   }
   std::vector<ImagePush> pushes;
   for (const rapidjson::Value& entry : value.GetArray()) {
@@ -155,9 +155,9 @@ std::string DockerImagePusher::push(const ImagePush& push, const std::string& re
   tag.path = tag_path(push);
   const http::Response tagged = send(tag, nullptr);
   if (tagged.status == 404) {
-    throw Error(Code::kFailedPrecondition, what + ": " + engine_message(tagged, tagged.body) +
-                                               " in the Docker Engine at unix://" + socket_path_ +
-                                               "; build or pull the image there first");
+    throw Error::failed_precondition(what + ": " + engine_message(tagged, tagged.body) +
+                                     " in the Docker Engine at unix://" + socket_path_ +
+                                     "; build or pull the image there first");
   }
   if (!tagged.ok()) {
     throw Error(tagged.status >= 500 ? Code::kUnavailable : Code::kInvalidArgument,
@@ -207,8 +207,8 @@ std::string DockerImagePusher::push(const ImagePush& push, const std::string& re
         what + " failed: " + error + " (registry credentials: " + credentials_description + ")");
   }
   if (digest.empty()) {
-    throw Error(Code::kUnavailable,
-                what + ": the Docker Engine ended the push without reporting a digest");
+    throw Error::unavailable(what +
+                             ": the Docker Engine ended the push without reporting a digest");
   }
   return digest;
 }

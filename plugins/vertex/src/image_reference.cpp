@@ -70,10 +70,10 @@ bool is_tag(std::string_view text) {
 ImageReference parse_push_target(std::string_view text, const std::string& what) {
   const std::string quoted = "'" + std::string(text) + "'";
   const auto refuse = [&](const std::string& why) {
-    throw Error(Code::kInvalidArgument,
-                what + " " + quoted + " is not an image tag to push to: " + why +
-                    " (expected [REGISTRY/]PATH[:TAG], e.g. us-docker.pkg.dev/my-project/repo/"
-                    "trainer:v1)");
+    throw Error::invalid_argument(
+        what + " " + quoted + " is not an image tag to push to: " + why +
+        " (expected [REGISTRY/]PATH[:TAG], e.g. us-docker.pkg.dev/my-project/repo/"
+        "trainer:v1)");
   };
   if (text.empty()) refuse("it is empty");
   if (text.find('@') != std::string_view::npos) {
@@ -123,10 +123,10 @@ ImageReference parse_push_target(std::string_view text, const std::string& what)
 void check_local_image_name(std::string_view text, const std::string& what) {
   for (const char c : text) {
     if (!is_alnum(c) && std::string_view("._-/:@").find(c) == std::string_view::npos) {
-      throw Error(Code::kInvalidArgument,
-                  what + " '" + std::string(text) +
-                      "' is not an image name the Docker Engine knows (letters, digits and "
-                      "._-/:@ only)");
+      throw Error::invalid_argument(
+          what + " '" + std::string(text) +
+          "' is not an image name the Docker Engine knows (letters, digits and "
+          "._-/:@ only)");
     }
   }
 }

@@ -66,10 +66,10 @@ std::string sign_jwt_rs256(std::string_view claims_json, std::string_view privat
   std::unique_ptr<EVP_PKEY, KeyFree> key(
       bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr);
   if (!key || EVP_PKEY_base_id(key.get()) != EVP_PKEY_RSA) {
-    throw Error(Code::kInvalidArgument,
-                std::string(key_what) +
-                    ": 'private_key' is not a PEM RSA private key; download a new JSON key "
-                    "for the service account");
+    throw Error::invalid_argument(
+        std::string(key_what) +
+        ": 'private_key' is not a PEM RSA private key; download a new JSON key "
+        "for the service account");
   }
   std::unique_ptr<EVP_MD_CTX, DigestFree> ctx(EVP_MD_CTX_new());
   size_t length = 0;
@@ -77,13 +77,13 @@ std::string sign_jwt_rs256(std::string_view claims_json, std::string_view privat
       EVP_DigestSign(ctx.get(), nullptr, &length,
                      reinterpret_cast<const unsigned char*>(signing_input.data()),
                      signing_input.size()) != 1) {
-    throw Error(Code::kInternal, std::string(key_what) + ": OpenSSL could not sign the JWT");
+    throw Error::internal(std::string(key_what) + ": OpenSSL could not sign the JWT");
   }
   std::string signature(length, '\0');
   if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
                      reinterpret_cast<const unsigned char*>(signing_input.data()),
                      signing_input.size()) != 1) {
-    throw Error(Code::kInternal, std::string(key_what) + ": OpenSSL could not sign the JWT");
+    throw Error::internal(std::string(key_what) + ": OpenSSL could not sign the JWT");
   }
   signature.resize(length);
   return signing_input + "." + base64url(signature);

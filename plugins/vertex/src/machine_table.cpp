@@ -218,24 +218,24 @@ MachineSpec select_fixed_gpu_machine(const Accelerator& accelerator, int count,
   }
   std::sort(counts.begin(), counts.end());
   if (shapes.empty()) {
-    throw Error(Code::kInvalidArgument,
-                std::string(what) + ": Vertex AI has no machine with " + std::to_string(count) +
-                    " x " + accelerator.name + "; " + accelerator.name + " comes " +
-                    join_counts(counts) + " per machine, so ask for one of those counts");
+    throw Error::invalid_argument(std::string(what) + ": Vertex AI has no machine with " +
+                                  std::to_string(count) + " x " + accelerator.name + "; " +
+                                  accelerator.name + " comes " + join_counts(counts) +
+                                  " per machine, so ask for one of those counts");
   }
-  throw Error(Code::kInvalidArgument,
-              std::string(what) + ": " + requested_text(request) + " does not fit the machines " +
-                  "with " + std::to_string(count) + " x " + accelerator.name + ": " + shapes +
-                  "; ask for less cpu/memory or more " + accelerator.unit + "s");
+  throw Error::invalid_argument(std::string(what) + ": " + requested_text(request) +
+                                " does not fit the machines " + "with " + std::to_string(count) +
+                                " x " + accelerator.name + ": " + shapes +
+                                "; ask for less cpu/memory or more " + accelerator.unit + "s");
 }
 
 MachineSpec select_tpu(const Accelerator& accelerator, const MachineRequest& request,
                        std::string_view what) {
   if (request.gpu > 0) {
-    throw Error(Code::kInvalidArgument,
-                std::string(what) + ": resource.gpu is " + std::to_string(request.gpu) + " but " +
-                    accelerator.name + " is a TPU; give the number of " + accelerator.unit +
-                    "s as accelerator_count (or a tpu_topology) and leave gpu unset");
+    throw Error::invalid_argument(std::string(what) + ": resource.gpu is " +
+                                  std::to_string(request.gpu) + " but " + accelerator.name +
+                                  " is a TPU; give the number of " + accelerator.unit +
+                                  "s as accelerator_count (or a tpu_topology) and leave gpu unset");
   }
   std::string options;
   for (const TpuSlice& slice : accelerator.slices) {
@@ -262,9 +262,9 @@ MachineSpec select_tpu(const Accelerator& accelerator, const MachineRequest& req
     if (!request.tpu_topology.empty()) {
       asked += (asked.empty() ? "" : " with ") + std::string("topology ") + request.tpu_topology;
     }
-    throw Error(Code::kInvalidArgument, std::string(what) + ": " + accelerator.name +
-                                            " has no slice of " + asked + "; Vertex AI offers " +
-                                            accelerator.unit + " counts " + options);
+    throw Error::invalid_argument(std::string(what) + ": " + accelerator.name +
+                                  " has no slice of " + asked + "; Vertex AI offers " +
+                                  accelerator.unit + " counts " + options);
   }
   const std::string machine =
       request.machine_type.empty() ? chosen->machine_type : request.machine_type;
@@ -276,17 +276,16 @@ MachineSpec select_tpu(const Accelerator& accelerator, const MachineRequest& req
 MachineSpec select_machine(const MachineRequest& request, std::string_view what) {
   if (request.accelerator.empty()) {
     if (request.gpu > 0) {
-      throw Error(Code::kInvalidArgument,
-                  std::string(what) + " asks for " + std::to_string(request.gpu) +
-                      " GPUs but not which kind; set the accelerator (run option accelerator or "
-                      "role metadata vertex.accelerator) to one of " +
-                      accelerator_names());
+      throw Error::invalid_argument(
+          std::string(what) + " asks for " + std::to_string(request.gpu) +
+          " GPUs but not which kind; set the accelerator (run option accelerator or "
+          "role metadata vertex.accelerator) to one of " +
+          accelerator_names());
     }
     if (request.accelerator_count > 0 || !request.tpu_topology.empty()) {
-      throw Error(Code::kInvalidArgument,
-                  std::string(what) +
-                      ": an accelerator count or TPU topology is given without "
-                      "an accelerator; set the accelerator too");
+      throw Error::invalid_argument(std::string(what) +
+                                    ": an accelerator count or TPU topology is given without "
+                                    "an accelerator; set the accelerator too");
     }
     if (!request.machine_type.empty()) return MachineSpec{request.machine_type, "", 0, "", false};
     return MachineSpec{choose_n1(request, what), "", 0, "", false};
@@ -303,29 +302,26 @@ MachineSpec select_machine(const MachineRequest& request, std::string_view what)
         return MachineSpec{request.machine_type, symbol, count, "", false};
       }
       if (symbol == known) {
-        throw Error(Code::kInvalidArgument,
-                    std::string(what) + ": accelerator " + symbol +
-                        " has no machine in sortie's table; also set machine_type (run option or "
-                        "role metadata vertex.machine_type) to the machine that carries it");
+        throw Error::invalid_argument(
+            std::string(what) + ": accelerator " + symbol +
+            " has no machine in sortie's table; also set machine_type (run option or "
+            "role metadata vertex.machine_type) to the machine that carries it");
       }
     }
-    throw Error(Code::kInvalidArgument, std::string(what) + ": unknown accelerator '" +
-                                            request.accelerator + "'; use one of " +
-                                            accelerator_names());
+    throw Error::invalid_argument(std::string(what) + ": unknown accelerator '" +
+                                  request.accelerator + "'; use one of " + accelerator_names());
   }
   if (!accelerator->slices.empty()) return select_tpu(*accelerator, request, what);
 
   if (!request.tpu_topology.empty()) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": tpu_topology '" +
-                                            request.tpu_topology + "' is set but " +
-                                            accelerator->name + " is a GPU; remove it");
+    throw Error::invalid_argument(std::string(what) + ": tpu_topology '" + request.tpu_topology +
+                                  "' is set but " + accelerator->name + " is a GPU; remove it");
   }
   if (request.accelerator_count > 0 && request.gpu > 0 &&
       request.accelerator_count != request.gpu) {
-    throw Error(Code::kInvalidArgument, std::string(what) + ": accelerator_count " +
-                                            std::to_string(request.accelerator_count) +
-                                            " contradicts resource.gpu " +
-                                            std::to_string(request.gpu) + "; give one of them");
+    throw Error::invalid_argument(
+        std::string(what) + ": accelerator_count " + std::to_string(request.accelerator_count) +
+        " contradicts resource.gpu " + std::to_string(request.gpu) + "; give one of them");
   }
   const int count = request.accelerator_count > 0 ? request.accelerator_count
                     : request.gpu > 0             ? request.gpu
@@ -336,9 +332,9 @@ MachineSpec select_machine(const MachineRequest& request, std::string_view what)
   if (!accelerator->n1_counts.empty()) {
     if (std::find(accelerator->n1_counts.begin(), accelerator->n1_counts.end(), count) ==
         accelerator->n1_counts.end()) {
-      throw Error(Code::kInvalidArgument, std::string(what) + ": an N1 machine takes " +
-                                              join_counts(accelerator->n1_counts) + " x " +
-                                              accelerator->name + ", not " + std::to_string(count));
+      throw Error::invalid_argument(std::string(what) + ": an N1 machine takes " +
+                                    join_counts(accelerator->n1_counts) + " x " +
+                                    accelerator->name + ", not " + std::to_string(count));
     }
     return MachineSpec{choose_n1(request, what), accelerator->vertex_enum, count, "", false};
   }

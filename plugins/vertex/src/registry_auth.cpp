@@ -95,9 +95,9 @@ RegistryCredentials registry_credentials(const std::string& registry) {
           const std::optional<std::string> decoded = base64_decode(auth);
           const size_t colon = decoded ? decoded->find(':') : std::string::npos;
           if (colon == std::string::npos) {
-            throw Error(Code::kInvalidArgument,
-                        entry_what + ": 'auth' is not base64 of USER:PASSWORD; run `docker login " +
-                            registry + "` again");
+            throw Error::invalid_argument(
+                entry_what + ": 'auth' is not base64 of USER:PASSWORD; run `docker login " +
+                registry + "` again");
           }
           credentials.username = decoded->substr(0, colon);
           credentials.password = decoded->substr(colon + 1);

@@ -71,9 +71,9 @@ bool is_label_char(char c) {
 std::string required_string(const rapidjson::Value& cfg, const char* key) {
   std::string value = string_member(cfg, key, "run option");
   if (value.empty()) {
-    throw Error(Code::kInvalidArgument, std::string("run option '") + key +
-                                            "' is required by the vertex scheduler; pass -cfg " +
-                                            key + "=... or set it in .sortieconfig");
+    throw Error::invalid_argument(std::string("run option '") + key +
+                                  "' is required by the vertex scheduler; pass -cfg " + key +
+                                  "=... or set it in .sortieconfig");
   }
   return value;
 }
@@ -100,26 +100,26 @@ void check_label(const std::string& key, const std::string& value, const std::st
   bool valid_value = value.size() <= 63;
   for (const char c : value) valid_value = valid_value && is_label_char(c);
   if (!valid_key || !valid_value) {
-    throw Error(Code::kInvalidArgument,
-                what + ": label '" + key + "=" + value +
-                    "' is not valid on Vertex AI: keys and values hold at most 63 lower-case "
-                    "letters, digits, '_' or '-', and keys start with a letter");
+    throw Error::invalid_argument(
+        what + ": label '" + key + "=" + value +
+        "' is not valid on Vertex AI: keys and values hold at most 63 lower-case "
+        "letters, digits, '_' or '-', and keys start with a letter");
   }
 }
 
 VertexOptions parse_run_options(const rapidjson::Value* cfg) {
   if (cfg == nullptr || !cfg->IsObject()) {
-    throw Error(Code::kInvalidArgument,
-                "run option 'project' is required by the vertex scheduler; pass -cfg project=...");
+    throw Error::invalid_argument(
+        "run option 'project' is required by the vertex scheduler; pass -cfg project=...");
   }
   for (const auto& member : cfg->GetObject()) {
     const std::string name(member.name.GetString(), member.name.GetStringLength());
     bool known = false;
     for (const OptionSpec& option : kOptions) known = known || name == option.name;
     if (!known) {
-      throw Error(Code::kInvalidArgument,
-                  "run option '" + name +
-                      "' is not supported by the vertex scheduler; see `sortie runopts vertex`");
+      throw Error::invalid_argument(
+          "run option '" + name +
+          "' is not supported by the vertex scheduler; see `sortie runopts vertex`");
     }
   }
   const std::string what = "run option";
@@ -128,17 +128,17 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
   options.location = string_member(*cfg, "location", what, options.location);
   for (const char c : options.location) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
-      throw Error(Code::kInvalidArgument, "run option 'location' '" + options.location +
-                                              "' is not a Vertex AI region such as us-central1");
+      throw Error::invalid_argument("run option 'location' '" + options.location +
+                                    "' is not a Vertex AI region such as us-central1");
     }
   }
   options.endpoint = string_member(*cfg, "endpoint", what);
   while (!options.endpoint.empty() && options.endpoint.back() == '/') options.endpoint.pop_back();
   if (!options.endpoint.empty() && options.endpoint.rfind("https://", 0) != 0 &&
       options.endpoint.rfind("http://", 0) != 0) {
-    throw Error(Code::kInvalidArgument,
-                "run option 'endpoint' must be a URL starting with https:// (got '" +
-                    options.endpoint + "')");
+    throw Error::invalid_argument(
+        "run option 'endpoint' must be a URL starting with https:// (got '" + options.endpoint +
+        "')");
   }
   options.display_name = string_member(*cfg, "display_name", what);
   options.service_account = string_member(*cfg, "service_account", what);
@@ -146,7 +146,7 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
   if (const rapidjson::Value* labels = object_member(*cfg, "labels", what)) {
     for (const auto& entry : labels->GetObject()) {
       if (!entry.value.IsString()) {
-        throw Error(Code::kInvalidArgument, "run option 'labels' must map strings to strings");
+        throw Error::invalid_argument("run option 'labels' must map strings to strings");
       }
       const std::string key(entry.name.GetString(), entry.name.GetStringLength());
       const std::string value(entry.value.GetString(), entry.value.GetStringLength());
@@ -156,21 +156,21 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
   }
   options.base_output_dir = string_member(*cfg, "base_output_dir", what);
   if (!options.base_output_dir.empty() && options.base_output_dir.rfind("gs://", 0) != 0) {
-    throw Error(Code::kInvalidArgument, "run option 'base_output_dir' must be a gs:// URI (got '" +
-                                            options.base_output_dir + "')");
+    throw Error::invalid_argument("run option 'base_output_dir' must be a gs:// URI (got '" +
+                                  options.base_output_dir + "')");
   }
   options.tensorboard = string_member(*cfg, "tensorboard", what);
   if (!options.tensorboard.empty() &&
       (options.tensorboard.rfind("projects/", 0) != 0 ||
        options.tensorboard.find("/tensorboards/") == std::string::npos)) {
-    throw Error(Code::kInvalidArgument,
-                "run option 'tensorboard' must be a resource name "
-                "projects/{project}/locations/{location}/tensorboards/{id} (got '" +
-                    options.tensorboard + "'); look the id up with `gcloud ai tensorboards list`");
+    throw Error::invalid_argument(
+        "run option 'tensorboard' must be a resource name "
+        "projects/{project}/locations/{location}/tensorboards/{id} (got '" +
+        options.tensorboard + "'); look the id up with `gcloud ai tensorboards list`");
   }
   options.timeout_seconds = int_member(*cfg, "timeout_seconds", what, 0);
   if (options.timeout_seconds < 0) {
-    throw Error(Code::kInvalidArgument, "run option 'timeout_seconds' must be positive");
+    throw Error::invalid_argument("run option 'timeout_seconds' must be positive");
   }
   options.restart_job_on_worker_restart =
       bool_member(*cfg, "restart_job_on_worker_restart", what, false);
@@ -178,44 +178,43 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
   options.boot_disk_type = string_member(*cfg, "boot_disk_type", what);
   if (!options.boot_disk_type.empty() && options.boot_disk_type != "pd-ssd" &&
       options.boot_disk_type != "pd-standard") {
-    throw Error(Code::kInvalidArgument,
-                "run option 'boot_disk_type' must be pd-ssd or "
-                "pd-standard (got '" +
-                    options.boot_disk_type + "')");
+    throw Error::invalid_argument(
+        "run option 'boot_disk_type' must be pd-ssd or "
+        "pd-standard (got '" +
+        options.boot_disk_type + "')");
   }
   options.boot_disk_size_gb = int_member(*cfg, "boot_disk_size_gb", what, 0);
   if (options.boot_disk_size_gb < 0 || options.boot_disk_size_gb > 2147483647) {
-    throw Error(Code::kInvalidArgument, "run option 'boot_disk_size_gb' must be positive");
+    throw Error::invalid_argument("run option 'boot_disk_size_gb' must be positive");
   }
   options.machine_type = string_member(*cfg, "machine_type", what);
   options.accelerator = string_member(*cfg, "accelerator", what);
   options.accelerator_count = int_member(*cfg, "accelerator_count", what, -1);
   if (find_member(*cfg, "accelerator_count") != nullptr && options.accelerator_count < 1) {
-    throw Error(Code::kInvalidArgument, "run option 'accelerator_count' must be at least 1");
+    throw Error::invalid_argument("run option 'accelerator_count' must be at least 1");
   }
   options.tpu_topology = string_member(*cfg, "tpu_topology", what);
   options.push_image_tag = string_member(*cfg, "push_image_tag", what);
   options.push_timeout_s = number_member(*cfg, "push_timeout", what, options.push_timeout_s);
   if (options.push_timeout_s <= 0) {
-    throw Error(Code::kInvalidArgument, "run option 'push_timeout' must be positive");
+    throw Error::invalid_argument("run option 'push_timeout' must be positive");
   }
   options.service_account_key_file = string_member(*cfg, "service_account_key_file", what);
   options.access_token_command =
       string_member(*cfg, "access_token_command", what, options.access_token_command);
   options.retries = int_member(*cfg, "retries", what, options.retries);
   if (options.retries < 0 || options.retries > 20) {
-    throw Error(Code::kInvalidArgument, "run option 'retries' must be between 0 and 20");
+    throw Error::invalid_argument("run option 'retries' must be between 0 and 20");
   }
   options.retry_base_delay_s =
       number_member(*cfg, "retry_base_delay", what, options.retry_base_delay_s);
   if (options.retry_base_delay_s < 0 || options.retry_base_delay_s > 60) {
-    throw Error(Code::kInvalidArgument,
-                "run option 'retry_base_delay' must be between 0 and 60 seconds");
+    throw Error::invalid_argument("run option 'retry_base_delay' must be between 0 and 60 seconds");
   }
   options.request_timeout_s =
       number_member(*cfg, "request_timeout", what, options.request_timeout_s);
   if (options.request_timeout_s <= 0) {
-    throw Error(Code::kInvalidArgument, "run option 'request_timeout' must be positive");
+    throw Error::invalid_argument("run option 'request_timeout' must be positive");
   }
   return options;
 }

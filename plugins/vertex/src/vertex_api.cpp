@@ -126,9 +126,8 @@ rapidjson::Document VertexApi::call(const std::string& method, const std::string
       rapidjson::Document answer;
       answer.Parse(response.body.c_str());
       if (answer.HasParseError() || !answer.IsObject()) {
-        throw Error(Code::kUnavailable,
-                    "Vertex AI " + what +
-                        ": the answer is not a JSON object: " + response.body.substr(0, 200));
+        throw Error::unavailable("Vertex AI " + what + ": the answer is not a JSON object: " +
+                                 response.body.substr(0, 200));
       }
       return answer;
     }

@@ -41,7 +41,7 @@ VertexScheduler::VertexScheduler(std::string_view config) {
   const std::string what = "sortie.scheduler_config/1";
   const rapidjson::Document document = parse_object(config, what);
   const std::string state_dir = string_member(document, "state_dir", what);
-  if (state_dir.empty()) throw Error(Code::kInvalidArgument, what + ": 'state_dir' is required");
+  if (state_dir.empty()) throw Error::invalid_argument(what + ": 'state_dir' is required");
   records_ = AppRecords(state_dir);
   session_ = string_member(document, "session", what, "default");
 }
@@ -60,10 +60,10 @@ std::string VertexScheduler::schedule(std::string_view request_text) {
   const rapidjson::Value* connection_json =
       vertex == nullptr ? nullptr : object_member(*vertex, "connection", what);
   if (job == nullptr || connection_json == nullptr) {
-    throw Error(Code::kInvalidArgument,
-                what +
-                    ": 'request' and 'vertex.connection' are required; pass what dryrun "
-                    "returned");
+    throw Error::invalid_argument(
+        what +
+        ": 'request' and 'vertex.connection' are required; pass what dryrun "
+        "returned");
   }
   const std::string parent = string_member(*vertex, "parent", what);
   const Connection connection = connection_from_json(*connection_json, what);
@@ -125,10 +125,10 @@ void VertexScheduler::cancel(std::string_view app_id) {
 std::unique_ptr<LogStream> VertexScheduler::log_open(std::string_view app_id,
                                                      std::string_view /*request*/) {
   const std::string job_name = job_name_for_app(std::string(app_id));
-  throw Error(Code::kUnimplemented, "logs are in Cloud Logging: " + logs_url(job_name) +
-                                        " (or `gcloud logging read 'resource.type=\"ml_job\" AND "
-                                        "resource.labels.job_id=\"" +
-                                        job_name.substr(job_name.rfind('/') + 1) + "\"'`)");
+  throw Error::unimplemented("logs are in Cloud Logging: " + logs_url(job_name) +
+                             " (or `gcloud logging read 'resource.type=\"ml_job\" AND "
+                             "resource.labels.job_id=\"" +
+                             job_name.substr(job_name.rfind('/') + 1) + "\"'`)");
 }
 
 VertexApi& VertexScheduler::api_for(const Connection& connection) {
