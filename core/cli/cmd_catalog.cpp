@@ -99,7 +99,7 @@ int cmd_runopts(session::Session& ctx, const Args& args) {
   for (const auto& name : names) {
     try {
       auto scheduler = ctx.scheduler(name, ctx.options().session);
-      const auto opts = core::parse_runopts(scheduler->run_options(), scheduler->context());
+      const auto opts = scheduler->declared_run_options();
       if (line.json) {
         out.begin_object().key("scheduler").string(name);
         write_runopts(out, opts);

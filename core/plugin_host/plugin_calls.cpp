@@ -9,12 +9,6 @@
 namespace sortie::core::detail {
 namespace {
 
-[[noreturn]] void bad_payload(const std::string& context, const char* call,
-                              const std::string& what) {
-  throw Error::internal(context + ": " + call + " returned an invalid payload: " + what +
-                        " (docs/payloads.md); this is a bug in the plugin");
-}
-
 void parse_payload(const std::string& context, const char* call, const std::string& payload,
                    const char* schema, rapidjson::Document& document) {
   document.Parse(payload.c_str(), payload.size());
@@ -36,6 +30,11 @@ void parse_payload(const std::string& context, const char* call, const std::stri
 }
 
 }  // namespace
+
+void bad_payload(const std::string& context, const char* call, const std::string& what) {
+  throw Error::internal(context + ": " + call + " returned an invalid payload: " + what +
+                        " (docs/payloads.md); this is a bug in the plugin");
+}
 
 void StringSink::append(void* ctx, const char* data, size_t len) {
   if (data != nullptr) static_cast<StringSink*>(ctx)->text_.append(data, len);

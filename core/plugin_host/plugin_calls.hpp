@@ -85,6 +85,10 @@ void check_status(const std::string& context, const char* call, sortie_status st
                   const std::string& message);
 
 // Throws Error(INTERNAL) unless `payload` is a JSON object whose "schema" is `schema`.
+// Error(INTERNAL): the plugin's answer to `call` breaks its payload's rules (`what`).
+[[noreturn]] void bad_payload(const std::string& context, const char* call,
+                              const std::string& what);
+
 void check_payload(const std::string& context, const char* call, const std::string& payload,
                    const char* schema);
 

@@ -84,6 +84,15 @@ std::string SchedulerClient::run_options() {
   return out.text();
 }
 
+std::vector<RunOpt> SchedulerClient::declared_run_options() {
+  const std::string payload = run_options();
+  try {
+    return parse_runopts(payload, "sortie.runopts/1");
+  } catch (const Error& e) {
+    detail::bad_payload(context_, "run_options", e.what());
+  }
+}
+
 std::string SchedulerClient::dryrun(std::string_view input) {
   StringSink out, err;
   const sortie_status status = invoke_printing(print_level_, context_, "dryrun", [&] {

@@ -41,7 +41,7 @@ std::string Launcher::fetch_images(const core::AppDef& app, const std::string& p
 
 DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
   DryRunResult result;
-  const auto opts = core::parse_runopts(scheduler_.run_options(), scheduler_.context());
+  const auto opts = scheduler_.declared_run_options();
   result.cfg_json = core::resolve_runopts(opts, plan.raw_cfg, plan.scheduler);
 
   std::string images;

@@ -37,7 +37,7 @@ class DeclaredOptions {
     if (it == declared_.end()) {
       const auto client = ctx_.scheduler(scheduler, session_);
       std::set<std::string> names;
-      for (const core::RunOpt& declared : core::parse_runopts(client->run_options(), scheduler)) {
+      for (const core::RunOpt& declared : client->declared_run_options()) {
         names.insert(declared.name);
       }
       it = declared_.emplace(scheduler, std::move(names)).first;

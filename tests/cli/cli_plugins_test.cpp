@@ -152,6 +152,27 @@ TEST(CliPlugins, ACrashingPluginIsAnErrorWhenIsolated) {
   EXPECT_EQ(in_process.exit_code, 128 + SIGSEGV) << in_process.err;
 }
 
+// The run options parser also reads what users type, whose mistakes exit 2; a plugin's
+// malformed declaration is the plugin's failure, exit 3, naming it.
+TEST(CliPlugins, MalformedRunOptionsAreThePluginsError) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_bad_run_options", "fixture_sched");
+  const std::string dir = sandbox.root() + "/fixtures";
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"run", "-s", "fixture_sched", "--", "true"},
+        std::vector<std::string>{"runopts", "fixture_sched"}}) {
+    std::vector<std::string> args{"--plugin-dir", dir};
+    args.insert(args.end(), command.begin(), command.end());
+    const auto result = sandbox.sortie(args);
+    EXPECT_EQ(result.exit_code, 3) << result.err;
+    EXPECT_TRUE(std::regex_search(
+        result.err, std::regex("scheduler 'fixture_sched' \\(plugin fixture_bad_run_options, "
+                               ".*\\): run_options returned an invalid payload: .*type.*complex.*"
+                               "this is a bug in the plugin")))
+        << result.err;
+  }
+}
+
 TEST(CliPlugins, PluginProgressShowsUnlessQuiet) {
   CliSandbox sandbox;
   write_fixture_manifest(sandbox, "fixture_good", "fixture_sched");

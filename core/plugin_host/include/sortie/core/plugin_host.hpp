@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <sortie/core/plugin_isolation.hpp>
+#include <sortie/core/runopts.hpp>
 #include <sortie/registry/registry.hpp>
 #include <string>
 #include <string_view>
@@ -75,7 +76,10 @@ class SchedulerClient {
   SchedulerClient(const SchedulerClient&) = delete;
   SchedulerClient& operator=(const SchedulerClient&) = delete;
 
-  std::string run_options();                                     // "sortie.runopts/1"
+  std::string run_options();  // "sortie.runopts/1"
+  // run_options() parsed. A declaration sortie cannot read is the plugin's bug (INTERNAL, naming
+  // it), never the user's mistake, though the parser is the one that checks user-typed values.
+  std::vector<RunOpt> declared_run_options();
   std::string dryrun(std::string_view input);                    // "sortie.dryrun/1"
   std::string schedule(std::string_view request);                // app id
   std::optional<std::string> describe(std::string_view app_id);  // nullopt = NOT_FOUND
