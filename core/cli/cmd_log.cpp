@@ -85,6 +85,9 @@ int cmd_log(session::Session& ctx, const Args& args) {
     throw core::Error::invalid_argument("--streams '" + streams +
                                         "': expected stdout, stderr or combined");
   }
+  if (auto why = regex.empty() ? std::nullopt : runner::regex_error(regex)) {
+    throw core::Error::invalid_argument("--regex '" + regex + "': " + *why);
+  }
   const LogTarget target = parse_log_target(*target_text);
   const int64_t now = session::now_ns();
   runner::LogOptions options;

@@ -1,16 +1,14 @@
-// `sortie run`: build an AppDef from a component, a spec file or a command, submit it, and
-// optionally follow it (--wait, --log) until it is terminal.
+// `sortie run`: a component, a spec file or a command, submitted and optionally followed (--wait,
+// --log) until it is terminal. A thin client of the runner API.
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <sortie/core/component.hpp>
 #include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/spec_file.hpp>
+#include <sortie/core/runopts.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
-#include <sortie/session/launcher.hpp>
 #include <utility>
 
 #include "commands.hpp"
@@ -64,27 +62,9 @@ RunCommandLine split_run_args(const Args& args) {
   return line;
 }
 
-core::AppDef app_from_command(const Args& command, const std::string& image, int replicas,
-                              const std::string& name) {
-  if (command.empty())
-    throw core::Error::invalid_argument("nothing after '--': give the command to run");
-  core::AppDef app;
-  const std::string program = std::filesystem::path(command.front()).filename().string();
-  app.name = name.empty() ? program : name;
-  core::Role role;
-  role.name = program.empty() ? "main" : program;
-  role.image = image;
-  role.entrypoint = command.front();
-  role.args.assign(command.begin() + 1, command.end());
-  role.num_replicas = replicas;
-  app.roles.push_back(std::move(role));
-  core::validate(app);
-  return app;
-}
-
-void print_dryrun(const core::AppDef& app, const session::DryRunResult& dry) {
-  std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n", core::to_json(app).c_str());
-  std::printf("%s\n", dry.text.empty() ? dry.request_pretty.c_str() : dry.text.c_str());
+void print_dryrun(const runner::DryRunInfo& dry) {
+  std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n", dry.app_json.c_str());
+  std::printf("%s\n", dry.request.c_str());
 }
 
 // `sortie run FILE` for an existing .yaml/.yml/.json file that names no component: as --spec.
@@ -96,8 +76,42 @@ bool names_spec_file(session::Session& ctx, const std::string& word) {
          ctx.registry().find(registry::Group::kComponents, word) == nullptr;
 }
 
-int exit_status_for(const core::AppStatus& status) {
-  return status.state == core::AppState::kSucceeded ? kExitOk : kExitAppNotSucceeded;
+int exit_status_for(const runner::AppStatus& status) {
+  return status.state == runner::AppState::kSucceeded ? kExitOk : kExitAppNotSucceeded;
+}
+
+// Waits for the app `sortie run --wait` submitted, printing its log lines with --log; on SIGINT
+// or SIGTERM, cancels it.
+int follow(runner::Runner& runner, const std::string& handle, bool follow_logs) {
+  if (follow_logs) {
+    runner::LogOptions options;
+    options.should_tail = true;
+    try {
+      LogPrinter printer(true);
+      runner.log_lines(handle, options, [&](const auto& lines) { return printer.print(lines); });
+    } catch (const core::Error& e) {
+      if (e.status() != SORTIE_UNIMPLEMENTED) throw;
+      std::fprintf(stderr, "sortie run: %s; waiting without logs\n", e.what());
+    }
+  }
+  runner::AppStatus last;
+  if (session::interrupted() == 0) last = runner.wait(handle);
+  if (const int signal = session::interrupted(); signal != 0) {
+    std::fprintf(stderr, "sortie run: interrupted by signal %d: cancelling %s\n", signal,
+                 handle.c_str());
+    runner.cancel(handle, "run --wait interrupted");
+    // The app is cancelled whatever happens next; record its final state if it comes quickly
+    // (a second signal stops this wait).
+    session::clear_interrupted();
+    last = runner.wait(handle, std::chrono::seconds(30));
+    std::fprintf(stderr, "sortie run: %s is %s\n", handle.c_str(),
+                 runner::to_string(last.state).c_str());
+    return kExitInterrupted;
+  }
+  std::fprintf(stderr, "sortie run: %s %s%s%s\n", handle.c_str(),
+               runner::to_string(last.state).c_str(), last.message.empty() ? "" : ": ",
+               last.message.c_str());
+  return exit_status_for(last);
 }
 
 }  // namespace
@@ -163,100 +177,50 @@ int cmd_run(session::Session& ctx, const Args& args) {
   }
   if (scheduler_name.empty()) scheduler_name = SORTIE_DEFAULT_SCHEDULER;
 
-  session::LaunchPlan plan;
-  plan.scheduler = scheduler_name;
-  plan.session = ctx.options().session;
-  if (!spec.empty()) {
-    plan.app = core::load_app_spec(spec, ctx.resource_lookup(), ctx.resource_names());
-  } else if (line.command_mode) {
-    plan.app = app_from_command(line.rest, image, replicas, name);
+  runner::AppSpec app;
+  app.spec_file = spec;
+  if (line.command_mode) {
+    if (line.rest.empty()) {
+      throw core::Error::invalid_argument("nothing after '--': give the command to run");
+    }
+    app.command = line.rest;
+    app.image = image;
+    app.replicas = replicas;
+    app.name = name;
   } else {
-    const registry::Entry* entry =
-        ctx.registry().find(registry::Group::kComponents, line.component);
-    if (entry == nullptr) {
-      std::string message = "unknown component '" + line.component + "'";
-      auto close = ctx.registry().close_names(registry::Group::kComponents, line.component);
-      if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
-      message += "; see `sortie builtins`";
-      if (std::error_code error; std::filesystem::exists(line.component, error)) {
-        message += "; to run the spec file " + line.component + ", use `sortie run --spec " +
-                   line.component + "`";
-      }
-      throw core::Error::not_found(message);
-    }
-    const core::Component component = core::parse_component(entry->name, entry->description,
-                                                            entry->data_json, entry->manifest_path);
-    if (core::asks_for_help(component, line.rest)) {
-      std::fputs(core::component_help(component).c_str(), stdout);
-      return kExitOk;
-    }
-    plan.app =
-        core::instantiate(component, line.rest, config.section("component:" + component.name),
-                          ctx.resource_lookup(), ctx.resource_names());
+    app.component = line.component;
+    app.component_args = line.rest;
   }
-
-  for (const auto& [key, value] : config.section(scheduler_name)) {
-    plan.raw_cfg[key] = core::RawOpt{value.value, value.origin};
-  }
+  runner::RunOptions options;
+  options.scheduler = scheduler_name;
+  options.cfg_source = "-cfg";
   for (const auto& text : cfgs) {
-    for (const auto& [key, value] : core::split_cfg(text)) {
-      plan.raw_cfg[key] = core::RawOpt{value, "-cfg"};
-    }
+    for (auto& [key, value] : core::split_cfg(text)) options.cfg[key] = std::move(value);
   }
 
-  auto scheduler = ctx.scheduler(scheduler_name, plan.session);
-  session::Launcher launcher(ctx, *scheduler);
-  const session::DryRunResult dry = launcher.dryrun(plan);
+  runner::Runner runner = runner::SessionBinding::over(ctx);
+  if (auto help = runner.component_help(app)) {
+    std::fputs(help->c_str(), stdout);
+    return kExitOk;
+  }
+  const runner::DryRunInfo dry = runner.dryrun_info(app, options);
   if (!output.empty()) {
-    std::fputs(
-        render_dryrun_document(dry.dryrun_json, document_format, scheduler->context()).c_str(),
-        stdout);
+    std::fputs(render_dryrun_document(dry.dryrun_json, document_format, dry.plugin).c_str(),
+               stdout);
     return kExitOk;
   }
   if (vm.count("dryrun") != 0) {
-    print_dryrun(plan.app, dry);
+    print_dryrun(dry);
     return kExitOk;
   }
 
   const bool follow_logs = vm.count("log") != 0;
   const bool wait = follow_logs || vm.count("wait") != 0;
   if (wait) session::install_interrupt_handlers();
-  const std::string handle = launcher.schedule(plan, dry);
+  const std::string handle = runner.schedule(dry);
   std::printf("%s\n", handle.c_str());
   std::fflush(stdout);
-  if (!wait) return kExitOk;
-
-  const std::string app_id = core::parse_app_handle(handle).app_id;
-  session::AppWaiter waiter(*scheduler, ctx.store(), handle, app_id);
-  std::optional<core::AppStatus> final_status;
-  if (follow_logs) {
-    runner::LogOptions options;
-    options.should_tail = true;
-    try {
-      LogPrinter printer(true);
-      runner::SessionBinding::over(ctx).log_lines(
-          handle, options, [&](const auto& lines) { return printer.print(lines); });
-    } catch (const core::Error& e) {
-      if (e.status() != SORTIE_UNIMPLEMENTED) throw;
-      std::fprintf(stderr, "sortie run: %s; waiting without logs\n", e.what());
-    }
-  }
-  if (session::interrupted() == 0) final_status = waiter.until_terminal(-1);
-  if (!final_status) {
-    std::fprintf(stderr, "sortie run: interrupted by signal %d: cancelling %s\n",
-                 session::interrupted(), handle.c_str());
-    scheduler->cancel(app_id);
-    ctx.store().add_event(handle, "cancel_requested", "run --wait interrupted");
-    // The app is cancelled whatever happens next; record its final state if it comes quickly.
-    final_status = waiter.step(30'000);
-    std::fprintf(stderr, "sortie run: %s is %s\n", handle.c_str(),
-                 core::to_string(final_status->state));
-    return kExitInterrupted;
-  }
-  std::fprintf(stderr, "sortie run: %s %s%s%s\n", handle.c_str(),
-               core::to_string(final_status->state), final_status->msg.empty() ? "" : ": ",
-               final_status->msg.c_str());
-  return exit_status_for(*final_status);
+  return wait ? follow(runner, handle, follow_logs) : kExitOk;
 }
 
 }  // namespace sortie::cli

@@ -12,15 +12,21 @@ namespace sortie::runner {
 
 namespace {
 
+// Compiles `pattern` into `compiled`, or says why it cannot (leaving nothing to free).
+std::optional<std::string> compile(const std::string& pattern, regex_t& compiled) {
+  const int rc = regcomp(&compiled, pattern.c_str(), REG_EXTENDED | REG_NOSUB);
+  if (rc == 0) return std::nullopt;
+  char message[256];
+  regerror(rc, &compiled, message, sizeof message);
+  regfree(&compiled);
+  return message;
+}
+
 class LineRegex {
  public:
   explicit LineRegex(const std::string& pattern) {
-    const int rc = regcomp(&compiled_, pattern.c_str(), REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-      char message[256];
-      regerror(rc, &compiled_, message, sizeof message);
-      regfree(&compiled_);
-      throw Error::invalid_argument("--regex '" + pattern + "': " + message);
+    if (auto why = compile(pattern, compiled_)) {
+      throw Error::invalid_argument("regex '" + pattern + "': " + *why);
     }
   }
   ~LineRegex() { regfree(&compiled_); }
@@ -69,11 +75,18 @@ std::string log_request(const LogOptions& options) {
 
 }  // namespace
 
+std::optional<std::string> regex_error(const std::string& pattern) {
+  regex_t compiled;
+  auto why = compile(pattern, compiled);
+  if (!why) regfree(&compiled);
+  return why;
+}
+
 bool Runner::log_lines(const std::string& handle, const LogOptions& options,
                        const std::function<bool(const std::vector<LogLine>&)>& on_lines) {
   std::optional<LineRegex> regex;
   if (!options.regex.empty()) regex.emplace(options.regex);
-  const session::AppLookup app = session::lookup_app(impl_->session(), handle);
+  const session::AppLookup& app = impl_->known_app(handle);
   if (!app.status) {
     throw unknown_app(app.handle.str());
   }

@@ -24,9 +24,10 @@ void print_registry_problem(const registry::Problem& problem) {
 core::AppDef app_from_command(const AppSpec& spec) {
   core::AppDef app;
   const std::string program = std::filesystem::path(spec.command.front()).filename().string();
-  app.name = program;
+  app.name = spec.name.empty() ? program : spec.name;
   core::Role role;
   role.name = program.empty() ? "main" : program;
+  role.image = spec.image;
   role.entrypoint = spec.command.front();
   role.args.assign(spec.command.begin() + 1, spec.command.end());
   role.num_replicas = spec.replicas;
@@ -35,15 +36,26 @@ core::AppDef app_from_command(const AppSpec& spec) {
   return app;
 }
 
-core::AppDef app_from_component(session::Session& session, const AppSpec& spec) {
+core::Component component_of(session::Session& session, const AppSpec& spec) {
   const registry::Entry* entry =
       session.registry().find(registry::Group::kComponents, spec.component);
   if (entry == nullptr) {
-    throw core::Error::not_found("unknown component '" + spec.component +
-                                 "'; see `sortie builtins`");
+    std::string message = "unknown component '" + spec.component + "'";
+    auto close = session.registry().close_names(registry::Group::kComponents, spec.component);
+    if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
+    message += "; see `sortie builtins`";
+    if (std::error_code error; std::filesystem::exists(spec.component, error)) {
+      message += "; to run the spec file " + spec.component + ", use `sortie run --spec " +
+                 spec.component + "`";
+    }
+    throw core::Error::not_found(message);
   }
-  const core::Component component = core::parse_component(entry->name, entry->description,
-                                                          entry->data_json, entry->manifest_path);
+  return core::parse_component(entry->name, entry->description, entry->data_json,
+                               entry->manifest_path);
+}
+
+core::AppDef app_from_component(session::Session& session, const AppSpec& spec) {
+  const core::Component component = component_of(session, spec);
   return core::instantiate(component, spec.component_args,
                            session.config().section("component:" + component.name),
                            session.resource_lookup(), session.resource_names());
@@ -71,7 +83,9 @@ session::LaunchPlan plan_for(session::Session& session, const AppSpec& spec,
   for (const auto& [key, value] : session.config().section(options.scheduler)) {
     plan.raw_cfg[key] = core::RawOpt{value.value, value.origin};
   }
-  for (const auto& [key, value] : options.cfg) plan.raw_cfg[key] = core::RawOpt{value, "cfg"};
+  for (const auto& [key, value] : options.cfg) {
+    plan.raw_cfg[key] = core::RawOpt{value, options.cfg_source};
+  }
   return plan;
 }
 
@@ -96,31 +110,70 @@ Runner SessionBinding::over(session::Session& session) {
   return Runner(std::make_unique<Runner::Impl>(session));
 }
 
+session::AppLookup& Runner::Impl::look_up(const std::string& handle) {
+  session::AppLookup app = session::lookup_app(session_, handle);
+  const std::string key = app.handle.str();
+  return apps_.insert_or_assign(key, std::move(app)).first->second;
+}
+
+session::AppLookup& Runner::Impl::known_app(const std::string& handle) {
+  const auto found = apps_.find(core::parse_app_handle(handle).str());
+  if (found != apps_.end() && found->second.status) return found->second;
+  return look_up(handle);
+}
+
 std::string Runner::run(const AppSpec& app, const RunOptions& options) {
-  session::Session& session = impl_->session();
-  const session::LaunchPlan plan = plan_for(session, app, options);
-  auto scheduler = session.scheduler(plan.scheduler, plan.session);
-  session::Launcher launcher(session, *scheduler);
-  return launcher.schedule(plan, launcher.dryrun(plan));
+  return schedule(dryrun_info(app, options));
 }
 
 std::string Runner::dryrun(const AppSpec& app, const RunOptions& options) {
+  return dryrun_info(app, options).request;
+}
+
+DryRunInfo Runner::dryrun_info(const AppSpec& app, const RunOptions& options) {
   session::Session& session = impl_->session();
-  const session::LaunchPlan plan = plan_for(session, app, options);
-  auto scheduler = session.scheduler(plan.scheduler, plan.session);
-  const session::DryRunResult dry = session::Launcher(session, *scheduler).dryrun(plan);
-  return dry.text.empty() ? dry.request_pretty : dry.text;
+  auto planned = std::make_shared<PlannedRun>();
+  planned->plan = plan_for(session, app, options);
+  planned->scheduler = session.scheduler(planned->plan.scheduler, planned->plan.session);
+  planned->dry = session::Launcher(session, *planned->scheduler).dryrun(planned->plan);
+  const session::DryRunResult& dry = planned->dry;
+  DryRunInfo info{planned->plan.scheduler,
+                  planned->scheduler->context(),
+                  core::to_json(planned->plan.app),
+                  dry.cfg_json,
+                  dry.text.empty() ? dry.request_pretty : dry.text,
+                  dry.dryrun_json,
+                  planned};
+  return info;
+}
+
+std::string Runner::schedule(const DryRunInfo& info) {
+  if (!info.planned) {
+    throw core::Error::invalid_argument(
+        "schedule: the DryRunInfo holds no plan; make it with "
+        "Runner::dryrun_info");
+  }
+  PlannedRun& planned = *info.planned;
+  return session::Launcher(impl_->session(), *planned.scheduler)
+      .schedule(planned.plan, planned.dry);
+}
+
+std::optional<std::string> Runner::component_help(const AppSpec& app) {
+  if (app.component.empty()) return std::nullopt;
+  const core::Component component = component_of(impl_->session(), app);
+  if (!core::asks_for_help(component, app.component_args)) return std::nullopt;
+  return core::component_help(component);
 }
 
 std::optional<AppStatus> Runner::status(const std::string& handle) {
-  const session::AppLookup app = session::lookup_app(impl_->session(), handle);
+  const session::AppLookup& app = impl_->look_up(handle);
   if (!app.status) return std::nullopt;
   return public_status(app);
 }
 
 std::optional<AppDescription> Runner::describe(const std::string& handle) {
   session::Session& session = impl_->session();
-  const session::AppLookup app = session::lookup_app(session, handle);
+  const session::AppLookup& app = impl_->look_up(handle);
   const auto record = session.store().get(app.handle.str());
   if (!app.status && !record) return std::nullopt;
   AppDescription description;
@@ -136,7 +189,7 @@ std::optional<AppDescription> Runner::describe(const std::string& handle) {
 
 AppStatus Runner::wait(const std::string& handle, std::chrono::milliseconds timeout) {
   session::Session& session = impl_->session();
-  const session::AppLookup app = session::lookup_app(session, handle);
+  session::AppLookup& app = impl_->known_app(handle);
   if (!app.status) throw unknown_app(app.handle.str());
   if (core::is_terminal(app.status->state)) {
     return public_status(app);
@@ -144,12 +197,16 @@ AppStatus Runner::wait(const std::string& handle, std::chrono::milliseconds time
   session::AppWaiter waiter(app.loaded_scheduler(), session.store(), app.handle.str(),
                             app.handle.app_id);
   waiter.until_terminal(timeout.count());
-  return public_status(waiter.last() ? *waiter.last() : *app.status, false);
+  if (waiter.last()) {
+    app.status = waiter.last();
+    app.from_store_only = false;
+  }
+  return public_status(app);
 }
 
 void Runner::cancel(const std::string& handle, const std::string& reason) {
   session::Session& session = impl_->session();
-  const session::AppLookup app = session::lookup_app(session, handle);
+  const session::AppLookup& app = impl_->known_app(handle);
   if (!app.status) throw unknown_app(app.handle.str());
   app.loaded_scheduler().cancel(app.handle.app_id);
   if (session.store().get(app.handle.str())) {

@@ -1,18 +1,28 @@
 // File: core/runner/runner_impl.hpp
 //
-// What a Runner holds: its session (its own, or the CLI's), and the conversions between the
-// core's status and the public one.
+// What a Runner holds: its session (its own, or the CLI's) and the apps it looked up, and the
+// conversions between the core's status and the public one.
 #ifndef SORTIE_RUNNER_RUNNER_IMPL_HPP
 #define SORTIE_RUNNER_RUNNER_IMPL_HPP
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <sortie/core/model.hpp>
 #include <sortie/error.hpp>
 #include <sortie/runner.hpp>
 #include <sortie/session/app_lookup.hpp>
+#include <sortie/session/launcher.hpp>
 #include <sortie/session/session.hpp>
 
 namespace sortie::runner {
+
+// A dry run ready to be submitted by the scheduler client that made it.
+struct PlannedRun {
+  session::LaunchPlan plan;
+  session::DryRunResult dry;
+  std::unique_ptr<core::SchedulerClient> scheduler;
+};
 
 class Runner::Impl {
  public:
@@ -21,9 +31,15 @@ class Runner::Impl {
       : owned_(std::in_place, std::move(options)), session_(*owned_) {}
   session::Session& session() { return session_; }
 
+  // The app behind `handle`, its scheduler asked for its state now; remembered.
+  session::AppLookup& look_up(const std::string& handle);
+  // The app as last looked up if it was known then, else looked up now.
+  session::AppLookup& known_app(const std::string& handle);
+
  private:
   std::optional<session::Session> owned_;
   session::Session& session_;
+  std::map<std::string, session::AppLookup> apps_;  // by canonical handle
 };
 
 // Error(NOT_FOUND) for an app neither its scheduler nor the store knows.

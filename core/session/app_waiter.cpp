@@ -33,6 +33,8 @@ void install_interrupt_handlers() {
 
 int interrupted() { return g_interrupt_signal; }
 
+void clear_interrupted() { g_interrupt_signal = 0; }
+
 AppWaiter::AppWaiter(core::SchedulerClient& scheduler, core::AppStore& store, std::string handle,
                      std::string app_id)
     : scheduler_(scheduler),

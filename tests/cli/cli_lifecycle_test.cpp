@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <string>
@@ -128,6 +130,43 @@ TEST(CliLog, ALineLongerThanAMebibyteComesBackWhole) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const CommandResult log = sandbox.sortie({"log", first_line(run.out), "--no-prefix"});
   EXPECT_EQ(log.out, std::string(1500000, 'x') + "\rdone\ntail\n");
+}
+
+// How many times `sortie ARGS...` asked the counting scheduler (tests/cli/fixtures) to
+// describe an app; the command's result goes to `result`.
+int describe_calls(const CliSandbox& sandbox, const std::vector<std::string>& args,
+                   CommandResult* result) {
+  const std::string calls = sandbox.root() + "/state/schedulers/counting/describe_calls";
+  std::filesystem::remove(calls);
+  *result = sandbox.sortie(args, {{"SORTIE_PLUGIN_PATH", COUNTING_PLUGIN_DIR}});
+  EXPECT_EQ(result->exit_code, 0) << result->err;
+  std::ifstream in(calls);
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+// cancel and log ask for the app's state once, to say it is unknown or already over; cancel then
+// follows it with the scheduler's wait(), which is not a describe.
+TEST(CliLifecycle, CancelAndLogDescribeTheAppOnce) {
+  CliSandbox sandbox;
+  const std::map<std::string, std::string> env{{"SORTIE_PLUGIN_PATH", COUNTING_PLUGIN_DIR}};
+  const CommandResult finished =
+      sandbox.sortie({"run", "-s", "counting", "--wait", "--", "echo", "hi"}, env);
+  ASSERT_EQ(finished.exit_code, 0) << finished.err;
+  CommandResult log;
+  EXPECT_EQ(describe_calls(sandbox, {"log", first_line(finished.out)}, &log), 1);
+  EXPECT_EQ(log.out, "echo/0 hi\n");
+
+  CommandResult cancel;
+  for (const char* timeout : {"0", "30"}) {
+    const CommandResult run = sandbox.sortie({"run", "-s", "counting", "--", "sleep", "60"}, env);
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(
+        describe_calls(sandbox, {"cancel", first_line(run.out), "--timeout", timeout}, &cancel), 1)
+        << "cancel --timeout " << timeout;
+  }
+  EXPECT_NE(cancel.out.find(" CANCELLED\n"), std::string::npos) << cancel.out;
 }
 
 }  // namespace

@@ -122,5 +122,23 @@ TEST_F(RunnerTest, ErrorsAreSortieErrorsNamingWhatIsWrong) {
   EXPECT_THROW(runner_->run(command({"true"}), RunOptions{"no_such_scheduler", {}}), Error);
 }
 
+TEST_F(RunnerTest, ABadRegexIsAnErrorNamingTheFieldNotACommandLineOption) {
+  EXPECT_EQ(regex_error("^loss=[0-9]+$"), std::nullopt);
+  ASSERT_TRUE(regex_error("(").has_value());
+  const std::string handle = runner_->run(command({"true"}));
+  runner_->wait(handle);
+  LogOptions options;
+  options.regex = "(";
+  try {
+    runner_->log_lines(handle, options);
+    ADD_FAILURE() << "no error thrown";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.code(), sortie::Code::kInvalidArgument);
+    const std::string message = error.what();
+    EXPECT_EQ(message.rfind("regex '(': ", 0), 0u) << message;
+    EXPECT_NE(message.find(*regex_error("(")), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace sortie::runner

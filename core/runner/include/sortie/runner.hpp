@@ -4,8 +4,8 @@
 // on a scheduler, then follow it by its handle SCHEDULER://SESSION/APP_ID — status, wait,
 // cancel, list, log lines. Apps are recorded in sortie's store, so `sortie status HANDLE` and
 // `sortie log HANDLE` work on them from any shell, and the runner works on apps the CLI ran.
-// The `sortie` CLI's status, describe, cancel, list and log commands are thin clients of it. Link
-// Sortie::launch.
+// The `sortie` CLI's run, status, describe, cancel, list and log commands are thin clients of it.
+// Link Sortie::launch.
 //
 // Errors are thrown as sortie::Error (sortie/error.hpp, a std::runtime_error) whose what() names
 // the handle, file, plugin or option at fault.
@@ -41,11 +41,30 @@ struct AppSpec {
   std::vector<std::string> component_args;  // its arguments, as on the command line
   std::vector<std::string> command;         // a program and its arguments, one role of:
   int replicas = 1;                         // replicas of the command's role
+  std::string image;                        // the command role's image (empty: none)
+  std::string name;                         // the app's name (empty: the command's program)
 };
 
+// Run options come from `cfg` over the [SCHEDULER] section of .sortieconfig. An unknown
+// scheduler or run option is an error that suggests the closest name.
 struct RunOptions {
   std::string scheduler = "local_cwd";
   std::map<std::string, std::string> cfg;  // run options, as -cfg k=v
+  std::string cfg_source = "cfg";          // how errors name where cfg's values came from
+};
+
+struct PlannedRun;  // what Runner::schedule submits (opaque)
+
+// A dry run's result, after TorchX's AppDryRunInfo: what would be submitted, and the means to
+// submit it with Runner::schedule (on the same Runner).
+struct DryRunInfo {
+  std::string scheduler;    // the scheduler's name
+  std::string plugin;       // "scheduler 'NAME' (plugin P, LIBRARY)", to name it in messages
+  std::string app_json;     // the AppDef (docs/payloads.md P-1)
+  std::string cfg_json;     // the resolved run options
+  std::string request;      // the scheduler's request as text (its own rendering, else JSON)
+  std::string dryrun_json;  // the scheduler's whole sortie.dryrun/1 payload
+  std::shared_ptr<PlannedRun> planned;
 };
 
 // TorchX's states, the one set the SDK, the core and the runner share (sortie/app_state.hpp).
@@ -123,6 +142,10 @@ struct LogOptions {
   Streams streams = Streams::kCombined;
 };
 
+// Why `pattern` is not a valid LogOptions::regex (the POSIX regcomp message), or nullopt. The
+// runner's own error names the field `regex`; a caller may check first to name its own option.
+std::optional<std::string> regex_error(const std::string& pattern);
+
 struct LogLine {
   std::string role;
   uint32_t replica = 0;
@@ -131,6 +154,9 @@ struct LogLine {
   std::string text;  // one whole line, with its newline when it had one
 };
 
+// The calls on one handle ask its scheduler for the app's state once: status and describe ask
+// afresh, and cancel, wait and log_lines then use what they found (wait asks again while the app
+// is not terminal).
 class Runner {
  public:
   static Runner create(const Options& options = {});
@@ -142,12 +168,19 @@ class Runner {
   std::string run(const AppSpec& app, const RunOptions& options = {});
   // The scheduler's request for the app, as text; submits nothing.
   std::string dryrun(const AppSpec& app, const RunOptions& options = {});
+  // The whole dry run (images fetched, run options resolved); submits nothing.
+  DryRunInfo dryrun_info(const AppSpec& app, const RunOptions& options = {});
+  // Submits what dryrun_info planned and records it; returns the handle (run = both).
+  std::string schedule(const DryRunInfo& info);
+  // The help of app.component when its component_args ask for it (--help, or -h unless the
+  // component has a parameter h), else nullopt.
+  std::optional<std::string> component_help(const AppSpec& app);
   // The current status, asked of the scheduler and recorded; nullopt for an app neither the
   // scheduler nor the store knows.
   std::optional<AppStatus> status(const std::string& handle);
   std::optional<AppDescription> describe(const std::string& handle);
   // Waits until the app is terminal or `timeout` passed (negative: forever); returns the latest
-  // status, terminal or not.
+  // status, terminal or not. (In the `sortie` CLI, SIGINT and SIGTERM also end it.)
   AppStatus wait(const std::string& handle,
                  std::chrono::milliseconds timeout = std::chrono::milliseconds(-1));
   // Asks the scheduler to cancel the app and records the request with `reason`; returns at once.

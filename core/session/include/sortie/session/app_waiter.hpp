@@ -20,6 +20,9 @@ namespace sortie::session {
 void install_interrupt_handlers();
 // True once SIGINT or SIGTERM arrived after install_interrupt_handlers(); the signal number.
 int interrupted();
+// Forgets the signal that arrived, so that a wait after it (e.g. for a cancelled app to end) runs
+// until the next one.
+void clear_interrupted();
 
 class AppWaiter {
  public:
