@@ -1,13 +1,11 @@
 // `sortie experiments list|show ID|cancel ID`: experiments recorded by `sortie launch` or the
-// C++ launch API, from any shell.
+// C++ launch API, from any shell. A thin client of the launch API (sortie/xm.hpp).
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <map>
-#include <set>
+#include <optional>
 #include <sortie/core/error.hpp>
-#include <sortie/session/app_lookup.hpp>
 #include <sortie/session/json_text.hpp>
-#include <sortie/xm.hpp>
+#include <sortie/xm/session_binding.hpp>
 
 #include "command_line.hpp"
 #include "commands.hpp"
@@ -21,14 +19,6 @@ constexpr const char* kUsage =
     "usage: sortie experiments list [--limit N] [--json]\n"
     "       sortie experiments show ID [--json]\n"
     "       sortie experiments cancel ID\n";
-
-xm::Options options_of(session::Session& ctx) {
-  xm::Options options;
-  options.session = ctx.options().session;
-  options.plugin_dirs = ctx.options().plugin_dirs;
-  options.quiet = ctx.options().quiet;
-  return options;
-}
 
 int64_t experiment_id(const std::string& text) {
   size_t used = 0;
@@ -46,56 +36,15 @@ int64_t experiment_id(const std::string& text) {
   return id;
 }
 
-// The state of a job's app: the store's record, refreshed from its scheduler (and recorded)
-// only while it is not terminal, so listing finished experiments asks no plugin.
-std::string job_state(session::Session& ctx, const std::string& handle) {
-  const auto app = ctx.store().get(handle);
-  if (!app) return "UNKNOWN";
-  if (core::is_terminal(app->state)) return core::to_string(app->state);
-  try {
-    const session::AppLookup lookup = session::lookup_app(ctx, handle);
-    if (lookup.status && lookup.not_refreshed.empty()) return core::to_string(lookup.status->state);
-  } catch (const core::Error&) {
-    // Shown as unverified below; `experiments show` reports the error itself.
-  }
-  return std::string(core::to_string(app->state)) + " (unverified)";
-}
-
-// `known` holds the states found so far by handle: a job group's jobs share one app.
-std::string unit_state(session::Session& ctx, const core::WorkUnitRecord& unit,
-                       std::map<std::string, std::string>& known) {
-  std::set<std::string> states;
-  for (const core::ExperimentJobRecord& job : unit.jobs) {
-    auto found = known.find(job.handle);
-    if (found == known.end()) found = known.emplace(job.handle, job_state(ctx, job.handle)).first;
-    states.insert(found->second);
-  }
-  if (states.empty()) return "NOT LAUNCHED";
-  std::string text;
-  for (const std::string& state : states) text += (text.empty() ? "" : "/") + state;
-  return text;
-}
-
-// One line of `experiments list`.
-struct ExperimentRow {
-  core::ExperimentRecord experiment;
-  size_t work_units = 0;
-  std::set<std::string> states;  // the work units' states, distinct
-};
-
-void print_experiments_json(const std::vector<ExperimentRow>& rows) {
+void print_experiments_json(const std::vector<xm::ExperimentSummary>& rows) {
   session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.experiments/1").key("experiments");
   out.begin_array();
-  for (const ExperimentRow& row : rows) {
-    out.begin_object()
-        .key("id")
-        .number(row.experiment.id)
-        .key("title")
-        .string(row.experiment.title);
-    out.key("launch_dir").string(row.experiment.launch_dir);
-    out.key("created_at").number(row.experiment.created_at);
-    out.key("work_units").number(static_cast<int64_t>(row.work_units)).key("states").begin_array();
+  for (const xm::ExperimentSummary& row : rows) {
+    out.begin_object().key("id").number(row.id).key("title").string(row.title);
+    out.key("launch_dir").string(row.launch_dir);
+    out.key("created_at").number(row.created_at);
+    out.key("work_units").number(row.work_units).key("states").begin_array();
     for (const std::string& state : row.states) out.string(state);
     out.end_array().end_object();
   }
@@ -116,24 +65,17 @@ int list(session::Session& ctx, const Args& args) {
     std::printf("%s\n", kUsage);
     return kExitOk;
   }
-  std::vector<ExperimentRow> rows;
-  std::map<std::string, std::string> known;
-  for (const core::ExperimentRecord& experiment : ctx.store().experiments(limit)) {
-    const auto units = ctx.store().work_units(experiment.id);
-    std::set<std::string> states;
-    for (const core::WorkUnitRecord& unit : units) states.insert(unit_state(ctx, unit, known));
-    rows.push_back({experiment, units.size(), std::move(states)});
-  }
+  const std::vector<xm::ExperimentSummary> rows = xm::SessionBinding::list(ctx, limit);
   if (vm.count("json") != 0) {
     print_experiments_json(rows);
     return kExitOk;
   }
   std::printf("%-6s %-30s %-10s %s\n", "ID", "TITLE", "UNITS", "STATES");
-  for (const ExperimentRow& row : rows) {
+  for (const xm::ExperimentSummary& row : rows) {
     std::string text;
     for (const std::string& state : row.states) text += (text.empty() ? "" : ", ") + state;
-    std::printf("%-6lld %-30s %-10zu %s\n", static_cast<long long>(row.experiment.id),
-                row.experiment.title.c_str(), row.work_units, text.c_str());
+    std::printf("%-6lld %-30s %-10lld %s\n", static_cast<long long>(row.id), row.title.c_str(),
+                static_cast<long long>(row.work_units), text.c_str());
   }
   return kExitOk;
 }
@@ -148,13 +90,18 @@ void print_units(const std::vector<xm::WorkUnit>& units) {
   }
 }
 
-// False, having said so, when no experiment has this id: an unknown id exits 1, as an unknown
-// handle does (docs/exit-status.md).
-bool experiment_known(session::Session& ctx, int64_t id) {
-  if (ctx.store().experiment(id)) return true;
-  std::fprintf(stderr, "sortie: no experiment %lld in the store (see `sortie experiments list`)\n",
-               static_cast<long long>(id));
-  return false;
+// The recorded experiment `id_text` names, or nullopt having said on stderr that there is none:
+// an unknown id exits 1, as an unknown handle does (docs/exit-status.md).
+std::optional<xm::Experiment> recorded_experiment(session::Session& ctx,
+                                                  const std::string& id_text) {
+  const int64_t id = experiment_id(id_text);
+  try {
+    return xm::SessionBinding::get(ctx, id);
+  } catch (const core::Error& e) {
+    if (e.status() != SORTIE_NOT_FOUND) throw;
+    std::fprintf(stderr, "sortie: %s\n", e.what());
+    return std::nullopt;
+  }
 }
 
 void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::WorkUnit>& units) {
@@ -183,30 +130,28 @@ int show(session::Session& ctx, const Args& args) {
       parse_positional_command("usage: sortie experiments show ID [--json]", desc,
                                "experiment ID (see `sortie experiments list`)", args, vm);
   if (!id_text) return kExitOk;
-  const int64_t id = experiment_id(*id_text);
-  if (!experiment_known(ctx, id)) return kExitAppNotSucceeded;
-  xm::Experiment experiment = xm::Experiment::get(id, options_of(ctx));
-  const std::vector<xm::WorkUnit> units = experiment.work_units();
+  std::optional<xm::Experiment> experiment = recorded_experiment(ctx, *id_text);
+  if (!experiment) return kExitAppNotSucceeded;
+  const std::vector<xm::WorkUnit> units = experiment->work_units();
   if (vm.count("json") != 0) {
-    print_experiment_json(experiment, units);
+    print_experiment_json(*experiment, units);
     return kExitOk;
   }
-  std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment.id()),
-              experiment.title().c_str());
+  std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment->id()),
+              experiment->title().c_str());
   print_units(units);
   std::printf("state: %s\n", xm::to_string(xm::state_of(units)));
   return kExitOk;
 }
 
 int cancel(session::Session& ctx, const std::string& id_text) {
-  const int64_t id = experiment_id(id_text);
-  if (!experiment_known(ctx, id)) return kExitAppNotSucceeded;
-  xm::Experiment experiment = xm::Experiment::get(id, options_of(ctx));
-  experiment.cancel();
-  experiment.wait_until_complete();
-  const std::vector<xm::WorkUnit> units = experiment.work_units();
+  std::optional<xm::Experiment> experiment = recorded_experiment(ctx, id_text);
+  if (!experiment) return kExitAppNotSucceeded;
+  experiment->cancel();
+  experiment->wait_until_complete();
+  const std::vector<xm::WorkUnit> units = experiment->work_units();
   print_units(units);
-  std::printf("experiment %lld %s\n", static_cast<long long>(experiment.id()),
+  std::printf("experiment %lld %s\n", static_cast<long long>(experiment->id()),
               xm::to_string(xm::state_of(units)));
   return kExitOk;
 }

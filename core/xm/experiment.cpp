@@ -11,6 +11,7 @@
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/xm.hpp>
+#include <sortie/xm/session_binding.hpp>
 
 #include "packaging.hpp"
 #include "work_unit_launch.hpp"
@@ -73,6 +74,14 @@ void print_registry_problem(const registry::Problem& problem) {
                problem.message.c_str());
 }
 
+// Where relative executable paths resolve: `launch_dir` made absolute, or the working directory.
+std::string absolute_launch_dir(const std::string& launch_dir) {
+  return std::filesystem::absolute(launch_dir.empty() ? std::filesystem::current_path()
+                                                      : std::filesystem::path(launch_dir))
+      .lexically_normal()
+      .string();
+}
+
 }  // namespace
 
 const char* to_string(State state) {
@@ -93,18 +102,22 @@ const char* to_string(State state) {
   return "UNKNOWN";
 }
 
+session::SessionOptions session_options(const Options& options) {
+  return session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
+                                 options.quiet,       std::nullopt,    print_registry_problem};
+}
+
 class Experiment::Impl {
  public:
   explicit Impl(const Options& options)
-      : ctx_(session::SessionOptions{options.plugin_dirs, options.session, false, options.quiet,
-                                     std::nullopt, print_registry_problem}),
-        launch_dir_(std::filesystem::absolute(options.launch_dir.empty()
-                                                  ? std::filesystem::current_path()
-                                                  : std::filesystem::path(options.launch_dir))
-                        .lexically_normal()
-                        .string()) {}
+      : owned_(std::in_place, session_options(options)),
+        ctx_(*owned_),
+        launch_dir_(absolute_launch_dir(options.launch_dir)) {}
+  Impl(session::Session& borrowed, const std::string& launch_dir)
+      : ctx_(borrowed), launch_dir_(absolute_launch_dir(launch_dir)) {}
 
-  session::Session ctx_;
+  std::optional<session::Session> owned_;  // none when over the CLI's session
+  session::Session& ctx_;
   std::string launch_dir_;
   int64_t id_ = 0;  // 0 until recorded
   std::string title_;
@@ -178,7 +191,22 @@ Experiment Experiment::create(const std::string& title, const Options& options) 
 }
 
 Experiment Experiment::get(int64_t id, const Options& options) {
-  auto impl = std::make_unique<Impl>(options);
+  return SessionBinding::reopened(std::make_unique<Impl>(options), id, options.launch_dir.empty());
+}
+
+Experiment SessionBinding::create(session::Session& session, const std::string& title,
+                                  const std::string& launch_dir) {
+  auto impl = std::make_unique<Experiment::Impl>(session, launch_dir);
+  impl->title_ = title;
+  return Experiment(std::move(impl));
+}
+
+Experiment SessionBinding::get(session::Session& session, int64_t id) {
+  return reopened(std::make_unique<Experiment::Impl>(session, ""), id, true);
+}
+
+Experiment SessionBinding::reopened(std::unique_ptr<Experiment::Impl> impl, int64_t id,
+                                    bool recorded_launch_dir) {
   const auto record = impl->ctx_.store().experiment(id);
   if (!record) {
     throw core::Error::not_found("no experiment " + std::to_string(id) +
@@ -186,7 +214,7 @@ Experiment Experiment::get(int64_t id, const Options& options) {
   }
   impl->id_ = record->id;
   impl->title_ = record->title;
-  if (options.launch_dir.empty()) impl->launch_dir_ = record->launch_dir;
+  if (recorded_launch_dir) impl->launch_dir_ = record->launch_dir;
   return Experiment(std::move(impl));
 }
 

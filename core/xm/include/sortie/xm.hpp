@@ -246,7 +246,27 @@ struct Options {
   std::string launch_dir;                // relative executable paths resolve here; empty: cwd
   std::vector<std::string> plugin_dirs;  // non-empty: replaces the manifest search path
   bool quiet = false;                    // no packaging progress on stderr
+  bool isolate_plugins = false;          // run plugins in child processes (--isolate-plugins)
 };
+
+// A recorded experiment, as `sortie experiments list` shows it.
+struct ExperimentSummary {
+  int64_t id = 0;
+  std::string title;
+  std::string launch_dir;
+  int64_t created_at = 0;  // ns since the epoch
+  int64_t work_units = 0;
+  // The distinct states of its work units, sorted. A unit's is its jobs' app states joined by
+  // '/' ("RUNNING/SUCCEEDED"), with " (unverified)" when the scheduler could not confirm a
+  // recorded state that is not terminal, and "NOT LAUNCHED" for a unit that has no job.
+  std::vector<std::string> states;
+};
+
+// The newest `limit` experiments (0: all), newest first. Only jobs not yet terminal are asked of
+// their schedulers, so listing finished experiments loads no plugin.
+std::vector<ExperimentSummary> list_experiments(int limit, const Options& options = {});
+
+struct SessionBinding;
 
 class Experiment {
  public:
@@ -279,6 +299,7 @@ class Experiment {
 
  private:
   class Impl;
+  friend struct SessionBinding;
   explicit Experiment(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
