@@ -42,6 +42,14 @@ int main(int argc, char** argv) {
     const xm::State state = experiment.wait_until_complete();
     std::printf("experiment %lld %s\n", static_cast<long long>(experiment.id()),
                 xm::to_string(state));
+    // The store's summary, as `sortie experiments list` shows it: the newest experiment is this
+    // one.
+    for (const xm::ExperimentSummary& listed : xm::list_experiments(1, options)) {
+      std::printf("listed %lld '%s': %lld work units,", static_cast<long long>(listed.id),
+                  listed.title.c_str(), static_cast<long long>(listed.work_units));
+      for (const std::string& unit_state : listed.states) std::printf(" %s", unit_state.c_str());
+      std::printf("\n");
+    }
     return state == xm::State::kSucceeded ? 0 : 1;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "sweep_launcher: %s\n", error.what());

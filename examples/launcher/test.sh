@@ -15,6 +15,7 @@ output=$(SORTIE_ISOLATE_PLUGINS=1 "$work/build/sweep_launcher" "$source_dir")
 echo "$output"
 id=$(sed -n 's/^experiment \([0-9]*\) SUCCEEDED$/\1/p' <<<"$output")
 [ -n "$id" ] || { echo "the experiment did not succeed"; exit 1; }
+grep -q "^listed $id 'c++ sweep': 5 work units, SUCCEEDED\$" <<<"$output" || { echo "list_experiments did not list it"; exit 1; }
 shown=$(sortie experiments show "$id")
 echo "$shown"
 [ "$(grep -c '^work unit [0-9]*: SUCCEEDED$' <<<"$shown")" = 5 ] || { echo "expected 5 succeeded work units"; exit 1; }

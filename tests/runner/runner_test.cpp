@@ -122,6 +122,73 @@ TEST_F(RunnerTest, ErrorsAreSortieErrorsNamingWhatIsWrong) {
   EXPECT_THROW(runner_->run(command({"true"}), RunOptions{"no_such_scheduler", {}}), Error);
 }
 
+TEST_F(RunnerTest, DryrunInfoShowsWhatScheduleThenSubmits) {
+  AppSpec app = command({"echo", "hi"});
+  app.name = "greeting";
+  const DryRunInfo info = runner_->dryrun_info(app, RunOptions{"local_cwd", {}, "cfg"});
+  EXPECT_EQ(info.scheduler, "local_cwd");
+  EXPECT_NE(info.plugin.find("scheduler 'local_cwd'"), std::string::npos) << info.plugin;
+  EXPECT_NE(info.app_json.find("\"name\":\"greeting\""), std::string::npos) << info.app_json;
+  EXPECT_NE(info.dryrun_json.find("sortie.dryrun/1"), std::string::npos) << info.dryrun_json;
+  EXPECT_NE(info.request.find("argv: 'echo' 'hi'"), std::string::npos) << info.request;
+  EXPECT_TRUE(runner_->list().apps.empty());
+
+  const std::string handle = runner_->schedule(info);
+  EXPECT_EQ(runner_->wait(handle).state, AppState::kSucceeded);
+  const auto description = runner_->describe(handle);
+  ASSERT_TRUE(description.has_value());
+  EXPECT_NE(description->app_json.find("\"greeting\""), std::string::npos);
+  EXPECT_THROW(runner_->schedule(DryRunInfo{}), Error);
+
+  app.image = "example.com/trainer:1";
+  const std::string app_json = runner_->dryrun_info(app).app_json;
+  EXPECT_NE(app_json.find("\"image\":\"example.com/trainer:1\""), std::string::npos) << app_json;
+}
+
+TEST_F(RunnerTest, ComponentHelpOnlyWhenTheArgumentsAskForIt) {
+  AppSpec app;
+  app.component = "utils.echo";
+  app.component_args = {"--help"};
+  const auto help = runner_->component_help(app);
+  ASSERT_TRUE(help.has_value());
+  EXPECT_NE(help->find("--msg"), std::string::npos) << *help;
+  app.component_args = {"--msg", "hi"};
+  EXPECT_EQ(runner_->component_help(app), std::nullopt);
+}
+
+// What a user mistyped is an error whose message suggests the closest name, from the API itself.
+TEST_F(RunnerTest, UnknownNamesSuggestTheClosest) {
+  const auto message = [&](const AppSpec& app, const RunOptions& options) {
+    try {
+      runner_->run(app, options);
+    } catch (const Error& error) {
+      EXPECT_EQ(error.code(), sortie::Code::kNotFound) << error.what();
+      return std::string(error.what());
+    }
+    ADD_FAILURE() << "no error thrown";
+    return std::string();
+  };
+  AppSpec component;
+  component.component = "utils.ecko";
+  EXPECT_NE(message(component, {})
+                .find("unknown component 'utils.ecko' (did you mean "
+                      "'utils.echo'?)"),
+            std::string::npos);
+  EXPECT_NE(message(command({"true"}), RunOptions{"local_cdw", {}, "cfg"})
+                .find("unknown scheduler 'local_cdw' (did you mean 'local_cwd'?)"),
+            std::string::npos);
+  try {
+    runner_->run(command({"true"}), RunOptions{"local_cwd", {{"log_dri", "/tmp"}}, "--options"});
+    ADD_FAILURE() << "no error thrown";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("'log_dri' (set in --options) (did you mean "
+                        "'log_dir'?)"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 TEST_F(RunnerTest, ABadRegexIsAnErrorNamingTheFieldNotACommandLineOption) {
   EXPECT_EQ(regex_error("^loss=[0-9]+$"), std::nullopt);
   ASSERT_TRUE(regex_error("(").has_value());
