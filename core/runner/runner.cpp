@@ -116,6 +116,15 @@ session::AppLookup& Runner::Impl::look_up(const std::string& handle) {
   return apps_.insert_or_assign(key, std::move(app)).first->second;
 }
 
+void Runner::Impl::remember_submitted(const std::string& handle,
+                                      std::unique_ptr<core::SchedulerClient> scheduler) {
+  session::AppLookup app;
+  app.handle = core::parse_app_handle(handle);
+  app.scheduler = std::move(scheduler);
+  app.status = session_.store().last_status(handle);
+  apps_.insert_or_assign(handle, std::move(app));
+}
+
 session::AppLookup& Runner::Impl::known_app(const std::string& handle) {
   const auto found = apps_.find(core::parse_app_handle(handle).str());
   if (found != apps_.end() && found->second.status) return found->second;
@@ -154,8 +163,14 @@ std::string Runner::schedule(const DryRunInfo& info) {
         "Runner::dryrun_info");
   }
   PlannedRun& planned = *info.planned;
-  return session::Launcher(impl_->session(), *planned.scheduler)
-      .schedule(planned.plan, planned.dry);
+  if (!planned.scheduler) {
+    throw core::Error::invalid_argument(
+        "schedule: this DryRunInfo was scheduled already; make another with dryrun_info");
+  }
+  const std::string handle =
+      session::Launcher(impl_->session(), *planned.scheduler).schedule(planned.plan, planned.dry);
+  impl_->remember_submitted(handle, std::move(planned.scheduler));
+  return handle;
 }
 
 std::optional<std::string> Runner::component_help(const AppSpec& app) {

@@ -33,6 +33,9 @@ class Runner::Impl {
 
   // The app behind `handle`, its scheduler asked for its state now; remembered.
   session::AppLookup& look_up(const std::string& handle);
+  // An app just submitted through `scheduler`, known by the status the store recorded for it.
+  void remember_submitted(const std::string& handle,
+                          std::unique_ptr<core::SchedulerClient> scheduler);
   // The app as last looked up if it was known then, else looked up now.
   session::AppLookup& known_app(const std::string& handle);
 

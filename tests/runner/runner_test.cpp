@@ -139,6 +139,7 @@ TEST_F(RunnerTest, DryrunInfoShowsWhatScheduleThenSubmits) {
   ASSERT_TRUE(description.has_value());
   EXPECT_NE(description->app_json.find("\"greeting\""), std::string::npos);
   EXPECT_THROW(runner_->schedule(DryRunInfo{}), Error);
+  EXPECT_THROW(runner_->schedule(info), Error);  // once only: it would reuse the app id
 
   app.image = "example.com/trainer:1";
   const std::string app_json = runner_->dryrun_info(app).app_json;

@@ -170,7 +170,7 @@ class Runner {
   std::string dryrun(const AppSpec& app, const RunOptions& options = {});
   // The whole dry run (images fetched, run options resolved); submits nothing.
   DryRunInfo dryrun_info(const AppSpec& app, const RunOptions& options = {});
-  // Submits what dryrun_info planned and records it; returns the handle (run = both).
+  // Submits what dryrun_info planned and records it, once; returns the handle (run = both).
   std::string schedule(const DryRunInfo& info);
   // The help of app.component when its component_args ask for it (--help, or -h unless the
   // component has a parameter h), else nullopt.
