@@ -16,6 +16,19 @@
 #include "packaging.hpp"
 #include "work_unit_launch.hpp"
 
+namespace sortie::xm_impl {
+
+session::SessionOptions session_options(const xm::Options& options) {
+  const auto print_registry_problem = [](const registry::Problem& problem) {
+    std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n",
+                 problem.manifest_path.c_str(), problem.message.c_str());
+  };
+  return session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
+                                 options.quiet,       std::nullopt,    print_registry_problem};
+}
+
+}  // namespace sortie::xm_impl
+
 namespace sortie::xm {
 namespace {
 
@@ -69,11 +82,6 @@ std::string overrides_json(const std::vector<std::pair<std::string, Job>>& jobs)
   return json.str();
 }
 
-void print_registry_problem(const registry::Problem& problem) {
-  std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n", problem.manifest_path.c_str(),
-               problem.message.c_str());
-}
-
 // Where relative executable paths resolve: `launch_dir` made absolute, or the working directory.
 std::string absolute_launch_dir(const std::string& launch_dir) {
   return std::filesystem::absolute(launch_dir.empty() ? std::filesystem::current_path()
@@ -102,15 +110,10 @@ const char* to_string(State state) {
   return "UNKNOWN";
 }
 
-session::SessionOptions session_options(const Options& options) {
-  return session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
-                                 options.quiet,       std::nullopt,    print_registry_problem};
-}
-
 class Experiment::Impl {
  public:
   explicit Impl(const Options& options)
-      : owned_(std::in_place, session_options(options)),
+      : owned_(std::in_place, xm_impl::session_options(options)),
         ctx_(*owned_),
         launch_dir_(absolute_launch_dir(options.launch_dir)) {}
   Impl(session::Session& borrowed, const std::string& launch_dir)

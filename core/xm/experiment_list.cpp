@@ -55,7 +55,7 @@ std::vector<ExperimentSummary> SessionBinding::list(session::Session& session, i
 }
 
 std::vector<ExperimentSummary> list_experiments(int limit, const Options& options) {
-  session::Session session(session_options(options));
+  session::Session session(xm_impl::session_options(options));
   return SessionBinding::list(session, limit);
 }
 

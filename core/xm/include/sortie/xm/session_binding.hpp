@@ -12,10 +12,14 @@
 #include <string>
 #include <vector>
 
-namespace sortie::xm {
+namespace sortie::xm_impl {
 
 // The session of Experiment::create and list_experiments for `options`.
-session::SessionOptions session_options(const Options& options);
+session::SessionOptions session_options(const xm::Options& options);
+
+}  // namespace sortie::xm_impl
+
+namespace sortie::xm {
 
 struct SessionBinding {
   // As Experiment::create and Experiment::get, over `session`, which must outlive the experiment.
