@@ -154,9 +154,9 @@ struct LogLine {
   std::string text;  // one whole line, with its newline when it had one
 };
 
-// The calls on one handle ask its scheduler for the app's state once: status and describe ask
-// afresh, and cancel, wait and log_lines then use what they found (wait asks again while the app
-// is not terminal).
+// A Runner remembers the apps it submitted or looked up, so the calls on one handle ask its
+// scheduler for the app's state once: status and describe ask afresh, and cancel, wait and
+// log_lines then use what was found (wait follows the app while it is not terminal).
 class Runner {
  public:
   static Runner create(const Options& options = {});
