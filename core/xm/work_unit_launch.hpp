@@ -19,7 +19,7 @@ struct WorkUnitJobs {
   int work_unit_id = 0;
   std::vector<std::pair<std::string, xm::Job>> jobs;  // flattened name -> job, overrides applied
   bool gang = false;                                  // from a JobGroup
-  bool dry_run = false;  // only ask each scheduler for its request
+  bool dry_run = false;                               // only ask each scheduler for its request
 };
 
 struct LaunchedJob {

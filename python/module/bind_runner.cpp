@@ -115,40 +115,40 @@ void bind_runner(py::module_& module) {
              return apps;
            })
       // on_lines(list of str) -> bool is called with the GIL held; False stops reading.
-      .def("log_lines", [](runner::Runner& self, const std::string& handle,
-                           const std::string& role, const std::set<uint32_t>& replicas,
-                           const std::string& regex, std::optional<int64_t> since_ns,
-                           std::optional<int64_t> until_ns, bool should_tail,
-                           const std::string& streams, const py::function& on_lines) {
-        runner::LogOptions options;
-        options.role = role;
-        options.replicas = replicas;
-        options.regex = regex;
-        if (since_ns) options.since = time_of(*since_ns);
-        if (until_ns) options.until = time_of(*until_ns);
-        options.should_tail = should_tail;
-        options.streams = streams_of(streams);
-        // An exception of the callback stops reading and is raised once the runner returned.
-        std::exception_ptr raised;
-        const auto deliver = [&](const std::vector<runner::LogLine>& lines) {
-          py::gil_scoped_acquire acquire;
-          try {
-            py::list texts;
-            for (const runner::LogLine& line : lines) texts.append(line.text);
-            return on_lines(texts).cast<bool>();
-          } catch (...) {
-            raised = std::current_exception();
-            return false;
-          }
-        };
-        bool ended = false;
-        {
-          py::gil_scoped_release release;
-          ended = self.log_lines(handle, options, deliver);
-        }
-        if (raised) std::rethrow_exception(raised);
-        return ended;
-      });
+      .def("log_lines",
+           [](runner::Runner& self, const std::string& handle, const std::string& role,
+              const std::set<uint32_t>& replicas, const std::string& regex,
+              std::optional<int64_t> since_ns, std::optional<int64_t> until_ns, bool should_tail,
+              const std::string& streams, const py::function& on_lines) {
+             runner::LogOptions options;
+             options.role = role;
+             options.replicas = replicas;
+             options.regex = regex;
+             if (since_ns) options.since = time_of(*since_ns);
+             if (until_ns) options.until = time_of(*until_ns);
+             options.should_tail = should_tail;
+             options.streams = streams_of(streams);
+             // An exception of the callback stops reading and is raised once the runner returned.
+             std::exception_ptr raised;
+             const auto deliver = [&](const std::vector<runner::LogLine>& lines) {
+               py::gil_scoped_acquire acquire;
+               try {
+                 py::list texts;
+                 for (const runner::LogLine& line : lines) texts.append(line.text);
+                 return on_lines(texts).cast<bool>();
+               } catch (...) {
+                 raised = std::current_exception();
+                 return false;
+               }
+             };
+             bool ended = false;
+             {
+               py::gil_scoped_release release;
+               ended = self.log_lines(handle, options, deliver);
+             }
+             if (raised) std::rethrow_exception(raised);
+             return ended;
+           });
 }
 
 }  // namespace sortie::python

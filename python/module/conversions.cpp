@@ -99,8 +99,8 @@ xm::ExecutableSpec executable_spec(const py::dict& spec) {
     if (spec.contains("docker_instructions") && !spec["docker_instructions"].is_none()) {
       container.docker_instructions = words_of(spec, "docker_instructions");
     }
-    container.use_deep_module = spec.contains("use_deep_module") &&
-                                py::cast<bool>(spec["use_deep_module"]);
+    container.use_deep_module =
+        spec.contains("use_deep_module") && py::cast<bool>(spec["use_deep_module"]);
     return container;
   }
   throw Error::invalid_argument("unknown executable kind '" + kind + "'");

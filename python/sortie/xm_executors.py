@@ -86,6 +86,14 @@ class Vertex(_Executor):
             _refuse('Vertex(tensorboard=...)', 'sortie does not attach Vertex AI TensorBoard '
                     'instances; drop tensorboard')
 
+    def request(self):
+        # XManager takes the project from the environment (google.auth.default): so does this.
+        request = super().request()
+        project = os.environ.get('GOOGLE_CLOUD_PROJECT')
+        if project:
+            request['options'] = {'project': project}
+        return request
+
 
 Caip = Vertex
 

@@ -1,0 +1,48 @@
+"""examples/python/vertex_sweep.py, a cifar10-style XManager launcher, dry-runs a 2x2 sweep of
+job groups through `sortie launch --dryrun`, and every Vertex AI request body passes the schema
+validator of the Vertex plugin's tests (tests/vertex/validate). Exit 3 of the validator (schema
+not fetched, packaging/engines/vertex_validators.sh) is a skip, or a failure under CI=true."""
+
+import json
+import os
+import sys
+import unittest
+
+import support
+
+VALIDATOR = os.path.join(support.SOURCE_DIR, 'tests', 'vertex', 'validate',
+                         'validate_custom_job.py')
+
+
+class VertexDryRunTest(support.ScratchTestCase):
+
+    def test_every_request_of_the_sweep_is_a_valid_custom_job(self):
+        script = self.copy_example('vertex_sweep.py')
+        self.env['GOOGLE_CLOUD_PROJECT'] = 'my-project'
+        result = self.run_command('sortie', 'launch', '--dryrun', script)
+        bodies = [json.loads(line) for line in result.stdout.splitlines()]
+        self.assertEqual(len(bodies), 4)  # one CustomJob per work unit: a group is one app
+        for body in bodies:
+            pools = body['jobSpec']['workerPoolSpecs']
+            self.assertEqual(len(pools), 2)  # trainer and evaluator, one pool each
+            self.assertEqual(pools[0]['machineSpec']['acceleratorType'], 'NVIDIA_TESLA_T4')
+        trainer_args = sorted(' '.join(body['jobSpec']['workerPoolSpecs'][0]['containerSpec']
+                                       ['args']) for body in bodies)
+        self.assertEqual(trainer_args, sorted(
+            f'-m cifar10.train --learning_rate={lr} --batch_size={bs}'
+            for lr in ('0.1', '0.01') for bs in ('64', '128')))
+        paths = []
+        for index, body in enumerate(bodies):
+            paths.append(os.path.join(self.scratch, f'body{index}.json'))
+            with open(paths[-1], 'w') as out:
+                json.dump(body, out)
+        validated = self.run_command(sys.executable, VALIDATOR, *paths, check=False)
+        if validated.returncode == 3 and os.environ.get('CI') != 'true':
+            raise unittest.SkipTest(validated.stderr.strip())
+        self.assertEqual(validated.returncode, 0, validated.stdout + validated.stderr)
+        self.assertEqual(self.run_command('sortie', 'experiments', 'list').stdout.count('cifar10'),
+                         0)  # a dry run records nothing
+
+
+if __name__ == '__main__':
+    support.main()
