@@ -87,7 +87,9 @@ class WorkUnit:
         self.experiment_id = unit['experiment_id']
         self.work_unit_id = unit['id']
         self.handles = sorted({job['app'] for job in unit['jobs'] if job['app']})
-        self.dryrun_requests = [job['dryrun_json'] for job in unit['jobs'] if job['dryrun_json']]
+        # The jobs of a group share one app, so one request (in order, each once).
+        self.dryrun_requests = list(dict.fromkeys(
+            job['dryrun_json'] for job in unit['jobs'] if job['dryrun_json']))
 
     @property
     def experiment_unit_name(self):

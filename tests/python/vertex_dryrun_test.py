@@ -1,4 +1,4 @@
-"""examples/python/vertex_sweep.py, a cifar10-style XManager launcher, dry-runs a 2x2 sweep of
+"""examples/python/cifar10/vertex_launcher.py, a cifar10-style XManager launcher, dry-runs a 2x2 sweep of
 job groups through `sortie launch --dryrun`, and every Vertex AI request body passes the schema
 validator of the Vertex plugin's tests (tests/vertex/validate). Exit 3 of the validator (schema
 not fetched, packaging/engines/vertex_validators.sh) is a skip, or a failure under CI=true."""
@@ -17,9 +17,12 @@ VALIDATOR = os.path.join(support.SOURCE_DIR, 'tests', 'vertex', 'validate',
 class VertexDryRunTest(support.ScratchTestCase):
 
     def test_every_request_of_the_sweep_is_a_valid_custom_job(self):
-        script = self.copy_example('vertex_sweep.py')
+        directory = self.copy_example('cifar10')
         self.env['GOOGLE_CLOUD_PROJECT'] = 'my-project'
-        result = self.run_command('sortie', 'launch', '--dryrun', script)
+        # The local stand-in for python:3.11-slim (packaging/engines/python_image_up.sh).
+        self.env['SORTIE_PYTHON_BASE_IMAGE'] = 'sortie-test/python:3.11'
+        result = self.run_command('sortie', 'launch', '--dryrun',
+                                  os.path.join(directory, 'vertex_launcher.py'), timeout=600)
         bodies = [json.loads(line) for line in result.stdout.splitlines()]
         self.assertEqual(len(bodies), 4)  # one CustomJob per work unit: a group is one app
         for body in bodies:
@@ -29,7 +32,7 @@ class VertexDryRunTest(support.ScratchTestCase):
         trainer_args = sorted(' '.join(body['jobSpec']['workerPoolSpecs'][0]['containerSpec']
                                        ['args']) for body in bodies)
         self.assertEqual(trainer_args, sorted(
-            f'-m cifar10.train --learning_rate={lr} --batch_size={bs}'
+            f'--learning_rate={lr} --batch_size={bs}'
             for lr in ('0.1', '0.01') for bs in ('64', '128')))
         paths = []
         for index, body in enumerate(bodies):
