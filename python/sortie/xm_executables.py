@@ -96,10 +96,12 @@ ExecutableSpec = Union[Binary, BazelBinary, Container, BazelContainer, PythonCon
 
 
 class Executable:
-    """A packaged executable (what Experiment.package returns); wraps the launch API's."""
+    """A packaged executable (what Experiment.package returns); wraps the launch API's, with the
+    run options its Packageable's executor spec asks of the jobs that run it."""
 
-    def __init__(self, packaged):
+    def __init__(self, packaged, run_options=None):
         self._packaged = packaged
+        self.run_options = dict(run_options or {})
 
     @property
     def name(self):

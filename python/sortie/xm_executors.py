@@ -34,13 +34,31 @@ class DockerOptions:
 @dataclasses.dataclass(frozen=True)
 class ExecutorSpec:
     """Where executables are packaged for (xm_local.Local.Spec(), Vertex.Spec(...), ...)."""
+
+    def run_options(self):
+        """Run options the jobs of executables packaged for this spec pass to their scheduler."""
+        return {}
+
+
+@dataclasses.dataclass(frozen=True)
+class _VertexSpec(ExecutorSpec):
     push_image_tag: Optional[str] = None
 
-    def check_packageable(self):
+    def run_options(self):
+        # The vertex scheduler pushes a locally built image to this tag before submitting.
+        return {} if self.push_image_tag is None else {'push_image_tag': self.push_image_tag}
+
+
+@dataclasses.dataclass(frozen=True)
+class _KubernetesSpec(ExecutorSpec):
+    push_image_tag: Optional[str] = None
+
+    def run_options(self):
         if self.push_image_tag is not None:
-            _refuse(f'{type(self).__qualname__}(push_image_tag=...)',
-                    "sortie's packagers choose where an image is pushed (the scheduler's "
-                    'registry option); drop push_image_tag')
+            _refuse('Kubernetes.Spec(push_image_tag=...)',
+                    'the kubernetes scheduler runs images from a registry it can pull from; '
+                    'push the image there and package it as xm.Container(image_path=...)')
+        return {}
 
 
 class _Executor:
@@ -49,15 +67,18 @@ class _Executor:
     def __init__(self, requirements: Optional[xm_resources.JobRequirements] = None):
         self.requirements = requirements or xm_resources.JobRequirements()
 
-    def request(self):
-        return {'type': self.executor_type, 'requirements': list(self.requirements.entries)}
+    def request(self, run_options=None):
+        """The executor for the compiled module; `run_options` come from the executable's
+        ExecutorSpec (e.g. Vertex.Spec(push_image_tag))."""
+        request = {'type': self.executor_type, 'requirements': list(self.requirements.entries)}
+        if run_options:
+            request['options'] = dict(run_options)
+        return request
 
 
 class Local(_Executor):
     executor_type = 'local'
-
-    class Spec(ExecutorSpec):
-        pass
+    Spec = ExecutorSpec
 
     def __init__(self, requirements=None, docker_options: Optional[DockerOptions] = None,
                  experimental_stream_output: bool = False):
@@ -67,8 +88,8 @@ class Local(_Executor):
                     'them with `sortie log HANDLE` or sortie.runner log_lines')
         self.docker_options = docker_options
 
-    def request(self):
-        request = super().request()
+    def request(self, run_options=None):
+        request = super().request(run_options)
         if self.docker_options is not None:
             request.update(self.docker_options.request())
         return request
@@ -76,9 +97,7 @@ class Local(_Executor):
 
 class Vertex(_Executor):
     executor_type = 'vertex'
-
-    class Spec(ExecutorSpec):
-        pass
+    Spec = _VertexSpec
 
     def __init__(self, requirements=None, tensorboard=None):
         super().__init__(requirements)
@@ -86,13 +105,11 @@ class Vertex(_Executor):
             _refuse('Vertex(tensorboard=...)', 'sortie does not attach Vertex AI TensorBoard '
                     'instances; drop tensorboard')
 
-    def request(self):
+    def request(self, run_options=None):
         # XManager takes the project from the environment (google.auth.default): so does this.
-        request = super().request()
         project = os.environ.get('GOOGLE_CLOUD_PROJECT')
-        if project:
-            request['options'] = {'project': project}
-        return request
+        return super().request({**({'project': project} if project else {}),
+                                **(run_options or {})})
 
 
 Caip = Vertex
@@ -100,9 +117,7 @@ Caip = Vertex
 
 class Kubernetes(_Executor):
     executor_type = 'kubernetes'
-
-    class Spec(ExecutorSpec):
-        pass
+    Spec = _KubernetesSpec
 
     def __init__(self, requirements=None, cloud_provider=None, tpu_capability=None):
         super().__init__(requirements)

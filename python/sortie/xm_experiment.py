@@ -179,8 +179,10 @@ class Experiment:
         return dict(self._units)
 
     def package(self, packageables=()):
+        packageables = list(packageables)
         packaged = self._native.package([packageable.request() for packageable in packageables])
-        return [executables.Executable(executable) for executable in packaged]
+        return [executables.Executable(executable, packageable.executor_spec.run_options())
+                for executable, packageable in zip(packaged, packageables)]
 
     def add(self, job, args=None, *, role=None, identity=''):
         if role is not None:

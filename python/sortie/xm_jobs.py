@@ -17,7 +17,7 @@ class Packageable:
 
     def request(self):
         """(spec, args, env_vars, name) for the compiled module."""
-        self.executor_spec.check_packageable()
+        self.executor_spec.run_options()  # refuses what the spec cannot honour, before packaging
         return (self.executable_spec.spec(), xm_args.SequentialArgs.from_collection(
             self.args).items(), dict(self.env_vars), None)
 
@@ -35,7 +35,8 @@ class Job:
         if not isinstance(self.executable, executables.Executable):
             raise TypeError('Job.executable must be an executable returned by '
                             f'experiment.package(...), got {self.executable!r}')
-        return (self.executable._packaged, self.executor.request(), self.name,
+        return (self.executable._packaged, self.executor.request(self.executable.run_options),
+                self.name,
                 xm_args.SequentialArgs.from_collection(self.args).items(), dict(self.env_vars))
 
 

@@ -9,6 +9,8 @@ import sys
 import unittest
 
 import support
+from sortie import xm
+from sortie import xm_local
 
 VALIDATOR = os.path.join(support.SOURCE_DIR, 'tests', 'vertex', 'validate',
                          'validate_custom_job.py')
@@ -45,6 +47,22 @@ class VertexDryRunTest(support.ScratchTestCase):
         self.assertEqual(validated.returncode, 0, validated.stdout + validated.stderr)
         self.assertEqual(self.run_command('sortie', 'experiments', 'list').stdout.count('cifar10'),
                          0)  # a dry run records nothing
+
+    def test_push_image_tag_of_the_executor_spec_names_the_image_vertex_runs(self):
+        directory = self.copy_example('cifar10')
+        os.environ.update(GOOGLE_CLOUD_PROJECT='my-project', SORTIE_LAUNCH_DRYRUN='1',
+                          SORTIE_PYTHON_BASE_IMAGE='sortie-test/python:3.11')
+        tag = 'us-docker.pkg.dev/my-project/cifar10/trainer:v1'
+        with xm_local.create_experiment('push') as experiment:
+            [trainer] = experiment.package([xm.python_container(
+                xm_local.Vertex.Spec(push_image_tag=tag), path=os.path.join(directory, 'trainer'),
+                entrypoint=xm.ModuleName('trainer.train'))])
+            unit = experiment.add(xm.Job(trainer, xm_local.Vertex()))
+        [request] = unit.dryrun_requests
+        payload = json.loads(request)
+        body = payload.get('document', payload['request'])
+        self.assertEqual(
+            body['jobSpec']['workerPoolSpecs'][0]['containerSpec']['imageUri'], tag)
 
 
 if __name__ == '__main__':

@@ -36,8 +36,8 @@ class XmApiTest(support.ScratchTestCase):
 
     def test_unsupported_options_are_refused_by_name(self):
         refusals = {
-            'push_image_tag': lambda: xm.binary(xm_local.Vertex.Spec(push_image_tag='t'), 'x')
-            .request(),
+            'push_image_tag': lambda: xm.binary(xm_local.Kubernetes.Spec(push_image_tag='t'),
+                                                'x').request(),
             'experimental_stream_output': lambda: xm_local.Local(experimental_stream_output=True),
             'interactive': lambda: xm_local.DockerOptions(interactive=True).request(),
             'tensorboard': lambda: xm_local.Vertex(tensorboard='tb'),
