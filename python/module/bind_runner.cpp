@@ -25,6 +25,17 @@ runner::AppSpec app_spec(const std::string& spec_file, const std::string& compon
   return app;
 }
 
+// Runner::run and Runner::dryrun as the module takes them: (spec_file, component,
+// component_args, scheduler, cfg), exactly one of spec_file and component non-empty.
+auto submitting(std::string (runner::Runner::*submit)(const runner::AppSpec&,
+                                                      const runner::RunOptions&)) {
+  return [submit](runner::Runner& self, const std::string& spec_file, const std::string& component,
+                  const std::vector<std::string>& component_args, const std::string& scheduler,
+                  const std::map<std::string, std::string>& cfg) {
+    return (self.*submit)(app_spec(spec_file, component, component_args), {scheduler, cfg});
+  };
+}
+
 runner::Streams streams_of(const std::string& name) {
   if (name == "stdout") return runner::Streams::kStdout;
   if (name == "stderr") return runner::Streams::kStderr;
@@ -47,22 +58,8 @@ void bind_runner(py::module_& module) {
              return runner::Runner::create(options);
            }),
            py::arg("session"), Release())
-      .def(
-          "run",
-          [](runner::Runner& self, const std::string& spec_file, const std::string& component,
-             const std::vector<std::string>& component_args, const std::string& scheduler,
-             const std::map<std::string, std::string>& cfg) {
-            return self.run(app_spec(spec_file, component, component_args), {scheduler, cfg});
-          },
-          Release())
-      .def(
-          "dryrun",
-          [](runner::Runner& self, const std::string& spec_file, const std::string& component,
-             const std::vector<std::string>& component_args, const std::string& scheduler,
-             const std::map<std::string, std::string>& cfg) {
-            return self.dryrun(app_spec(spec_file, component, component_args), {scheduler, cfg});
-          },
-          Release())
+      .def("run", submitting(&runner::Runner::run), Release())
+      .def("dryrun", submitting(&runner::Runner::dryrun), Release())
       .def("status",
            [](runner::Runner& self, const std::string& handle) -> py::object {
              std::optional<runner::AppStatus> status;

@@ -5,17 +5,18 @@ so Python runs its signal handlers (Ctrl-C raises KeyboardInterrupt promptly). A
 same blocking call in a worker thread, so they work in any running asyncio loop (Jupyter's too).
 """
 
-import asyncio
-import inspect
 import sys
 
 WAKE_SECONDS = 0.1
+# inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE, without importing inspect (or asyncio,
+# imported where awaited) at `import sortie.xm`: both cost more than the rest of the package.
+_COROUTINE_FLAGS = 0x80 | 0x100
 
 
 def called_from_coroutine(depth=2):
     """True when the caller `depth` frames up is an `async def` body (so it will `await`)."""
     frame = sys._getframe(depth)
-    return bool(frame.f_code.co_flags & (inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE))
+    return bool(frame.f_code.co_flags & _COROUTINE_FLAGS)
 
 
 class Done:
@@ -39,6 +40,7 @@ class InThread:
         self._function = function
 
     def __await__(self):
+        import asyncio  # pylint: disable=import-outside-toplevel  (loaded by the awaiting loop)
         return asyncio.get_running_loop().run_in_executor(None, self._function).__await__()
 
 

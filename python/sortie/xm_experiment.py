@@ -5,7 +5,6 @@ There is no event loop of sortie's own (XManager runs one, so a plain `with crea
 fails where a loop already runs, as in Jupyter): calls block in the compiled module with the GIL
 released, and waits wake every _blocking.WAKE_SECONDS so Ctrl-C raises KeyboardInterrupt."""
 
-import asyncio
 import copy
 import dataclasses
 import functools
@@ -273,6 +272,7 @@ def run_in_asyncio_loop(function):
 
     @functools.wraps(function)
     def run(*args, **kwargs):
+        import asyncio  # pylint: disable=import-outside-toplevel  (costly; only scripts need it)
         return asyncio.run(function(*args, **kwargs))
 
     return run

@@ -51,6 +51,14 @@ class TorchxRunnerTest(support.ScratchTestCase):
         self.assertEqual(list(runner.log_lines(handle, 'main', regex='^t')), ['two\n', 'three\n'])
         self.assertEqual(list(runner.log_lines(handle, 'main', streams='stderr')), ['three\n'])
 
+    def test_log_lines_tails_a_running_app_until_it_ends(self):
+        runner = get_runner()
+        handle = runner.run(specs.AppDef('tail', [specs.Role(
+            'main', image='', entrypoint='sh', args=['-c', 'echo a; sleep 1; echo b'])]),
+            'local_cwd')
+        self.assertEqual(list(runner.log_lines(handle, 'main', should_tail=True)), ['a\n', 'b\n'])
+        self.assertTrue(runner.status(handle).is_terminal())
+
     def test_failed_app_raises_for_status_and_cancel_cancels(self):
         runner = get_runner()
         failed = runner.run(specs.AppDef('fails', [specs.Role('main', '', entrypoint='false')]),
