@@ -10,11 +10,14 @@ packages=(
   cmake g++ make pkg-config ccache dpkg-dev file
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   rapidjson-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libcurl4-openssl-dev libssl-dev
+  python3-dev pybind11-dev
 )
 case $group in
   build) ;;
   test)
     packages+=(googletest libgtest-dev libgmock-dev hyperfine time procps curl jq openssl python3)
+    # The Python API's notebook test (tests/python/jupyter_test.py).
+    packages+=(python3-nbclient python3-nbformat python3-ipykernel)
     # The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
     # already installed (Debian's nodejs 18 also works).
     command -v npm >/dev/null || packages+=(nodejs npm)

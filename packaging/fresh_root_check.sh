@@ -211,4 +211,7 @@ isolated=$(as_user 'sortie --isolate-plugins run -s local_cwd --wait --log utils
 echo "$isolated"
 grep -qx 'echo/0 isolated' <<<"$isolated" || fail "the isolated job's log has no 'echo/0 isolated'"
 as_user 'sortie plugins doctor' || fail "a plugin of the installed package does not load (above)"
+# The Python package is in dist-packages, where Debian's python3 finds it: no pip.
+python=$(as_user 'python3 -c "import sortie.xm, sortie.runner; print(sortie.xm.Job.__name__)" 2>&1') ||
+  fail "the installed Python package does not import: $python"
 finish

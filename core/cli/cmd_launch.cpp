@@ -7,20 +7,27 @@
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "launch_script.hpp"
 
 namespace po = boost::program_options;
 
 namespace sortie::cli {
 
 int cmd_launch(session::Session& ctx, const Args& args) {
+  if (names_launch_script(args)) return run_launch_script(ctx, args);
   bool wait = false;
   po::options_description desc("launch options");
   desc.add_options()("help,h", "show this help")(
       "wait", po::bool_switch(&wait),
       "wait until every work unit is done; exit 0 only if all succeeded");
   po::variables_map vm;
-  const auto path = parse_positional_command("usage: sortie launch FILE [options]", desc,
-                                             "FILE (an experiment file, YAML or JSON)", args, vm);
+  const auto path = parse_positional_command(
+      "usage: sortie launch FILE [options]\n"
+      "       sortie launch [--dryrun] FILE.py [-- ARGS...]",
+      desc,
+      "FILE (an experiment file, YAML or JSON, or a Python "
+      "launch script FILE.py)",
+      args, vm);
   if (!path) return kExitOk;
 
   const core::ExperimentFile file = core::read_experiment_file(*path);

@@ -124,23 +124,29 @@ class Experiment::Impl {
   std::string launch_dir_;
   int64_t id_ = 0;  // 0 until recorded
   std::string title_;
+  bool dry_run_ = false;
+  int dry_run_units_ = 0;
 
   // The experiment's id, recording it first if no one needed it yet: an experiment whose
   // packaging fails before it is shown or given a work unit leaves no record behind.
   int64_t recorded_id() {
-    if (id_ == 0) id_ = ctx_.store().create_experiment(title_, launch_dir_);
+    if (id_ == 0 && !dry_run_) id_ = ctx_.store().create_experiment(title_, launch_dir_);
     return id_;
   }
 
   WorkUnit launch(std::vector<std::pair<std::string, Job>> jobs, bool gang) {
-    const int unit_id = ctx_.store().reserve_work_unit(recorded_id(), overrides_json(jobs));
-    xm_impl::WorkUnitJobs unit{id_, unit_id, std::move(jobs), gang};
-    const auto records = xm_impl::launch_work_unit(ctx_, ctx_.options().session, unit);
+    // A dry run records nothing: its work units are numbered here, under experiment 0.
+    const int unit_id = dry_run_
+                            ? ++dry_run_units_
+                            : ctx_.store().reserve_work_unit(recorded_id(), overrides_json(jobs));
+    xm_impl::WorkUnitJobs unit{id_, unit_id, std::move(jobs), gang, dry_run_};
+    const auto launched_jobs = xm_impl::launch_work_unit(ctx_, ctx_.options().session, unit);
     WorkUnit launched;
     launched.experiment_id = id_;
     launched.id = unit_id;
-    for (const core::ExperimentJobRecord& record : records) {
-      launched.jobs.push_back({record.full_name, record.handle, record.role, State::kPending});
+    for (const xm_impl::LaunchedJob& job : launched_jobs) {
+      launched.jobs.push_back({job.record.full_name, job.record.handle, job.record.role,
+                               State::kPending, job.dryrun_json});
     }
     return launched;
   }
@@ -163,7 +169,7 @@ class Experiment::Impl {
                   .emplace(job.handle, app.status ? state_of(app.status->state) : State::kUnknown)
                   .first;
         }
-        unit.jobs.push_back({job.full_name, job.handle, job.role, known->second});
+        unit.jobs.push_back({job.full_name, job.handle, job.role, known->second, ""});
         states.push_back(known->second);
       }
       // A work unit whose launch failed has no jobs: it never ran.
@@ -190,6 +196,7 @@ Experiment& Experiment::operator=(Experiment&&) noexcept = default;
 Experiment Experiment::create(const std::string& title, const Options& options) {
   auto impl = std::make_unique<Impl>(options);
   impl->title_ = title;  // recorded by recorded_id()
+  impl->dry_run_ = options.dry_run;
   return Experiment(std::move(impl));
 }
 
@@ -219,6 +226,15 @@ Experiment SessionBinding::reopened(std::unique_ptr<Experiment::Impl> impl, int6
   impl->title_ = record->title;
   if (recorded_launch_dir) impl->launch_dir_ = record->launch_dir;
   return Experiment(std::move(impl));
+}
+
+std::vector<int64_t> Experiment::list_ids(const Options& options) {
+  Impl impl(options);
+  std::vector<int64_t> ids;
+  for (const core::ExperimentRecord& record : impl.ctx_.store().experiments(0)) {
+    ids.push_back(record.id);
+  }
+  return ids;
 }
 
 int64_t Experiment::id() const { return impl_->recorded_id(); }

@@ -165,9 +165,8 @@ core::Role role_of(const std::string& job_name, const std::string& full_name,
 
 }  // namespace
 
-std::vector<core::ExperimentJobRecord> launch_work_unit(session::Session& ctx,
-                                                        const std::string& session,
-                                                        const WorkUnitJobs& unit) {
+std::vector<LaunchedJob> launch_work_unit(session::Session& ctx, const std::string& session,
+                                          const WorkUnitJobs& unit) {
   if (unit.jobs.empty()) {
     throw core::Error::invalid_argument("work unit " + std::to_string(unit.work_unit_id) +
                                         " has no jobs");
@@ -195,7 +194,7 @@ std::vector<core::ExperimentJobRecord> launch_work_unit(session::Session& ctx,
     apps.push_back({i});
   }
 
-  std::vector<core::ExperimentJobRecord> launched;
+  std::vector<LaunchedJob> launched;
   for (size_t a = 0; a < apps.size(); ++a) {
     const std::string unit_name =
         std::to_string(unit.experiment_id) + "_" + std::to_string(unit.work_unit_id);
@@ -218,11 +217,13 @@ std::vector<core::ExperimentJobRecord> launch_work_unit(session::Session& ctx,
     auto scheduler = ctx.scheduler(plan.scheduler, session);
     session::Launcher launcher(ctx, *scheduler);
     const session::DryRunResult dry = launcher.dryrun(plan);
-    const std::string handle = launcher.schedule(plan, dry);
+    const std::string handle = unit.dry_run ? "" : launcher.schedule(plan, dry);
     for (core::ExperimentJobRecord& record : records) {
       record.handle = handle;
-      ctx.store().record_experiment_job(unit.experiment_id, unit.work_unit_id, record);
-      launched.push_back(record);
+      if (!unit.dry_run) {
+        ctx.store().record_experiment_job(unit.experiment_id, unit.work_unit_id, record);
+      }
+      launched.push_back({record, dry.dryrun_json});
     }
   }
   return launched;

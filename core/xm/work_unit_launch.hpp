@@ -19,12 +19,18 @@ struct WorkUnitJobs {
   int work_unit_id = 0;
   std::vector<std::pair<std::string, xm::Job>> jobs;  // flattened name -> job, overrides applied
   bool gang = false;                                  // from a JobGroup
+  bool dry_run = false;                               // only ask each scheduler for its request
 };
 
-// Submits the work unit and records its jobs under it in the store; returns them.
-std::vector<core::ExperimentJobRecord> launch_work_unit(session::Session& ctx,
-                                                        const std::string& session,
-                                                        const WorkUnitJobs& unit);
+struct LaunchedJob {
+  core::ExperimentJobRecord record;  // handle empty in a dry run
+  std::string dryrun_json;           // the scheduler's request (P-7)
+};
+
+// Submits the work unit and records its jobs under it in the store (in a dry run: neither);
+// returns them.
+std::vector<LaunchedJob> launch_work_unit(session::Session& ctx, const std::string& session,
+                                          const WorkUnitJobs& unit);
 
 }  // namespace sortie::xm_impl
 

@@ -29,6 +29,7 @@ LIBRARIES = {
     "runner": ("core/runner", ["session"]),
     "xm": ("core/xm", ["runner"]),
     "cli": ("core/cli", ["xm"]),
+    "python": ("python", ["xm"]),
 }
 
 SOURCE_SUFFIXES = {".c", ".cc", ".cpp", ".h", ".hpp"}

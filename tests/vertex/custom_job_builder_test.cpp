@@ -138,6 +138,16 @@ TEST(VertexCustomJobBuilderTest, RoleMetadataOverridesTheRunOptions) {
   EXPECT_STREQ(spec["serviceAccount"].GetString(), "sa@p.iam.gserviceaccount.com");
 }
 
+TEST(VertexCustomJobBuilderTest, AnEmptyEntrypointRunsTheImagesOwn) {
+  // Images sortie's packagers build keep their ENTRYPOINT (payloads.md P-2): no command is sent.
+  const rapidjson::Document dry = dryrun(
+      R"([{"name":"r","image":"i","entrypoint":"","args":["--lr=0.1"]}])", R"({"project":"p"})");
+  const rapidjson::Value& container =
+      dry["request"]["jobSpec"]["workerPoolSpecs"][0]["containerSpec"];
+  EXPECT_FALSE(container.HasMember("command"));
+  EXPECT_STREQ(container["args"][0].GetString(), "--lr=0.1");
+}
+
 TEST(VertexCustomJobBuilderTest, RefusesWhatVertexCannotRun) {
   const std::string role = R"({"name":"r","image":"i","entrypoint":"e"})";
   EXPECT_NE(refusal("[" + role + "]", "{}").find("run option 'project' is required"),

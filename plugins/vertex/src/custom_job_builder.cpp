@@ -84,8 +84,7 @@ RoleInput vertex_role(const Role& role, const VertexOptions& options) {
            "field 'image' is required: the container image Vertex AI runs, e.g. "
            "us-docker.pkg.dev/my-project/repo/trainer:latest");
   }
-  input.entrypoint = role.entrypoint;
-  if (input.entrypoint.empty()) refuse(what, "field 'entrypoint' is required");
+  input.entrypoint = role.entrypoint;  // empty: the image's own ENTRYPOINT runs (P-2)
   input.args = role.args;
   input.env = role.env;
   input.num_replicas = role.num_replicas;
@@ -187,8 +186,10 @@ rapidjson::Value worker_pool(const RoleInput& role, const VertexOptions& options
 
   rapidjson::Value container(rapidjson::kObjectType);
   add_string(container, "imageUri", role.image_uri, alloc);
-  refuse_unresolvable_macros(role, role.entrypoint);
-  add_member(container, "command", string_array({macros.apply(role.entrypoint)}, alloc), alloc);
+  if (!role.entrypoint.empty()) {
+    refuse_unresolvable_macros(role, role.entrypoint);
+    add_member(container, "command", string_array({macros.apply(role.entrypoint)}, alloc), alloc);
+  }
   std::vector<std::string> args;
   for (const std::string& arg : role.args) {
     refuse_unresolvable_macros(role, arg);

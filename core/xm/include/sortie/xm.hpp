@@ -225,6 +225,7 @@ struct JobHandle {
   std::string app;   // SCHEDULER://SESSION/APP_ID
   std::string role;  // the job's role in that app
   State state = State::kPending;
+  std::string dryrun_json;  // with Options::dry_run: the scheduler's request (P-7); app is empty
 };
 
 struct WorkUnit {
@@ -247,6 +248,9 @@ struct Options {
   std::vector<std::string> plugin_dirs;  // non-empty: replaces the manifest search path
   bool quiet = false;                    // no packaging progress on stderr
   bool isolate_plugins = false;          // run plugins in child processes (--isolate-plugins)
+  // add() asks each scheduler for its request (JobHandle::dryrun_json) and submits nothing; the
+  // experiment and its work units are not recorded (its id reads 0).
+  bool dry_run = false;
 };
 
 // A recorded experiment, as `sortie experiments list` shows it.
@@ -275,6 +279,8 @@ class Experiment {
   static Experiment create(const std::string& title, const Options& options = {});
   // Reopens a recorded experiment (e.g. to wait for or cancel it from another process).
   static Experiment get(int64_t id, const Options& options = {});
+  // The ids of the recorded experiments, newest first (XManager's list_experiments).
+  static std::vector<int64_t> list_ids(const Options& options = {});
   ~Experiment();
   Experiment(Experiment&&) noexcept;
   Experiment& operator=(Experiment&&) noexcept;

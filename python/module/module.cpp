@@ -1,0 +1,25 @@
+// sortie._sortie: the compiled part of the Python package, a thin binding of the public C++ APIs
+// of libsortie_launch (sortie/xm.hpp, sortie/runner.hpp). It links that shared library, so
+// plugins are found from the library's own location, as for the CLI.
+#include <pybind11/pybind11.h>
+
+#include <sortie/error.hpp>
+
+#include "bindings.hpp"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(_sortie, module) {
+  module.doc() = "Bindings of libsortie_launch; use sortie.xm, sortie.runner and sortie.specs.";
+  // sortie::Error becomes sortie.Error (a RuntimeError) with the same message.
+  static py::exception<sortie::Error> error(module, "Error", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr raised) {
+    try {
+      if (raised) std::rethrow_exception(raised);
+    } catch (const sortie::Error& failure) {
+      error(failure.what());
+    }
+  });
+  sortie::python::bind_experiment(module);
+  sortie::python::bind_runner(module);
+}

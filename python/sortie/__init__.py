@@ -1,0 +1,2 @@
+"""sortie's Python API: XManager's launch API (sortie.xm, sortie.xm_local) and TorchX's specs and
+runner (sortie.specs, sortie.runner), over the shared launch library. See docs/python.md."""

@@ -1,0 +1,127 @@
+"""XManager's executors (xm_local.Local, Vertex/Caip, Kubernetes) and their specs. An executor
+names a sortie executor type, resolved to a scheduler by the installed plugins (docs/payloads.md
+P-14); what sortie cannot honour is refused by name, never ignored."""
+
+import dataclasses
+import os
+from typing import Dict, Optional
+
+from sortie import xm_resources
+
+
+def _refuse(what, why):
+    raise ValueError(f'{what}: {why}')
+
+
+@dataclasses.dataclass
+class DockerOptions:
+    ports: Optional[Dict[int, int]] = None
+    volumes: Optional[Dict[str, str]] = None
+    mount_gcs_path: bool = True
+    interactive: bool = False
+
+    def request(self):
+        if self.interactive:
+            _refuse('DockerOptions(interactive=True)', 'sortie runs containers detached and '
+                    'cannot attach a terminal to them; drop interactive')
+        # XManager mounts ~/gcs only where it exists; sortie has no such mount.
+        if self.mount_gcs_path and os.path.isdir(os.path.expanduser('~/gcs')):
+            _refuse('DockerOptions(mount_gcs_path=True)', 'sortie does not mount ~/gcs; pass it '
+                    "in volumes={'~/gcs': '/gcs'} or set mount_gcs_path=False")
+        return {'ports': dict(self.ports or {}), 'volumes': dict(self.volumes or {})}
+
+
+@dataclasses.dataclass(frozen=True)
+class ExecutorSpec:
+    """Where executables are packaged for (xm_local.Local.Spec(), Vertex.Spec(...), ...)."""
+
+    def run_options(self):
+        """Run options the jobs of executables packaged for this spec pass to their scheduler."""
+        return {}
+
+
+@dataclasses.dataclass(frozen=True)
+class _VertexSpec(ExecutorSpec):
+    push_image_tag: Optional[str] = None
+
+    def run_options(self):
+        # The vertex scheduler pushes a locally built image to this tag before submitting.
+        return {} if self.push_image_tag is None else {'push_image_tag': self.push_image_tag}
+
+
+@dataclasses.dataclass(frozen=True)
+class _KubernetesSpec(ExecutorSpec):
+    push_image_tag: Optional[str] = None
+
+    def run_options(self):
+        if self.push_image_tag is not None:
+            _refuse('Kubernetes.Spec(push_image_tag=...)',
+                    'the kubernetes scheduler runs images from a registry it can pull from; '
+                    'push the image there and package it as xm.Container(image_path=...)')
+        return {}
+
+
+class _Executor:
+    executor_type = ''
+
+    def __init__(self, requirements: Optional[xm_resources.JobRequirements] = None):
+        self.requirements = requirements or xm_resources.JobRequirements()
+
+    def request(self, run_options=None):
+        """The executor for the compiled module; `run_options` come from the executable's
+        ExecutorSpec (e.g. Vertex.Spec(push_image_tag))."""
+        request = {'type': self.executor_type, 'requirements': list(self.requirements.entries)}
+        if run_options:
+            request['options'] = dict(run_options)
+        return request
+
+
+class Local(_Executor):
+    executor_type = 'local'
+    Spec = ExecutorSpec
+
+    def __init__(self, requirements=None, docker_options: Optional[DockerOptions] = None,
+                 experimental_stream_output: bool = False):
+        super().__init__(requirements)
+        if experimental_stream_output:
+            _refuse('Local(experimental_stream_output=True)', 'jobs write to their logs; read '
+                    'them with `sortie log HANDLE` or sortie.runner log_lines')
+        self.docker_options = docker_options
+
+    def request(self, run_options=None):
+        request = super().request(run_options)
+        if self.docker_options is not None:
+            request.update(self.docker_options.request())
+        return request
+
+
+class Vertex(_Executor):
+    executor_type = 'vertex'
+    Spec = _VertexSpec
+
+    def __init__(self, requirements=None, tensorboard=None):
+        super().__init__(requirements)
+        if tensorboard is not None:
+            _refuse('Vertex(tensorboard=...)', 'sortie does not attach Vertex AI TensorBoard '
+                    'instances; drop tensorboard')
+
+    def request(self, run_options=None):
+        # XManager takes the project from the environment (google.auth.default): so does this.
+        project = os.environ.get('GOOGLE_CLOUD_PROJECT')
+        return super().request({**({'project': project} if project else {}),
+                                **(run_options or {})})
+
+
+Caip = Vertex
+
+
+class Kubernetes(_Executor):
+    executor_type = 'kubernetes'
+    Spec = _KubernetesSpec
+
+    def __init__(self, requirements=None, cloud_provider=None, tpu_capability=None):
+        super().__init__(requirements)
+        for name, value in (('cloud_provider', cloud_provider), ('tpu_capability', tpu_capability)):
+            if value is not None:
+                _refuse(f'Kubernetes({name}=...)', 'sortie runs on the cluster of the current '
+                        f'kubeconfig context; drop {name}')

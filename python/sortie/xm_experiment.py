@@ -1,0 +1,278 @@
+"""XManager's Experiment and WorkUnit over sortie's launch API (sortie/xm.hpp). Everything is
+recorded in sortie's store, so `sortie experiments list|show|cancel` sees what Python launched.
+
+There is no event loop of sortie's own (XManager runs one, so a plain `with create_experiment()`
+fails where a loop already runs, as in Jupyter): calls block in the compiled module with the GIL
+released, and waits wake every _blocking.WAKE_SECONDS so Ctrl-C raises KeyboardInterrupt."""
+
+import copy
+import dataclasses
+import functools
+import json
+import os
+import sys
+
+from sortie import _blocking
+from sortie import _sortie
+from sortie import xm_args
+from sortie import xm_executables as executables
+from sortie import xm_jobs
+
+# `sortie launch --dryrun FILE.py` sets it: add() prints each scheduler's request, submits nothing.
+DRYRUN_ENV = 'SORTIE_LAUNCH_DRYRUN'
+_ACTIVE = ('PENDING', 'RUNNING')
+
+
+class ExperimentUnitError(RuntimeError):
+    pass
+
+
+class ExperimentUnitFailedError(ExperimentUnitError):
+    """A work unit ended FAILED or CANCELLED (raised by wait_until_complete)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ExperimentUnitStatus:
+    """A work unit's state: PENDING, RUNNING, SUCCEEDED, FAILED, CANCELLED or UNKNOWN."""
+    state: str
+
+    @property
+    def is_active(self):
+        return self.state in _ACTIVE
+
+    @property
+    def is_completed(self):
+        return self.state == 'SUCCEEDED'
+
+    @property
+    def is_failed(self):
+        return self.state in ('FAILED', 'CANCELLED')
+
+    @property
+    def message(self):
+        return self.state
+
+
+def _apply_args(job, args):
+    """XManager's add(job, args): {'args': ..., 'env_vars': ...} for a Job, {member: ...} for a
+    JobGroup (recursively); applied to a copy."""
+    if not args:
+        return job
+    if isinstance(job, xm_jobs.Job):
+        unknown = set(args) - {'args', 'env_vars'}
+        if unknown:
+            raise ValueError(f'Arguments {sorted(unknown)!r} are not supported by xm.Job; only '
+                             "'args' and 'env_vars' are")
+        job = copy.copy(job)
+        if 'args' in args:
+            job.args = xm_args.merge_args(job.args, args['args'])
+        job.env_vars = {**job.env_vars, **args.get('env_vars', {})}
+        return job
+    unknown = set(args) - set(job.jobs)
+    if unknown:
+        raise ValueError(f'Arguments {sorted(unknown)!r} name no job of the xm.JobGroup; its jobs '
+                         f'are {sorted(job.jobs)!r}')
+    group = copy.copy(job)
+    group.jobs = {name: _apply_args(member, args.get(name, {})) for name, member in job.jobs.items()}
+    return group
+
+
+class WorkUnit:
+    """One work unit: its jobs' handles, status, wait and stop. Awaiting it gives itself, so
+    `await experiment.add(job)` works as in XManager."""
+
+    def __init__(self, experiment, unit):
+        self._experiment = experiment
+        self.experiment_id = unit['experiment_id']
+        self.work_unit_id = unit['id']
+        self.handles = sorted({job['app'] for job in unit['jobs'] if job['app']})
+        # The jobs of a group share one app, so one request (in order, each once).
+        self.dryrun_requests = list(dict.fromkeys(
+            job['dryrun_json'] for job in unit['jobs'] if job['dryrun_json']))
+
+    @property
+    def experiment_unit_name(self):
+        return f'{self.experiment_id}_{self.work_unit_id}'
+
+    def __await__(self):
+        return self
+        yield  # unreachable: makes __await__ a generator that finishes at once
+
+    def _states(self):
+        runner = self._experiment._runner
+        states = []
+        for handle in self.handles:
+            status = runner.status(handle)
+            states.append(status['state'] if status else 'UNKNOWN')
+        return states
+
+    def get_status(self):
+        states = self._states()
+        for state in ('RUNNING', 'PENDING', 'SUBMITTED', 'UNKNOWN', 'FAILED', 'CANCELLED'):
+            if state in states:
+                return ExperimentUnitStatus('PENDING' if state == 'SUBMITTED' else state)
+        return ExperimentUnitStatus('SUCCEEDED' if states else 'UNKNOWN')
+
+    def _wait(self):
+        runner = self._experiment._runner
+        wake_ms = int(_blocking.WAKE_SECONDS * 1000)
+        for handle in self.handles:
+            while not _terminal(runner.wait(handle, wake_ms)['state']):
+                pass  # returning to Python between waits runs its signal handlers (Ctrl-C)
+        status = self.get_status()
+        if status.is_failed:
+            raise ExperimentUnitFailedError(
+                f'work unit {self.experiment_unit_name} ended {status.state} (see `sortie '
+                f'experiments show {self.experiment_id}`)')
+        return status
+
+    def wait_until_complete(self):
+        """Blocks until every job is done (raises ExperimentUnitFailedError if one failed or was
+        cancelled); in a coroutine, returns an awaitable doing the wait in a worker thread."""
+        return _blocking.blocking_or_awaitable(lambda: (self._wait(), self)[1])
+
+    def stop(self, *, mark_as_failed=False, mark_as_completed=False, message=None):
+        if mark_as_failed or mark_as_completed:
+            raise ValueError('WorkUnit.stop(mark_as_failed/mark_as_completed=...): sortie records '
+                             'the state its scheduler reports; stop() cancels the jobs')
+        for handle in self.handles:
+            self._experiment._runner.cancel(handle, message or 'stopped from Python')
+
+    def __repr__(self):
+        return f'WorkUnit({self.experiment_unit_name})'
+
+
+def _terminal(state):
+    return state not in ('UNSUBMITTED', 'SUBMITTED', 'PENDING', 'RUNNING')
+
+
+class Experiment:
+    """An XManager experiment: `with create_experiment(title) as experiment:` (or `async with`);
+    package(), add(), work_units(). Leaving the `with` block waits for the local jobs, as
+    xm_local does; a block left by an exception does not wait."""
+
+    def __init__(self, native, session):
+        self._native = native
+        self._runner = _sortie.Runner(session)
+        self._units = {}
+        self._local_units = []
+        self._dry_run = bool(os.environ.get(DRYRUN_ENV))
+
+    @property
+    def experiment_id(self) -> int:
+        return self._native.id
+
+    @property
+    def experiment_title(self) -> str:
+        return self._native.title
+
+    @property
+    def work_unit_count(self) -> int:
+        return len(self.work_units())
+
+    def work_units(self):
+        """{work unit id: WorkUnit}, the ones added here and any recorded before (get_experiment)."""
+        if not self._dry_run:
+            for unit in self._native.work_units():
+                self._units.setdefault(unit['id'], WorkUnit(self, unit))
+        return dict(self._units)
+
+    def package(self, packageables=()):
+        packageables = list(packageables)
+        packaged = self._native.package([packageable.request() for packageable in packageables])
+        return [executables.Executable(executable, packageable.executor_spec.run_options())
+                for executable, packageable in zip(packaged, packageables)]
+
+    def add(self, job, args=None, *, role=None, identity=''):
+        if role is not None:
+            raise ValueError('Experiment.add(role=...): sortie runs every work unit the same '
+                             'way; drop role')
+        if identity:
+            raise ValueError('Experiment.add(identity=...): sortie gives work units ids from 1 '
+                             'and does not deduplicate them by identity; drop identity')
+        if callable(job) and not isinstance(job, (xm_jobs.Job, xm_jobs.JobGroup)):
+            raise TypeError('Experiment.add: job generators (functions of a work unit) are not '
+                            'supported by sortie; build the xm.Job or xm.JobGroup and add it')
+        job = _apply_args(job, args)
+        if isinstance(job, xm_jobs.Job):
+            unit = self._native.add_job(job.request(), ([], {}))
+        elif isinstance(job, xm_jobs.JobGroup):
+            unit = self._native.add_group(job.request(), {})
+        else:
+            raise TypeError(f'Experiment.add: expected an xm.Job or xm.JobGroup, got {job!r}')
+        work_unit = WorkUnit(self, unit)
+        self._units[work_unit.work_unit_id] = work_unit
+        if _runs_locally(job):
+            self._local_units.append(work_unit)
+        if self._dry_run:
+            for request in work_unit.dryrun_requests:
+                payload = json.loads(request)
+                print(json.dumps(payload.get('document', payload.get('request'))), flush=True)
+        return work_unit
+
+    def _wait_for_local_units(self):
+        for unit in self._local_units:
+            unit._wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        if exc_type is None and not self._dry_run:
+            self._wait_for_local_units()
+        return False
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, exc_type, exc_value, traceback):
+        if exc_type is None and not self._dry_run:
+            await _blocking.InThread(self._wait_for_local_units)
+        return False
+
+    def __repr__(self):
+        return f'Experiment({self._native.id}, {self._native.title!r})'
+
+
+def _runs_locally(job):
+    if isinstance(job, xm_jobs.JobGroup):
+        return any(_runs_locally(member) for member in job.jobs.values())
+    return job.executor.executor_type == 'local'
+
+
+def _session():
+    return os.environ.get('SORTIE_SESSION', '')
+
+
+def _launch_dir():
+    """Where relative executable paths resolve: the launch script's directory, as in XManager
+    (the working directory in a notebook or an interactive interpreter)."""
+    script = getattr(sys.modules.get('__main__'), '__file__', None)
+    return os.path.dirname(os.path.abspath(script)) if script else os.getcwd()
+
+
+def create_experiment(experiment_title: str = '') -> Experiment:
+    native = _sortie.Experiment.create(experiment_title, _session(), _launch_dir(),
+                                       bool(os.environ.get(DRYRUN_ENV)))
+    return Experiment(native, _session())
+
+
+def get_experiment(experiment_id: int) -> Experiment:
+    return Experiment(_sortie.Experiment.get(int(experiment_id), _session()), _session())
+
+
+def list_experiments():
+    return [get_experiment(experiment_id)
+            for experiment_id in _sortie.Experiment.list_ids(_session())]
+
+
+def run_in_asyncio_loop(function):
+    """Runs an `async def main(...)` to completion when called: XManager's decorator for launch
+    scripts that use `async with` and `await`."""
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        import asyncio  # pylint: disable=import-outside-toplevel  (costly; only scripts need it)
+        return asyncio.run(function(*args, **kwargs))
+
+    return run

@@ -1,0 +1,91 @@
+"""XManager's JobRequirements, ResourceType, Topology and units. Names and values are checked by
+the C++ launch API (JobRequirements::parse, docs/experiments.md XF-13), so a Python launch and an
+experiment file accept and refuse the same things."""
+
+import enum
+from typing import Mapping, Optional, Union
+
+vCPU = 1
+KiB, MiB, GiB, TiB, PiB = (1024**power for power in range(1, 6))
+KB, MB, GB, TB, PB = (1000**power for power in range(1, 6))
+
+
+class ResourceType(enum.Enum):
+    CPU = 'cpu'
+    RAM = 'ram'
+    MEMORY = 'memory'
+    DISK = 'disk'
+    EPHEMERAL_STORAGE = 'ephemeral_storage'
+    LOCAL_GPU = 'local_gpu'
+    P4 = 'p4'
+    T4 = 't4'
+    L4 = 'l4'
+    L4_24TH = 'l4_24th'
+    P100 = 'p100'
+    V100 = 'v100'
+    A100 = 'a100'
+    A100_80GIB = 'a100_80gib'
+    H100 = 'h100'
+    H200 = 'h200'
+    B200 = 'b200'
+    TPU_V2 = 'tpu_v2'
+    TPU_V3 = 'tpu_v3'
+    TPU_V4 = 'tpu_v4'
+    TPU_V5E = 'tpu_v5e'
+    TPU_V5P = 'tpu_v5p'
+    TPU_V6E = 'tpu_v6e'
+
+    def __str__(self):
+        return self.name
+
+
+class Topology:
+    """An accelerator topology such as '2x2' or '4x4_twisted'."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return f'Topology({self.name!r})'
+
+
+ResourceQuantity = Union[int, float, str, Topology]
+
+
+def _name_of(resource):
+    return resource.value if isinstance(resource, ResourceType) else str(resource).lower()
+
+
+def _text_of(quantity):
+    if isinstance(quantity, Topology):
+        return quantity.name
+    if isinstance(quantity, bool):
+        raise TypeError(f'expected a number or a text such as 16GiB or 2x2, got {quantity!r}')
+    return str(quantity)
+
+
+class JobRequirements:
+    """Resources one job asks for: JobRequirements(cpu=4, ram=16 * xm.GiB, t4=2)."""
+
+    def __init__(self, resources: Mapping[Union[ResourceType, str], ResourceQuantity] = None, *,
+                 location: Optional[str] = None, accelerator: Optional[ResourceType] = None,
+                 topology: Optional[Topology] = None, replicas: Optional[int] = None,
+                 service_tier=None, **kw_resources):
+        if service_tier is not None:
+            raise ValueError('JobRequirements(service_tier=...): sortie has no service tiers; '
+                             'drop it')
+        self.entries = [(_name_of(name), _text_of(value))
+                        for name, value in {**(resources or {}), **kw_resources}.items()]
+        if accelerator is not None:
+            self.entries.append((_name_of(accelerator), _text_of(topology or 1)))
+        elif topology is not None:
+            raise ValueError('JobRequirements(topology=...) needs accelerator=... too')
+        if replicas is not None:
+            self.entries.append(('replicas', str(replicas)))
+        if location is not None:
+            self.entries.append(('location', location))
+        self.location = location
+        self.replicas = replicas
+
+    def __repr__(self):
+        return f'JobRequirements({dict(self.entries)!r})'

@@ -1,0 +1,98 @@
+"""A TorchX-style runner script (examples/python/torchx_echo.py) runs with only its imports
+changed, and the runner shares the CLI's store both ways."""
+
+import json
+import os
+
+import support
+from sortie import specs
+from sortie.runner import get_runner
+
+
+class TorchxRunnerTest(support.ScratchTestCase):
+
+    def test_example_prints_hi_from_an_app_and_a_component(self):
+        script = self.copy_example('torchx_echo.py')
+        result = self.run_command('/usr/bin/python3', script)
+        self.assertEqual(result.stdout, 'hi\nSUCCEEDED\nhi\n')
+
+    def test_cli_sees_python_apps_and_python_sees_cli_apps(self):
+        runner = get_runner()
+        app = specs.AppDef('fromPython', [specs.Role('main', image='', entrypoint='true')])
+        handle = runner.run(app, 'local_cwd')
+        self.assertEqual(runner.wait(handle).state, specs.AppState.SUCCEEDED)
+        listed = json.loads(self.run_command('sortie', 'list', '--json').stdout)
+        self.assertIn(handle, json.dumps(listed))
+
+        cli_handle = self.run_command('sortie', 'run', '--wait', 'utils.echo', '--msg',
+                                      'from the CLI').stdout.splitlines()[0]
+        self.assertIn(cli_handle, [app.app_handle for app in runner.list('local_cwd')])
+        self.assertEqual(list(runner.log_lines(cli_handle, 'echo')), ['from the CLI\n'])
+
+    def test_describe_gives_back_the_app(self):
+        runner = get_runner()
+        app = specs.AppDef('described', [specs.Role(
+            'main', image='', entrypoint='true', args=['--rank', specs.macros.replica_id],
+            env={'A': '1'}, resource=specs.Resource(cpu=1, gpu=0, memMB=64))])
+        handle = runner.run(app, 'local_cwd')
+        runner.wait(handle)
+        described = runner.describe(handle)
+        self.assertEqual(described.roles[0].args, ['--rank', '${replica_id}'])
+        self.assertEqual(described.roles[0].env, {'A': '1'})
+        self.assertEqual(described.roles[0].resource.memMB, 64)
+
+    def test_log_lines_filters_by_regex_and_stream(self):
+        runner = get_runner()
+        app = specs.AppDef('logs', [specs.Role(
+            'main', image='', entrypoint='sh',
+            args=['-c', 'echo one; echo two; echo three >&2'])])
+        handle = runner.run(app, 'local_cwd')
+        runner.wait(handle)
+        self.assertEqual(list(runner.log_lines(handle, 'main', regex='^t')), ['two\n', 'three\n'])
+        self.assertEqual(list(runner.log_lines(handle, 'main', streams='stderr')), ['three\n'])
+
+    def test_log_lines_tails_a_running_app_until_it_ends(self):
+        runner = get_runner()
+        handle = runner.run(specs.AppDef('tail', [specs.Role(
+            'main', image='', entrypoint='sh', args=['-c', 'echo a; sleep 1; echo b'])]),
+            'local_cwd')
+        self.assertEqual(list(runner.log_lines(handle, 'main', should_tail=True)), ['a\n', 'b\n'])
+        self.assertTrue(runner.status(handle).is_terminal())
+
+    def test_failed_app_raises_for_status_and_cancel_cancels(self):
+        runner = get_runner()
+        failed = runner.run(specs.AppDef('fails', [specs.Role('main', '', entrypoint='false')]),
+                            'local_cwd')
+        status = runner.wait(failed)
+        self.assertEqual(status.state, specs.AppState.FAILED)
+        with self.assertRaises(specs.AppStatusError):
+            status.raise_for_status()
+        sleeper = runner.run(specs.AppDef('sleeps', [specs.Role(
+            'main', '', entrypoint='sleep', args=['60'])]), 'local_cwd')
+        runner.cancel(sleeper)
+        self.assertEqual(runner.wait(sleeper).state, specs.AppState.CANCELLED)
+
+    def test_handles_parse_and_unsupported_arguments_are_refused(self):
+        parsed = specs.parse_app_handle('local_cwd://default/echo-abc')
+        self.assertEqual((parsed.scheduler_backend, parsed.session_name, parsed.app_id),
+                         ('local_cwd', 'default', 'echo-abc'))
+        with self.assertRaises(specs.MalformedAppHandleException):
+            specs.parse_app_handle('echo-abc')
+        runner = get_runner()
+        app = specs.AppDef('x', [specs.Role('main', '', entrypoint='true')])
+        with self.assertRaisesRegex(ValueError, 'workspace'):
+            runner.run(app, 'local_cwd', workspace='.')
+        self.assertIsNone(runner.status('local_cwd://default/never-ran'))
+
+    def test_dryrun_submits_nothing_and_schedule_runs_it(self):
+        runner = get_runner('dry')
+        info = runner.dryrun(specs.AppDef('dry', [specs.Role('main', '', entrypoint='true')]),
+                             'local_cwd')
+        self.assertIn('dry', info.request)
+        self.assertEqual(runner.list('local_cwd'), [])
+        handle = runner.schedule(info)
+        self.assertTrue(handle.startswith('local_cwd://dry/dry-'), handle)
+
+
+if __name__ == '__main__':
+    support.main()

@@ -1,0 +1,69 @@
+"""examples/python/cifar10/vertex_launcher.py, a cifar10-style XManager launcher, dry-runs a 2x2 sweep of
+job groups through `sortie launch --dryrun`, and every Vertex AI request body passes the schema
+validator of the Vertex plugin's tests (tests/vertex/validate). Exit 3 of the validator (schema
+not fetched, packaging/engines/vertex_validators.sh) is a skip, or a failure under CI=true."""
+
+import json
+import os
+import sys
+import unittest
+
+import support
+from sortie import xm
+from sortie import xm_local
+
+VALIDATOR = os.path.join(support.SOURCE_DIR, 'tests', 'vertex', 'validate',
+                         'validate_custom_job.py')
+
+
+class VertexDryRunTest(support.ScratchTestCase):
+
+    def test_every_request_of_the_sweep_is_a_valid_custom_job(self):
+        directory = self.copy_example('cifar10')
+        self.env['GOOGLE_CLOUD_PROJECT'] = 'my-project'
+        # The local stand-in for python:3.11-slim (packaging/engines/python_image_up.sh).
+        self.env['SORTIE_PYTHON_BASE_IMAGE'] = 'sortie-test/python:3.11'
+        result = self.run_command('sortie', 'launch', '--dryrun',
+                                  os.path.join(directory, 'vertex_launcher.py'), timeout=600)
+        bodies = [json.loads(line) for line in result.stdout.splitlines()]
+        self.assertEqual(len(bodies), 4)  # one CustomJob per work unit: a group is one app
+        for body in bodies:
+            pools = body['jobSpec']['workerPoolSpecs']
+            self.assertEqual(len(pools), 2)  # trainer and evaluator, one pool each
+            self.assertEqual(pools[0]['machineSpec']['acceleratorType'], 'NVIDIA_TESLA_T4')
+        trainer_args = sorted(' '.join(body['jobSpec']['workerPoolSpecs'][0]['containerSpec']
+                                       ['args']) for body in bodies)
+        self.assertEqual(trainer_args, sorted(
+            f'--learning_rate={lr} --batch_size={bs}'
+            for lr in ('0.1', '0.01') for bs in ('64', '128')))
+        paths = []
+        for index, body in enumerate(bodies):
+            paths.append(os.path.join(self.scratch, f'body{index}.json'))
+            with open(paths[-1], 'w') as out:
+                json.dump(body, out)
+        validated = self.run_command(sys.executable, VALIDATOR, *paths, check=False)
+        if validated.returncode == 3 and os.environ.get('CI') != 'true':
+            raise unittest.SkipTest(validated.stderr.strip())
+        self.assertEqual(validated.returncode, 0, validated.stdout + validated.stderr)
+        self.assertEqual(self.run_command('sortie', 'experiments', 'list').stdout.count('cifar10'),
+                         0)  # a dry run records nothing
+
+    def test_push_image_tag_of_the_executor_spec_names_the_image_vertex_runs(self):
+        directory = self.copy_example('cifar10')
+        os.environ.update(GOOGLE_CLOUD_PROJECT='my-project', SORTIE_LAUNCH_DRYRUN='1',
+                          SORTIE_PYTHON_BASE_IMAGE='sortie-test/python:3.11')
+        tag = 'us-docker.pkg.dev/my-project/cifar10/trainer:v1'
+        with xm_local.create_experiment('push') as experiment:
+            [trainer] = experiment.package([xm.python_container(
+                xm_local.Vertex.Spec(push_image_tag=tag), path=os.path.join(directory, 'trainer'),
+                entrypoint=xm.ModuleName('trainer.train'))])
+            unit = experiment.add(xm.Job(trainer, xm_local.Vertex()))
+        [request] = unit.dryrun_requests
+        payload = json.loads(request)
+        body = payload.get('document', payload['request'])
+        self.assertEqual(
+            body['jobSpec']['workerPoolSpecs'][0]['containerSpec']['imageUri'], tag)
+
+
+if __name__ == '__main__':
+    support.main()

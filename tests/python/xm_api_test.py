@@ -1,0 +1,62 @@
+"""sortie.xm's names behave as XManager's: args merging, requirements checked by the C++ API,
+and what sortie cannot honour refused by name."""
+
+import support
+from sortie import xm
+from sortie import xm_local
+
+
+class XmApiTest(support.ScratchTestCase):
+
+    def test_merge_args_overrides_keywords_in_place_and_appends_positionals(self):
+        merged = xm.merge_args(['a'], {'x': 1, 'y': 2}, {'x': 3}, ['b'])
+        self.assertEqual(merged.items(), [(None, 'a'), ('x', 3), ('y', 2), (None, 'b')])
+        self.assertEqual(merged.to_dict(kwargs_only=True), {'x': 3, 'y': 2})
+        with self.assertRaises(TypeError):
+            xm.SequentialArgs.from_collection('--x=1')
+
+    def test_job_group_jobs_are_mutable(self):
+        group = xm.JobGroup(a=None)
+        group.jobs['b'] = None
+        self.assertEqual(list(group.jobs), ['a', 'b'])
+
+    def test_requirements_use_xmanager_names_and_units(self):
+        requirements = xm.JobRequirements(cpu=4, ram=16 * xm.GiB, t4=2)
+        self.assertEqual(requirements.entries, [('cpu', '4'), ('ram', str(16 * 2**30)),
+                                                ('t4', '2')])
+        tpu = xm.JobRequirements(accelerator=xm.ResourceType.TPU_V4, topology=xm.Topology('2x2'))
+        self.assertEqual(tpu.entries, [('tpu_v4', '2x2')])
+
+    def test_a_bad_requirement_is_refused_when_the_job_is_added(self):
+        experiment = xm_local.create_experiment('bad requirement')
+        [executable] = experiment.package([xm.binary(xm_local.Local.Spec(), '/bin/true')])
+        with self.assertRaisesRegex(Exception, "v1000"):
+            experiment.add(xm.Job(executable, xm_local.Local(
+                xm.JobRequirements(v1000=1))))
+
+    def test_unsupported_options_are_refused_by_name(self):
+        refusals = {
+            'push_image_tag': lambda: xm.binary(xm_local.Kubernetes.Spec(push_image_tag='t'),
+                                                'x').request(),
+            'experimental_stream_output': lambda: xm_local.Local(experimental_stream_output=True),
+            'interactive': lambda: xm_local.DockerOptions(interactive=True).request(),
+            'tensorboard': lambda: xm_local.Vertex(tensorboard='tb'),
+            'service_tier': lambda: xm.JobRequirements(service_tier='prod'),
+            'dependencies': lambda: xm.Binary('x', dependencies=['y']).spec(),
+        }
+        for name, refused in refusals.items():
+            with self.subTest(name), self.assertRaisesRegex(ValueError, name):
+                refused()
+        experiment = xm_local.create_experiment('refusals')
+        [executable] = experiment.package([xm.binary(xm_local.Local.Spec(), '/bin/true')])
+        job = xm.Job(executable, xm_local.Local())
+        with self.assertRaisesRegex(ValueError, 'identity'):
+            experiment.add(job, identity='run-1')
+        with self.assertRaisesRegex(ValueError, "'argz'"):
+            experiment.add(job, args={'argz': {}})
+        with self.assertRaisesRegex(TypeError, 'job generators'):
+            experiment.add(lambda work_unit: None)
+
+
+if __name__ == '__main__':
+    support.main()
