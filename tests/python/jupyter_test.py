@@ -22,7 +22,8 @@ with xm_local.create_experiment(experiment_title='notebook') as experiment:
     second = experiment.add(xm.Job(executable, xm_local.Local(), args=['second']))
     first.wait_until_complete()
     second.wait_until_complete()
-print(first.get_status().state, second.get_status().state, open('out.txt').read().split())
+# The two units run side by side, so their lines arrive in either order.
+print(first.get_status().state, second.get_status().state, sorted(open('out.txt').read().split()))
 '''
 
 AWAITED_CELL = '''\
