@@ -10,11 +10,14 @@ packages=(
   cmake g++ make pkg-config ccache dpkg-dev file
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   rapidjson-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libcurl4-openssl-dev libssl-dev
+  libcpp-httplib-dev
 )
 case $group in
   build) ;;
   test)
     packages+=(googletest libgtest-dev libgmock-dev hyperfine time procps curl jq openssl python3)
+    # `sortie ui`'s browser test: Debian's Chromium, its driver and Selenium (no browser download).
+    packages+=(chromium chromium-driver python3-selenium)
     # The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
     # already installed (Debian's nodejs 18 also works).
     command -v npm >/dev/null || packages+=(nodejs npm)
