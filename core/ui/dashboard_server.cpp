@@ -97,6 +97,9 @@ class Dashboard {
     server.Get(kPagePaths, [](const httplib::Request&, httplib::Response& response) {
       answer_asset(response, "index.html");
     });
+    // No icon: an empty answer rather than a 404 in every browser's console.
+    server.Get("/favicon.ico",
+               [](const httplib::Request&, httplib::Response& response) { response.status = 204; });
     server.Get(R"(/assets/([a-z]{1,32}\.(js|css)))",
                [](const httplib::Request& request, httplib::Response& response) {
                  answer_asset(response, request.matches[1]);

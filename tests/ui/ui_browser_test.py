@@ -175,15 +175,18 @@ def main(prefix, scratch_dir):
     experiment_id = scratch.launch_sweep()
     read_only = Dashboard(scratch)
     cancelling = Dashboard(scratch, "--allow-cancel")
-    driver = browser(scratch.root / "chromium")
+    driver = None
     try:
+        driver = browser(scratch.root / "chromium")
         check_sweep_page(driver, read_only, scratch, experiment_id, shots)
         ticker = scratch.run_ticker(300)
         check_log_pane(driver, read_only, ticker, shots)
         check_cancel(driver, read_only, cancelling, ticker, shots)
         check_pages(driver, read_only, experiment_id, shots)
     finally:
-        driver.quit()
+        if driver is not None:
+            driver.quit()
+        scratch.release_sweep()
         read_only.stop()
         cancelling.stop()
         shutil.rmtree(scratch.root / "chromium", ignore_errors=True)

@@ -189,7 +189,7 @@ async function renderAppStatus(handle, target) {
     el("td", { text: role.role }), el("td", { text: String(replica.id) }), stateCell(replica.state),
     el("td", { text: replica.exit_code === null ? "" : String(replica.exit_code) }),
     el("td", { text: String(replica.restarts) }), el("td", { text: replica.hostname }),
-    el("td", { text: replica.message })))));
+    el("td", { text: replica.message }))));
   const cancel = config.allow_cancel && !TERMINAL.has(app.state)
     ? el("button", { id: "cancel", text: "Cancel app", onclick: (event) => cancelApp(handle, event.target) })
     : null;
