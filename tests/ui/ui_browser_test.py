@@ -55,7 +55,10 @@ def wait_until(driver, script, what, timeout=30):
         if value:
             return value
         time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+    shown = driver.execute_script("return document.body.innerText")[:500]
+    console = [entry["message"] for entry in driver.get_log("browser")]
+    raise AssertionError(f"timed out waiting for {what}; the page shows:\n{shown}\n"
+                         f"console: {console}")
 
 
 def open_page(driver, url):
@@ -98,7 +101,9 @@ def check_sweep_page(driver, dashboard, scratch, experiment_id, shots):
     assert "FAILED" in first and "0.01" in first and "32" in first, f"failures first: {first}"
     shots.take(driver, "sweep")
     driver.find_element("css selector", "#sweep th[data-key=batch_size]").click()
-    wait_until(driver, "return location.search.includes('sort=batch_size')", "a sortable URL")
+    wait_until(driver, "return location.search.includes('sort=batch_size') && "
+               "document.querySelector('#sweep th[data-key=batch_size].sorted-asc')",
+               "the table sorted by batch_size, in a shareable URL")
     sizes = driver.execute_script(
         "const i = [...document.querySelectorAll('#sweep th')].findIndex("
         "  th => th.textContent === 'batch_size');"
@@ -132,8 +137,9 @@ def check_cancel(driver, read_only, cancelling, ticker, shots):
     wait_until(driver, "return document.querySelector('#app-state')", "the app's state")
     assert not driver.find_elements("css selector", "#cancel"), "a read-only page shows cancel"
     open_page(driver, cancelling.url + page)
-    wait_until(driver, "return document.querySelector('#cancel')", "the cancel button")
-    driver.find_element("css selector", "#cancel").click()
+    # Found and clicked in one script: the page may re-render between two WebDriver calls.
+    wait_until(driver, "const b = document.querySelector('#cancel'); if (b) b.click(); return b",
+               "the cancel button")
     wait_until(driver, "return document.querySelector('#app-state').textContent === 'CANCELLED'",
                "the page to show the app cancelled")
     shots.take(driver, "app_cancelled")

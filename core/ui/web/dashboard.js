@@ -22,8 +22,17 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-async function getJson(url) {
-  const response = await fetch(url, { cache: "no-store" });
+// A fetch that failed on the way (the network changed, the server restarted) is tried again a
+// few times before the page shows the error; an HTTP error answer is shown at once.
+async function getJson(url, attempts = 4) {
+  let response;
+  try {
+    response = await fetch(url, { cache: "no-store" });
+  } catch (error) {
+    if (attempts <= 1) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    return getJson(url, attempts - 1);
+  }
   const body = await response.json();
   if (!response.ok) throw new Error(body.error || response.statusText);
   return body;
