@@ -217,6 +217,28 @@ class Dashboard {
   std::atomic<bool> stopping_{false};
 };
 
+bool is_loopback_name(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
+}
+
+// The name in a Host header, without its port.
+std::string host_name_of(const std::string& header) {
+  if (!header.empty() && header.front() == '[') return header.substr(0, header.find(']') + 1);
+  return header.substr(0, header.find(':'));
+}
+
+// A dashboard on loopback answers only requests addressed to loopback: a page elsewhere that
+// rebinds its own name to 127.0.0.1 (DNS rebinding) gets 403, not the store or a cancel.
+void refuse_other_hosts(httplib::Server& server) {
+  server.set_pre_routing_handler([](const httplib::Request& request, httplib::Response& response) {
+    if (is_loopback_name(host_name_of(request.get_header_value("Host")))) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    answer_error(response, 403, "this dashboard answers only requests to a loopback address");
+    return httplib::Server::HandlerResponse::Handled;
+  });
+}
+
 std::string url_of(const std::string& host, int port) {
   const bool ipv6 = host.find(':') != std::string::npos;
   return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "/";
@@ -237,6 +259,7 @@ void serve_dashboard(const session::SessionOptions& session_options,
                               {"X-Content-Type-Options", "nosniff"},
                               {"Referrer-Policy", "no-referrer"}});
   dashboard.route(server);
+  if (is_loopback_name(options.host)) refuse_other_hosts(server);
 
   const int port = options.port == 0
                        ? server.bind_to_any_port(options.host)

@@ -85,9 +85,9 @@ def check_sweep_page(driver, dashboard, scratch, experiment_id, shots):
         "return [...document.querySelectorAll('#sweep th')].map(th => th.textContent)")
     assert headers == ["unit", "lr", "batch_size", "state", "jobs"] or headers == [
         "unit", "batch_size", "lr", "state", "jobs"], headers
-    states = driver.execute_script(
-        "return [...document.querySelectorAll('#sweep tbody td.state')].map(td => td.textContent)")
-    assert states == ["RUNNING"] * 6, states
+    # The units may still be starting on a loaded machine; the refresher records them RUNNING.
+    wait_until(driver, "return [...document.querySelectorAll('#sweep tbody td.state')].every("
+               "td => td.textContent === 'RUNNING')", "six RUNNING units")
     shots.take(driver, "sweep_running")
     scratch.release_sweep()
     wait_until(driver, "return window.seen.failedAt", "a failed row", timeout=30)

@@ -89,6 +89,8 @@ def check_bad_requests(dashboard, handle):
         assert 400 <= status < 500
     status, _ = dashboard.request("GET", "/api/events", {"Last-Event-ID": "1; DROP TABLE"})
     assert status == 400, status
+    status, body = dashboard.request("GET", "/api/apps", {"Host": "attacker.example:8765"})
+    assert status == 403 and "loopback" in body["error"], (status, body)
     status, body = dashboard.request("POST", "/api/cancel?handle=" + quoted(handle),
                                      {"X-Sortie-UI": "cancel"})
     assert status == 403 and "--allow-cancel" in body["error"], (status, body)
@@ -97,7 +99,7 @@ def check_bad_requests(dashboard, handle):
         raw.sendall(b"GET /" + b"a" * 1_000_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
         assert raw.recv(64).split()[1].startswith(b"4"), "an enormous request line is not a 4xx"
     assert dashboard.get("/api/config")["allow_cancel"] is False, "the server did not survive"
-    print(f"bad requests: {len(bad) + 3} answered 4xx; the server still answers")
+    print(f"bad requests: {len(bad) + 4} answered 4xx; the server still answers")
 
 
 def follow(response, received):
