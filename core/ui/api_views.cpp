@@ -108,13 +108,12 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
 }
 
 std::string apps_json(WorkerContext& context) {
-  const runner::AppList list = context.runner().list();
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.apps/1").key("apps").begin_array();
-  for (const runner::ListedApp& app : list.apps) {
+  for (const core::AppRecord& app : context.session().store().list({})) {
     out.begin_object().key("handle").string(app.handle).key("name").string(app.name);
-    out.key("state").string(app.state).key("submitted_at").number(app.submitted_at);
-    out.key("unverified").string(app.unverified).end_object();
+    out.key("state").string(core::to_string(app.state));
+    out.key("submitted_at").number(app.submitted_at).end_object();
   }
   out.end_array().end_object();
   return out.str();

@@ -18,7 +18,8 @@ std::string experiments_json(WorkerContext& context);
 // One experiment's work units with their args (the sweep's hyperparameters), jobs and states;
 // nullopt for an unknown id.
 std::optional<std::string> experiment_json(WorkerContext& context, int64_t id);
-// The apps of the store, newest first (Runner::list).
+// The apps of the store, newest first, as recorded: the status refresher keeps the active ones
+// states current, so a list never waits for a scheduler however many viewers ask.
 std::string apps_json(WorkerContext& context);
 // One recorded app: its roles, replicas (states, exit codes, restarts, messages) and events.
 std::string app_json(WorkerContext& context, const std::string& handle);
