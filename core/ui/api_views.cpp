@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/session/json_text.hpp>
 #include <vector>

@@ -4,7 +4,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
+#include <functional>
 #include <limits>
 #include <sortie/core/error.hpp>
 #include <sortie/session/json_text.hpp>

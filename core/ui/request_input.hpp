@@ -8,7 +8,6 @@
 #define SORTIE_UI_REQUEST_INPUT_HPP
 
 #include <cstdint>
-#include <optional>
 #include <sortie/runner.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
