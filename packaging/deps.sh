@@ -11,6 +11,7 @@ packages=(
   libboost-dev libboost-program-options-dev libboost-filesystem-dev
   rapidjson-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libcurl4-openssl-dev libssl-dev
   python3-dev pybind11-dev
+  libcpp-httplib-dev
 )
 case $group in
   build) ;;
@@ -18,6 +19,8 @@ case $group in
     packages+=(googletest libgtest-dev libgmock-dev hyperfine time procps curl jq openssl python3)
     # The Python API's notebook test (tests/python/jupyter_test.py).
     packages+=(python3-nbclient python3-nbformat python3-ipykernel)
+    # `sortie ui`'s browser test: Debian's Chromium, its driver and Selenium (no browser download).
+    packages+=(chromium chromium-driver python3-selenium)
     # The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
     # already installed (Debian's nodejs 18 also works).
     command -v npm >/dev/null || packages+=(nodejs npm)

@@ -37,6 +37,7 @@ commands:
   launch     run an experiment file: executables, jobs, job groups, work units, sweeps
   experiments
              experiments launched from any shell: list, show ID, cancel ID
+  ui         a live web dashboard of experiments, apps, logs and events
 
 global options:
   --plugin-dir DIR  read manifests from DIR only (repeatable; replaces the search path)
@@ -70,6 +71,7 @@ constexpr Command kCommands[] = {
     {"builtins", sortie::cli::cmd_builtins},
     {"launch", sortie::cli::cmd_launch},
     {"experiments", sortie::cli::cmd_experiments},
+    {"ui", sortie::cli::cmd_ui},
 };
 
 // The exit status of a command stopped by an error with this status (docs/exit-status.md).

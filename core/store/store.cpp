@@ -410,4 +410,19 @@ std::vector<AppEvent> AppStore::events(const std::string& handle) const {
   return events;
 }
 
+std::vector<AppEvent> AppStore::events_after(int64_t after_id, int limit) const {
+  Statement query(db_, path_,
+                  "SELECT id, handle, at, kind, detail FROM events WHERE id > ?1 ORDER BY id "
+                  "LIMIT ?2",
+                  "reading the events after " + std::to_string(after_id));
+  query.bind(1, after_id);
+  query.bind(2, static_cast<int64_t>(limit));
+  std::vector<AppEvent> events;
+  while (query.step()) {
+    events.push_back(
+        AppEvent{query.integer(0), query.text(1), query.integer(2), query.text(3), query.text(4)});
+  }
+  return events;
+}
+
 }  // namespace sortie::core

@@ -3,7 +3,7 @@
 Layering"): a folder is a library, and a library may include the headers of, and link, only the
 libraries below it:
 
-    cli -> xm -> runner -> session -> {plugin_host, store} -> model -> registry -> sdk
+    cli -> ui -> xm -> runner -> session -> {plugin_host, store} -> model -> registry -> sdk
 
 Each `#include` of a C++ file in a library's folder is resolved to the folder that holds the
 header (the includer's own folder first, then every library's folder and include/ directory); each
@@ -28,7 +28,8 @@ LIBRARIES = {
     "session": ("core/session", ["plugin_host", "store"]),
     "runner": ("core/runner", ["session"]),
     "xm": ("core/xm", ["runner"]),
-    "cli": ("core/cli", ["xm"]),
+    "ui": ("core/ui", ["xm"]),
+    "cli": ("core/cli", ["ui"]),
     "python": ("python", ["xm"]),
 }
 

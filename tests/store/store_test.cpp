@@ -149,6 +149,26 @@ TEST_F(AppStoreTest, StatusReplacesEarlierReplicas) {
   EXPECT_EQ(read.roles[0].replicas[0].pid, std::optional<int64_t>(1000));
 }
 
+TEST_F(AppStoreTest, EventsAfterAnIdResumeAcrossAppsWithoutGapsOrDuplicates) {
+  auto store = AppStore::open(path());
+  store->record_submission(sample_record("a1"));
+  store->record_submission(sample_record("b2"));
+  store->add_event("local://default/a1", "note", "one");
+  store->add_event("local://default/b2", "note", "two");
+  const std::vector<AppEvent> all = store->events_after(0, 100);
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[1].handle, "local://default/b2");
+  EXPECT_EQ(all[3].detail, "two");
+  const std::vector<AppEvent> first = store->events_after(0, 2);
+  ASSERT_EQ(first.size(), 2u);
+  store->add_event("local://default/a1", "note", "three");  // while the reader is away
+  std::vector<AppEvent> resumed = store->events_after(first.back().id, 100);
+  ASSERT_EQ(resumed.size(), 3u);
+  EXPECT_EQ(resumed[0].id, all[2].id);
+  EXPECT_EQ(resumed[2].detail, "three");
+  EXPECT_TRUE(store->events_after(resumed.back().id, 100).empty());
+}
+
 TEST_F(AppStoreTest, StateEventOnlyWhenTheStateChanges) {
   auto store = AppStore::open(path());
   const std::string handle = "local://default/a1";

@@ -96,6 +96,9 @@ class AppStore {
   std::optional<AppStatus> last_status(const std::string& handle) const;
   std::vector<AppRecord> list(const ListFilter& filter) const;
   std::vector<AppEvent> events(const std::string& handle) const;
+  // Every app's events with an id above `after_id`, oldest first, at most `limit` (ids only grow,
+  // so a follower resumes from the last id it saw without duplicates or gaps).
+  std::vector<AppEvent> events_after(int64_t after_id, int limit) const;
 
   // Experiments (store_experiments.cpp). Ids come from the store: 1, 2, ... per store.
   int64_t create_experiment(const std::string& title, const std::string& launch_dir);

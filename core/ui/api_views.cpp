@@ -1,0 +1,160 @@
+#include "api_views.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sortie/core/error.hpp>
+#include <sortie/session/json_text.hpp>
+#include <vector>
+
+#include "work_unit_args.hpp"
+
+namespace sortie::ui {
+namespace {
+
+using session::JsonText;
+
+// A work unit whose jobs are in different states shows the one that needs attention first.
+int attention_rank(const std::string& state) {
+  static const std::vector<std::string> kOrder = {"FAILED",      "CANCELLED", "UNKNOWN",
+                                                  "RUNNING",     "PENDING",   "SUBMITTED",
+                                                  "UNSUBMITTED", "SUCCEEDED"};
+  const auto found = std::find(kOrder.begin(), kOrder.end(), state);
+  return static_cast<int>(found - kOrder.begin());
+}
+
+std::string recorded_state(core::AppStore& store, const std::string& handle) {
+  const auto record = store.get(handle);
+  return record ? core::to_string(record->state) : "UNKNOWN";
+}
+
+std::string unit_state(core::AppStore& store, const core::WorkUnitRecord& unit) {
+  std::string state = "UNSUBMITTED";
+  for (const core::ExperimentJobRecord& job : unit.jobs) {
+    const std::string job_state = recorded_state(store, job.handle);
+    if (attention_rank(job_state) < attention_rank(state) || state == "UNSUBMITTED") {
+      state = job_state;
+    }
+  }
+  return state;
+}
+
+void optional_number(JsonText& out, const char* key, const std::optional<int64_t>& value) {
+  out.key(key);
+  value ? out.number(*value) : out.null();
+}
+
+void replica_json(JsonText& out, const runner::ReplicaStatus& replica) {
+  out.begin_object().key("id").number(int64_t{replica.id});
+  out.key("state").string(runner::to_string(replica.state));
+  optional_number(out, "pid", replica.pid);
+  out.key("exit_code");
+  replica.exit_code ? out.number(int64_t{*replica.exit_code}) : out.null();
+  out.key("hostname").string(replica.hostname);
+  out.key("restarts").number(int64_t{replica.restarts});
+  optional_number(out, "started_at", replica.started_at);
+  optional_number(out, "finished_at", replica.finished_at);
+  out.key("message").string(replica.message);
+  out.end_object();
+}
+
+}  // namespace
+
+std::string experiments_json(WorkerContext& context) {
+  core::AppStore& store = context.session().store();
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.ui.experiments/1").key("experiments");
+  out.begin_array();
+  for (const core::ExperimentRecord& experiment : store.experiments(0)) {
+    const auto units = store.work_units(experiment.id);
+    std::map<std::string, int64_t> states;
+    for (const core::WorkUnitRecord& unit : units) ++states[unit_state(store, unit)];
+    out.begin_object().key("id").number(experiment.id).key("title").string(experiment.title);
+    out.key("created_at").number(experiment.created_at);
+    out.key("work_units").number(static_cast<int64_t>(units.size())).key("states").begin_object();
+    for (const auto& [state, count] : states) out.key(state).number(count);
+    out.end_object().end_object();
+  }
+  out.end_array().end_object();
+  return out.str();
+}
+
+std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
+  core::AppStore& store = context.session().store();
+  const auto experiment = store.experiment(id);
+  if (!experiment) return std::nullopt;
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.ui.experiment/1");
+  out.key("id").number(experiment->id).key("title").string(experiment->title);
+  out.key("launch_dir").string(experiment->launch_dir);
+  out.key("created_at").number(experiment->created_at).key("work_units").begin_array();
+  for (const core::WorkUnitRecord& unit : store.work_units(id)) {
+    out.begin_object().key("id").number(int64_t{unit.work_unit_id});
+    out.key("args").begin_object();
+    for (const auto& [name, value] : hyperparameters_of(unit.args_json)) {
+      out.key(name).string(value);
+    }
+    out.end_object().key("overrides").raw(unit.args_json.empty() ? "{}" : unit.args_json);
+    out.key("state").string(unit_state(store, unit)).key("jobs").begin_array();
+    for (const core::ExperimentJobRecord& job : unit.jobs) {
+      out.begin_object().key("name").string(job.job_name).key("handle").string(job.handle);
+      out.key("role").string(job.role).key("state").string(recorded_state(store, job.handle));
+      out.end_object();
+    }
+    out.end_array().end_object();
+  }
+  out.end_array().end_object();
+  return out.str();
+}
+
+std::string apps_json(WorkerContext& context) {
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.ui.apps/1").key("apps").begin_array();
+  for (const core::AppRecord& app : context.session().store().list({})) {
+    out.begin_object().key("handle").string(app.handle).key("name").string(app.name);
+    out.key("state").string(core::to_string(app.state));
+    out.key("submitted_at").number(app.submitted_at).end_object();
+  }
+  out.end_array().end_object();
+  return out.str();
+}
+
+std::string app_json(WorkerContext& context, const std::string& handle) {
+  const auto description = context.runner().describe(handle);
+  if (!description) throw core::Error::not_found("app " + handle + " is unknown");
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.ui.app/1");
+  out.key("handle").string(description->handle);
+  out.key("app").raw_or_null(description->app_json);
+  out.key("submitted_at").number(description->submitted_at);
+  if (const auto& status = description->status) {
+    out.key("state").string(runner::to_string(status->state));
+    out.key("message").string(status->message);
+    out.key("restarts").number(int64_t{status->restarts});
+    out.key("from_store_only").boolean(status->from_store_only);
+    out.key("not_refreshed").string(status->not_refreshed);
+    out.key("roles").begin_array();
+    for (const runner::RoleStatus& role : status->roles) {
+      out.begin_object().key("role").string(role.role).key("replicas").begin_array();
+      for (const runner::ReplicaStatus& replica : role.replicas) replica_json(out, replica);
+      out.end_array().end_object();
+    }
+    out.end_array();
+  } else {
+    out.key("state").string("UNKNOWN").key("roles").begin_array().end_array();
+  }
+  out.key("events").begin_array();
+  for (const core::AppEvent& event : context.session().store().events(description->handle)) {
+    out.raw(event_json(event));
+  }
+  out.end_array().end_object();
+  return out.str();
+}
+
+std::string event_json(const core::AppEvent& event) {
+  JsonText out;
+  out.begin_object().key("id").number(event.id).key("handle").string(event.handle);
+  out.key("at").number(event.at).key("kind").string(event.kind).key("detail").string(event.detail);
+  return out.end_object().str();
+}
+
+}  // namespace sortie::ui

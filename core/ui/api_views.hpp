@@ -1,0 +1,31 @@
+// File: core/ui/api_views.hpp
+//
+// The dashboard's JSON documents (schema sortie.ui.*/1, docs/ui.md), read through the runner API
+// and the store.
+#ifndef SORTIE_UI_API_VIEWS_HPP
+#define SORTIE_UI_API_VIEWS_HPP
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "worker_context.hpp"
+
+namespace sortie::ui {
+
+// Every experiment, newest first, with how many of its work units are in each state.
+std::string experiments_json(WorkerContext& context);
+// One experiment's work units with their args (the sweep's hyperparameters), jobs and states;
+// nullopt for an unknown id.
+std::optional<std::string> experiment_json(WorkerContext& context, int64_t id);
+// The apps of the store, newest first, as recorded: the status refresher keeps the active ones
+// states current, so a list never waits for a scheduler however many viewers ask.
+std::string apps_json(WorkerContext& context);
+// One recorded app: its roles, replicas (states, exit codes, restarts, messages) and events.
+std::string app_json(WorkerContext& context, const std::string& handle);
+// One event of the store's events table, as the event stream sends it.
+std::string event_json(const core::AppEvent& event);
+
+}  // namespace sortie::ui
+
+#endif  // SORTIE_UI_API_VIEWS_HPP

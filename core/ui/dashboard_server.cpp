@@ -1,0 +1,288 @@
+// The dashboard's routes: the page (one HTML document for every page path, its script and style
+// sheet from web_assets), the JSON API, the event streams and the cancel action.
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <limits>
+#include <sortie/core/error.hpp>
+#include <sortie/session/json_text.hpp>
+#include <sortie/ui/dashboard.hpp>
+#include <thread>
+
+#include "api_views.hpp"
+#include "event_streams.hpp"
+#include "request_input.hpp"
+#include "status_refresher.hpp"
+#include "web_assets.hpp"
+#include "worker_context.hpp"
+
+namespace sortie::ui {
+namespace {
+
+constexpr auto kRefreshPeriod = std::chrono::milliseconds(250);
+constexpr int64_t kMaxTail = 100000;
+constexpr int64_t kMaxReplica = 1000000;
+// A cancel must say it comes from the page's script: a form on another site cannot set it.
+constexpr const char* kCancelHeader = "X-Sortie-UI";
+
+// The pages, all served by index.html; its script reads the path (shareable URLs).
+constexpr const char* kPagePaths = R"(/|/experiments/[0-9]{1,18}|/app|/timeline)";
+
+int http_status_of(const Error& error) {
+  switch (error.code()) {
+    case Code::kInvalidArgument:
+      return 400;
+    case Code::kPermissionDenied:
+      return 403;
+    case Code::kNotFound:
+      return 404;
+    default:
+      return 502;  // a scheduler or its plugin failed
+  }
+}
+
+void answer_json(httplib::Response& response, const std::string& json, int status = 200) {
+  response.status = status;
+  response.set_header("Cache-Control", "no-store");
+  response.set_content(json, "application/json");
+}
+
+void answer_error(httplib::Response& response, int status, const std::string& message) {
+  session::JsonText out;
+  out.begin_object().key("error").string(message).end_object();
+  answer_json(response, out.str(), status);
+}
+
+std::string parameter(const httplib::Request& request, const char* name) {
+  return request.has_param(name) ? request.get_param_value(name) : "";
+}
+
+void answer_asset(httplib::Response& response, const std::string& name) {
+  const WebAsset* asset = find_web_asset(name);
+  if (asset == nullptr) {
+    answer_error(response, 404, "no such file");
+    return;
+  }
+  response.set_content(asset->bytes.data(), asset->bytes.size(), asset->content_type);
+}
+
+void start_event_stream(httplib::Response& response,
+                        std::function<void(httplib::DataSink&)> stream) {
+  response.set_header("Cache-Control", "no-store");
+  response.set_header("X-Accel-Buffering", "no");
+  response.set_chunked_content_provider(
+      "text/event-stream", [stream = std::move(stream)](size_t, httplib::DataSink& sink) {
+        try {
+          stream(sink);
+        } catch (const std::exception& e) {
+          // The stream had started (200 sent): the error becomes its last event.
+          session::JsonText out;
+          out.begin_object().key("error").string(e.what()).end_object();
+          const std::string text = "event: failed\ndata: " + out.str() + "\n\n";
+          sink.write(text.data(), text.size());
+        }
+        sink.done();
+        return true;
+      });
+}
+
+class Dashboard {
+ public:
+  Dashboard(const session::SessionOptions& session_options, const DashboardOptions& options)
+      : session_options_(session_options), options_(options) {}
+
+  void route(httplib::Server& server) {
+    server.Get(kPagePaths, [](const httplib::Request&, httplib::Response& response) {
+      answer_asset(response, "index.html");
+    });
+    // No icon: an empty answer rather than a 404 in every browser's console.
+    server.Get("/favicon.ico",
+               [](const httplib::Request&, httplib::Response& response) { response.status = 204; });
+    server.Get(R"(/assets/([a-z]{1,32}\.(js|css)))",
+               [](const httplib::Request& request, httplib::Response& response) {
+                 answer_asset(response, request.matches[1]);
+               });
+    server.Get("/api/config", [this](const httplib::Request&, httplib::Response& response) {
+      session::JsonText out;
+      out.begin_object().key("schema").string("sortie.ui.config/1");
+      out.key("allow_cancel").boolean(options_.allow_cancel).end_object();
+      answer_json(response, out.str());
+    });
+    server.Get("/api/experiments", api([](WorkerContext& context, const httplib::Request&) {
+                 return experiments_json(context);
+               }));
+    server.Get(R"(/api/experiments/([0-9]{1,18}))",
+               api([](WorkerContext& context, const httplib::Request& request) {
+                 const int64_t id = bounded_integer("experiment id", request.matches[1], 1,
+                                                    std::numeric_limits<int64_t>::max());
+                 auto json = experiment_json(context, id);
+                 if (!json) throw Error::not_found("no experiment " + std::to_string(id));
+                 return *json;
+               }));
+    server.Get("/api/apps", api([](WorkerContext& context, const httplib::Request&) {
+                 return apps_json(context);
+               }));
+    server.Get("/api/app", api([](WorkerContext& context, const httplib::Request& request) {
+                 return app_json(context,
+                                 recorded_handle(context.session(), parameter(request, "handle")));
+               }));
+    server.Get("/api/events", [this](const httplib::Request& request, httplib::Response& response) {
+      guarded(response, [&](WorkerContext&) {
+        const int64_t after =
+            resume_after(request.get_header_value("Last-Event-ID"), parameter(request, "after"));
+        start_event_stream(response, [this, after](httplib::DataSink& sink) {
+          stream_store_events(context(), after, sink, stopping_);
+        });
+      });
+    });
+    server.Get("/api/logs", [this](const httplib::Request& request, httplib::Response& response) {
+      guarded(response, [&](WorkerContext& handler_context) {
+        start_event_stream(
+            response, [this, log = log_request(handler_context, request)](httplib::DataSink& sink) {
+              stream_log_lines(context(), log, sink, stopping_);
+            });
+      });
+    });
+    server.Post(
+        "/api/cancel", [this](const httplib::Request& request, httplib::Response& response) {
+          guarded(response, [&](WorkerContext& context) { cancel(context, request, response); });
+        });
+  }
+
+  void stop() { stopping_ = true; }
+
+ private:
+  WorkerContext& context() { return WorkerContext::of_this_thread(session_options_); }
+
+  // Runs `answer` with this thread's context; an Error becomes its HTTP status and message.
+  void guarded(httplib::Response& response, const std::function<void(WorkerContext&)>& answer) {
+    try {
+      answer(context());
+    } catch (const Error& e) {
+      answer_error(response, http_status_of(e), e.what());
+    } catch (const std::exception& e) {
+      answer_error(response, 500, e.what());
+    }
+  }
+
+  httplib::Server::Handler api(
+      std::function<std::string(WorkerContext&, const httplib::Request&)> view) {
+    return [this, view = std::move(view)](const httplib::Request& request,
+                                          httplib::Response& response) {
+      guarded(response,
+              [&](WorkerContext& context) { answer_json(response, view(context, request)); });
+    };
+  }
+
+  static LogStreamRequest log_request(WorkerContext& context, const httplib::Request& request) {
+    LogStreamRequest log;
+    log.handle = recorded_handle(context.session(), parameter(request, "handle"));
+    log.options.role = parameter(request, "role");
+    if (log.options.role.size() > 253) throw Error::invalid_argument("role: too long");
+    if (const std::string replica = parameter(request, "replica"); !replica.empty()) {
+      log.options.replicas.insert(
+          static_cast<uint32_t>(bounded_integer("replica", replica, 0, kMaxReplica)));
+    }
+    log.options.regex = checked_regex(parameter(request, "regex"));
+    log.options.streams = streams_named(parameter(request, "stream"));
+    const std::string follow = parameter(request, "follow");
+    log.options.should_tail = bounded_integer("follow", follow.empty() ? "0" : follow, 0, 1) == 1;
+    const std::string tail = parameter(request, "tail");
+    log.tail = tail.empty() ? 0 : bounded_integer("tail", tail, 0, kMaxTail);
+    log.already_sent = resume_after(request.get_header_value("Last-Event-ID"), "");
+    return log;
+  }
+
+  void cancel(WorkerContext& context, const httplib::Request& request,
+              httplib::Response& response) {
+    if (!options_.allow_cancel) {
+      throw Error::permission_denied(
+          "this dashboard is read-only; start it with `sortie ui --allow-cancel` to cancel apps");
+    }
+    if (request.get_header_value(kCancelHeader) != "cancel") {
+      throw Error::permission_denied(std::string("a cancel needs the header ") + kCancelHeader +
+                                     ": cancel (sent by the dashboard's page)");
+    }
+    const std::string handle = recorded_handle(context.session(), parameter(request, "handle"));
+    context.runner().cancel(handle, "sortie ui");
+    session::JsonText out;
+    out.begin_object().key("cancel_requested").string(handle).end_object();
+    answer_json(response, out.str(), 202);
+  }
+
+  session::SessionOptions session_options_;
+  DashboardOptions options_;
+  std::atomic<bool> stopping_{false};
+};
+
+bool is_loopback_name(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
+}
+
+// The name in a Host header, without its port.
+std::string host_name_of(const std::string& header) {
+  if (!header.empty() && header.front() == '[') return header.substr(0, header.find(']') + 1);
+  return header.substr(0, header.find(':'));
+}
+
+// A dashboard on loopback answers only requests addressed to loopback: a page elsewhere that
+// rebinds its own name to 127.0.0.1 (DNS rebinding) gets 403, not the store or a cancel.
+void refuse_other_hosts(httplib::Server& server) {
+  server.set_pre_routing_handler([](const httplib::Request& request, httplib::Response& response) {
+    if (is_loopback_name(host_name_of(request.get_header_value("Host")))) {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    answer_error(response, 403, "this dashboard answers only requests to a loopback address");
+    return httplib::Server::HandlerResponse::Handled;
+  });
+}
+
+std::string url_of(const std::string& host, int port) {
+  const bool ipv6 = host.find(':') != std::string::npos;
+  return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "/";
+}
+
+}  // namespace
+
+void serve_dashboard(const session::SessionOptions& session_options,
+                     const DashboardOptions& options,
+                     const std::function<void(const std::string& url)>& on_listening,
+                     const std::function<bool()>& should_stop) {
+  Dashboard dashboard(session_options, options);
+  httplib::Server server;
+  const size_t threads = static_cast<size_t>(options.threads);
+  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server.set_payload_max_length(64 * 1024);
+  server.set_default_headers({{"Content-Security-Policy", "default-src 'self'"},
+                              {"X-Content-Type-Options", "nosniff"},
+                              {"Referrer-Policy", "no-referrer"}});
+  dashboard.route(server);
+  if (is_loopback_name(options.host)) refuse_other_hosts(server);
+
+  const int port = options.port == 0
+                       ? server.bind_to_any_port(options.host)
+                       : (server.bind_to_port(options.host, options.port) ? options.port : -1);
+  if (port < 0) {
+    throw Error::unavailable("cannot listen on " + options.host + " port " +
+                             std::to_string(options.port) +
+                             ": the address is in use or not this machine's; choose another with "
+                             "--host/--port");
+  }
+  StatusRefresher refresher(session_options, kRefreshPeriod);
+  std::atomic<bool> listener_ended{false};
+  std::thread listener([&server, &listener_ended] {
+    server.listen_after_bind();
+    listener_ended = true;
+  });
+  on_listening(url_of(options.host, port));
+  while (!should_stop() && !listener_ended) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  dashboard.stop();
+  server.stop();
+  listener.join();
+}
+
+}  // namespace sortie::ui

@@ -1,0 +1,95 @@
+#include "event_streams.hpp"
+
+#include <chrono>
+#include <sortie/session/json_text.hpp>
+#include <thread>
+#include <vector>
+
+#include "api_views.hpp"
+
+namespace sortie::ui {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kStorePollPeriod = std::chrono::milliseconds(100);
+constexpr int kEventsPerRead = 500;
+// A comment line this often on an idle stream: a viewer that left is noticed by the failed write.
+constexpr auto kKeepAlivePeriod = std::chrono::seconds(2);
+
+class EventWriter {
+ public:
+  explicit EventWriter(httplib::DataSink& sink) : sink_(sink) {}
+
+  bool send(const std::string& event, int64_t id, const std::string& data) {
+    std::string text = "id: " + std::to_string(id) + "\n";
+    if (!event.empty()) text += "event: " + event + "\n";
+    text += "data: " + data + "\n\n";
+    return write(text);
+  }
+  // A comment when nothing was sent for a while.
+  bool keep_alive() {
+    return Clock::now() - last_write_ < kKeepAlivePeriod || write(": keep-alive\n\n");
+  }
+
+ private:
+  bool write(const std::string& text) {
+    last_write_ = Clock::now();
+    return sink_.write(text.data(), text.size());
+  }
+
+  httplib::DataSink& sink_;
+  Clock::time_point last_write_ = Clock::now();
+};
+
+std::string log_line_json(const runner::LogLine& line) {
+  std::string text = line.text;
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  session::JsonText out;
+  out.begin_object().key("role").string(line.role).key("replica").number(int64_t{line.replica});
+  out.key("stream").string(line.stderr_stream ? "stderr" : "stdout");
+  out.key("timestamp").number(line.timestamp_ns).key("text").string(text);
+  return out.end_object().str();
+}
+
+}  // namespace
+
+void stream_store_events(WorkerContext& context, int64_t after_id, httplib::DataSink& sink,
+                         const std::atomic<bool>& stopping) {
+  EventWriter writer(sink);
+  while (!stopping) {
+    const auto events = context.session().store().events_after(after_id, kEventsPerRead);
+    for (const core::AppEvent& event : events) {
+      if (!writer.send("app", event.id, event_json(event))) return;
+      after_id = event.id;
+    }
+    if (static_cast<int>(events.size()) == kEventsPerRead) continue;
+    if (!writer.keep_alive()) return;
+    std::this_thread::sleep_for(kStorePollPeriod);
+  }
+}
+
+void stream_log_lines(WorkerContext& context, const LogStreamRequest& request,
+                      httplib::DataSink& sink, const std::atomic<bool>& stopping) {
+  EventWriter writer(sink);
+  int64_t number = 0;
+  bool first_batch = true;
+  const bool ended = context.runner().log_lines(
+      request.handle, request.options, [&](const std::vector<runner::LogLine>& batch) {
+        // The first batch holds what was written before the viewer came: `tail` keeps its end.
+        size_t begin = 0;
+        if (first_batch && request.tail > 0 && batch.size() > static_cast<size_t>(request.tail)) {
+          begin = batch.size() - static_cast<size_t>(request.tail);
+          number += static_cast<int64_t>(begin);
+        }
+        first_batch = first_batch && batch.empty();
+        for (size_t i = begin; i < batch.size(); ++i) {
+          if (++number <= request.already_sent) continue;
+          if (!writer.send("", number, log_line_json(batch[i]))) return false;
+        }
+        return !stopping && writer.keep_alive();
+      });
+  if (ended) writer.send("end", number, "{}");
+}
+
+}  // namespace sortie::ui

@@ -1,0 +1,80 @@
+#include "request_input.hpp"
+
+#include <regex.h>
+
+#include <charconv>
+#include <limits>
+#include <sortie/core/error.hpp>
+#include <sortie/core/model.hpp>
+
+namespace sortie::ui {
+namespace {
+
+constexpr size_t kMaxHandleLength = 512;
+constexpr size_t kMaxRegexLength = 256;
+
+// `text` cut for an error message, so a huge parameter is not echoed back whole.
+std::string shown(const std::string& text) {
+  constexpr size_t kShown = 64;
+  return text.size() <= kShown ? text : text.substr(0, kShown) + "...";
+}
+
+}  // namespace
+
+int64_t bounded_integer(const std::string& name, const std::string& text, int64_t minimum,
+                        int64_t maximum) {
+  int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < minimum ||
+      value > maximum) {
+    throw core::Error::invalid_argument(name + " '" + shown(text) + "' is not an integer from " +
+                                        std::to_string(minimum) + " to " + std::to_string(maximum));
+  }
+  return value;
+}
+
+std::string recorded_handle(session::Session& session, const std::string& text) {
+  if (text.empty()) throw core::Error::invalid_argument("handle: is required");
+  if (text.size() > kMaxHandleLength) {
+    throw core::Error::invalid_argument("handle: longer than " + std::to_string(kMaxHandleLength) +
+                                        " characters");
+  }
+  const std::string handle = core::parse_app_handle(text).str();
+  if (!session.store().get(handle)) {
+    throw core::Error::not_found("app " + shown(handle) + " is not in the store");
+  }
+  return handle;
+}
+
+std::string checked_regex(const std::string& text) {
+  if (text.size() > kMaxRegexLength) {
+    throw core::Error::invalid_argument("regex: longer than " + std::to_string(kMaxRegexLength) +
+                                        " characters");
+  }
+  regex_t compiled;
+  const int rc = regcomp(&compiled, text.c_str(), REG_EXTENDED | REG_NOSUB);
+  if (rc != 0) {
+    char message[256];
+    regerror(rc, &compiled, message, sizeof message);
+    throw core::Error::invalid_argument("regex '" + shown(text) + "': " + message);
+  }
+  regfree(&compiled);
+  return text;
+}
+
+runner::Streams streams_named(const std::string& text) {
+  if (text.empty() || text == "combined") return runner::Streams::kCombined;
+  if (text == "stdout") return runner::Streams::kStdout;
+  if (text == "stderr") return runner::Streams::kStderr;
+  throw core::Error::invalid_argument("stream '" + shown(text) +
+                                      "': expected combined, stdout or stderr");
+}
+
+int64_t resume_after(const std::string& last_event_id, const std::string& after_parameter) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  if (!last_event_id.empty()) return bounded_integer("Last-Event-ID", last_event_id, 0, kMax);
+  if (!after_parameter.empty()) return bounded_integer("after", after_parameter, 0, kMax);
+  return 0;
+}
+
+}  // namespace sortie::ui

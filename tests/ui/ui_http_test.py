@@ -1,0 +1,177 @@
+"""`sortie ui` at the HTTP level, against the installed sortie and a real local sweep: the JSON
+endpoints, the event stream's Last-Event-ID resume, the read-only 403, 4xx for bad requests, and
+six log followers beside the apps list (latencies printed as the report, not asserted).
+
+Usage: ui_http_test.py PREFIX SCRATCH_DIR"""
+import json
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+
+from ui_session import Dashboard, Scratch, open_stream, percentile, read_events
+
+
+def quoted(handle):
+    return urllib.parse.quote(handle, safe="")
+
+
+def check_sweep_json(dashboard, experiment_id):
+    experiment = dashboard.get(f"/api/experiments/{experiment_id}")
+    units = experiment["work_units"]
+    assert len(units) == 6, units
+    assert {tuple(sorted(unit["args"])) for unit in units} == {("batch_size", "lr")}, units
+    combinations = {(str(u["args"]["lr"]), str(u["args"]["batch_size"])) for u in units}
+    assert len(combinations) == 6, combinations
+    assert all(len(unit["jobs"]) == 1 for unit in units), units
+    listed = dashboard.get("/api/experiments")["experiments"]
+    assert [e["id"] for e in listed] == [experiment_id] and listed[0]["work_units"] == 6, listed
+    return units
+
+
+def check_event_resume(dashboard, scratch, handles):
+    """Events read in two connections, the second resuming with Last-Event-ID while new events
+    are being recorded, are exactly the events one connection reads: no duplicate, no gap."""
+    connection, first = open_stream(dashboard, "/api/events")
+    before = read_events(first, limit=3)
+    connection.close()
+    assert len(before) == 3, before
+    scratch.release_sweep()  # the sweep finishes while no one is connected: new state events
+    dashboard.wait_for(lambda: all(
+        dashboard.get("/api/app?handle=" + quoted(h))["state"] in ("SUCCEEDED", "FAILED")
+        for h in handles), "the sweep to finish")
+    connection, resumed = open_stream(dashboard, "/api/events", {"Last-Event-ID": before[-1][0]})
+    after = read_events(resumed)
+    connection.close()
+    connection, whole = open_stream(dashboard, "/api/events")
+    everything = read_events(whole)
+    connection.close()
+    ids = [int(event[0]) for event in before + after]
+    assert len(ids) == len(set(ids)), f"duplicates: {ids}"
+    assert ids == [int(event[0]) for event in everything], (ids, everything)
+    kinds = [json.loads(event[2])["kind"] for event in after]
+    assert "state" in kinds, f"no state change recorded after the reconnect: {kinds}"
+    # `after` is the parameter form of the same resume.
+    connection, by_parameter = open_stream(dashboard, f"/api/events?after={before[-1][0]}")
+    assert read_events(by_parameter) == after
+    connection.close()
+    print(f"event resume: {len(before)} + {len(after)} events = {len(everything)}, no duplicate")
+
+
+def check_bad_requests(dashboard, handle):
+    bad = {
+        "/api/app?handle=" + quoted("local_cwd://default/nosuchapp-0000"): 404,
+        "/api/app?handle=" + quoted("local_cwd://default/../../../etc/passwd"): 404,
+        "/api/app?handle=not-a-handle": 400,
+        "/api/app": 400,
+        "/api/app?handle=" + "x" * 600: 400,
+        "/api/experiments/999": 404,
+        "/api/experiments/abc": 404,
+        "/api/experiments/99999999999999999999999": 404,
+        "/api/logs?handle=" + quoted(handle) + "&regex=(": 400,
+        "/api/logs?handle=" + quoted(handle) + "&replica=-1": 400,
+        "/api/logs?handle=" + quoted(handle) + "&replica=abc": 400,
+        "/api/logs?handle=" + quoted(handle) + "&tail=1e9": 400,
+        "/api/logs?handle=" + quoted(handle) + "&stream=both": 400,
+        "/api/logs?handle=" + quoted(handle) + "&follow=yes": 400,
+        "/api/events?after=-5": 400,
+        "/assets/../../../etc/passwd": 404,
+        "/assets/%2e%2e%2f%2e%2e%2fetc%2fpasswd": 404,
+        "/..%2f..%2fetc/passwd": 404,
+        "/etc/passwd": 404,
+        "/api/app?" + "a=" + "b" * 20000: 414,
+        "/api/apps?" + "&".join(f"k{i}=v" for i in range(3000)): 414,
+    }
+    for path, expected in bad.items():
+        status, body = dashboard.request("GET", path)
+        assert status == expected, f"GET {path[:80]}: {status}, expected {expected}: {body!r:.200}"
+        assert 400 <= status < 500
+    status, _ = dashboard.request("GET", "/api/events", {"Last-Event-ID": "1; DROP TABLE"})
+    assert status == 400, status
+    status, body = dashboard.request("GET", "/api/apps", {"Host": "attacker.example:8765"})
+    assert status == 403 and "loopback" in body["error"], (status, body)
+    status, body = dashboard.request("POST", "/api/cancel?handle=" + quoted(handle),
+                                     {"X-Sortie-UI": "cancel"})
+    assert status == 403 and "--allow-cancel" in body["error"], (status, body)
+    # A request line far beyond any limit, and a connection that sends half a request and stops.
+    with socket.create_connection(("127.0.0.1", dashboard.port)) as raw:
+        raw.sendall(b"GET /" + b"a" * 1_000_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert raw.recv(64).split()[1].startswith(b"4"), "an enormous request line is not a 4xx"
+    assert dashboard.get("/api/config")["allow_cancel"] is False, "the server did not survive"
+    print(f"bad requests: {len(bad) + 4} answered 4xx; the server still answers")
+
+
+def follow(response, received):
+    """Reads a log stream's events into `received` as they come, until it ends."""
+    while True:
+        try:
+            events = read_events(response, limit=1)
+        except (OSError, ValueError, AttributeError):
+            return  # the test closed the connection
+        if not events:
+            return
+        received.extend(events)
+
+
+def check_six_viewers(dashboard, ticker):
+    """Six viewers follow the ticker's log (plus the event stream each page opens, and one stalled
+    connection that never finishes its request); the apps list still answers."""
+    lines = [[] for _ in range(6)]
+    streams = []
+    for index in range(6):
+        for path in (f"/api/logs?follow=1&handle={quoted(ticker)}", "/api/events"):
+            connection, response = open_stream(dashboard, path, timeout=10)
+            streams.append(connection)
+            if path.startswith("/api/logs"):
+                threading.Thread(target=follow, args=(response, lines[index]), daemon=True).start()
+    stalled = socket.create_connection(("127.0.0.1", dashboard.port))
+    stalled.sendall(b"GET /api/apps HTTP/1.1\r\n")
+    latencies = []
+    for _ in range(40):
+        start = time.monotonic()
+        apps = dashboard.get("/api/apps")["apps"]
+        latencies.append(time.monotonic() - start)
+        assert any(app["handle"] == ticker for app in apps)
+        time.sleep(0.05)
+    dashboard.wait_for(lambda: all(len(received) >= 20 for received in lines),
+                       "every viewer to receive 20 log lines")
+    stalled.close()
+    for connection in streams:
+        connection.close()
+    print(f"6 viewers following logs: /api/apps answered {len(latencies)} times, "
+          f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p95 "
+          f"{percentile(latencies, 0.95) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
+
+
+def main(prefix, scratch_dir):
+    scratch = Scratch(prefix, scratch_dir)
+    experiment_id = scratch.launch_sweep()
+    dashboard = Dashboard(scratch)
+    try:
+        units = check_sweep_json(dashboard, experiment_id)
+        handles = [unit["jobs"][0]["handle"] for unit in units]
+        app = dashboard.get("/api/app?handle=" + quoted(handles[0]))
+        assert app["roles"] and app["roles"][0]["replicas"], app
+        assert [e["kind"] for e in app["events"]][0] == "submitted", app["events"]
+        check_event_resume(dashboard, scratch, handles)
+        failed = [u for u in dashboard.get(f"/api/experiments/{experiment_id}")["work_units"]
+                  if u["state"] == "FAILED"]
+        assert [(str(u["args"]["lr"]), str(u["args"]["batch_size"])) for u in failed] == [
+            ("0.01", "32")], failed
+        ticker = scratch.run_ticker(600)
+        check_bad_requests(dashboard, ticker)
+        check_six_viewers(dashboard, ticker)
+        logs = "/api/logs?handle=" + quoted(handles[0])
+        connection, response = open_stream(dashboard, logs)
+        events = read_events(response)
+        assert events[-1][1] == "end" and "training with" in events[0][2], events
+        connection.close()
+        scratch.sortie("cancel", ticker)
+    finally:
+        dashboard.stop()
+    print("ui_http: all checks passed")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
