@@ -5,7 +5,6 @@
 #include <iostream>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
-#include <sortie/runner/core_status.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/json_text.hpp>
 
@@ -60,9 +59,9 @@ int cmd_status(session::Session& ctx, const Args& args) {
   if (!status) return report_unknown_app(line.handle);
   const int exit_status = report_shown_status(handle, status);
   if (line.json) {
-    std::printf("%s\n", core::to_json(runner::core_status(*status)).c_str());
+    std::printf("%s\n", core::to_json(*status).c_str());
   } else {
-    std::fputs(format_status(handle, runner::core_status(*status), line.roles).c_str(), stdout);
+    std::fputs(format_status(handle, *status, line.roles).c_str(), stdout);
   }
   return exit_status;
 }
@@ -88,7 +87,7 @@ int cmd_describe(session::Session& ctx, const Args& args) {
       out.key("app").null().key("cfg").null().key("submitted_at").null();
     }
     out.key("status").raw_or_null(
-        description->status ? core::to_json(runner::core_status(*description->status)) : "");
+        description->status ? core::to_json(*description->status) : "");
     out.end_object();
     std::printf("%s\n", out.str().c_str());
     return exit_status;
@@ -100,7 +99,7 @@ int cmd_describe(session::Session& ctx, const Args& args) {
     std::printf("App: (submitted outside this machine's store; definition unknown)\n");
   }
   if (description->status) {
-    std::fputs(format_status(handle, runner::core_status(*description->status), {}).c_str(),
+    std::fputs(format_status(handle, *description->status, {}).c_str(),
                stdout);
   }
   return exit_status;

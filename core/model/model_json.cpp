@@ -121,22 +121,6 @@ void write_role(Writer& w, const Role& role, bool with_schema) {
   w.EndObject();
 }
 
-void write_replica(Writer& w, const ReplicaStatus& replica) {
-  w.StartObject();
-  write_string(w, "id");
-  w.Int(replica.id);
-  write_member(w, "state", to_string(replica.state));
-  write_optional_int(w, "pid", replica.pid);
-  write_optional_int(w, "exit_code", replica.exit_code);
-  write_member(w, "hostname", replica.hostname);
-  write_string(w, "restarts");
-  w.Int(replica.restarts);
-  write_optional_int(w, "started_at", replica.started_at);
-  write_optional_int(w, "finished_at", replica.finished_at);
-  write_member(w, "msg", replica.msg);
-  w.EndObject();
-}
-
 std::string text_of(const rapidjson::StringBuffer& buffer) {
   return {buffer.GetString(), buffer.GetSize()};
 }
@@ -249,43 +233,6 @@ Role read_role(const Value& value, const Where& where) {
   return role;
 }
 
-AppState read_state(const Value& value, const Where& where) {
-  const auto state = app_state_from_string(json::as_string(value, where));
-  if (!state) {
-    json::fail_expected(where,
-                        "one of UNSUBMITTED, SUBMITTED, PENDING, RUNNING, SUCCEEDED, FAILED, "
-                        "CANCELLED, UNKNOWN",
-                        value);
-  }
-  return *state;
-}
-
-ReplicaStatus read_replica(const Value& value, const Where& where) {
-  json::as_object(value, where);
-  ReplicaStatus replica;
-  if (const Value* v = json::find(value, "id")) replica.id = json::as_int(*v, where / "id", 0);
-  if (const Value* v = json::find(value, "state")) replica.state = read_state(*v, where / "state");
-  if (const Value* v = json::find(value, "pid")) replica.pid = json::as_int64(*v, where / "pid", 0);
-  if (const Value* v = json::find(value, "exit_code")) {
-    if (!v->IsInt()) json::fail_expected(where / "exit_code", "an integer or null", *v);
-    replica.exit_code = v->GetInt();
-  }
-  if (const Value* v = json::find(value, "hostname")) {
-    replica.hostname = json::as_string(*v, where / "hostname");
-  }
-  if (const Value* v = json::find(value, "restarts")) {
-    replica.restarts = json::as_int(*v, where / "restarts", 0);
-  }
-  if (const Value* v = json::find(value, "started_at")) {
-    replica.started_at = json::as_int64(*v, where / "started_at", 0);
-  }
-  if (const Value* v = json::find(value, "finished_at")) {
-    replica.finished_at = json::as_int64(*v, where / "finished_at", 0);
-  }
-  if (const Value* v = json::find(value, "msg")) replica.msg = json::as_string(*v, where / "msg");
-  return replica;
-}
-
 }  // namespace
 
 std::string to_json(const AppDef& app) {
@@ -318,33 +265,7 @@ std::string to_json(const Resource& res) {
   return text_of(buffer);
 }
 
-std::string to_json(const AppStatus& status) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
-  write_member(w, "schema", "sortie.status/1");
-  write_member(w, "app_id", status.app_id);
-  write_member(w, "state", to_string(status.state));
-  write_string(w, "num_restarts");
-  w.Int(status.num_restarts);
-  write_member(w, "msg", status.msg);
-  write_member(w, "ui_url", status.ui_url);
-  write_member(w, "structured_error_msg", status.structured_error_msg);
-  write_string(w, "roles");
-  w.StartArray();
-  for (const auto& role : status.roles) {
-    w.StartObject();
-    write_member(w, "role", role.role);
-    write_string(w, "replicas");
-    w.StartArray();
-    for (const auto& replica : role.replicas) write_replica(w, replica);
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return text_of(buffer);
-}
+std::string to_json(const AppStatus& status) { return write_status(status); }
 
 AppDef appdef_from_json(std::string_view text, std::string_view origin) {
   const auto document = json::parse(text, origin);
@@ -374,42 +295,11 @@ Resource resource_from_json(std::string_view text, std::string_view origin) {
 }
 
 AppStatus status_from_json(std::string_view text, std::string_view origin) {
-  const auto document = json::parse(text, origin);
-  const Where where{std::string(origin), ""};
-  json::as_object(document, where);
-  json::check_schema(document, where, "sortie.status/1");
-  AppStatus status;
-  status.app_id = required_string(document, "app_id", where);
-  const Value* state = json::find(document, "state");
-  if (state == nullptr) throw Error::invalid_argument(where.prefix() + "state is required");
-  status.state = read_state(*state, where / "state");
-  if (const Value* v = json::find(document, "num_restarts")) {
-    status.num_restarts = json::as_int(*v, where / "num_restarts", 0);
+  try {
+    return read_status(text);
+  } catch (const Error& e) {
+    throw Error(e.status(), std::string(origin) + ": " + e.what());
   }
-  if (const Value* v = json::find(document, "msg")) status.msg = json::as_string(*v, where / "msg");
-  if (const Value* v = json::find(document, "ui_url")) {
-    status.ui_url = json::as_string(*v, where / "ui_url");
-  }
-  if (const Value* v = json::find(document, "structured_error_msg")) {
-    status.structured_error_msg = json::as_string(*v, where / "structured_error_msg");
-  }
-  if (const Value* roles = json::find(document, "roles")) {
-    json::as_array(*roles, where / "roles");
-    for (rapidjson::SizeType i = 0; i < roles->Size(); ++i) {
-      const Where role_where = (where / "roles")[i];
-      const Value& role_value = json::as_object((*roles)[i], role_where);
-      RoleStatus role;
-      role.role = required_string(role_value, "role", role_where);
-      if (const Value* replicas = json::find(role_value, "replicas")) {
-        json::as_array(*replicas, role_where / "replicas");
-        for (rapidjson::SizeType r = 0; r < replicas->Size(); ++r) {
-          role.replicas.push_back(read_replica((*replicas)[r], (role_where / "replicas")[r]));
-        }
-      }
-      status.roles.push_back(std::move(role));
-    }
-  }
-  return status;
 }
 
 }  // namespace sortie::core

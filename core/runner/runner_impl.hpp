@@ -1,7 +1,7 @@
 // File: core/runner/runner_impl.hpp
 //
-// What a Runner holds: its session (its own, or the CLI's) and the apps it looked up, and the
-// conversions between the core's status and the public one.
+// What a Runner holds: its session (its own, or the CLI's), the apps it looked up, and its
+// statuses: the core's (the SDK's) with where they came from.
 #ifndef SORTIE_RUNNER_RUNNER_IMPL_HPP
 #define SORTIE_RUNNER_RUNNER_IMPL_HPP
 

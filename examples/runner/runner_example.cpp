@@ -21,8 +21,9 @@ int main() {
     std::printf("%s %s\n", handle.c_str(), runner::to_string(status.state).c_str());
     for (const auto& role : status.roles) {
       for (const auto& replica : role.replicas) {
-        std::printf("  %s/%d exit code %d\n", role.role.c_str(), replica.id,
-                    replica.exit_code.value_or(-1));
+        std::printf("  %s/%lld exit code %lld\n", role.role.c_str(),
+                    static_cast<long long>(replica.id),
+                    static_cast<long long>(replica.exit_code.value_or(-1)));
       }
     }
 

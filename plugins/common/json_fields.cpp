@@ -1,6 +1,5 @@
 #include "json_fields.hpp"
 
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 
 #include <sortie/plugin.hpp>
@@ -8,42 +7,30 @@
 namespace sortie {
 namespace {
 
-[[noreturn]] void wrong_type(std::string_view what, const char* key, const char* expected) {
-  throw Error::invalid_argument(std::string(what) + ": member '" + key + "' must be " + expected);
+[[noreturn]] void wrong_type(std::string_view what, std::string_view key, const char* expected) {
+  throw Error::invalid_argument(std::string(what) + ": member '" + std::string(key) + "' must be " +
+                                expected);
 }
 
 }  // namespace
 
-rapidjson::Document parse_object(std::string_view text, std::string_view what) {
-  rapidjson::Document document;
-  document.Parse(text.data(), text.size());
-  if (document.HasParseError()) {
-    throw Error::invalid_argument(std::string(what) + ": invalid JSON at offset " +
-                                  std::to_string(document.GetErrorOffset()) + ": " +
-                                  rapidjson::GetParseError_En(document.GetParseError()));
-  }
-  if (!document.IsObject()) {
-    throw Error::invalid_argument(std::string(what) + ": expected a JSON object");
-  }
-  return document;
-}
-
-const rapidjson::Value* find_member(const rapidjson::Value& object, const char* key) {
+const rapidjson::Value* find_member(const rapidjson::Value& object, std::string_view key) {
   if (!object.IsObject()) return nullptr;
-  const auto it = object.FindMember(key);
+  const auto it = object.FindMember(rapidjson::Value(
+      rapidjson::StringRef(key.data(), static_cast<rapidjson::SizeType>(key.size()))));
   if (it == object.MemberEnd() || it->value.IsNull()) return nullptr;
   return &it->value;
 }
 
-std::string string_member(const rapidjson::Value& object, const char* key, std::string_view what,
-                          std::string fallback) {
+std::string string_member(const rapidjson::Value& object, std::string_view key,
+                          std::string_view what, std::string fallback) {
   const rapidjson::Value* value = find_member(object, key);
   if (value == nullptr) return fallback;
   if (!value->IsString()) wrong_type(what, key, "a string");
   return std::string(value->GetString(), value->GetStringLength());
 }
 
-int64_t int_member(const rapidjson::Value& object, const char* key, std::string_view what,
+int64_t int_member(const rapidjson::Value& object, std::string_view key, std::string_view what,
                    int64_t fallback) {
   const rapidjson::Value* value = find_member(object, key);
   if (value == nullptr) return fallback;
@@ -55,7 +42,7 @@ int64_t int_member(const rapidjson::Value& object, const char* key, std::string_
   wrong_type(what, key, "an integer");
 }
 
-double number_member(const rapidjson::Value& object, const char* key, std::string_view what,
+double number_member(const rapidjson::Value& object, std::string_view key, std::string_view what,
                      double fallback) {
   const rapidjson::Value* value = find_member(object, key);
   if (value == nullptr) return fallback;
@@ -63,7 +50,7 @@ double number_member(const rapidjson::Value& object, const char* key, std::strin
   return value->GetDouble();
 }
 
-bool bool_member(const rapidjson::Value& object, const char* key, std::string_view what,
+bool bool_member(const rapidjson::Value& object, std::string_view key, std::string_view what,
                  bool fallback) {
   const rapidjson::Value* value = find_member(object, key);
   if (value == nullptr) return fallback;
@@ -71,14 +58,14 @@ bool bool_member(const rapidjson::Value& object, const char* key, std::string_vi
   return value->GetBool();
 }
 
-const rapidjson::Value* object_member(const rapidjson::Value& object, const char* key,
+const rapidjson::Value* object_member(const rapidjson::Value& object, std::string_view key,
                                       std::string_view what) {
   const rapidjson::Value* value = find_member(object, key);
   if (value != nullptr && !value->IsObject()) wrong_type(what, key, "an object");
   return value;
 }
 
-const rapidjson::Value* array_member(const rapidjson::Value& object, const char* key,
+const rapidjson::Value* array_member(const rapidjson::Value& object, std::string_view key,
                                      std::string_view what) {
   const rapidjson::Value* value = find_member(object, key);
   if (value != nullptr && !value->IsArray()) wrong_type(what, key, "an array");

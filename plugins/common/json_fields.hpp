@@ -1,5 +1,5 @@
-// RapidJSON helpers shared by the first-party plugins (local, docker, vertex). Every accessor
-// names the document and member at fault, so a malformed payload or API answer reads as a
+// RapidJSON helpers shared by the first-party plugins (local, docker, kubernetes, vertex). Every
+// accessor names the document and member at fault, so a malformed payload or API answer reads as a
 // precise error. Not part of the SDK: third-party plugins choose their own JSON library.
 #ifndef SORTIE_PLUGINS_JSON_FIELDS_HPP
 #define SORTIE_PLUGINS_JSON_FIELDS_HPP
@@ -12,31 +12,33 @@
 #include <string>
 #include <string_view>
 
+#include "payload_reader.hpp"
+
 namespace sortie {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 // Parses text into a JSON object; throws INVALID_ARGUMENT naming `what` and the offset of a
-// syntax error.
-rapidjson::Document parse_object(std::string_view text, std::string_view what);
+// syntax error. The SDK payload readers' own, so every payload parses alike.
+using payload::parse_object;
 
 // The member `key` of `object`, or nullptr when it is absent or JSON null.
-const rapidjson::Value* find_member(const rapidjson::Value& object, const char* key);
+const rapidjson::Value* find_member(const rapidjson::Value& object, std::string_view key);
 
 // Typed accessors: `fallback` when the member is absent or null; INVALID_ARGUMENT naming `what`
 // and `key` when it has another type. An integer may be written as an integral double (2.0).
-std::string string_member(const rapidjson::Value& object, const char* key, std::string_view what,
-                          std::string fallback = "");
-int64_t int_member(const rapidjson::Value& object, const char* key, std::string_view what,
+std::string string_member(const rapidjson::Value& object, std::string_view key,
+                          std::string_view what, std::string fallback = "");
+int64_t int_member(const rapidjson::Value& object, std::string_view key, std::string_view what,
                    int64_t fallback);
-double number_member(const rapidjson::Value& object, const char* key, std::string_view what,
+double number_member(const rapidjson::Value& object, std::string_view key, std::string_view what,
                      double fallback);
-bool bool_member(const rapidjson::Value& object, const char* key, std::string_view what,
+bool bool_member(const rapidjson::Value& object, std::string_view key, std::string_view what,
                  bool fallback);
 // The member as an object or array; throws when present with another type, nullptr if absent.
-const rapidjson::Value* object_member(const rapidjson::Value& object, const char* key,
+const rapidjson::Value* object_member(const rapidjson::Value& object, std::string_view key,
                                       std::string_view what);
-const rapidjson::Value* array_member(const rapidjson::Value& object, const char* key,
+const rapidjson::Value* array_member(const rapidjson::Value& object, std::string_view key,
                                      std::string_view what);
 
 void write_string(JsonWriter& writer, std::string_view text);

@@ -338,23 +338,32 @@ class Conformance {
     expect_ok(list, "list");
     const rapidjson::Document doc = parse(list.out, "list's output");
     expect(member(doc, "schema") == "sortie.list/1", "list did not write sortie.list/1");
-    bool found = false;
-    for (const auto& app : doc["apps"].GetArray())
-      found = found || member(app, "app_id") == finished_app_;
-    expect(found, "list does not include " + finished_app_);
+    expect(doc.HasMember("apps") && doc["apps"].IsArray(), "list wrote no \"apps\" array");
+    std::string state;
+    for (const auto& app : doc["apps"].GetArray()) {
+      if (member(app, "app_id") == finished_app_) state = member(app, "state");
+    }
+    expect(!state.empty(), "list does not include " + finished_app_);
+    expect(state == "SUCCEEDED", "list says " + finished_app_ + " is " + state + ", not SUCCEEDED");
   }
 
-  void logs() {
-    const std::string app_id = submit(unique_id("echo"), "echo", R"(["conformance-line"])");
-    wait_terminal(app_id);
-    std::vector<std::string> lines;
-    const Result read = without_stdout("log_open/log_next", [&](auto*, auto* err) {
-      const std::string request = R"({"schema":"sortie.log_request/1"})";
+  struct ReadLine {
+    std::string role;
+    uint32_t replica = 0;
+    std::string data;
+  };
+
+  // Reads the logs of app_id with `request` (sortie.log_request/1) to their end.
+  Result read_logs(const std::string& app_id, const std::string& request,
+                   std::vector<ReadLine>& lines) const {
+    return without_stdout("log_open/log_next", [&](auto*, auto* err) {
       sortie_log_stream* stream = nullptr;
       sortie_status status = table_->log_open(self_, str(app_id), str(request), &stream, err);
+      if (status != SORTIE_OK) return status;
       sortie_log_sink sink{&lines, [](void* ctx, const sortie_log_line* line) {
-                             static_cast<std::vector<std::string>*>(ctx)->emplace_back(
-                                 line->data.ptr, line->data.len);
+                             static_cast<std::vector<ReadLine>*>(ctx)->push_back(
+                                 {std::string(line->role.ptr, line->role.len), line->replica_id,
+                                  std::string(line->data.ptr, line->data.len)});
                            }};
       int32_t eof = 0;
       for (int calls = 0; status == SORTIE_OK && eof == 0 && calls < 1000; ++calls) {
@@ -363,10 +372,41 @@ class Conformance {
       table_->log_close(stream);
       return status;
     });
-    expect_ok(read, "reading the logs of " + app_id);
-    bool found = false;
-    for (const std::string& line : lines) found = found || line.find("conformance-line") == 0;
-    expect(found, "the logs of " + app_id + " lack the line it printed");
+  }
+
+  void logs() {
+    const std::string app_id = submit(unique_id("echo"), "echo", R"(["conformance-line"])");
+    wait_terminal(app_id);
+    std::vector<ReadLine> lines;
+    expect_ok(read_logs(app_id, R"({"schema":"sortie.log_request/1"})", lines),
+              "reading the logs of " + app_id);
+    const ReadLine* printed = nullptr;
+    for (const ReadLine& line : lines) {
+      if (line.data.find("conformance-line") == 0) printed = &line;
+    }
+    expect(printed != nullptr, "the logs of " + app_id + " lack the line it printed");
+    expect(printed->role == "main" && printed->replica == 0,
+           "the printed line is attributed to role '" + printed->role + "' replica " +
+               std::to_string(printed->replica) + ", not role 'main' replica 0");
+    expect(printed->data == "conformance-line\n",
+           "a line is handed over whole with its newline (ABI-12), got " + quote(printed->data));
+
+    std::vector<ReadLine> selected;
+    expect_ok(read_logs(app_id,
+                        R"({"schema":"sortie.log_request/1","role":"main","replica":0,)"
+                        R"("streams":"combined","follow":false})",
+                        selected),
+              "reading role 'main' replica 0 of " + app_id);
+    expect(selected.size() == lines.size(),
+           "selecting the app's only replica changed the lines read from " +
+               std::to_string(lines.size()) + " to " + std::to_string(selected.size()));
+
+    std::vector<ReadLine> none;
+    const Result other =
+        read_logs(app_id, R"({"schema":"sortie.log_request/1","role":"no-such-role"})", none);
+    expect((other.status == SORTIE_OK && none.empty()) || other.status == SORTIE_NOT_FOUND,
+           "the logs of a role the app lacks: expected no lines or NOT_FOUND, got " +
+               describe_result(other) + " with " + std::to_string(none.size()) + " lines");
   }
 
   Options options_;

@@ -22,6 +22,15 @@ rapidjson::Document parse_object(std::string_view text, std::string_view what) {
   return document;
 }
 
+void check_schema(const Json& object, std::string_view expected) {
+  const Json* schema = find(object, "schema");
+  if (schema == nullptr) return;
+  if (!schema->IsString() || std::string_view(schema->GetString()) != expected) {
+    fail("schema", "expected \"" + std::string(expected) + "\", got " + to_text(*schema) +
+                       " (a payload of another kind or major version)");
+  }
+}
+
 void fail(const std::string& path, const std::string& message) {
   throw Error::invalid_argument(path + ": " + message);
 }

@@ -18,6 +18,10 @@ using Json = rapidjson::Value;
 // Parses JSON text that must be an object; errors name `what` (the schema).
 rapidjson::Document parse_object(std::string_view text, std::string_view what);
 
+// A "schema" member, when present, must name `expected`: a payload of another kind or major
+// version is refused rather than misread.
+void check_schema(const Json& object, std::string_view expected);
+
 // INVALID_ARGUMENT "<path>: <message>".
 [[noreturn]] void fail(const std::string& path, const std::string& message);
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <sortie/app_list.hpp>
+#include <sortie/log_request.hpp>
 
 #include "image_transfer.hpp"
 #include "json_fields.hpp"
@@ -466,28 +467,12 @@ std::string DockerScheduler::wait(std::string_view app_id, std::string_view know
 
 std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
                                                      std::string_view request_text) {
-  const std::string what = "sortie.log_request/1";
-  const rapidjson::Document request = parse_object(request_text, what);
-  const std::string role = string_member(request, "role", what);
-  const rapidjson::Value* replica_value = find_member(request, "replica");
-  if (replica_value != nullptr && !replica_value->IsInt64()) {
-    throw Error::invalid_argument(what + ": member 'replica' must be an integer");
+  const LogRequest request = read_log_request(request_text);
+  if (request.tail) {
+    throw Error::unimplemented(context_.scheduler_name +
+                               ": 'tail' in a log request is not supported; read the whole log");
   }
-  LogOptions options;
-  const std::string streams = string_member(request, "streams", what, "combined");
-  if (streams == "stdout") {
-    options.stderr_wanted = false;
-  } else if (streams == "stderr") {
-    options.stdout_wanted = false;
-  } else if (streams != "combined") {
-    throw Error::invalid_argument(what + ": streams '" + streams +
-                                  "' is not stdout, stderr or combined");
-  }
-  if (find_member(request, "since") != nullptr)
-    options.since_ns = int_member(request, "since", what, 0);
-  if (find_member(request, "until") != nullptr)
-    options.until_ns = int_member(request, "until", what, 0);
-  options.follow = bool_member(request, "follow", what, false);
+  const std::string& role = request.role;
 
   const std::optional<AppRecord> record = records_.load(app_id);
   const std::vector<Container> found =
@@ -511,7 +496,7 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
     }
     if (!role.empty() && container.role != role) continue;
     role_known = true;
-    if (replica_value != nullptr && container.replica_id != replica_value->GetInt64()) continue;
+    if (!request.selects(container.role, container.replica_id)) continue;
     targets.push_back(
         {container.name, container.role, static_cast<uint32_t>(container.replica_id)});
   }
@@ -519,14 +504,14 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
     throw Error::not_found("app '" + std::string(app_id) + "' has no role '" + role +
                            "' (roles: " + roles_seen + ")");
   }
-  if (replica_value != nullptr && targets.empty() && !found.empty()) {
+  if (request.replica && targets.empty() && !found.empty()) {
     throw Error::not_found("app '" + std::string(app_id) + "' has no replica " +
-                           std::to_string(replica_value->GetInt64()) +
+                           std::to_string(*request.replica) +
                            (role.empty() ? "" : " in role '" + role + "'"));
   }
   const std::string version = found.empty() ? "" : engine().api_version();
   return std::make_unique<DockerLogStream>(engine().socket_path(), version, std::move(targets),
-                                           options);
+                                           request);
 }
 
 }  // namespace sortie::docker

@@ -24,11 +24,11 @@ std::string docker_timestamp(int64_t ns) {
 }  // namespace
 
 DockerLogStream::DockerLogStream(std::string socket_path, std::string api_version,
-                                 std::vector<LogTarget> targets, LogOptions options)
+                                 std::vector<LogTarget> targets, LogRequest request)
     : socket_path_(std::move(socket_path)),
       api_version_(std::move(api_version)),
       targets_(std::move(targets)),
-      options_(options) {
+      request_(std::move(request)) {
   active_ = targets_.size();
   readers_.reserve(targets_.size());
   for (size_t i = 0; i < targets_.size(); ++i) {
@@ -42,22 +42,23 @@ DockerLogStream::~DockerLogStream() {
 }
 
 std::string DockerLogStream::logs_path(const LogTarget& target, int64_t resume_after_ns) const {
-  std::string path = "/containers/" + http::url_encode(target.container) +
-                     "/logs?timestamps=1&stdout=" + (options_.stdout_wanted ? "1" : "0") +
-                     "&stderr=" + (options_.stderr_wanted ? "1" : "0") +
-                     "&follow=" + (options_.follow ? "1" : "0");
-  int64_t since = options_.since_ns.value_or(0);
+  std::string path =
+      "/containers/" + http::url_encode(target.container) +
+      "/logs?timestamps=1&stdout=" + (request_.wants_stream(SORTIE_STREAM_STDOUT) ? "1" : "0") +
+      "&stderr=" + (request_.wants_stream(SORTIE_STREAM_STDERR) ? "1" : "0") +
+      "&follow=" + (request_.follow ? "1" : "0");
+  int64_t since = request_.since_ns.value_or(0);
   if (resume_after_ns > 0 && resume_after_ns + 1 > since) since = resume_after_ns + 1;
   if (since > 0) path += "&since=" + docker_timestamp(since);
-  if (options_.until_ns) path += "&until=" + docker_timestamp(*options_.until_ns);
+  if (request_.until_ns) path += "&until=" + docker_timestamp(*request_.until_ns);
   return path;
 }
 
 void DockerLogStream::read_container(size_t index) {
   const LogTarget& target = targets_[index];
   const LineHandler enqueue = [&](int32_t stream, int64_t timestamp, std::string_view line) {
-    if (options_.since_ns && timestamp < *options_.since_ns) return;
-    if (options_.until_ns && timestamp >= *options_.until_ns) return;
+    if (request_.since_ns && timestamp < *request_.since_ns) return;
+    if (request_.until_ns && timestamp >= *request_.until_ns) return;
     const std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back({stream, index, timestamp, std::string(line)});
     changed_.notify_all();
@@ -69,7 +70,7 @@ void DockerLogStream::read_container(size_t index) {
     while (!stop_) {
       http::Request request;
       request.path = logs_path(target, decoder.last_entry_ns());
-      request.timeout_ms = options_.follow ? kFollowSliceMs : -1;
+      request.timeout_ms = request_.follow ? kFollowSliceMs : -1;
       bool cut = false;
       http::Response response;
       try {
@@ -79,7 +80,7 @@ void DockerLogStream::read_container(size_t index) {
           return true;
         });
       } catch (const Error& error) {
-        if (error.code() != Code::kDeadlineExceeded || !options_.follow) throw;
+        if (error.code() != Code::kDeadlineExceeded || !request_.follow) throw;
         cut = true;
       }
       if (!cut && response.status == 404) break;  // removed (cancelled) meanwhile
@@ -88,7 +89,7 @@ void DockerLogStream::read_container(size_t index) {
                                  ": the Docker Engine answered " + std::to_string(response.status));
       }
       decoder.drop_partial_frame();
-      if (!options_.follow) break;
+      if (!request_.follow) break;
       if (!cut) {
         // The Engine ends a follow stream when the container stops; a restart starts it again.
         const http::Response inspect =

@@ -12,6 +12,7 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <sortie/log_request.hpp>
 #include <sortie/plugin.hpp>
 #include <string>
 #include <thread>
@@ -25,18 +26,10 @@ struct LogTarget {
   uint32_t replica_id = 0;
 };
 
-struct LogOptions {
-  bool stdout_wanted = true;
-  bool stderr_wanted = true;
-  std::optional<int64_t> since_ns;
-  std::optional<int64_t> until_ns;
-  bool follow = false;
-};
-
 class DockerLogStream : public LogStream {
  public:
   DockerLogStream(std::string socket_path, std::string api_version, std::vector<LogTarget> targets,
-                  LogOptions options);
+                  LogRequest request);
   ~DockerLogStream() override;
 
   bool next(int64_t timeout_ms, const LogSink& sink) override;
@@ -54,7 +47,7 @@ class DockerLogStream : public LogStream {
   std::string socket_path_;
   std::string api_version_;
   std::vector<LogTarget> targets_;
-  LogOptions options_;
+  LogRequest request_;
 
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -29,7 +29,7 @@ std::optional<AppRecord> read_record(const std::string& path) {
   if (!in) return std::nullopt;
   std::stringstream text;
   text << in.rdbuf();
-  const rapidjson::Document doc = parse_json(text.str(), "kubernetes app record " + path);
+  const rapidjson::Document doc = parse_object(text.str(), "kubernetes app record " + path);
   AppRecord record;
   record.connection.kubeconfig = string_member(doc, "kubeconfig", path);
   record.connection.context = string_member(doc, "context", path);

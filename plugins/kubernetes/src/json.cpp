@@ -1,7 +1,5 @@
 #include "json.hpp"
 
-#include <rapidjson/error/en.h>
-#include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -11,13 +9,6 @@
 
 namespace sortie::kubernetes {
 namespace {
-
-std::string quote(std::string_view text) { return "'" + std::string(text) + "'"; }
-
-[[noreturn]] void wrong_type(std::string_view what, std::string_view key, const char* expected) {
-  throw Error::invalid_argument(std::string(what) + ": member " + quote(key) + " must be " +
-                                expected);
-}
 
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
   y -= m <= 2;
@@ -40,64 +31,6 @@ bool read_digits(std::string_view text, size_t pos, size_t count, int* out) {
 }
 
 }  // namespace
-
-rapidjson::Document parse_json(std::string_view text, std::string_view what) {
-  rapidjson::Document document;
-  document.Parse(text.data(), text.size());
-  if (document.HasParseError()) {
-    throw Error::invalid_argument(std::string(what) + ": invalid JSON at offset " +
-                                  std::to_string(document.GetErrorOffset()) + ": " +
-                                  rapidjson::GetParseError_En(document.GetParseError()));
-  }
-  return document;
-}
-
-const Json* find_member(const Json& object, std::string_view key) {
-  if (!object.IsObject()) return nullptr;
-  const auto it = object.FindMember(
-      Json(rapidjson::StringRef(key.data(), static_cast<rapidjson::SizeType>(key.size()))));
-  if (it == object.MemberEnd() || it->value.IsNull()) return nullptr;
-  return &it->value;
-}
-
-std::string string_member(const Json& object, std::string_view key, std::string_view what,
-                          std::string fallback) {
-  const Json* value = find_member(object, key);
-  if (value == nullptr) return fallback;
-  if (!value->IsString()) wrong_type(what, key, "a string");
-  return std::string(value->GetString(), value->GetStringLength());
-}
-
-int64_t int_member(const Json& object, std::string_view key, std::string_view what,
-                   int64_t fallback) {
-  const Json* value = find_member(object, key);
-  if (value == nullptr) return fallback;
-  if (value->IsInt64()) return value->GetInt64();
-  if (value->IsDouble() &&
-      value->GetDouble() == static_cast<double>(static_cast<int64_t>(value->GetDouble()))) {
-    return static_cast<int64_t>(value->GetDouble());
-  }
-  wrong_type(what, key, "an integer");
-}
-
-bool bool_member(const Json& object, std::string_view key, std::string_view what, bool fallback) {
-  const Json* value = find_member(object, key);
-  if (value == nullptr) return fallback;
-  if (!value->IsBool()) wrong_type(what, key, "true or false");
-  return value->GetBool();
-}
-
-const Json* object_member(const Json& object, std::string_view key, std::string_view what) {
-  const Json* value = find_member(object, key);
-  if (value != nullptr && !value->IsObject()) wrong_type(what, key, "an object");
-  return value;
-}
-
-const Json* array_member(const Json& object, std::string_view key, std::string_view what) {
-  const Json* value = find_member(object, key);
-  if (value != nullptr && !value->IsArray()) wrong_type(what, key, "an array");
-  return value;
-}
 
 const Json* value_at(const Json& object, std::string_view path) {
   const Json* current = &object;
@@ -122,10 +55,6 @@ std::optional<int64_t> int_at(const Json& object, std::string_view path) {
   return value->GetInt64();
 }
 
-Json string_value(std::string_view text, Allocator& allocator) {
-  return Json(text.data(), static_cast<rapidjson::SizeType>(text.size()), allocator);
-}
-
 void set_member(Json& object, std::string_view key, Json value, Allocator& allocator) {
   const auto it = object.FindMember(
       Json(rapidjson::StringRef(key.data(), static_cast<rapidjson::SizeType>(key.size()))));
@@ -142,21 +71,6 @@ void set_string(Json& object, std::string_view key, std::string_view text, Alloc
 
 void push_string(Json& array, std::string_view text, Allocator& allocator) {
   array.PushBack(string_value(text, allocator), allocator);
-}
-
-std::string to_json_text(const Json& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
-std::string to_pretty_json_text(const Json& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
-  writer.SetIndent(' ', 2);
-  value.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 std::optional<int64_t> parse_rfc3339(std::string_view text) {

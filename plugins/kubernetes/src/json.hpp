@@ -10,27 +10,15 @@
 #include <string>
 #include <string_view>
 
+#include "json_fields.hpp"
+
 namespace sortie::kubernetes {
 
 using Json = rapidjson::Value;
 using Allocator = rapidjson::Document::AllocatorType;
 
-// Parses text; throws INVALID_ARGUMENT naming `what` and the offset of the syntax error.
-rapidjson::Document parse_json(std::string_view text, std::string_view what);
-
-// The member `key` of `object`, or nullptr when object is not an object, or the member is absent
-// or null.
-const Json* find_member(const Json& object, std::string_view key);
-
-// Typed readers: `fallback` when absent or null; INVALID_ARGUMENT naming `what` and `key` when the
-// member has another type.
-std::string string_member(const Json& object, std::string_view key, std::string_view what,
-                          std::string fallback = "");
-int64_t int_member(const Json& object, std::string_view key, std::string_view what,
-                   int64_t fallback);
-bool bool_member(const Json& object, std::string_view key, std::string_view what, bool fallback);
-const Json* object_member(const Json& object, std::string_view key, std::string_view what);
-const Json* array_member(const Json& object, std::string_view key, std::string_view what);
+// Strict readers (find_member, string_member, ...), parse_object, string_value and
+// to_json_text are those of every first-party plugin (plugins/common/json_fields.hpp).
 
 // Lenient readers for API objects, whose shape the server owns: "" / nullopt when absent or of
 // another type. `path` is dot-separated ("status.phase").
@@ -39,14 +27,10 @@ std::optional<int64_t> int_at(const Json& object, std::string_view path);
 const Json* value_at(const Json& object, std::string_view path);
 
 // Builders.
-Json string_value(std::string_view text, Allocator& allocator);
 // Sets object[key] = value, replacing an existing member.
 void set_member(Json& object, std::string_view key, Json value, Allocator& allocator);
 void set_string(Json& object, std::string_view key, std::string_view text, Allocator& allocator);
 void push_string(Json& array, std::string_view text, Allocator& allocator);
-
-std::string to_json_text(const Json& value);
-std::string to_pretty_json_text(const Json& value);
 
 // RFC 3339 ("2024-01-01T00:00:00.123Z", offsets allowed) to ns since the epoch; nullopt if not
 // a timestamp. And back, with nanoseconds when they are not zero.

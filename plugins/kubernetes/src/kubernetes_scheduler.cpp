@@ -20,7 +20,7 @@ namespace {
 
 std::string read_state_dir(std::string_view config) {
   const std::string what = "sortie.scheduler_config/1";
-  const rapidjson::Document document = parse_json(config, what);
+  const rapidjson::Document document = parse_object(config, what);
   std::string state_dir = string_member(document, "state_dir", what);
   if (state_dir.empty() || state_dir[0] != '/') {
     throw Error::invalid_argument("kubernetes: " + what +
@@ -30,7 +30,7 @@ std::string read_state_dir(std::string_view config) {
 }
 
 std::string read_session(std::string_view config) {
-  const rapidjson::Document document = parse_json(config, "sortie.scheduler_config/1");
+  const rapidjson::Document document = parse_object(config, "sortie.scheduler_config/1");
   return string_member(document, "session", "sortie.scheduler_config/1", "default");
 }
 
@@ -64,7 +64,7 @@ std::string KubernetesScheduler::run_options() { return run_options_payload(); }
 
 std::string KubernetesScheduler::dryrun(std::string_view input_text) {
   DryrunInput input = read_dryrun_input(input_text);
-  const rapidjson::Document cfg = parse_json(input.cfg_json, "cfg");
+  const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
   ManifestInput manifest_input;
   manifest_input.options = parse_run_options(&cfg);
   refuse_unsupported(input.app);
@@ -116,7 +116,7 @@ std::string KubernetesScheduler::dryrun(std::string_view input_text) {
 
 std::string KubernetesScheduler::schedule(std::string_view request_text) {
   const std::string what = "sortie.dryrun/1";
-  rapidjson::Document document = parse_json(request_text, what);
+  rapidjson::Document document = parse_object(request_text, what);
   const std::string app_id = string_member(document, "app_id", what);
   const AppRef ref = parse_app_ref(app_id);
   const Json* request = object_member(document, "request", what);
@@ -202,7 +202,7 @@ std::string KubernetesScheduler::describe(std::string_view app_id_view) {
 std::string KubernetesScheduler::list(std::string_view filter_text) {
   std::string session;
   if (!filter_text.empty()) {
-    const rapidjson::Document filter = parse_json(filter_text, "sortie.list_filter/1");
+    const rapidjson::Document filter = parse_object(filter_text, "sortie.list_filter/1");
     session = string_member(filter, "session", "sortie.list_filter/1");
   }
   std::string selector = std::string(kManagedByLabel) + "=" + kManagedByValue;

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <sortie/app_state.hpp>
+#include <sortie/log_request.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,11 +21,6 @@ namespace sortie::kubernetes {
 namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(500);
-
-struct LogOptions {
-  std::optional<int64_t> since, until, tail;
-  bool follow = false;
-};
 
 struct Target {
   std::string role;
@@ -49,7 +45,7 @@ struct PodLogStream::Shared {
   size_t active = 0;
   bool stop = false;
   std::optional<Error> error;
-  LogOptions options;
+  LogRequest options;
 
   bool stopped() {
     std::lock_guard<std::mutex> lock(mutex);
@@ -73,7 +69,7 @@ class ReplicaReader {
   void run(const ClusterConnection& connection, const AppRef& ref) {
     try {
       ApiClient client(connection);
-      const LogOptions& options = shared_->options;
+      const LogRequest& options = shared_->options;
       for (bool seen = false;; seen = true) {
         if (shared_->stopped()) break;
         AppStatus status;
@@ -118,11 +114,11 @@ class ReplicaReader {
       seen_at_last_ = 0;
       first_read_ = true;
     }
-    const LogOptions& options = shared_->options;
+    const LogRequest& options = shared_->options;
     std::string path =
         collection_path(kCoreApi, ref.namespace_name, "pods") + "/" + pod + "/log?timestamps=true";
     if (options.follow) path += "&follow=true";
-    const std::optional<int64_t> since = last_timestamp_ > 0 ? last_timestamp_ : options.since;
+    const std::optional<int64_t> since = last_timestamp_ > 0 ? last_timestamp_ : options.since_ns;
     if (since) {
       // sinceTime has second precision on the server: ask from the whole second, filter here.
       path += "&sinceTime=" + http::url_encode(format_rfc3339(*since / 1000000000 * 1000000000));
@@ -175,9 +171,9 @@ class ReplicaReader {
       last_timestamp_ = *timestamp;
       seen_at_last_ = 1;
     }
-    const LogOptions& options = shared_->options;
-    if (options.since && *timestamp < *options.since) return;
-    if (options.until && *timestamp >= *options.until) {
+    const LogRequest& options = shared_->options;
+    if (options.since_ns && *timestamp < *options.since_ns) return;
+    if (options.until_ns && *timestamp >= *options.until_ns) {
       past_until_ = true;
       return;
     }
@@ -203,31 +199,16 @@ class ReplicaReader {
   std::string unparsed_;
 };
 
-LogOptions read_options(std::string_view request_text, std::string* role,
-                        std::optional<int64_t>* replica) {
-  const std::string what = "sortie.log_request/1";
-  const rapidjson::Document request = parse_json(request_text, what);
-  const std::string streams = string_member(request, "streams", what, "combined");
-  if (streams != "combined") {
+// Pod logs hold stdout and stderr together.
+LogRequest read_options(std::string_view request_text) {
+  LogRequest request = read_log_request(request_text);
+  if (request.streams != LogStreams::kCombined) {
     throw Error::unimplemented(
         "kubernetes: pod logs hold stdout and stderr together; read them with --streams "
         "combined instead of " +
-        streams);
+        std::string(log_streams_name(request.streams)));
   }
-  LogOptions options;
-  *role = string_member(request, "role", what);
-  if (find_member(request, "replica") != nullptr)
-    *replica = int_member(request, "replica", what, 0);
-  if (find_member(request, "since") != nullptr)
-    options.since = int_member(request, "since", what, 0);
-  if (find_member(request, "until") != nullptr)
-    options.until = int_member(request, "until", what, 0);
-  if (find_member(request, "tail") != nullptr) {
-    options.tail = int_member(request, "tail", what, 0);
-    if (*options.tail < 0) throw Error::invalid_argument(what + ": 'tail' must be >= 0");
-  }
-  options.follow = bool_member(request, "follow", what, false);
-  return options;
+  return request;
 }
 
 }  // namespace
@@ -235,9 +216,9 @@ LogOptions read_options(std::string_view request_text, std::string* role,
 PodLogStream::PodLogStream(const ClusterConnection& connection, const AppRef& ref,
                            std::string_view request)
     : shared_(std::make_shared<Shared>()) {
-  std::string role;
-  std::optional<int64_t> replica;
-  shared_->options = read_options(request, &role, &replica);
+  shared_->options = read_options(request);
+  const std::string& role = shared_->options.role;
+  const std::optional<int64_t>& replica = shared_->options.replica;
 
   ApiClient client(connection);
   const AppStatus status = read_app_status(client, ref);

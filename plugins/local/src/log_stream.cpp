@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <sortie/log_request.hpp>
 
 #include "file_util.hpp"
 #include "json_fields.hpp"
@@ -29,24 +30,21 @@ std::string role_names(const LaunchRequest& request) {
 LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
                                std::string_view request_text)
     : registry_(registry), app_dir_(std::move(app_dir)) {
-  const std::string what = "sortie.log_request/1";
-  const rapidjson::Document request = parse_object(request_text, what);
-  const std::string role = string_member(request, "role", what);
-  const bool all_replicas = find_member(request, "replica") == nullptr;
-  const int64_t replica = int_member(request, "replica", what, 0);
-  const std::string streams = string_member(request, "streams", what, "combined");
-  if (find_member(request, "since") != nullptr) since_ = int_member(request, "since", what, 0);
-  if (find_member(request, "until") != nullptr) until_ = int_member(request, "until", what, 0);
-  follow_ = bool_member(request, "follow", what, false);
-  int32_t fixed_stream = 0;
-  if (streams == "stdout") {
-    fixed_stream = SORTIE_STREAM_STDOUT;
-  } else if (streams == "stderr") {
-    fixed_stream = SORTIE_STREAM_STDERR;
-  } else if (streams != "combined") {
-    throw Error::invalid_argument(what + ": streams '" + streams +
-                                  "' is not one of stdout, stderr, combined");
+  const LogRequest request = read_log_request(request_text);
+  if (request.tail) {
+    throw Error::unimplemented(
+        "local: 'tail' in a log request is not supported; read the whole log");
   }
+  const std::string& role = request.role;
+  const bool all_replicas = !request.replica;
+  const int64_t replica = request.replica.value_or(0);
+  const std::string streams(log_streams_name(request.streams));
+  since_ = request.since_ns;
+  until_ = request.until_ns;
+  follow_ = request.follow;
+  int32_t fixed_stream = 0;
+  if (request.streams == LogStreams::kStdout) fixed_stream = SORTIE_STREAM_STDOUT;
+  if (request.streams == LogStreams::kStderr) fixed_stream = SORTIE_STREAM_STDERR;
 
   const std::string request_path = app_dir_ + "/request.json";
   const LaunchRequest launch =

@@ -1,5 +1,5 @@
 // An app's status as describe() and wait() return it, sortie.status/1 (docs/payloads.md P-8),
-// and its writer. Part of Sortie::plugin_support.
+// its writer and its reader. Part of Sortie::plugin_support.
 #ifndef SORTIE_APP_STATUS_HPP
 #define SORTIE_APP_STATUS_HPP
 
@@ -45,6 +45,10 @@ struct AppStatus {
 
 // The sortie.status/1 JSON text; unknown pids, exit codes and times are written as null.
 std::string write_status(const AppStatus& status);
+
+// Reads sortie.status/1 JSON text, as describe() writes it. A state name this version does not
+// know reads as UNKNOWN; other errors name the field path ("roles[0].replicas[1].id: ...").
+AppStatus read_status(std::string_view json);
 
 // `text` as a JSON string literal, quotes included: a metadata value.
 std::string json_string(std::string_view text);

@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <sortie/app_state.hpp>
+#include <sortie/app_status.hpp>
 #include <string>
 #include <vector>
 
@@ -73,31 +74,12 @@ using ::sortie::is_terminal;
 // "SUCCEEDED", "RUNNING", ... as the CLI prints them.
 std::string to_string(AppState state);
 
-struct ReplicaStatus {
-  int id = 0;
-  AppState state = AppState::kUnknown;
-  std::optional<int64_t> pid;
-  std::optional<int> exit_code;
-  std::string hostname;
-  int restarts = 0;
-  std::optional<int64_t> started_at;   // ns since the epoch
-  std::optional<int64_t> finished_at;  // ns since the epoch
-  std::string message;
-};
+// Statuses are the SDK's sortie.status/1 model (sortie/app_status.hpp), the one type the host,
+// the plugins and the runner share, plus where this one came from.
+using ::sortie::ReplicaStatus;
+using ::sortie::RoleStatus;
 
-struct RoleStatus {
-  std::string role;
-  std::vector<ReplicaStatus> replicas;
-};
-
-struct AppStatus {
-  std::string app_id;
-  AppState state = AppState::kUnknown;
-  std::string message;
-  int restarts = 0;
-  std::string ui_url;
-  std::string structured_error_message;
-  std::vector<RoleStatus> roles;
+struct AppStatus : ::sortie::AppStatus {
   bool from_store_only = false;  // the store's last record: the scheduler forgot the app, or
   std::string not_refreshed;     // why the scheduler could not be asked, if it could not
 };

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <sortie/app_state.hpp>
+#include <sortie/app_status.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,32 +65,11 @@ struct AppDef {
   std::map<std::string, std::string> metadata;
 };
 
-struct ReplicaStatus {
-  int id = 0;
-  AppState state = AppState::kUnknown;
-  std::optional<int64_t> pid;
-  std::optional<int> exit_code;
-  std::string hostname;
-  int restarts = 0;
-  std::optional<int64_t> started_at;   // ns since epoch
-  std::optional<int64_t> finished_at;  // ns since epoch
-  std::string msg;
-};
-
-struct RoleStatus {
-  std::string role;
-  std::vector<ReplicaStatus> replicas;
-};
-
-struct AppStatus {
-  std::string app_id;
-  AppState state = AppState::kUnknown;
-  int num_restarts = 0;
-  std::string msg;
-  std::string ui_url;
-  std::string structured_error_msg;
-  std::vector<RoleStatus> roles;
-};
+// Statuses are the SDK's sortie.status/1 model (sortie/app_status.hpp), read and written by its
+// payload code: the host and every plugin share one AppStatus.
+using ::sortie::AppStatus;
+using ::sortie::ReplicaStatus;
+using ::sortie::RoleStatus;
 
 const char* to_string(AppState state) noexcept;
 std::optional<AppState> app_state_from_string(std::string_view name) noexcept;

@@ -1,0 +1,69 @@
+#include <sortie/plugin_abi.h>
+
+#include <sortie/log_request.hpp>
+
+#include "payload_reader.hpp"
+
+namespace sortie {
+
+bool LogRequest::selects(std::string_view role_name, int64_t replica_id) const {
+  return (role.empty() || role == role_name) && (!replica || *replica == replica_id);
+}
+
+bool LogRequest::in_window(int64_t timestamp_ns) const {
+  return (!since_ns || timestamp_ns >= *since_ns) && (!until_ns || timestamp_ns <= *until_ns);
+}
+
+bool LogRequest::wants_stream(int32_t stream) const {
+  switch (streams) {
+    case LogStreams::kStdout:
+      return stream == SORTIE_STREAM_STDOUT;
+    case LogStreams::kStderr:
+      return stream == SORTIE_STREAM_STDERR;
+    case LogStreams::kCombined:
+      break;
+  }
+  return true;
+}
+
+std::string_view log_streams_name(LogStreams streams) noexcept {
+  switch (streams) {
+    case LogStreams::kStdout:
+      return "stdout";
+    case LogStreams::kStderr:
+      return "stderr";
+    case LogStreams::kCombined:
+      break;
+  }
+  return "combined";
+}
+
+LogRequest read_log_request(std::string_view json) {
+  using namespace payload;
+  LogRequest request;
+  if (json.empty()) return request;
+  const rapidjson::Document document = parse_object(json, "sortie.log_request/1");
+  request.role = read_string(document, "role", "");
+  if (find(document, "replica") != nullptr) {
+    request.replica = read_int(document, "replica", "", 0);
+    if (*request.replica < 0) fail("replica", "must be an integer >= 0");
+  }
+  const std::string streams = read_string(document, "streams", "", "combined");
+  if (streams == "stdout") {
+    request.streams = LogStreams::kStdout;
+  } else if (streams == "stderr") {
+    request.streams = LogStreams::kStderr;
+  } else if (streams != "combined") {
+    fail("streams", "expected \"stdout\", \"stderr\" or \"combined\", got \"" + streams + "\"");
+  }
+  if (find(document, "since") != nullptr) request.since_ns = read_int(document, "since", "", 0);
+  if (find(document, "until") != nullptr) request.until_ns = read_int(document, "until", "", 0);
+  if (find(document, "tail") != nullptr) {
+    request.tail = read_int(document, "tail", "", 0);
+    if (*request.tail < 0) fail("tail", "must be an integer >= 0");
+  }
+  request.follow = read_bool(document, "follow", "", false);
+  return request;
+}
+
+}  // namespace sortie

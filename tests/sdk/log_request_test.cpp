@@ -1,0 +1,71 @@
+#include <gtest/gtest.h>
+
+#include <sortie/log_request.hpp>
+#include <sortie/plugin.hpp>
+
+namespace sortie {
+namespace {
+
+std::string read_error(const std::string& json) {
+  try {
+    read_log_request(json);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Code::kInvalidArgument);
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(LogRequestTest, ReadsEveryMember) {
+  const LogRequest request = read_log_request(
+      R"({"schema":"sortie.log_request/1","role":"trainer","replica":1,"streams":"stderr",)"
+      R"("since":100,"until":200,"tail":5,"follow":true})");
+  EXPECT_EQ(request.role, "trainer");
+  EXPECT_EQ(request.replica, 1);
+  EXPECT_EQ(request.streams, LogStreams::kStderr);
+  EXPECT_EQ(request.since_ns, 100);
+  EXPECT_EQ(request.until_ns, 200);
+  EXPECT_EQ(request.tail, 5);
+  EXPECT_TRUE(request.follow);
+}
+
+TEST(LogRequestTest, AnEmptyOrNullRequestAsksForEverything) {
+  for (const std::string& json :
+       {std::string(), std::string(R"({"schema":"sortie.log_request/1","role":null,)"
+                                   R"("replica":null,"since":null,"until":null})")}) {
+    const LogRequest request = read_log_request(json);
+    EXPECT_TRUE(request.selects("any", 7)) << json;
+    EXPECT_TRUE(request.in_window(-1)) << json;
+    EXPECT_TRUE(request.wants_stream(SORTIE_STREAM_STDOUT)) << json;
+    EXPECT_TRUE(request.wants_stream(SORTIE_STREAM_STDERR)) << json;
+    EXPECT_EQ(log_streams_name(request.streams), "combined");
+    EXPECT_FALSE(request.follow || request.tail || request.replica);
+  }
+}
+
+TEST(LogRequestTest, SelectsRolesReplicasStreamsAndTimes) {
+  const LogRequest request = read_log_request(
+      R"({"role":"trainer","replica":0,"streams":"stdout","since":10,"until":20})");
+  EXPECT_TRUE(request.selects("trainer", 0));
+  EXPECT_FALSE(request.selects("trainer", 1));
+  EXPECT_FALSE(request.selects("reader", 0));
+  EXPECT_TRUE(request.wants_stream(SORTIE_STREAM_STDOUT));
+  EXPECT_FALSE(request.wants_stream(SORTIE_STREAM_STDERR));
+  EXPECT_FALSE(request.in_window(9));
+  EXPECT_TRUE(request.in_window(10));
+  EXPECT_TRUE(request.in_window(20));
+  EXPECT_FALSE(request.in_window(21));
+}
+
+TEST(LogRequestTest, ErrorsNameTheMember) {
+  EXPECT_EQ(read_error(R"({"replica":"0"})"), "replica: must be an integer");
+  EXPECT_EQ(read_error(R"({"replica":-1})"), "replica: must be an integer >= 0");
+  EXPECT_EQ(read_error(R"({"streams":"both"})"),
+            R"(streams: expected "stdout", "stderr" or "combined", got "both")");
+  EXPECT_EQ(read_error(R"({"tail":-2})"), "tail: must be an integer >= 0");
+  EXPECT_EQ(read_error(R"({"follow":"yes"})"), "follow: must be true or false");
+  EXPECT_EQ(read_error("[]"), "sortie.log_request/1: expected a JSON object");
+}
+
+}  // namespace
+}  // namespace sortie
