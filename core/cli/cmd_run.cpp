@@ -109,8 +109,8 @@ int follow(runner::Runner& runner, const std::string& handle, bool follow_logs) 
     return kExitInterrupted;
   }
   std::fprintf(stderr, "sortie run: %s %s%s%s\n", handle.c_str(),
-               runner::to_string(last.state).c_str(), last.message.empty() ? "" : ": ",
-               last.message.c_str());
+               runner::to_string(last.state).c_str(), last.msg.empty() ? "" : ": ",
+               last.msg.c_str());
   return exit_status_for(last);
 }
 

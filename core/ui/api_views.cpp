@@ -48,12 +48,12 @@ void replica_json(JsonText& out, const runner::ReplicaStatus& replica) {
   out.key("state").string(runner::to_string(replica.state));
   optional_number(out, "pid", replica.pid);
   out.key("exit_code");
-  replica.exit_code ? out.number(int64_t{*replica.exit_code}) : out.null();
+  replica.exit_code ? out.number(*replica.exit_code) : out.null();
   out.key("hostname").string(replica.hostname);
-  out.key("restarts").number(int64_t{replica.restarts});
+  out.key("restarts").number(replica.restarts);
   optional_number(out, "started_at", replica.started_at);
   optional_number(out, "finished_at", replica.finished_at);
-  out.key("message").string(replica.message);
+  out.key("message").string(replica.msg);
   out.end_object();
 }
 
@@ -128,8 +128,8 @@ std::string app_json(WorkerContext& context, const std::string& handle) {
   out.key("submitted_at").number(description->submitted_at);
   if (const auto& status = description->status) {
     out.key("state").string(runner::to_string(status->state));
-    out.key("message").string(status->message);
-    out.key("restarts").number(int64_t{status->restarts});
+    out.key("message").string(status->msg);
+    out.key("restarts").number(status->num_restarts);
     out.key("from_store_only").boolean(status->from_store_only);
     out.key("not_refreshed").string(status->not_refreshed);
     out.key("roles").begin_array();

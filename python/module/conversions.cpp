@@ -157,7 +157,7 @@ py::dict app_status_to_python(const runner::AppStatus& status) {
       entry["exit_code"] = replica.exit_code;
       entry["hostname"] = replica.hostname;
       entry["restarts"] = replica.restarts;
-      entry["message"] = replica.message;
+      entry["message"] = replica.msg;
       replicas.append(entry);
     }
     py::dict entry;
@@ -168,10 +168,10 @@ py::dict app_status_to_python(const runner::AppStatus& status) {
   py::dict result;
   result["app_id"] = status.app_id;
   result["state"] = runner::to_string(status.state);
-  result["message"] = status.message;
-  result["num_restarts"] = status.restarts;
+  result["message"] = status.msg;
+  result["num_restarts"] = status.num_restarts;
   result["ui_url"] = status.ui_url;
-  result["structured_error_msg"] = status.structured_error_message;
+  result["structured_error_msg"] = status.structured_error_msg;
   result["roles"] = roles;
   return result;
 }
