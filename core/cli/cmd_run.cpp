@@ -7,6 +7,7 @@
 #include <sortie/core/component.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
+#include <sortie/core/secret_env.hpp>
 #include <sortie/core/spec_file.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
@@ -82,9 +83,14 @@ core::AppDef app_from_command(const Args& command, const std::string& image, int
   return app;
 }
 
-void print_dryrun(const core::AppDef& app, const session::DryRunResult& dry) {
-  std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n", core::to_json(app).c_str());
-  std::printf("%s\n", dry.text.empty() ? dry.request_pretty.c_str() : dry.text.c_str());
+// `secrets` are masked wherever they show (secret_env.hpp).
+void print_dryrun(const core::AppDef& app, const session::DryRunResult& dry,
+                  const std::vector<std::string>& secrets) {
+  std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n",
+              core::mask_secrets(core::to_json(app), secrets).c_str());
+  std::printf(
+      "%s\n",
+      core::mask_secrets(dry.text.empty() ? dry.request_pretty : dry.text, secrets).c_str());
 }
 
 // `sortie run FILE` for an existing .yaml/.yml/.json file that names no component: as --spec.
@@ -115,6 +121,9 @@ int cmd_run(session::Session& ctx, const Args& args) {
       "scheduler to submit to (see `sortie plugins list`)")(
       "cfg", po::value(&cfgs)->composing(), "run options k=v,k2=v2 (also -cfg; repeatable)")(
       "dryrun", "print the app and the scheduler's request; submit nothing")(
+      "show-secrets",
+      "with --dryrun: print the values of env vars named like *TOKEN*, *SECRET*, *PASSWORD* "
+      "(masked otherwise)")(
       "output,o", po::value(&output),
       "with --dryrun: print only the request, as json or yaml, for the backend's own tools")(
       "wait", "wait until the app is terminal; exit 0 only if it succeeded")(
@@ -149,6 +158,9 @@ int cmd_run(session::Session& ctx, const Args& args) {
   }
   if (!output.empty() && vm.count("dryrun") == 0) {
     throw core::Error::invalid_argument("-o/--output applies only with --dryrun");
+  }
+  if (vm.count("show-secrets") != 0 && vm.count("dryrun") == 0) {
+    throw core::Error::invalid_argument("--show-secrets applies only with --dryrun");
   }
   const DocumentFormat document_format =
       output.empty() ? DocumentFormat::kJson : document_format_from_string(output);
@@ -196,7 +208,7 @@ int cmd_run(session::Session& ctx, const Args& args) {
   }
 
   for (const auto& [key, value] : config.section(scheduler_name)) {
-    plan.raw_cfg[key] = core::RawOpt{value.value, value.origin};
+    plan.raw_cfg[key] = core::RawOpt{value.value, value.origin, value.trusted};
   }
   for (const auto& text : cfgs) {
     for (const auto& [key, value] : core::split_cfg(text)) {
@@ -207,14 +219,19 @@ int cmd_run(session::Session& ctx, const Args& args) {
   auto scheduler = ctx.scheduler(scheduler_name, plan.session);
   session::Launcher launcher(ctx, *scheduler);
   const session::DryRunResult dry = launcher.dryrun(plan);
+  const std::vector<std::string> secrets = vm.count("show-secrets") != 0
+                                               ? std::vector<std::string>{}
+                                               : core::secret_env_values(plan.app);
   if (!output.empty()) {
     std::fputs(
-        render_dryrun_document(dry.dryrun_json, document_format, scheduler->context()).c_str(),
+        core::mask_secrets(
+            render_dryrun_document(dry.dryrun_json, document_format, scheduler->context()), secrets)
+            .c_str(),
         stdout);
     return kExitOk;
   }
   if (vm.count("dryrun") != 0) {
-    print_dryrun(plan.app, dry);
+    print_dryrun(plan.app, dry, secrets);
     return kExitOk;
   }
 

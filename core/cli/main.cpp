@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sortie/core/error.hpp>
+#include <sortie/core/plugin_faults.hpp>
 #include <sortie/core/plugin_isolation.hpp>
 #include <string>
 #include <vector>
@@ -37,6 +38,8 @@ commands:
   launch     run an experiment file: executables, jobs, job groups, work units, sweeps
   experiments
              experiments launched from any shell: list, show ID, cancel ID
+  config     trust [FILE]: let a working-directory .sortieconfig set run options that
+             run programs or choose credentials
 
 global options:
   --plugin-dir DIR  read manifests from DIR only (repeatable; replaces the search path)
@@ -45,7 +48,8 @@ global options:
                     hangs or prints to stdout becomes an error (also SORTIE_ISOLATE_PLUGINS=1)
   --plugin-timeout SECONDS
                     deadline of each call into an isolated plugin (default 120; also
-                    SORTIE_PLUGIN_TIMEOUT); wait and log calls get theirs on top
+                    SORTIE_PLUGIN_TIMEOUT); wait and log calls get theirs on top; also
+                    how long `list` waits for each scheduler's answer (default 10)
   -q, --quiet       print only plugins' warnings and errors, not their progress (image
                     pulls, builds, pushes)
   --version         print the version
@@ -70,6 +74,7 @@ constexpr Command kCommands[] = {
     {"builtins", sortie::cli::cmd_builtins},
     {"launch", sortie::cli::cmd_launch},
     {"experiments", sortie::cli::cmd_experiments},
+    {"config", sortie::cli::cmd_config},
 };
 
 // The exit status of a command stopped by an error with this status (docs/exit-status.md).
@@ -124,6 +129,7 @@ int usage_error(const std::string& message) {
 int main(int argc, char** argv) {
   sortie::session::SessionOptions options;
   options.on_registry_problem = print_registry_problem;
+  options.on_builtin_shadowed = sortie::session::print_builtin_shadowed;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; ++i) {
     const std::string word = argv[i];
@@ -170,6 +176,7 @@ int main(int argc, char** argv) {
     if (name != command.name) continue;
     try {
       survive_closed_stdout();
+      sortie::core::contain_plugin_crashes(sortie::session::state_dir() + "/plugin-faults");
       sortie::session::Session ctx(std::move(options));
       return finish_output(command.name, command.run(ctx, args));
     } catch (const boost::program_options::error& e) {

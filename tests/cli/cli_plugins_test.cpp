@@ -146,10 +146,71 @@ TEST(CliPlugins, ACrashingPluginIsAnErrorWhenIsolated) {
                  "[0-9]+\\) died of SIGSEGV \\(Segmentation fault\\) during schedule; run "
                  "`sortie plugins doctor fixture_segfault` to check the plugin")))
       << isolated.err;
-  // In process, the same plugin takes sortie down with it.
-  const auto in_process =
+}
+
+TEST(CliPlugins, AnInProcessCrashNamesThePluginAndDisablesItUntilDoctorPasses) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_segfault", "fixture_sched");
+  const std::string dir = sandbox.root() + "/fixtures";
+  const auto crash =
       sandbox.sortie({"--plugin-dir", dir, "run", "-s", "fixture_sched", "--", "true"});
-  EXPECT_EQ(in_process.exit_code, 128 + SIGSEGV) << in_process.err;
+  EXPECT_EQ(crash.exit_code, 3) << crash.err;
+  EXPECT_TRUE(std::regex_search(
+      crash.err, std::regex("sortie: scheduler 'fixture_sched' \\(plugin fixture_segfault, "
+                            ".*libfixture_segfault.so\\) crashed sortie with SIGSEGV during "
+                            "schedule; the plugin is disabled in process until `sortie plugins "
+                            "doctor fixture_segfault` passes")))
+      << crash.err;
+  // Disabled: refused before it is loaded, so nothing crashes.
+  const auto refused =
+      sandbox.sortie({"--plugin-dir", dir, "run", "-s", "fixture_sched", "--", "true"});
+  EXPECT_EQ(refused.exit_code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("it crashed sortie before (SIGSEGV during schedule"),
+            std::string::npos)
+      << refused.err;
+  // The doctor's checks (load, create, run_options) pass, which lifts the ban.
+  const auto doctor = sandbox.sortie({"--plugin-dir", dir, "plugins", "doctor"});
+  EXPECT_EQ(doctor.exit_code, 0) << doctor.out << doctor.err;
+  const auto again =
+      sandbox.sortie({"--plugin-dir", dir, "run", "-s", "fixture_sched", "--", "true"});
+  EXPECT_NE(again.err.find("crashed sortie with SIGSEGV"), std::string::npos) << again.err;
+}
+
+TEST(CliPlugins, ASchedulerThatStopsAnsweringDoesNotHoldUpList) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_slowdescribe", "fixture_sched");
+  const std::map<std::string, std::string> env{
+      {"SORTIE_PLUGIN_PATH", sandbox.root() + "/fixtures"}};
+  const auto slow = sandbox.sortie({"run", "-s", "fixture_sched", "--", "true"}, env);
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  const auto local = sandbox.sortie({"run", "-s", "local_cwd", "--", "sleep", "60"}, env);
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  const auto list = sandbox.sortie({"--plugin-timeout", "1", "list"}, env);
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(std::regex_search(
+      list.out, std::regex(first_line(slow.out) + " +true +SUBMITTED \\(unverified: scheduler "
+                                                  "'fixture_sched' .* did not answer describe "
+                                                  "within 1.00 s; the state shown is the one "
+                                                  "recorded last\\)")))
+      << list.out;
+  EXPECT_TRUE(std::regex_search(list.out, std::regex(first_line(local.out) + " +sleep +RUNNING ")))
+      << list.out;
+  sandbox.sortie({"cancel", first_line(local.out)}, env);
+}
+
+TEST(CliPlugins, AnAppIdNoHandleCanHoldIsAPluginError) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_badappid", "fixture_sched");
+  const std::string dir = sandbox.root() + "/fixtures";
+  const auto run =
+      sandbox.sortie({"--plugin-dir", dir, "run", "-s", "fixture_sched", "--", "true"});
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_NE(run.err.find("(plugin fixture_badappid, "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("schedule returned an app id that holds the byte 0x7B at offset 0"),
+            std::string::npos)
+      << run.err;
+  const auto list = sandbox.sortie({"list"});
+  EXPECT_EQ(list.out.find("a/b"), std::string::npos) << list.out;
 }
 
 TEST(CliPlugins, PluginProgressShowsUnlessQuiet) {
