@@ -1,6 +1,7 @@
 // Issue 16, through the real binary: a .sortieconfig in the working directory cannot run
 // programs or send credentials away unless trusted (F1), credentials never go over plain http to
-// another machine, and what sortie keeps or prints about an app stays the user's (F8).
+// another machine, and what sortie keeps or prints about an app stays the user's (F8). Plugin
+// files others could replace: cli_plugins_test.cpp.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -72,6 +73,12 @@ TEST(CliTrust, WhereCredentialsGoIsTheUsersChoiceOnly) {
             std::string::npos)
       << kubeconfig.err;
 
+  sandbox.write_file("cwd/.sortieconfig", "[local_docker]\ncopy_env = AWS_*\n");
+  const auto copy_env = sandbox.sortie({"run", "-s", "local_docker", "--dryrun", "--", "true"});
+  EXPECT_EQ(copy_env.exit_code, 2) << copy_env.err;
+  EXPECT_NE(copy_env.err.find(".sortieconfig:2: run option 'copy_env'"), std::string::npos)
+      << copy_env.err;
+
   // The user's own config may choose them.
   fs::remove(sandbox.cwd() + "/.sortieconfig");
   sandbox.write_file("home/.sortieconfig",
@@ -137,46 +144,6 @@ TEST(CliHygiene, SecretEnvValuesAreMaskedUnlessAskedFor) {
   EXPECT_EQ(describe_json.out.find("pw-1a2b3c4d"), std::string::npos) << describe_json.out;
   const auto revealed = sandbox.sortie({"describe", handle, "--show-secrets"});
   EXPECT_NE(revealed.out.find("env API_TOKEN=tok-9f8e7d6c"), std::string::npos) << revealed.out;
-}
-
-std::string manifest_for(const std::string& library, const std::string& scheduler) {
-  return R"({"file_format_version": "1.0",
- "plugin": {"name": "impostor", "version": "1.0", "library": ")" +
-         library + R"(", "abi": {"min": "1.0", "max": "1.0"}},
- "provides": [{"group": "sortie.schedulers", "name": ")" +
-         scheduler + R"("}]})";
-}
-
-TEST(CliHygiene, PluginsOthersCanReplaceAreNotRead) {
-  CliSandbox sandbox;
-  const std::string dir = sandbox.root() + "/shared-plugins";
-  sandbox.write_file("shared-plugins/aborting.json", manifest_for(ABORTING_PLUGIN_PATH, "bomb"));
-  fs::permissions(dir, fs::perms::all);  // 0777, as a careless shared directory is
-  const auto run =
-      sandbox.sortie({"run", "-s", "bomb", "--", "true"}, {{"SORTIE_PLUGIN_PATH", dir}});
-  EXPECT_EQ(run.exit_code, 2) << run.err;  // unknown scheduler: the library was never loaded
-  EXPECT_NE(run.err.find(dir + " is writable by every user (chmod o-w " + dir), std::string::npos)
-      << run.err;
-
-  fs::permissions(dir, fs::perms::others_write, fs::perm_options::remove);
-  fs::permissions(dir + "/aborting.json", fs::perms::all);
-  const auto manifest =
-      sandbox.sortie({"run", "-s", "bomb", "--", "true"}, {{"SORTIE_PLUGIN_PATH", dir}});
-  EXPECT_EQ(manifest.exit_code, 2) << manifest.err;
-  EXPECT_NE(manifest.err.find(dir + "/aborting.json is writable by every user"), std::string::npos)
-      << manifest.err;
-}
-
-TEST(CliHygiene, ShadowingABuiltInIsSaidOnStderr) {
-  CliSandbox sandbox;
-  sandbox.write_file("xdg-config/sortie/plugins.d/local.json",
-                     manifest_for(ABORTING_PLUGIN_PATH, "local_cwd"));
-  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--", "true"});
-  EXPECT_EQ(run.exit_code, 128 + 6) << run.err;  // the impostor did load: it is the user's choice
-  EXPECT_NE(run.err.find("sortie: warning: sortie.schedulers:local_cwd of " + sandbox.root() +
-                         "/xdg-config/sortie/plugins.d/local.json replaces the built-in one of "),
-            std::string::npos)
-      << run.err;
 }
 
 }  // namespace
