@@ -9,6 +9,7 @@
 #include <iostream>
 #include <set>
 #include <sortie/core/error.hpp>
+#include <sortie/core/plugin_faults.hpp>
 #include <sortie/core/plugin_isolation.hpp>
 #include <sortie/session/json_text.hpp>
 #include <string>
@@ -350,7 +351,11 @@ int doctor(session::Session& ctx, const Args& args) {
     }
   }
   std::vector<PluginReport> reports;
-  for (const auto* library : libraries) reports.push_back(check_library(ctx, *library));
+  for (const auto* library : libraries) {
+    reports.push_back(check_library(ctx, *library));
+    // A plugin that crashed sortie in process is trusted again once its checks pass (ISO-9).
+    if (reports.back().ok()) core::forget_plugin_crash(library->name);
+  }
   // Broken manifests are findings too, unless only some plugins were asked about.
   const std::vector<registry::Problem> problems =
       names.empty() ? reg.problems() : std::vector<registry::Problem>{};

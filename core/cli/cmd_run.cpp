@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <iostream>
 #include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
 #include <sortie/core/runopts.hpp>
+#include <sortie/core/secret_env.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <utility>
@@ -62,9 +64,11 @@ RunCommandLine split_run_args(const Args& args) {
   return line;
 }
 
-void print_dryrun(const runner::DryRunInfo& dry) {
-  std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n", dry.app_json.c_str());
-  std::printf("%s\n", dry.request.c_str());
+// `secrets` are masked wherever they show (secret_env.hpp).
+void print_dryrun(const runner::DryRunInfo& dry, const std::vector<std::string>& secrets) {
+  std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n",
+              core::mask_secrets(dry.app_json, secrets).c_str());
+  std::printf("%s\n", core::mask_secrets(dry.request, secrets).c_str());
 }
 
 // `sortie run FILE` for an existing .yaml/.yml/.json file that names no component: as --spec.
@@ -129,6 +133,9 @@ int cmd_run(session::Session& ctx, const Args& args) {
       "scheduler to submit to (see `sortie plugins list`)")(
       "cfg", po::value(&cfgs)->composing(), "run options k=v,k2=v2 (also -cfg; repeatable)")(
       "dryrun", "print the app and the scheduler's request; submit nothing")(
+      "show-secrets",
+      "with --dryrun: print the values of env vars named like *TOKEN*, *SECRET*, *PASSWORD* "
+      "(masked otherwise)")(
       "output,o", po::value(&output),
       "with --dryrun: print only the request, as json or yaml, for the backend's own tools")(
       "wait", "wait until the app is terminal; exit 0 only if it succeeded")(
@@ -163,6 +170,9 @@ int cmd_run(session::Session& ctx, const Args& args) {
   }
   if (!output.empty() && vm.count("dryrun") == 0) {
     throw core::Error::invalid_argument("-o/--output applies only with --dryrun");
+  }
+  if (vm.count("show-secrets") != 0 && vm.count("dryrun") == 0) {
+    throw core::Error::invalid_argument("--show-secrets applies only with --dryrun");
   }
   const DocumentFormat document_format =
       output.empty() ? DocumentFormat::kJson : document_format_from_string(output);
@@ -204,13 +214,19 @@ int cmd_run(session::Session& ctx, const Args& args) {
     return kExitOk;
   }
   const runner::DryRunInfo dry = runner.dryrun_info(app, options);
+  const std::vector<std::string> secrets =
+      vm.count("show-secrets") != 0
+          ? std::vector<std::string>{}
+          : core::secret_env_values(core::appdef_from_json(dry.app_json, "the dry run"));
   if (!output.empty()) {
-    std::fputs(render_dryrun_document(dry.dryrun_json, document_format, dry.plugin).c_str(),
+    std::fputs(core::mask_secrets(
+                   render_dryrun_document(dry.dryrun_json, document_format, dry.plugin), secrets)
+                   .c_str(),
                stdout);
     return kExitOk;
   }
   if (vm.count("dryrun") != 0) {
-    print_dryrun(dry);
+    print_dryrun(dry, secrets);
     return kExitOk;
   }
 

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
+#include <sortie/core/secret_env.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/json_text.hpp>
 
@@ -24,14 +25,22 @@ struct HandleCommandLine {
   bool json = false;
   std::set<std::string> roles;
   bool help = false;
+  bool show_secrets = false;
 };
 
-HandleCommandLine parse_handle_args(const char* command, const Args& args, bool with_roles) {
+// `with_roles`: status's --roles; `with_definition`: describe's --show-secrets.
+HandleCommandLine parse_handle_args(const char* command, const Args& args, bool with_roles,
+                                    bool with_definition) {
   HandleCommandLine line;
   std::string roles;
   po::options_description desc(std::string(command) + " options");
   desc.add_options()("help,h", "show this help")("json", "print JSON (docs/payloads.md P-8)");
   if (with_roles) desc.add_options()("roles", po::value(&roles), "only these roles (r1,r2)");
+  if (with_definition) {
+    desc.add_options()("show-secrets",
+                       "print the values of env vars named like *TOKEN*, *SECRET*, *PASSWORD* "
+                       "(masked otherwise)");
+  }
   po::variables_map vm;
   const std::string usage = std::string("usage: sortie ") + command + " HANDLE [options]";
   auto handle = parse_positional_command(
@@ -41,6 +50,7 @@ HandleCommandLine parse_handle_args(const char* command, const Args& args, bool 
   if (line.help) return line;
   line.handle = *handle;
   line.json = vm.count("json") != 0;
+  line.show_secrets = vm.count("show-secrets") != 0;
   if (!roles.empty()) {
     std::vector<std::string> names;
     boost::split(names, roles, [](char c) { return c == ','; });
@@ -52,7 +62,7 @@ HandleCommandLine parse_handle_args(const char* command, const Args& args, bool 
 }  // namespace
 
 int cmd_status(session::Session& ctx, const Args& args) {
-  const HandleCommandLine line = parse_handle_args("status", args, true);
+  const HandleCommandLine line = parse_handle_args("status", args, true, false);
   if (line.help) return kExitOk;
   const std::string handle = core::parse_app_handle(line.handle).str();
   const auto status = runner::SessionBinding::over(ctx).status(handle);
@@ -67,7 +77,7 @@ int cmd_status(session::Session& ctx, const Args& args) {
 }
 
 int cmd_describe(session::Session& ctx, const Args& args) {
-  const HandleCommandLine line = parse_handle_args("describe", args, false);
+  const HandleCommandLine line = parse_handle_args("describe", args, false, true);
   if (line.help) return kExitOk;
   const std::string handle = core::parse_app_handle(line.handle).str();
   const auto description = runner::SessionBinding::over(ctx).describe(handle);
@@ -75,6 +85,10 @@ int cmd_describe(session::Session& ctx, const Args& args) {
   const int exit_status = report_shown_status(handle, description->status);
   // Without a store record (an app submitted elsewhere) the definition is unknown.
   const bool recorded = !description->app_json.empty();
+  const std::vector<std::string> secrets =
+      recorded && !line.show_secrets
+          ? core::secret_env_values(core::appdef_from_json(description->app_json, "the store"))
+          : std::vector<std::string>{};
   if (line.json) {
     session::JsonText out;
     out.begin_object().key("schema").string("sortie.cli.describe/1");
@@ -89,11 +103,13 @@ int cmd_describe(session::Session& ctx, const Args& args) {
     out.key("status").raw_or_null(
         description->status ? core::to_json(*description->status) : "");
     out.end_object();
-    std::printf("%s\n", out.str().c_str());
+    std::printf("%s\n", core::mask_secrets(out.str(), secrets).c_str());
     return exit_status;
   }
   if (recorded) {
-    std::fputs(format_app(core::appdef_from_json(description->app_json, "the store")).c_str(),
+    std::fputs(core::mask_secrets(
+                   format_app(core::appdef_from_json(description->app_json, "the store")), secrets)
+                   .c_str(),
                stdout);
   } else {
     std::printf("App: (submitted outside this machine's store; definition unknown)\n");

@@ -39,6 +39,7 @@ int cmd_builtins(session::Session& ctx, const Args& args);
 int cmd_launch(session::Session& ctx, const Args& args);
 int cmd_experiments(session::Session& ctx, const Args& args);
 int cmd_ui(session::Session& ctx, const Args& args);
+int cmd_config(session::Session& ctx, const Args& args);
 
 }  // namespace sortie::cli
 

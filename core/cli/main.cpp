@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sortie/core/error.hpp>
+#include <sortie/core/plugin_faults.hpp>
 #include <sortie/core/plugin_isolation.hpp>
 #include <string>
 #include <vector>
@@ -38,6 +39,8 @@ commands:
   experiments
              experiments launched from any shell: list, show ID, cancel ID
   ui         a live web dashboard of experiments, apps, logs and events
+  config     trust [FILE]: let a working-directory .sortieconfig set run options that
+             run programs or choose credentials
 
 global options:
   --plugin-dir DIR  read manifests from DIR only (repeatable; replaces the search path)
@@ -46,7 +49,8 @@ global options:
                     hangs or prints to stdout becomes an error (also SORTIE_ISOLATE_PLUGINS=1)
   --plugin-timeout SECONDS
                     deadline of each call into an isolated plugin (default 120; also
-                    SORTIE_PLUGIN_TIMEOUT); wait and log calls get theirs on top
+                    SORTIE_PLUGIN_TIMEOUT); wait and log calls get theirs on top; also
+                    how long `list` waits for each scheduler's answer (default 10)
   -q, --quiet       print only plugins' warnings and errors, not their progress (image
                     pulls, builds, pushes)
   --version         print the version
@@ -72,6 +76,7 @@ constexpr Command kCommands[] = {
     {"launch", sortie::cli::cmd_launch},
     {"experiments", sortie::cli::cmd_experiments},
     {"ui", sortie::cli::cmd_ui},
+    {"config", sortie::cli::cmd_config},
 };
 
 // The exit status of a command stopped by an error with this status (docs/exit-status.md).
@@ -126,6 +131,7 @@ int usage_error(const std::string& message) {
 int main(int argc, char** argv) {
   sortie::session::SessionOptions options;
   options.on_registry_problem = print_registry_problem;
+  options.on_builtin_shadowed = sortie::session::print_builtin_shadowed;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; ++i) {
     const std::string word = argv[i];
@@ -172,6 +178,7 @@ int main(int argc, char** argv) {
     if (name != command.name) continue;
     try {
       survive_closed_stdout();
+      sortie::core::contain_plugin_crashes(sortie::session::state_dir() + "/plugin-faults");
       sortie::session::Session ctx(std::move(options));
       return finish_output(command.name, command.run(ctx, args));
     } catch (const boost::program_options::error& e) {

@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sortie/core/config_file.hpp>
+#include <sortie/core/config_trust.hpp>
 #include <sortie/core/error.hpp>
 #include <sstream>
 
@@ -75,15 +76,25 @@ Sections parse_ini(const std::string& path, const std::string& content) {
 }  // namespace
 
 ConfigFile ConfigFile::load(const std::vector<std::string>& paths) {
+  std::vector<Source> sources;
+  for (const auto& path : paths) sources.push_back({path, false});
+  return load_sources(sources);
+}
+
+ConfigFile ConfigFile::load_sources(const std::vector<Source>& sources) {
   ConfigFile config;
-  for (const auto& path : paths) {
-    const auto content = read_text_file_if_exists(path, "config file");
+  for (const auto& source : sources) {
+    const auto content = read_text_file_if_exists(source.path, "config file");
     if (!content) continue;
-    config.files_read_.push_back(path);
-    Sections file = parse_ini(path, *content);
+    config.files_read_.push_back(source.path);
+    Sections file = parse_ini(source.path, *content);
+    const bool trusted = !source.needs_trust || is_trusted_config(source.path, *content);
     for (auto& [name, keys] : file.keys) {
       auto& merged = config.sections_[name];
-      for (auto& [key, value] : keys) merged.emplace(key, std::move(value));  // earlier file wins
+      for (auto& [key, value] : keys) {
+        value.trusted = trusted;
+        merged.emplace(key, std::move(value));  // earlier file wins
+      }
     }
     config.section_origins_.merge(file.origins);
   }
@@ -100,14 +111,15 @@ ConfigFile ConfigFile::load_default() {
     return load({explicit_file});
   }
   // Absolute, so that an error names the file whichever directory it was found in.
-  std::vector<std::string> paths = {std::filesystem::absolute(".sortieconfig").string()};
+  const std::string cwd_file = std::filesystem::absolute(".sortieconfig").string();
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
     const std::string home_file = std::string(home) + "/.sortieconfig";
     std::error_code error;
-    // Run from $HOME, both names are one file; reading it twice would change nothing.
-    if (!std::filesystem::equivalent(paths[0], home_file, error)) paths.push_back(home_file);
+    // Run from $HOME, both names are one file, the user's own.
+    if (std::filesystem::equivalent(cwd_file, home_file, error)) return load({home_file});
+    return load_sources({{cwd_file, true}, {home_file, false}});
   }
-  return load(paths);
+  return load_sources({{cwd_file, true}});
 }
 
 void ConfigFile::check_sections(const std::vector<std::string>& known) const {

@@ -146,6 +146,16 @@ std::optional<std::string> write_typed(Writer& w, const RunOpt& opt, const std::
   return "a known type";
 }
 
+[[noreturn]] void refuse_untrusted(const RunOpt& opt, const RawOpt& raw, const std::string& who) {
+  const std::string file = raw.origin.substr(0, raw.origin.rfind(':'));
+  throw Error::invalid_argument(
+      raw.origin + ": run option '" + opt.name + "' of " + who +
+      " runs a program, chooses credentials or where they are sent, so it is not read from a "
+      ".sortieconfig found in the working directory unless you trust that file: read it, then "
+      "run `sortie config trust " +
+      file + "` (or set the option in ~/.sortieconfig or with -cfg; docs/config-trust.md)");
+}
+
 std::vector<std::string> option_names(const std::vector<RunOpt>& opts) {
   std::vector<std::string> names;
   for (const auto& opt : opts) names.push_back(opt.name);
@@ -198,6 +208,9 @@ std::vector<RunOpt> parse_runopts(std::string_view text, std::string_view origin
     if (const json::Value* value = json::find(entry, "help")) {
       opt.help = json::as_string(*value, at / "help");
     }
+    if (const json::Value* value = json::find(entry, "sensitive")) {
+      opt.sensitive = json::as_bool(*value, at / "sensitive");
+    }
     opts.push_back(std::move(opt));
   }
   return opts;
@@ -249,6 +262,7 @@ std::string resolve_runopts(const std::vector<RunOpt>& opts,
   for (const auto& opt : opts) {
     const auto given = raw.find(opt.name);
     if (given != raw.end()) {
+      if (opt.sensitive && !given->second.trusted) refuse_untrusted(opt, given->second, who);
       w.Key(opt.name.c_str());
       if (const auto expected = write_typed(w, opt, given->second.value)) {
         throw Error::invalid_argument(who + ": run option '" + opt.name + "' (set in " +

@@ -29,12 +29,23 @@ void parse_payload(const std::string& context, const char* call, const std::stri
   }
 }
 
+thread_local PluginCall t_current_call;
+
 }  // namespace
 
 void bad_payload(const std::string& context, const char* call, const std::string& what) {
   throw Error::internal(context + ": " + call + " returned an invalid payload: " + what +
                         " (docs/payloads.md); this is a bug in the plugin");
 }
+
+const PluginCall& current_plugin_call() noexcept { return t_current_call; }
+
+PluginCallMarker::PluginCallMarker(const std::string& context, const char* call) noexcept
+    : previous_(t_current_call) {
+  t_current_call = PluginCall{&context, call};
+}
+
+PluginCallMarker::~PluginCallMarker() { t_current_call = previous_; }
 
 void StringSink::append(void* ctx, const char* data, size_t len) {
   if (data != nullptr) static_cast<StringSink*>(ctx)->text_.append(data, len);

@@ -41,10 +41,32 @@ inline sortie_str as_str(std::string_view text) { return sortie_str{text.data(),
 
 bool is_known_status(sortie_status status);
 
+// The call into plugin code this thread is running, if any: what a crash handler names
+// (plugin_faults.hpp). `context` names the plugin ("scheduler 'x' (plugin y, ...)" or
+// "plugin 'y' (...)").
+struct PluginCall {
+  const std::string* context = nullptr;
+  const char* call = nullptr;
+};
+const PluginCall& current_plugin_call() noexcept;
+
+// Marks this thread as running `call` of `context` while it lives.
+class PluginCallMarker {
+ public:
+  PluginCallMarker(const std::string& context, const char* call) noexcept;
+  ~PluginCallMarker();
+  PluginCallMarker(const PluginCallMarker&) = delete;
+  PluginCallMarker& operator=(const PluginCallMarker&) = delete;
+
+ private:
+  PluginCall previous_;
+};
+
 // Runs a call into plugin code. A C++ exception that escapes it breaks ABI-6; it becomes
 // Error(INTERNAL) instead of unwinding further into the host.
 template <class Call>
 sortie_status invoke(const std::string& context, const char* call, Call&& body) {
+  const PluginCallMarker marker(context, call);
   try {
     return body();
   } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "app_id_check.hpp"
 #include "plugin_calls.hpp"
 
 namespace sortie::core {
@@ -109,11 +110,7 @@ std::string SchedulerClient::schedule(std::string_view request) {
     return vtable_->schedule(self_, as_str(request), out.get(), err.get());
   });
   check_status(context_, "schedule", status, err.text());
-  if (out.text().empty()) {
-    throw Error::internal(context_ +
-                          ": schedule succeeded but wrote no app id; this is "
-                          "a bug in the plugin");
-  }
+  detail::check_app_id(context_, out.text());
   return out.text();
 }
 

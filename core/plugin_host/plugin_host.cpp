@@ -4,6 +4,7 @@
 // (plugin_loader.cpp) or in a helper process (plugin_proxy.cpp), finds the component by kind and
 // name, and creates it.
 #include <sortie/core/error.hpp>
+#include <sortie/core/plugin_faults.hpp>
 #include <sortie/core/plugin_host.hpp>
 #include <sortie/core/plugin_isolation.hpp>
 #include <string>
@@ -47,7 +48,15 @@ std::string component_context(const registry::Entry& entry, const LoadedPlugin& 
 
 // Loads `library` in process or, when isolation applies to it, in a helper process.
 const LoadedPlugin& load_library(const registry::PluginLibrary& library, IsolationOptions options) {
-  if (!library.isolate && !options.isolate_all) return detail::load_plugin(library);
+  if (!library.isolate && !options.isolate_all) {
+    if (const auto crash = recorded_plugin_crash(library.name)) {
+      throw Error::failed_precondition(
+          detail::plugin_context(library) + ": it crashed sortie before (" + *crash +
+          "), so it is not loaded in process until `sortie plugins doctor " + library.name +
+          "` passes; --isolate-plugins runs it in a helper process meanwhile");
+    }
+    return detail::load_plugin(library);
+  }
   if (options.helper_path.empty()) options.helper_path = default_helper_path();
   return detail::load_isolated(library, options);
 }

@@ -2,17 +2,22 @@
 // terminal; with a scheduler, also the apps it lists itself (e.g. launched elsewhere).
 #include <rapidjson/document.h>
 
+#include <chrono>
 #include <map>
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/json_text.hpp>
 
+#include "bounded_describe.hpp"
 #include "runner_impl.hpp"
 
 namespace sortie::runner {
 
 namespace {
+
+// How long `list` waits for one describe unless --plugin-timeout or SORTIE_PLUGIN_TIMEOUT says.
+constexpr std::chrono::milliseconds kDescribeDeadline = std::chrono::seconds(10);
 
 // The apps `scheduler` lists in this session, not already in `seen`.
 std::vector<ListedApp> scheduler_listed(session::Session& session, core::SchedulerClient& scheduler,
@@ -69,35 +74,45 @@ AppList Runner::list(const ListOptions& options) {
   if (!options.scheduler.empty()) filter.scheduler = options.scheduler;
   filter.active_only = options.active_only;
   filter.limit = options.limit;
-  std::map<std::string, std::unique_ptr<core::SchedulerClient>> schedulers;
-  auto scheduler_for = [&](const std::string& name, const std::string& app_session) -> auto& {
+  std::map<std::string, std::shared_ptr<core::SchedulerClient>> schedulers;
+  auto client_for = [&](const std::string& name,
+                        const std::string& app_session) -> std::shared_ptr<core::SchedulerClient>& {
     auto& client = schedulers[name + "\n" + app_session];
     if (!client) client = session.scheduler(name, app_session);
-    return *client;
+    return client;
   };
+  // One scheduler that stops answering costs one deadline, not one per app (TRUST-11).
+  const std::chrono::milliseconds deadline = session.plugin_timeout_chosen()
+                                                 ? session.plugin_host().isolation().call_timeout
+                                                 : kDescribeDeadline;
+  std::map<std::string, std::string> silent;  // scheduler -> why its apps are not refreshed
 
   AppList list;
   std::set<std::string> seen;
   for (const auto& record : session.store().list(filter)) {
     ListedApp app{record.handle, record.name, core::to_string(record.state), record.submitted_at,
                   ""};
-    if (!core::is_terminal(record.state)) {
+    const auto silence = silent.find(record.scheduler);
+    if (silence != silent.end() && !core::is_terminal(record.state)) {
+      app.unverified = silence->second;
+    } else if (!core::is_terminal(record.state)) {
       try {
-        auto& scheduler = scheduler_for(record.scheduler, record.session);
-        if (auto json = scheduler.describe(record.app_id)) {
-          const auto status = core::status_from_json(*json, scheduler.context());
+        auto& scheduler = client_for(record.scheduler, record.session);
+        if (auto json = describe_within(scheduler, record.app_id, deadline)) {
+          const auto status = core::status_from_json(*json, scheduler->context());
           session.store().record_status(record.handle, status);
           app.state = core::to_string(status.state);
         }
       } catch (const core::Error& e) {
         app.unverified = e.what();
+        if (e.status() == SORTIE_DEADLINE_EXCEEDED) silent.emplace(record.scheduler, e.what());
       }
     }
     seen.insert(app.handle);
     list.apps.push_back(std::move(app));
   }
   if (!options.scheduler.empty()) {
-    auto& scheduler = scheduler_for(options.scheduler, session.options().session);
+    auto& scheduler = *client_for(options.scheduler, session.options().session);
     for (auto& app : scheduler_listed(session, scheduler, options, seen, list)) {
       list.apps.push_back(std::move(app));
     }

@@ -81,7 +81,7 @@ session::LaunchPlan plan_for(session::Session& session, const AppSpec& spec,
     plan.app = app_from_command(spec);
   }
   for (const auto& [key, value] : session.config().section(options.scheduler)) {
-    plan.raw_cfg[key] = core::RawOpt{value.value, value.origin};
+    plan.raw_cfg[key] = core::RawOpt{value.value, value.origin, value.trusted};
   }
   for (const auto& [key, value] : options.cfg) {
     plan.raw_cfg[key] = core::RawOpt{value, options.cfg_source};
@@ -101,9 +101,9 @@ Runner::Runner(Runner&&) noexcept = default;
 Runner& Runner::operator=(Runner&&) noexcept = default;
 
 Runner Runner::create(const Options& options) {
-  return Runner(std::make_unique<Impl>(
-      session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
-                              options.quiet, std::nullopt, print_registry_problem}));
+  return Runner(std::make_unique<Impl>(session::SessionOptions{
+      options.plugin_dirs, options.session, options.isolate_plugins, options.quiet, std::nullopt,
+      print_registry_problem, session::print_builtin_shadowed}));
 }
 
 Runner SessionBinding::over(session::Session& session) {

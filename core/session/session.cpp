@@ -1,9 +1,11 @@
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/plugin_isolation.hpp>
+#include <sortie/core/private_files.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/session.hpp>
 #include <utility>
@@ -32,6 +34,14 @@ std::string state_dir() {
   if (auto dir = env_or_empty("SORTIE_STATE_DIR"); !dir.empty()) return dir;
   if (auto xdg = env_or_empty("XDG_STATE_HOME"); !xdg.empty()) return xdg + "/sortie";
   return env_or_empty("HOME") + "/.local/state/sortie";
+}
+
+void print_builtin_shadowed(const registry::Shadowed& shadow) {
+  std::fprintf(stderr,
+               "sortie: warning: %s:%s of %s replaces the built-in one of %s; remove that "
+               "manifest to use the built-in\n",
+               registry::to_string(shadow.hidden.group), shadow.hidden.name.c_str(),
+               shadow.winner_manifest.c_str(), shadow.hidden.manifest_path.c_str());
 }
 
 int64_t now_ns() {
@@ -77,8 +87,14 @@ const registry::Registry& Session::registry() {
 void Session::report_registry_problems() {
   if (problems_reported_) return;
   problems_reported_ = true;
-  if (!options_.on_registry_problem) return;
-  for (const auto& problem : registry().problems()) options_.on_registry_problem(problem);
+  if (options_.on_registry_problem) {
+    for (const auto& problem : registry().problems()) options_.on_registry_problem(problem);
+  }
+  if (options_.on_builtin_shadowed) {
+    for (const auto& shadow : registry().shadowed()) {
+      if (shadow.hidden_is_builtin) options_.on_builtin_shadowed(shadow);
+    }
+  }
 }
 
 core::PluginHost& Session::plugin_host() { return plugin_host_; }
@@ -113,10 +129,11 @@ std::string Session::unknown_scheduler_message(const std::string& name) {
 
 namespace {
 
-// <state dir>/<kind>/<name>, created.
+// <state dir>/<kind>/<name>, created private (private_files.hpp).
 std::string component_state_dir(const std::string& kind, const std::string& name) {
   const std::string dir = state_dir() + "/" + kind + "/" + name;
   std::error_code ec;
+  const core::PrivateCreation private_creation;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
     throw core::Error::failed_precondition("cannot create state directory " + dir + ": " +

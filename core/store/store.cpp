@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <sortie/core/error.hpp>
+#include <sortie/core/private_files.hpp>
 #include <sortie/core/store.hpp>
 #include <utility>
 
@@ -163,6 +164,8 @@ std::string AppStore::default_path() {
 
 std::unique_ptr<AppStore> AppStore::open(const std::string& path) {
   create_parent_directories(path);
+  // SQLite gives the -wal and -shm files the database's mode, so this covers them too.
+  const PrivateCreation private_creation;
   sqlite3* raw = nullptr;
   const int rc =
       sqlite3_open_v2(path.c_str(), &raw,

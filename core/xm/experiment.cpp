@@ -23,8 +23,10 @@ session::SessionOptions session_options(const xm::Options& options) {
     std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n",
                  problem.manifest_path.c_str(), problem.message.c_str());
   };
-  return session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
-                                 options.quiet,       std::nullopt,    print_registry_problem};
+  return session::SessionOptions{options.plugin_dirs,    options.session,
+                                 options.isolate_plugins, options.quiet,
+                                 std::nullopt,            print_registry_problem,
+                                 session::print_builtin_shadowed};
 }
 
 }  // namespace sortie::xm_impl

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "file_ownership.hpp"
 #include "manifest.hpp"
 
 namespace sortie::registry {
@@ -78,13 +79,19 @@ Registry Registry::discover(const SearchOptions& options) {
       }
       continue;
     }
+    if (std::string unsafe = detail::unsafe_ownership(dir.path); !unsafe.empty()) {
+      registry.problems_.push_back(Problem{dir.path, "not read: " + unsafe});
+      continue;
+    }
     const std::vector<std::string> files = manifest_files(dir.path, error);
     if (error) {
       registry.problems_.push_back(Problem{
           dir.path, "cannot list the directory (from " + dir.source + "): " + error.message()});
       continue;
     }
-    for (const std::string& file : files) registry.add_manifest(file);
+    for (const std::string& file : files) {
+      registry.add_manifest(file, dir.source == "install prefix");
+    }
   }
   return registry;
 }
@@ -95,12 +102,35 @@ Registry Registry::from_files(const std::vector<std::string>& manifest_paths) {
   return registry;
 }
 
-void Registry::add_manifest(const std::string& path) {
+namespace {
+
+// Why the manifest or a library it names breaks REG-15; empty when none does.
+std::string unsafe_plugin_files(const std::string& manifest_path,
+                                const detail::ManifestContents& contents) {
+  std::vector<std::string> paths = {manifest_path};
+  for (const Entry& entry : contents.entries) {
+    if (!entry.plugin) continue;
+    paths.push_back(entry.plugin->library_path);
+    paths.push_back(fs::path(entry.plugin->library_path).parent_path().string());
+  }
+  for (const std::string& path : paths) {
+    if (std::string unsafe = detail::unsafe_ownership(path); !unsafe.empty()) return unsafe;
+  }
+  return "";
+}
+
+}  // namespace
+
+void Registry::add_manifest(const std::string& path, bool builtin) {
   detail::ManifestContents contents = detail::read_manifest(path);
   for (Problem& problem : contents.problems) problems_.push_back(std::move(problem));
+  if (std::string unsafe = unsafe_plugin_files(path, contents); !unsafe.empty()) {
+    problems_.push_back(Problem{path, "not read: " + unsafe});
+    return;
+  }
   for (Entry& entry : contents.entries) {
     if (const Entry* winner = find(entry.group, entry.name)) {
-      shadowed_.push_back(Shadowed{std::move(entry), winner->manifest_path});
+      shadowed_.push_back(Shadowed{std::move(entry), winner->manifest_path, builtin});
     } else {
       entries_.push_back(std::move(entry));
     }

@@ -34,6 +34,14 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+bool carries_credentials(const Endpoint& endpoint, const Request& request) {
+  const bool authorization_header =
+      std::any_of(request.headers.begin(), request.headers.end(),
+                  [](const auto& header) { return lower(header.first) == "authorization"; });
+  return request.body_is_credential || authorization_header || !endpoint.bearer_token.empty() ||
+         !endpoint.client_key_file.empty() || !endpoint.client_key_pem.empty();
+}
+
 // Where one transfer puts what libcurl hands it.
 struct Transfer {
   CURL* curl = nullptr;
@@ -165,6 +173,13 @@ Response Client::perform(const Request& request, const ChunkHandler* on_chunk) {
   char error_buffer[CURL_ERROR_SIZE] = {0};
 
   const std::string url = endpoint_.base_url + request.path;
+  if (endpoint_.unix_socket.empty() && carries_credentials(endpoint_, request) &&
+      !may_carry_credentials(url)) {
+    throw Error::invalid_argument(endpoint_.description +
+                                  ": refusing to send credentials over "
+                                  "plain http to a host that is not this machine; use an "
+                                  "https:// URL");
+  }
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_buffer);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);

@@ -52,6 +52,40 @@ TEST(CliPlugins, AThirdPartyManifestIsAdditiveAndShadowingIsReported) {
   EXPECT_NE(list.out.find("sortie.schedulers:local_dir"), std::string::npos) << list.out;
 }
 
+TEST(CliPlugins, PluginsOthersCanReplaceAreNotRead) {
+  CliSandbox sandbox;
+  const std::string dir = sandbox.root() + "/shared-plugins";
+  sandbox.write_file("shared-plugins/aborting.json", manifest_for(ABORTING_PLUGIN_PATH, "bomb"));
+  std::filesystem::permissions(
+      dir, std::filesystem::perms::all);  // 0777, as a careless shared directory is
+  const auto run =
+      sandbox.sortie({"run", "-s", "bomb", "--", "true"}, {{"SORTIE_PLUGIN_PATH", dir}});
+  EXPECT_EQ(run.exit_code, 2) << run.err;  // unknown scheduler: the library was never loaded
+  EXPECT_NE(run.err.find(dir + " is writable by every user (chmod o-w " + dir), std::string::npos)
+      << run.err;
+
+  std::filesystem::permissions(dir, std::filesystem::perms::others_write,
+                               std::filesystem::perm_options::remove);
+  std::filesystem::permissions(dir + "/aborting.json", std::filesystem::perms::all);
+  const auto manifest =
+      sandbox.sortie({"run", "-s", "bomb", "--", "true"}, {{"SORTIE_PLUGIN_PATH", dir}});
+  EXPECT_EQ(manifest.exit_code, 2) << manifest.err;
+  EXPECT_NE(manifest.err.find(dir + "/aborting.json is writable by every user"), std::string::npos)
+      << manifest.err;
+}
+
+TEST(CliPlugins, ShadowingABuiltInIsSaidOnStderr) {
+  CliSandbox sandbox;
+  sandbox.write_file("xdg-config/sortie/plugins.d/local.json",
+                     manifest_for(ABORTING_PLUGIN_PATH, "local_cwd"));
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--", "true"});
+  EXPECT_EQ(run.exit_code, 128 + 6) << run.err;  // the impostor did load: it is the user's choice
+  EXPECT_NE(run.err.find("sortie: warning: sortie.schedulers:local_cwd of " + sandbox.root() +
+                         "/xdg-config/sortie/plugins.d/local.json replaces the built-in one of "),
+            std::string::npos)
+      << run.err;
+}
+
 TEST(CliPlugins, MalformedManifestIsReportedAndEverythingElseWorks) {
   CliSandbox sandbox;
   sandbox.write_file("extra/broken.json", "{\"file_format_version\": \"1.0\",\n \"provides\": [\n");
@@ -146,10 +180,72 @@ TEST(CliPlugins, ACrashingPluginIsAnErrorWhenIsolated) {
                  "[0-9]+\\) died of SIGSEGV \\(Segmentation fault\\) during schedule; run "
                  "`sortie plugins doctor fixture_segfault` to check the plugin")))
       << isolated.err;
-  // In process, the same plugin takes sortie down with it.
-  const auto in_process =
-      sandbox.sortie({"--plugin-dir", dir, "run", "-s", "fixture_sched", "--", "true"});
-  EXPECT_EQ(in_process.exit_code, 128 + SIGSEGV) << in_process.err;
+}
+
+// `sortie run -s fixture_sched -- true` with only the fixtures' manifests on the search path.
+CommandResult run_fixture_scheduler(const CliSandbox& sandbox) {
+  return sandbox.sortie(
+      {"--plugin-dir", sandbox.root() + "/fixtures", "run", "-s", "fixture_sched", "--", "true"});
+}
+
+TEST(CliPlugins, AnInProcessCrashNamesThePluginAndDisablesItUntilDoctorPasses) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_segfault", "fixture_sched");
+  const std::string dir = sandbox.root() + "/fixtures";
+  const auto crash = run_fixture_scheduler(sandbox);
+  EXPECT_EQ(crash.exit_code, 3) << crash.err;
+  EXPECT_TRUE(std::regex_search(
+      crash.err, std::regex("sortie: scheduler 'fixture_sched' \\(plugin fixture_segfault, "
+                            ".*libfixture_segfault.so\\) crashed sortie with SIGSEGV during "
+                            "schedule; the plugin is disabled in process until `sortie plugins "
+                            "doctor fixture_segfault` passes")))
+      << crash.err;
+  // Disabled: refused before it is loaded, so nothing crashes.
+  const auto refused = run_fixture_scheduler(sandbox);
+  EXPECT_EQ(refused.exit_code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("it crashed sortie before (SIGSEGV during schedule"),
+            std::string::npos)
+      << refused.err;
+  // The doctor's checks (load, create, run_options) pass, which lifts the ban.
+  const auto doctor = sandbox.sortie({"--plugin-dir", dir, "plugins", "doctor"});
+  EXPECT_EQ(doctor.exit_code, 0) << doctor.out << doctor.err;
+  const auto again = run_fixture_scheduler(sandbox);
+  EXPECT_NE(again.err.find("crashed sortie with SIGSEGV"), std::string::npos) << again.err;
+}
+
+TEST(CliPlugins, ASchedulerThatStopsAnsweringDoesNotHoldUpList) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_slowdescribe", "fixture_sched");
+  const std::map<std::string, std::string> env{
+      {"SORTIE_PLUGIN_PATH", sandbox.root() + "/fixtures"}};
+  const auto slow = sandbox.sortie({"run", "-s", "fixture_sched", "--", "true"}, env);
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  const auto local = sandbox.sortie({"run", "-s", "local_cwd", "--", "sleep", "60"}, env);
+  ASSERT_EQ(local.exit_code, 0) << local.err;
+  const auto list = sandbox.sortie({"--plugin-timeout", "1", "list"}, env);
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(std::regex_search(
+      list.out, std::regex(first_line(slow.out) + " +true +SUBMITTED \\(unverified: scheduler "
+                                                  "'fixture_sched' .* did not answer describe "
+                                                  "within 1.00 s; the state shown is the one "
+                                                  "recorded last\\)")))
+      << list.out;
+  EXPECT_TRUE(std::regex_search(list.out, std::regex(first_line(local.out) + " +sleep +RUNNING ")))
+      << list.out;
+  sandbox.sortie({"cancel", first_line(local.out)}, env);
+}
+
+TEST(CliPlugins, AnAppIdNoHandleCanHoldIsAPluginError) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_badappid", "fixture_sched");
+  const auto run = run_fixture_scheduler(sandbox);
+  EXPECT_EQ(run.exit_code, 3) << run.err;
+  EXPECT_NE(run.err.find("(plugin fixture_badappid, "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("schedule returned an app id that holds the byte 0x7B at offset 0"),
+            std::string::npos)
+      << run.err;
+  const auto list = sandbox.sortie({"list"});
+  EXPECT_EQ(list.out.find("a/b"), std::string::npos) << list.out;
 }
 
 // The run options parser also reads what users type, whose mistakes exit 2; a plugin's

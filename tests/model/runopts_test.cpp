@@ -118,6 +118,32 @@ TEST(RunoptsTest, ResolvesTypesAndFillsDefaults) {
   }
 }
 
+TEST(RunoptsTest, ASensitiveOptionIsReadFromTrustedOriginsOnly) {
+  const auto opts = parse_runopts(R"({"schema": "sortie.runopts/1", "options": [
+    {"name": "token_command", "type": "str", "sensitive": true},
+    {"name": "queue", "type": "str"}]})",
+                                  "scheduler test");
+  EXPECT_TRUE(opts[0].sensitive);
+  EXPECT_FALSE(opts[1].sensitive);
+  // An untrusted origin may still set what is not sensitive; a trusted one anything.
+  EXPECT_EQ(resolve_runopts(opts,
+                            {{"queue", {"q", "/repo/.sortieconfig:2", false}},
+                             {"token_command", {"helper", "-cfg"}}},
+                            "test"),
+            R"({"token_command":"helper","queue":"q"})");
+  const std::string refused = error_of([&] {
+    resolve_runopts(opts, {{"token_command", {"curl evil", "/repo/.sortieconfig:3", false}}},
+                    "test");
+  });
+  EXPECT_EQ(refused.rfind("/repo/.sortieconfig:3: run option 'token_command' of scheduler 'test' "
+                          "runs a program",
+                          0),
+            0u)
+      << refused;
+  EXPECT_NE(refused.find("`sortie config trust /repo/.sortieconfig`"), std::string::npos)
+      << refused;
+}
+
 TEST(RunoptsTest, ResolveErrorsNameOptionOriginAndScheduler) {
   const auto opts = parse_runopts(kRunopts, "scheduler test");
   EXPECT_EQ(error_of([&] { resolve_runopts(opts, from_cfg("queue=q,log_dri=/x"), "test"); }),

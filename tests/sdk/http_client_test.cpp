@@ -286,4 +286,36 @@ TEST(HttpClient, UrlEncodeKeepsUnreservedAndEscapesTheRest) {
   EXPECT_EQ(sortie::http::url_encode("a b/c"), "a%20b%2Fc");
 }
 
+TEST(HttpClient, CredentialsTravelOverHttpsOrToThisMachineOnly) {
+  using sortie::http::may_carry_credentials;
+  EXPECT_TRUE(may_carry_credentials("https://us-central1-aiplatform.googleapis.com/v1"));
+  EXPECT_TRUE(may_carry_credentials("HTTPS://example.com"));
+  EXPECT_TRUE(may_carry_credentials("http://127.0.0.1:8080/v1"));
+  EXPECT_TRUE(may_carry_credentials("http://127.4.5.6"));
+  EXPECT_TRUE(may_carry_credentials("http://localhost:9/x"));
+  EXPECT_TRUE(may_carry_credentials("http://[::1]:6443/api"));
+  EXPECT_FALSE(may_carry_credentials("http://203.0.113.7/v1"));
+  EXPECT_FALSE(may_carry_credentials("http://localhost.evil.test/"));
+  EXPECT_FALSE(may_carry_credentials("http://127.0.0.1.evil.test/"));
+  EXPECT_FALSE(may_carry_credentials("http://127.0.0.1@evil.test/"));
+  EXPECT_FALSE(may_carry_credentials("ftp://127.0.0.1/"));
+}
+
+TEST(HttpClient, ABearerTokenIsNeverSentOverPlainHttpToAnotherMachine) {
+  Endpoint endpoint;
+  endpoint.base_url = "http://203.0.113.7:9";
+  endpoint.description = "Test API at 203.0.113.7";
+  endpoint.bearer_token = "never-sent";
+  Client client(endpoint);
+  try {
+    client.send(get("/ping"));
+    FAIL() << "expected an error";
+  } catch (const sortie::Error& e) {
+    EXPECT_EQ(e.code(), sortie::Code::kInvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("refusing to send credentials over plain http"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace

@@ -33,6 +33,10 @@ constexpr OptionSpec kOptions[] = {
 
 [[noreturn]] void refuse(const std::string& message) { throw Error::invalid_argument(message); }
 
+// copy_env hands the user's variables (credentials among them) to the containers; image_repo
+// chooses the registry the engine pushes to with the user's registry credentials (P-5).
+bool is_sensitive(std::string_view name) { return name == "copy_env" || name == "image_repo"; }
+
 }  // namespace
 
 std::string run_options_payload() {
@@ -43,7 +47,7 @@ std::string run_options_payload() {
     first = false;
     text += R"({"name":)" + quote(option.name) + R"(,"type":)" + quote(option.type) +
             R"(,"default":)" + option.default_json + R"(,"required":false,"help":)" +
-            quote(option.help) + "}";
+            quote(option.help) + (is_sensitive(option.name) ? R"(,"sensitive":true})" : "}");
   }
   return text + "]}";
 }

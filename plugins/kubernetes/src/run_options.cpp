@@ -81,6 +81,11 @@ std::string run_options_payload() {
     set_member(option, "default", Json(default_value, allocator), allocator);
     set_member(option, "required", Json(false), allocator);
     set_string(option, "help", spec.help, allocator);
+    // The kubeconfig and its context choose the credentials and the server they are sent to.
+    const std::string_view name = spec.name;
+    if (name == "kubeconfig" || name == "context") {
+      set_member(option, "sensitive", Json(true), allocator);
+    }
     options.PushBack(option, allocator);
   }
   set_member(document, "options", std::move(options), allocator);

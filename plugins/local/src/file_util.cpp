@@ -39,7 +39,7 @@ std::string read_file(const std::string& path) {
 
 void write_file_atomically(const std::string& path, std::string_view content) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) throw_errno("cannot create '" + temporary + "'");
   size_t done = 0;
   while (done < content.size()) {
@@ -66,7 +66,7 @@ void write_file_atomically(const std::string& path, std::string_view content) {
 void make_directories(const std::string& path) {
   for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
     const std::string prefix = path.substr(0, slash);
-    if (!prefix.empty() && ::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST) {
+    if (!prefix.empty() && ::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
       throw_errno("cannot create directory '" + prefix + "'");
     }
     if (slash == std::string::npos) break;

@@ -12,7 +12,7 @@ std::string read_file(const std::string& path);
 // Writes content to a temporary sibling and renames it over `path`, so readers only ever see a
 // complete file.
 void write_file_atomically(const std::string& path, std::string_view content);
-// mkdir -p with mode 0755; throws naming the directory on failure.
+// mkdir -p with mode 0700 (app state is private); throws naming the directory on failure.
 void make_directories(const std::string& path);
 std::string parent_directory(const std::string& path);
 // Throws UNKNOWN naming `what` and the errno text.

@@ -87,7 +87,7 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   check_path_safe_id(app_id, "app id");
 
   make_directories(parent_directory(request.app_dir));
-  if (::mkdir(request.app_dir.c_str(), 0755) != 0) {
+  if (::mkdir(request.app_dir.c_str(), 0700) != 0) {  // commands, env and logs: private
     if (errno == EEXIST) {
       throw Error::already_exists(context_.scheduler_name + ": app directory '" + request.app_dir +
                                   "' already exists; dry-run again for a fresh app id");

@@ -24,7 +24,7 @@ void write_all(int fd, const char* data, size_t size, const std::string& path) {
 }
 
 int open_for_append(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (fd < 0) throw_errno("cannot open '" + path + "' for writing");
   return fd;
 }

@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   const std::string app_dir = argv[1];
   // Everything the starter and the supervisor print goes to the app's supervisor.log.
   const std::string log = app_dir + "/supervisor.log";
-  const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (log_fd >= 0) {
     ::dup2(log_fd, STDOUT_FILENO);
     ::dup2(log_fd, STDERR_FILENO);

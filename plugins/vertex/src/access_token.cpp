@@ -164,6 +164,7 @@ std::string AccessTokenSource::from_service_account(std::chrono::seconds* lifeti
   request.content_type = "application/x-www-form-urlencoded";
   request.body = "grant_type=" + http::url_encode("urn:ietf:params:oauth:grant-type:jwt-bearer") +
                  "&assertion=" + http::url_encode(assertion);
+  request.body_is_credential = true;
   const http::Response response = client.send(request);
   rapidjson::Document answer;
   answer.Parse(response.body.c_str());

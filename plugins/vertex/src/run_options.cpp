@@ -1,5 +1,6 @@
 #include "run_options.hpp"
 
+#include <sortie/http_client.hpp>
 #include <sortie/plugin.hpp>
 
 #include "json_fields.hpp"
@@ -78,6 +79,11 @@ std::string required_string(const rapidjson::Value& cfg, const char* key) {
   return value;
 }
 
+// Options that run a program, choose credentials or where they are sent (P-5 "sensitive").
+bool is_sensitive(std::string_view name) {
+  return name == "endpoint" || name == "service_account_key_file" || name == "access_token_command";
+}
+
 }  // namespace
 
 std::string run_options_payload() {
@@ -88,7 +94,9 @@ std::string run_options_payload() {
     help_doc.SetString(option.help, help_doc.GetAllocator());
     out += std::string(first ? "" : ",") + R"({"name":")" + option.name + R"(","type":")" +
            option.type + R"(","default":)" + option.default_json + R"(,"required":)" +
-           (option.required ? "true" : "false") + R"(,"help":)" + to_json_text(help_doc) + "}";
+           (option.required ? "true" : "false") +
+           (is_sensitive(option.name) ? R"(,"sensitive":true)" : "") + R"(,"help":)" +
+           to_json_text(help_doc) + "}";
     first = false;
   }
   return out + "]}";
@@ -134,11 +142,12 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
   }
   options.endpoint = string_member(*cfg, "endpoint", what);
   while (!options.endpoint.empty() && options.endpoint.back() == '/') options.endpoint.pop_back();
-  if (!options.endpoint.empty() && options.endpoint.rfind("https://", 0) != 0 &&
-      options.endpoint.rfind("http://", 0) != 0) {
+  // The access token goes there: plain http only to this machine (a test server).
+  if (!options.endpoint.empty() && !http::may_carry_credentials(options.endpoint)) {
     throw Error::invalid_argument(
-        "run option 'endpoint' must be a URL starting with https:// (got '" + options.endpoint +
-        "')");
+        "run option 'endpoint' must be a URL starting with https:// (or http:// to 127.0.0.1 or "
+        "localhost), since the access token is sent there (got '" +
+        options.endpoint + "')");
   }
   options.display_name = string_member(*cfg, "display_name", what);
   options.service_account = string_member(*cfg, "service_account", what);

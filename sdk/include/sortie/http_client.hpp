@@ -50,6 +50,9 @@ struct Request {
   // Set from any thread to end a transfer early (within about a second even while no data
   // arrives), e.g. a log follow the reader closed. Ending this way is not an error.
   const std::atomic<bool>* abort = nullptr;
+  // The body holds a credential (an OAuth assertion): refused where may_carry_credentials is
+  // false, as a bearer token, a client key or an Authorization header are.
+  bool body_is_credential = false;
 };
 
 struct Response {
@@ -74,7 +77,8 @@ class Client {
 
   // Sends the request and returns the whole response. Throws sortie::Error with code
   // UNAVAILABLE (connection refused, DNS, TLS handshake), DEADLINE_EXCEEDED (timeout) or
-  // INVALID_ARGUMENT (bad URL or TLS file), naming the endpoint and what to check. An HTTP error
+  // INVALID_ARGUMENT (bad URL or TLS file, credentials for plain http to another machine),
+  // naming the endpoint and what to check. An HTTP error
   // status is not an exception: the caller reads status and body.
   Response send(const Request& request);
 
@@ -95,6 +99,10 @@ class Client {
 
 // Percent-encodes a query parameter value or path segment (RFC 3986 unreserved kept).
 std::string url_encode(std::string_view text);
+
+// Credentials travel over https only, or over plain http to this machine (127.0.0.0/8, ::1,
+// localhost), where a test server or a local proxy listens (docs/config-trust.md, TRUST-5).
+bool may_carry_credentials(std::string_view url);
 
 }  // namespace sortie::http
 

@@ -14,7 +14,9 @@
 //   5. <prefix>/share/sortie/plugins.d, the install prefix found relocatably from the executable
 //      or shared library holding this code (install_location.hpp).
 // A directory contributes its *.json files in byte order of their names. Environment variables
-// are ignored when the process runs setuid/setgid (secure_getenv).
+// are ignored when the process runs setuid/setgid (secure_getenv). A directory, manifest or
+// library that is world-writable or owned by another user (not root) is skipped as a problem
+// (REG-15).
 #ifndef SORTIE_REGISTRY_REGISTRY_HPP
 #define SORTIE_REGISTRY_REGISTRY_HPP
 
@@ -67,8 +69,9 @@ struct Entry {
 };
 
 struct Shadowed {
-  Entry hidden;                 // the entry that lost
-  std::string winner_manifest;  // where the winning entry of the same (group, name) lives
+  Entry hidden;                    // the entry that lost
+  std::string winner_manifest;     // where the winning entry of the same (group, name) lives
+  bool hidden_is_builtin = false;  // the loser came with sortie (the install prefix)
 };
 
 // A manifest (or one of its entries) that was skipped, and why.
@@ -110,7 +113,7 @@ class Registry {
   std::vector<std::string> close_names(Group group, std::string_view name) const;
 
  private:
-  void add_manifest(const std::string& path);
+  void add_manifest(const std::string& path, bool builtin = false);
   std::vector<Entry> entries_;
   std::vector<Shadowed> shadowed_;
   std::vector<Problem> problems_;

@@ -7,6 +7,8 @@
 // Lookup: $SORTIE_CONFIG (one file) else ./.sortieconfig then ~/.sortieconfig; for each key the
 // first file that sets it wins. '#' and ';' start comments. Errors name FILE:LINE. A section or
 // key nothing reads is an error too (check_sections, check_keys), so a typo never vanishes.
+// ./.sortieconfig is untrusted unless `sortie config trust` recorded it (config_trust.hpp): its
+// values say so, and run options a plugin declares sensitive are refused from it.
 #ifndef SORTIE_CORE_CONFIG_FILE_HPP
 #define SORTIE_CORE_CONFIG_FILE_HPP
 
@@ -19,14 +21,15 @@ namespace sortie::core {
 
 struct ConfigValue {
   std::string value;
-  std::string origin;  // "FILE:LINE"
+  std::string origin;   // "FILE:LINE"
+  bool trusted = true;  // false: from a working-directory file the user has not trusted
 };
 
 class ConfigFile {
  public:
   // Reads the files of the lookup above (missing files are fine, malformed ones are errors).
   static ConfigFile load_default();
-  // Reads the given files, earliest first (earlier wins per key).
+  // Reads the given files, earliest first (earlier wins per key); all are trusted.
   static ConfigFile load(const std::vector<std::string>& paths);
 
   // All keys of a section, or an empty map.
@@ -43,6 +46,12 @@ class ConfigFile {
                   const std::string& what) const;
 
  private:
+  struct Source {
+    std::string path;
+    bool needs_trust;  // found in the working directory: trusted only if recorded so
+  };
+  static ConfigFile load_sources(const std::vector<Source>& sources);
+
   std::map<std::string, std::map<std::string, ConfigValue>> sections_;
   std::map<std::string, std::string> section_origins_;  // "FILE:LINE" of the first header
   std::vector<std::string> files_read_;

@@ -22,6 +22,9 @@ struct RunOpt {
   std::optional<std::string> default_json;  // the default as JSON text; nullopt = no default
   bool required = false;
   std::string help;
+  // Runs a program, chooses credentials or where they are sent ("sensitive": true): honoured
+  // only from a trusted origin (docs/config-trust.md).
+  bool sensitive = false;
 };
 
 const char* to_string(OptType type) noexcept;
@@ -37,11 +40,12 @@ std::map<std::string, std::string> split_cfg(std::string_view text);
 struct RawOpt {
   std::string value;
   std::string origin;
+  bool trusted = true;  // false: from a working-directory .sortieconfig nobody trusted
 };
 
 // Converts raw values to a JSON object of typed values with defaults filled in. Throws Error
 // naming the option, its origin and the scheduler: unknown option (with close names), value not
-// of the option's type, required option missing.
+// of the option's type, required option missing, sensitive option from an untrusted origin.
 std::string resolve_runopts(const std::vector<RunOpt>& opts,
                             const std::map<std::string, RawOpt>& raw, std::string_view scheduler);
 

@@ -30,6 +30,8 @@ struct SessionOptions {
   // Told once per session of each manifest the registry skipped (a session never prints; the
   // CLI and the launch API say it on stderr).
   std::function<void(const registry::Problem&)> on_registry_problem;
+  // Told once per session of each built-in entry another manifest shadows (REG-15).
+  std::function<void(const registry::Shadowed&)> on_builtin_shadowed;
 };
 
 class Session {
@@ -65,8 +67,9 @@ class Session {
   // Every named resource the registry lists (for "did you mean" hints).
   std::vector<std::string> resource_names();
 
-  // Hands registry problems (bad manifests) to on_registry_problem once, so a broken third-party
-  // manifest is visible without stopping the command.
+  // Hands registry problems (bad manifests) to on_registry_problem and shadowed built-ins to
+  // on_builtin_shadowed once, so a broken or impostor third-party manifest is visible without
+  // stopping the command.
   void report_registry_problems();
 
  private:
@@ -78,6 +81,9 @@ class Session {
   bool problems_reported_ = false;
   bool plugin_timeout_chosen_ = false;
 };
+
+// What the CLI and the launch API give as on_builtin_shadowed: one warning line on stderr.
+void print_builtin_shadowed(const registry::Shadowed& shadow);
 
 // The directory where sortie keeps state: $SORTIE_STATE_DIR, else $XDG_STATE_HOME/sortie, else
 // ~/.local/state/sortie.

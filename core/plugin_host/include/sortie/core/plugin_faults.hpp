@@ -1,0 +1,29 @@
+// File: sortie/core/plugin_faults.hpp
+//
+// Crashes of in-process plugins (docs/plugin-policy.md, ISO-9), after GStreamer's registry
+// blacklist: a plugin that crashes the host during a call is named on stderr with the call, the
+// host exits 3, and the plugin stays refused in process until `sortie plugins doctor NAME`
+// passes (isolated, it may still run: its helper contains it).
+#ifndef SORTIE_CORE_PLUGIN_FAULTS_HPP
+#define SORTIE_CORE_PLUGIN_FAULTS_HPP
+
+#include <optional>
+#include <string>
+
+namespace sortie::core {
+
+// Installs handlers for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT that report and record a
+// crash inside a plugin call as above, with one file per plugin under `records_dir`. A signal
+// outside plugin calls keeps its default action. Call once, before any plugin is loaded.
+void contain_plugin_crashes(const std::string& records_dir);
+
+// What the recorded crash of `plugin_name` says ("SIGSEGV during schedule, record FILE"), or
+// nullopt when none is recorded or crashes are not contained in this process.
+std::optional<std::string> recorded_plugin_crash(const std::string& plugin_name);
+
+// Drops the record (plugins doctor found the plugin sound).
+void forget_plugin_crash(const std::string& plugin_name);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_PLUGIN_FAULTS_HPP

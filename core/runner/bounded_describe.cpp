@@ -1,0 +1,32 @@
+#include "bounded_describe.hpp"
+
+#include <future>
+#include <sortie/core/error.hpp>
+#include <thread>
+#include <utility>
+
+namespace sortie::runner {
+
+std::optional<std::string> describe_within(std::shared_ptr<core::SchedulerClient> scheduler,
+                                           const std::string& app_id,
+                                           std::chrono::milliseconds deadline) {
+  auto answer = std::make_shared<std::promise<std::optional<std::string>>>();
+  std::future<std::optional<std::string>> answered = answer->get_future();
+  const std::string context = scheduler->context();
+  std::thread([scheduler = std::move(scheduler), app_id, answer] {
+    try {
+      answer->set_value(scheduler->describe(app_id));
+    } catch (...) {
+      answer->set_exception(std::current_exception());
+    }
+  }).detach();
+  if (answered.wait_for(deadline) != std::future_status::ready) {
+    const auto seconds = std::chrono::duration<double>(deadline).count();
+    throw core::Error::deadline_exceeded(context + " did not answer describe within " +
+                                         std::to_string(seconds).substr(0, 4) +
+                                         " s; the state shown is the one recorded last");
+  }
+  return answered.get();
+}
+
+}  // namespace sortie::runner
