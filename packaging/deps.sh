@@ -15,6 +15,8 @@ case $group in
   build) ;;
   test)
     packages+=(googletest libgtest-dev libgmock-dev hyperfine time procps curl jq openssl python3)
+    # The slurm tests run a real 2-node Slurm 22.05 cluster with accounting (engines/slurm_up.sh).
+    packages+=(slurmctld slurmd slurm-client munge slurmdbd mariadb-server)
     # The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
     # already installed (Debian's nodejs 18 also works).
     command -v npm >/dev/null || packages+=(nodejs npm)
