@@ -83,7 +83,7 @@ TEST(SlurmBatchPlan, SeveralRolesAreOneHeterogeneousJob) {
                           "--cpus-per-task=1\n#SBATCH hetjob\n# role worker\n#SBATCH --ntasks=2\n"),
             std::string::npos)
       << p.script;
-  EXPECT_NE(p.script.find("srun --het-group=1 --ntasks=2"), std::string::npos);
+  EXPECT_NE(p.script.find("srun --het-group=1 --ntasks=2 --cpus-per-task=2"), std::string::npos);
   EXPECT_NE(file_of(p, "tasks/worker/1.env").find(std::string("SORTIE_WORLD_SIZE=3\0", 20)),
             std::string::npos);
 }

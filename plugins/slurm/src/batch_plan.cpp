@@ -146,6 +146,10 @@ void write_task_files(BatchPlan& plan, const SlurmOptions& options, const Role& 
   }
 }
 
+int64_t cpus_of(const Role& role) {
+  return role.resource.cpu > 0 ? static_cast<int64_t>(std::ceil(role.resource.cpu)) : 1;
+}
+
 std::string role_block(const Role& role, size_t index, const SlurmOptions& options,
                        const ClusterQuestions& cluster, bool& memory_checked,
                        bool& memory_consumable) {
@@ -155,8 +159,7 @@ std::string role_block(const Role& role, size_t index, const SlurmOptions& optio
   if (!where.partition.empty()) block += "#SBATCH --partition=" + where.partition + "\n";
   if (!where.constraint.empty()) block += "#SBATCH --constraint=" + where.constraint + "\n";
   if (options.exclusive) block += "#SBATCH --exclusive\n";
-  const int64_t cpus =
-      role.resource.cpu > 0 ? static_cast<int64_t>(std::ceil(role.resource.cpu)) : 1;
+  const int64_t cpus = cpus_of(role);
   block += "#SBATCH --cpus-per-task=" + std::to_string(cpus) + "\n";
   if (role.resource.mem_mb > 0) {
     if (!memory_checked) {
@@ -183,7 +186,9 @@ std::string srun_line(const Role& role, size_t index, bool heterogeneous,
                       const SlurmOptions& options, const std::string& job_dir) {
   std::string line = "  srun";
   if (heterogeneous) line += " --het-group=" + std::to_string(index);
-  line += " --ntasks=" + std::to_string(role.num_replicas) + " --kill-on-bad-exit=0";
+  // srun does not inherit --cpus-per-task from the allocation (Slurm 22.05 and later).
+  line += " --ntasks=" + std::to_string(role.num_replicas) +
+          " --cpus-per-task=" + std::to_string(cpus_of(role)) + " --kill-on-bad-exit=0";
   if (!role.image.empty() && options.container == ContainerRuntime::kPyxis) {
     line += " --container-image=" + shell_quote(role.image) +
             " --container-workdir=" + shell_quote(options.workdir) +

@@ -31,7 +31,7 @@ while :; do
   attempt=$(count '^start ')
   echo "start $attempt" >>"$ledger"
   export SORTIE_ATTEMPT=$attempt
-  srun --ntasks=1 --kill-on-bad-exit=0 --container-image='registry.local/train:1' --container-workdir='/work/dir' --container-mounts='/work/dir,/state/jobs/train-x1' "$task" "$job_dir" 'main' &
+  srun --ntasks=1 --cpus-per-task=1 --kill-on-bad-exit=0 --container-image='registry.local/train:1' --container-workdir='/work/dir' --container-mounts='/work/dir,/state/jobs/train-x1' "$task" "$job_dir" 'main' &
   status=0
   for step in $(jobs -p); do
     while :; do wait "$step"; code=$?; kill -0 "$step" 2>/dev/null || break; done
