@@ -11,6 +11,9 @@ build=${1:?usage: slurm_bench.sh BUILD_DIR [ROUNDS]}
 rounds=${2:-5}
 sortie="$(cd "$build" && pwd)/stage/bin/sortie"
 scontrol ping | grep -q UP || { echo "no Slurm cluster (packaging/engines/slurm_up.sh)" >&2; exit 1; }
+# The cluster tests (tests/slurm) take the same lock: measurements see an otherwise idle cluster.
+exec 9>/tmp/sortie-slurm-tests.lock
+flock 9
 
 work=$(mktemp -d)
 trap 'scancel -n sortie-bench -n bench >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
