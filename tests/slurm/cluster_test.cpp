@@ -125,16 +125,18 @@ std::string shell_role(const std::string& name, const std::string& script, int r
                        const std::string& extra = "") {
   std::string quoted;
   for (const char c : script) quoted += c == '"' ? std::string("\\\"") : std::string(1, c);
-  return "  - name: " + name + "\n    entrypoint: sh\n    num_replicas: " +
-         std::to_string(replicas) + "\n    args: [\"-c\", \"" + quoted + "\"]\n" + extra;
+  return "  - name: " + name +
+         "\n    entrypoint: sh\n    num_replicas: " + std::to_string(replicas) +
+         "\n    args: [\"-c\", \"" + quoted + "\"]\n" + extra;
 }
 
 TEST_F(SlurmCluster, OneRoleTwoReplicasIsOneJobOnOneNodeWithItsOwnLogs) {
-  const std::string handle = run(
-      "name: pair\nroles:\n" +
-      shell_role("main", "echo only-$SORTIE_REPLICA_ID; echo err-$SORTIE_REPLICA_ID >&2; "
-                         "exit $((SORTIE_REPLICA_ID * 3))",
-                 2));
+  const std::string handle =
+      run("name: pair\nroles:\n" +
+          shell_role("main",
+                     "echo only-$SORTIE_REPLICA_ID; echo err-$SORTIE_REPLICA_ID >&2; "
+                     "exit $((SORTIE_REPLICA_ID * 3))",
+                     2));
   const std::string job = job_of(handle);
   ASSERT_FALSE(job.empty()) << handle;
   const std::string status = await_terminal(handle);
@@ -156,8 +158,7 @@ TEST_F(SlurmCluster, TwoRolesAreOneHeterogeneousJobWhoseRank0HostResolves) {
   const std::string script =
       "getent hosts $SORTIE_RANK0_HOST >/dev/null && echo resolved $SORTIE_WORLD_SIZE";
   const std::string handle =
-      run("name: het\nroles:\n" +
-          shell_role("ps", script, 1, "    resource: {cpu: 1}\n") +
+      run("name: het\nroles:\n" + shell_role("ps", script, 1, "    resource: {cpu: 1}\n") +
           shell_role("worker", script, 1, "    resource: {cpu: 2}\n"));
   const std::string job = job_of(handle);
   const std::string status = await_terminal(handle);
@@ -225,24 +226,28 @@ TEST_F(SlurmCluster, PendingReasonsAreShownInWords) {
   EXPECT_NE(status.find("DependencyNeverSatisfied"), std::string::npos) << status;
 
   // Both nodes taken whole: the next job waits for resources (or, behind others, priority).
-  const std::string blocker = shell(
-      "sbatch --parsable -o /dev/null -N2 --exclusive --wrap 'sleep 120'");
+  const std::string blocker =
+      shell("sbatch --parsable -o /dev/null -N2 --exclusive --wrap 'sleep 120'");
   jobs_.push_back(blocker);
   const std::string full = run("name: full\nroles:\n" + shell_role("main", "true"));
-  status = await(full, [](const std::string& s) {
-    return s.find("(Resources)") != std::string::npos || s.find("(Priority)") != std::string::npos;
-  }, 40);
+  status = await(
+      full,
+      [](const std::string& s) {
+        return s.find("(Resources)") != std::string::npos ||
+               s.find("(Priority)") != std::string::npos;
+      },
+      40);
   EXPECT_NE(json_string_member(status, "msg").find("pending: waiting for"), std::string::npos)
       << status;
 }
 
 TEST_F(SlurmCluster, EnvValuesArriveByteExact) {
   // YAML double quotes: \" is a quote and \n a newline once parsed.
-  const std::string handle = run(
-      "name: env\nroles:\n  - name: main\n    entrypoint: sh\n"
-      "    args: ['-c', 'printf %s \"$V\" >env-$SORTIE_APP_ID']\n"
-      R"(    env: {V: "a,b c 'single' \"double\" $HOME ${x} `tick`\nsecond line"})"
-      "\n");
+  const std::string handle =
+      run("name: env\nroles:\n  - name: main\n    entrypoint: sh\n"
+          "    args: ['-c', 'printf %s \"$V\" >env-$SORTIE_APP_ID']\n"
+          R"(    env: {V: "a,b c 'single' \"double\" $HOME ${x} `tick`\nsecond line"})"
+          "\n");
   const std::string expected = "a,b c 'single' \"double\" $HOME ${x} `tick`\nsecond line";
   const std::string status = await_terminal(handle);
   EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status;
@@ -292,8 +297,8 @@ TEST_F(SlurmCluster, WatchingFiftyJobsCostsOneSqueueAndOneSacctPerPoll) {
                         << "/calls\nexec /usr/bin/" << tool << " \"$@\"\n";
     std::filesystem::permissions(path, std::filesystem::perms::owner_all);
   }
-  const std::string spec = sandbox_.write_file(
-      "watched.yaml", "name: watched\nroles:\n" + shell_role("main", "true"));
+  const std::string spec =
+      sandbox_.write_file("watched.yaml", "name: watched\nroles:\n" + shell_role("main", "true"));
   for (int i = 0; i < 50; ++i) {
     const CommandResult result = sandbox_.sortie(
         {"run", "-s", "slurm", "-cfg", "sbatch_lines=--hold", "--spec", spec}, env_);
@@ -321,8 +326,9 @@ TEST_F(SlurmCluster, WatchingFiftyJobsCostsOneSqueueAndOneSacctPerPoll) {
 
 TEST_F(SlurmCluster, CancelEndsTheJobAndAnImageRunsWithDocker) {
   const std::string sleeper = run("name: sleeper\nroles:\n" + shell_role("main", "sleep 300"));
-  await(sleeper, [](const std::string& s) { return json_string_member(s, "state") == "RUNNING"; },
-        60);
+  await(
+      sleeper, [](const std::string& s) { return json_string_member(s, "state") == "RUNNING"; },
+      60);
   EXPECT_EQ(sandbox_.sortie({"cancel", sleeper}, env_).exit_code, 0);
   EXPECT_EQ(json_string_member(await_terminal(sleeper), "state"), "CANCELLED");
 

@@ -13,15 +13,15 @@ AppState app_state_of(std::string_view state) {
       state == "SUSPENDED" || state == "STOPPED") {
     return AppState::kPending;
   }
-  if (state == "RUNNING" || state == "COMPLETING" || state == "STAGE_OUT" ||
-      state == "SIGNALING" || state == "RESIZING") {
+  if (state == "RUNNING" || state == "COMPLETING" || state == "STAGE_OUT" || state == "SIGNALING" ||
+      state == "RESIZING") {
     return AppState::kRunning;
   }
   if (state == "COMPLETED") return AppState::kSucceeded;
   if (state == "CANCELLED") return AppState::kCancelled;
-  if (state == "FAILED" || state == "TIMEOUT" || state == "NODE_FAIL" ||
-      state == "OUT_OF_MEMORY" || state == "BOOT_FAIL" || state == "DEADLINE" ||
-      state == "PREEMPTED" || state == "SPECIAL_EXIT" || state == "REVOKED") {
+  if (state == "FAILED" || state == "TIMEOUT" || state == "NODE_FAIL" || state == "OUT_OF_MEMORY" ||
+      state == "BOOT_FAIL" || state == "DEADLINE" || state == "PREEMPTED" ||
+      state == "SPECIAL_EXIT" || state == "REVOKED") {
     return AppState::kFailed;
   }
   return AppState::kUnknown;
@@ -71,8 +71,8 @@ AppStatus build_status(const AppRecord& record, const JobFacts* facts, bool acco
       ReplicaStatus replica;
       replica.id = id;
       replica.restarts = attempt;
-      const ReplicaRecord files = read_replica_record(attempt_dir(plan.job_dir, role.name, id,
-                                                                  attempt));
+      const ReplicaRecord files =
+          read_replica_record(attempt_dir(plan.job_dir, role.name, id, attempt));
       replica.hostname = files.host;
       replica.started_at = files.started_at;
       replica.finished_at = files.finished_at;

@@ -96,8 +96,8 @@ std::vector<std::string> container_argv(const Role& role, const SlurmOptions& op
                                         const std::vector<std::string>& command) {
   std::vector<std::string> argv;
   if (options.container == ContainerRuntime::kDocker) {
-    argv = {"docker", "run", "--rm", "--network=host", "-w", options.workdir,
-            "-v", options.workdir + ":" + options.workdir};
+    argv = {"docker", "run",           "--rm", "--network=host",
+            "-w",     options.workdir, "-v",   options.workdir + ":" + options.workdir};
     for (const std::string& name : env_names) argv.insert(argv.end(), {"-e", name});
     if (!role.entrypoint.empty()) argv.insert(argv.end(), {"--entrypoint", role.entrypoint});
     argv.push_back(role.image);
@@ -204,10 +204,8 @@ std::string comment_tag(std::string_view app_id) { return "sortie-app=" + std::s
 BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
                      const std::string& task_program, const ClusterQuestions& cluster) {
   const AppDef& app = input.app;
-  refuse_unsupported_fields(app,
-                            {"roles", "image", "args", "env", "num_replicas", "max_retries",
-                             "resource"},
-                            "slurm");
+  refuse_unsupported_fields(
+      app, {"roles", "image", "args", "env", "num_replicas", "max_retries", "resource"}, "slurm");
   require_slurm_name("app name", app.name);
   BatchPlan plan;
   plan.app_id = input.app_id.empty() ? app.name : input.app_id;
@@ -287,14 +285,16 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
   script += "job_dir=" + shell_quote(plan.job_dir) + "\n";
   script += "task=" + shell_quote(task_program) + "\n";
   script += "ledger=\"$job_dir/attempts\"\n";
-  script += "max_failures=" + std::to_string(max_retries) + " max_preemptions=" +
-            std::to_string(options.max_preemptions) +
+  script += "max_failures=" + std::to_string(max_retries) +
+            " max_preemptions=" + std::to_string(options.max_preemptions) +
             " max_timeouts=" + std::to_string(options.max_timeouts) + "\n";
   script +=
       "# The rank-0 host: the host of the first node of the first role.\n"
-      "first_node=$(" + scontrol +
+      "first_node=$(" +
+      scontrol +
       " show hostnames \"${SLURM_JOB_NODELIST_HET_GROUP_0:-$SLURM_JOB_NODELIST}\" | head -n 1)\n"
-      "[[ $(" + scontrol +
+      "[[ $(" +
+      scontrol +
       " -o show node \"$first_node\") =~ NodeHostName=([^ ]+) ]] && "
       "first_node=${BASH_REMATCH[1]}\n"
       "export SORTIE_RANK0_HOST=$first_node MASTER_ADDR=$first_node\n"
@@ -410,7 +410,8 @@ BatchPlan read_plan(std::string_view json) {
   }
   if (const rapidjson::Value* roles = array_member(document, "roles", what)) {
     for (const rapidjson::Value& role : roles->GetArray()) {
-      plan.roles.push_back({string_member(role, "name", what), int_member(role, "replicas", what, 1)});
+      plan.roles.push_back(
+          {string_member(role, "name", what), int_member(role, "replicas", what, 1)});
     }
   }
   if (const rapidjson::Value* tools = object_member(document, "tools", what)) {

@@ -10,8 +10,7 @@ bool memory_is_consumable(const SlurmTools& tools) {
   std::istringstream config(checked_output({tools.scontrol, "show", "config"}));
   for (std::string line; std::getline(config, line);) {
     if (line.rfind("SelectTypeParameters", 0) == 0) {
-      return line.find("MEMORY") != std::string::npos ||
-             line.find("Memory") != std::string::npos;
+      return line.find("MEMORY") != std::string::npos || line.find("Memory") != std::string::npos;
     }
   }
   return false;
@@ -19,8 +18,7 @@ bool memory_is_consumable(const SlurmTools& tools) {
 
 int64_t usable_nodes(const SlurmTools& tools, const std::string& partition) {
   // One node per line (-N) with its state; the partition's name has '*' when it is the default.
-  std::istringstream nodes(
-      checked_output({tools.sinfo, "-h", "-N", "-o", "%N|%P|%t"}));
+  std::istringstream nodes(checked_output({tools.sinfo, "-h", "-N", "-o", "%N|%P|%t"}));
   int64_t count = 0;
   std::string previous;
   for (std::string line; std::getline(nodes, line);) {
@@ -34,8 +32,8 @@ int64_t usable_nodes(const SlurmTools& tools, const std::string& partition) {
     const bool is_default = !node_partition.empty() && node_partition.back() == '*';
     if (is_default) node_partition.pop_back();
     const bool wanted = partition.empty() ? is_default : node_partition == partition;
-    const bool usable = state.find("down") == std::string::npos &&
-                        state.find("drain") == std::string::npos;
+    const bool usable =
+        state.find("down") == std::string::npos && state.find("drain") == std::string::npos;
     if (wanted && usable && node != previous) ++count;
     previous = node;
   }

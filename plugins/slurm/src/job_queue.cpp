@@ -33,8 +33,8 @@ std::string job_of(const std::string& id) {
 }  // namespace
 
 const std::map<std::string, JobFacts>& JobQueue::facts(const SlurmTools& tools,
-                                                      const std::vector<std::string>& job_ids,
-                                                      int64_t max_age_ms) {
+                                                       const std::vector<std::string>& job_ids,
+                                                       int64_t max_age_ms) {
   bool unasked = false;
   for (const std::string& id : job_ids) unasked = unasked || asked_.count(id) == 0;
   if (refreshes_ == 0 || unasked || now_ms() - refreshed_at_ms_ > max_age_ms) {
@@ -64,8 +64,8 @@ void JobQueue::refresh(const SlurmTools& tools, const std::vector<std::string>& 
   }
   if (forgotten.empty()) return;
   // -D: every requeued run too, the last line of a job being its latest.
-  const CommandResult accounting = run_command({tools.sacct, "-n", "-P", "-X", "-D", "-j",
-                                                forgotten, "-o", "JobID,State,ExitCode,Reason"});
+  const CommandResult accounting = run_command(
+      {tools.sacct, "-n", "-P", "-X", "-D", "-j", forgotten, "-o", "JobID,State,ExitCode,Reason"});
   accounting_disabled_ = accounting.exit_code != 0;
   if (accounting_disabled_) return;
   std::istringstream lines(accounting.out);

@@ -15,8 +15,8 @@
 namespace sortie::slurm {
 
 struct JobFacts {
-  std::string state;   // Slurm's name: PENDING, RUNNING, COMPLETED, FAILED, TIMEOUT, ...
-  std::string reason;  // why it is pending, e.g. Resources, Dependency, JobHeldUser
+  std::string state;      // Slurm's name: PENDING, RUNNING, COMPLETED, FAILED, TIMEOUT, ...
+  std::string reason;     // why it is pending, e.g. Resources, Dependency, JobHeldUser
   std::string exit_code;  // sacct's "code:signal", when known
   bool from_accounting = false;
 };
@@ -24,8 +24,8 @@ struct JobFacts {
 class JobQueue {
  public:
   // Facts about every job in `job_ids` (ids as sbatch printed them), asking Slurm only when the
-  // last answer is older than max_age_ms or was not asked for one of them. A job neither tool knows is
-  // absent; accounting_disabled() then says whether sacct could have known it.
+  // last answer is older than max_age_ms or was not asked for one of them. A job neither tool knows
+  // is absent; accounting_disabled() then says whether sacct could have known it.
   const std::map<std::string, JobFacts>& facts(const SlurmTools& tools,
                                                const std::vector<std::string>& job_ids,
                                                int64_t max_age_ms = 1000);

@@ -73,7 +73,8 @@ bool SlurmLogStream::read_line(Cursor& cursor) {
   cursor.data_at += static_cast<std::streamoff>(cursor.line.size());
   const size_t space = stamp.find(' ');
   cursor.timestamp_ns = std::stoll(stamp.substr(0, space));
-  cursor.stream = space == std::string::npos ? SORTIE_STREAM_STDOUT : std::stoi(stamp.substr(space + 1));
+  cursor.stream =
+      space == std::string::npos ? SORTIE_STREAM_STDOUT : std::stoi(stamp.substr(space + 1));
   return true;
 }
 

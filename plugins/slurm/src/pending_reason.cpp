@@ -6,7 +6,7 @@ namespace {
 struct Explanation {
   std::string_view reason;  // a code, or a prefix of a family of codes when it ends with '*'
   std::string_view words;
-  std::string_view hint;    // "{id}" stands for the job id
+  std::string_view hint;  // "{id}" stands for the job id
 };
 
 constexpr Explanation kExplanations[] = {
@@ -25,8 +25,7 @@ constexpr Explanation kExplanations[] = {
      "`sinfo -R` says why; choose another partition or constraint"},
     {"PartitionDown", "its partition is down", "`sinfo` shows the partition's state"},
     {"PartitionInactive", "its partition is inactive", "`sinfo` shows the partition's state"},
-    {"PartitionTimeLimit", "its time limit exceeds the partition's",
-     "lower the run option 'time'"},
+    {"PartitionTimeLimit", "its time limit exceeds the partition's", "lower the run option 'time'"},
     {"PartitionNodeLimit", "it asks for more nodes than the partition allows per job",
      "ask for fewer replicas or another partition"},
     {"BadConstraints", "its constraints cannot be met by any node",
@@ -55,8 +54,7 @@ std::string explain_pending(std::string_view reason, std::string_view job_id) {
     if (const size_t at = hint.find("{id}"); at != std::string::npos) {
       hint.replace(at, 4, job_id);
     }
-    return "pending: " + std::string(explanation.words) + " (" + std::string(reason) + "); " +
-           hint;
+    return "pending: " + std::string(explanation.words) + " (" + std::string(reason) + "); " + hint;
   }
   return "pending (" + std::string(reason) + "); `scontrol show job " + std::string(job_id) +
          "` says more";

@@ -5,48 +5,46 @@
 #include <sortie/error.hpp>
 
 #include "json_fields.hpp"
+#include "run_option_table.hpp"
 
 namespace sortie::slurm {
 namespace {
 
-struct OptionSpec {
-  const char* name;
-  const char* type;
-  const char* help;
-};
-
-constexpr OptionSpec kOptions[] = {
-    {"partition", "str", "partition to submit to (sbatch --partition; default: the cluster's)"},
-    {"time", "str", "time limit, as sbatch --time takes it (30, 1:00:00, 2-00:00:00)"},
-    {"account", "str", "account to charge (sbatch --account)"},
-    {"qos", "str", "quality of service (sbatch --qos)"},
-    {"constraint", "str", "node features every role needs (sbatch --constraint)"},
-    {"comment", "str", "text added to the job comment, after sortie's own tag"},
-    {"mail_user", "str", "who is mailed about the job (sbatch --mail-user)"},
-    {"mail_type", "str", "when mail is sent: BEGIN, END, FAIL, ALL... (sbatch --mail-type)"},
-    {"exclusive", "bool", "nodes are not shared with other jobs (sbatch --exclusive)"},
-    {"job_dir", "str",
+constexpr RunOptionSpec kOptions[] = {
+    {"partition", "str", "null",
+     "partition to submit to (sbatch --partition; default: the cluster's)"},
+    {"time", "str", "null", "time limit, as sbatch --time takes it (30, 1:00:00, 2-00:00:00)"},
+    {"account", "str", "null", "account to charge (sbatch --account)"},
+    {"qos", "str", "null", "quality of service (sbatch --qos)"},
+    {"constraint", "str", "null", "node features every role needs (sbatch --constraint)"},
+    {"comment", "str", "null", "text added to the job comment, after sortie's own tag"},
+    {"mail_user", "str", "null", "who is mailed about the job (sbatch --mail-user)"},
+    {"mail_type", "str", "null",
+     "when mail is sent: BEGIN, END, FAIL, ALL... (sbatch --mail-type)"},
+    {"exclusive", "bool", "false", "nodes are not shared with other jobs (sbatch --exclusive)"},
+    {"job_dir", "str", "null",
      "directory holding each job's directory (script, task files, logs); must be visible from "
      "the compute nodes (default: <state_dir>/jobs)"},
-    {"workdir", "str", "directory the replicas start in (default: the current directory)"},
-    {"sbatch_lines", "list",
+    {"workdir", "str", "null", "directory the replicas start in (default: the current directory)"},
+    {"sbatch_lines", "list", "null",
      "extra batch script directives, each written as '#SBATCH <line>' after sortie's own"},
-    {"max_preemptions", "int",
+    {"max_preemptions", "int", "3",
      "requeues (scontrol requeue, preemption, node failure) the job survives; separate from the "
      "roles' max_retries, which counts failures (default: 3)"},
-    {"max_timeouts", "int",
+    {"max_timeouts", "int", "0",
      "times the job is requeued when it reaches its time limit; it gets SIGUSR1 signal_lead "
      "seconds before, to checkpoint (default: 0; needs time)"},
-    {"signal_lead", "int", "seconds before the time limit that SIGUSR1 is sent (default: 60)"},
-    {"container", "str",
+    {"signal_lead", "int", "60",
+     "seconds before the time limit that SIGUSR1 is sent (default: 60)"},
+    {"container", "str", "\"docker\"",
      "how a role's image runs: docker (docker run in the step), pyxis (srun --container-image) "
      "or apptainer (apptainer exec docker://IMAGE) (default: docker)"},
-    {"sbatch", "str", "the sbatch program (default: sbatch from PATH)"},
-    {"squeue", "str", "the squeue program (default: squeue from PATH)"},
-    {"sacct", "str", "the sacct program (default: sacct from PATH)"},
-    {"scancel", "str", "the scancel program (default: scancel from PATH)"},
-    {"scontrol", "str", "the scontrol program (default: scontrol from PATH)"},
-    {"sinfo", "str", "the sinfo program (default: sinfo from PATH)"},
+    {"sbatch", "str", "\"sbatch\"", "the sbatch program (default: sbatch from PATH)"},
+    {"squeue", "str", "\"squeue\"", "the squeue program (default: squeue from PATH)"},
+    {"sacct", "str", "\"sacct\"", "the sacct program (default: sacct from PATH)"},
+    {"scancel", "str", "\"scancel\"", "the scancel program (default: scancel from PATH)"},
+    {"scontrol", "str", "\"scontrol\"", "the scontrol program (default: scontrol from PATH)"},
+    {"sinfo", "str", "\"sinfo\"", "the sinfo program (default: sinfo from PATH)"},
 };
 
 std::string current_directory() {
@@ -61,67 +59,14 @@ std::string absolute(std::string path) {
   return path.empty() || path[0] == '/' ? path : current_directory() + "/" + path;
 }
 
-void write_default(JsonWriter& writer, std::string_view name) {
-  if (name == "exclusive") {
-    writer.Bool(false);
-  } else if (name == "max_preemptions") {
-    writer.Int64(3);
-  } else if (name == "max_timeouts") {
-    writer.Int64(0);
-  } else if (name == "signal_lead") {
-    writer.Int64(60);
-  } else if (name == "container") {
-    writer.String("docker");
-  } else if (name == "sbatch" || name == "squeue" || name == "sacct" || name == "scancel" ||
-             name == "scontrol" || name == "sinfo") {
-    write_string(writer, name);
-  } else {
-    writer.Null();
-  }
-}
-
 }  // namespace
 
-std::string run_options_payload() {
-  rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
-  writer.StartObject();
-  writer.Key("schema");
-  writer.String("sortie.runopts/1");
-  writer.Key("options");
-  writer.StartArray();
-  for (const OptionSpec& option : kOptions) {
-    writer.StartObject();
-    writer.Key("name");
-    writer.String(option.name);
-    writer.Key("type");
-    writer.String(option.type);
-    writer.Key("default");
-    write_default(writer, option.name);
-    writer.Key("required");
-    writer.Bool(false);
-    writer.Key("help");
-    writer.String(option.help);
-    writer.EndObject();
-  }
-  writer.EndArray();
-  writer.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
+std::string run_options_payload() { return write_run_options(kOptions); }
 
 SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& state_dir) {
   const rapidjson::Document cfg = parse_object(cfg_json, "run options");
   const std::string what = "run option";
-  for (const auto& member : cfg.GetObject()) {
-    const std::string name(member.name.GetString(), member.name.GetStringLength());
-    bool known = false;
-    for (const OptionSpec& option : kOptions) known = known || name == option.name;
-    if (!known) {
-      throw Error::invalid_argument("run option '" + name +
-                                    "' is not supported by the slurm scheduler; see "
-                                    "`sortie runopts slurm`");
-    }
-  }
+  refuse_unknown_run_options(cfg, kOptions, "slurm");
   SlurmOptions options;
   options.partition = string_member(cfg, "partition", what);
   options.time = string_member(cfg, "time", what);
@@ -136,7 +81,8 @@ SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& sta
   options.workdir = absolute(string_member(cfg, "workdir", what, current_directory()));
   if (const rapidjson::Value* lines = array_member(cfg, "sbatch_lines", what)) {
     for (const rapidjson::Value& line : lines->GetArray()) {
-      if (!line.IsString()) throw Error::invalid_argument("run option 'sbatch_lines' lists strings");
+      if (!line.IsString())
+        throw Error::invalid_argument("run option 'sbatch_lines' lists strings");
       const std::string text(line.GetString(), line.GetStringLength());
       if (text.find('\n') != std::string::npos) {
         throw Error::invalid_argument("run option 'sbatch_lines': '" + text +

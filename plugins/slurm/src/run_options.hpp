@@ -32,8 +32,8 @@ struct SlurmOptions {
   std::string mail_user;
   std::string mail_type;
   bool exclusive = false;
-  std::string job_dir;  // the base of job directories; "" = <state_dir>/jobs
-  std::string workdir;  // where tasks start; "" = the current directory at dryrun
+  std::string job_dir;                    // the base of job directories; "" = <state_dir>/jobs
+  std::string workdir;                    // where tasks start; "" = the current directory at dryrun
   std::vector<std::string> sbatch_lines;  // extra "#SBATCH ..." lines, verbatim after ours
   int64_t max_preemptions = 3;
   int64_t max_timeouts = 0;

@@ -74,9 +74,8 @@ std::string checked_output(const std::vector<std::string>& argv) {
   CommandResult result = run_command(argv);
   if (result.exit_code == 0) return std::move(result.out);
   while (!result.err.empty() && result.err.back() == '\n') result.err.pop_back();
-  const std::string message =
-      "slurm: `" + argv[0] + "` failed (exit " + std::to_string(result.exit_code) + "): " +
-      result.err;
+  const std::string message = "slurm: `" + argv[0] + "` failed (exit " +
+                              std::to_string(result.exit_code) + "): " + result.err;
   if (result.exit_code == 127) {
     throw Error::failed_precondition(message +
                                      "; install Slurm's client tools or set the run option "

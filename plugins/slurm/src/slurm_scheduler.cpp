@@ -132,9 +132,8 @@ void SlurmScheduler::cancel(std::string_view app_id) {
 std::unique_ptr<LogStream> SlurmScheduler::log_open(std::string_view app_id,
                                                     std::string_view request) {
   const AppRecord record = records_.load(app_id);
-  return std::make_unique<SlurmLogStream>(record.plan, request, [this, record] {
-    return is_terminal(status_of(record).state);
-  });
+  return std::make_unique<SlurmLogStream>(
+      record.plan, request, [this, record] { return is_terminal(status_of(record).state); });
 }
 
 }  // namespace sortie::slurm

@@ -67,8 +67,7 @@ int main(int argc, char** argv) {
   }
   const std::string job_dir = argv[1];
   const std::string role = argv[2];
-  const std::string replica =
-      env_or("SORTIE_SLURM_UNIT", env_or("SLURM_PROCID", "0").c_str());
+  const std::string replica = env_or("SORTIE_SLURM_UNIT", env_or("SLURM_PROCID", "0").c_str());
   const std::string attempt = env_or("SORTIE_ATTEMPT", "0");
   const std::string rank0_host = env_or("SORTIE_RANK0_HOST", "");
   const std::string task = job_dir + "/tasks/" + role + "/" + replica;
@@ -87,7 +86,7 @@ int main(int argc, char** argv) {
   ::setenv("SORTIE_REPLICA_ID", replica.c_str(), 1);
 
   sortie::slurm::ReplicaOutput output(job_dir + "/logs/" + role + "/" + replica + "/attempt-" +
-                                   attempt);
+                                      attempt);
   int out_pipe[2];
   int err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {
@@ -121,7 +120,7 @@ int main(int argc, char** argv) {
 
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   const sortie::slurm::ReplicaStream streams[2] = {sortie::slurm::ReplicaStream::kStdout,
-                                                sortie::slurm::ReplicaStream::kStderr};
+                                                   sortie::slurm::ReplicaStream::kStderr};
   int open_streams = 2;
   char buffer[65536];
   while (open_streams > 0) {
