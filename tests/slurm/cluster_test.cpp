@@ -261,9 +261,11 @@ TEST_F(SlurmCluster, DryrunScriptIsByteIdenticalToTheSubmittedOne) {
   const std::string state_dir = sandbox_.root() + "/abi-state";
   std::filesystem::create_directories(state_dir);
   sortie::raw_abi::SchedulerClient scheduler(plugin, "slurm", state_dir);
+  // An app id of this run only: Slurm remembers the jobs of earlier runs for a while.
+  const std::string app_id = "same-" + std::to_string(::getpid());
   const std::string input =
-      R"({"schema":"sortie.dryrun_input/1","app_id":"same-1","session":"test","cfg":{"workdir":")" +
-      sandbox_.cwd() +
+      R"({"schema":"sortie.dryrun_input/1","app_id":")" + app_id +
+      R"(","session":"test","cfg":{"workdir":")" + sandbox_.cwd() +
       R"("},"app":{"schema":"sortie.appdef/1","name":"same","roles":[{"name":"main","entrypoint":"true"}]}})";
   const auto dry = scheduler.dryrun(input);
   ASSERT_EQ(dry.status, SORTIE_OK) << dry.err;
@@ -274,7 +276,7 @@ TEST_F(SlurmCluster, DryrunScriptIsByteIdenticalToTheSubmittedOne) {
             "1");
   const auto scheduled = scheduler.schedule(dry.out);
   ASSERT_EQ(scheduled.status, SORTIE_OK) << scheduled.err;
-  const std::string job = job_of("slurm://test/same-1");
+  const std::string job = job_of("slurm://test/" + app_id);
   ASSERT_FALSE(job.empty());
   jobs_.push_back(job);
   shell("scontrol write batch_script " + job + " " + sandbox_.root() + "/submitted.sh");
@@ -285,7 +287,7 @@ TEST_F(SlurmCluster, DryrunScriptIsByteIdenticalToTheSubmittedOne) {
   std::filesystem::create_directories(other_state);
   sortie::raw_abi::SchedulerClient retried(plugin, "slurm", other_state);
   ASSERT_EQ(retried.schedule(dry.out).status, SORTIE_OK);
-  EXPECT_EQ(shell("squeue -h -a -t all -o '%k' | grep -c '^sortie-app=same-1$'"), "1");
+  EXPECT_EQ(shell("squeue -h -a -t all -o '%k' | grep -c '^sortie-app=" + app_id + "$'"), "1");
 }
 
 TEST_F(SlurmCluster, WatchingFiftyJobsCostsOneSqueueAndOneSacctPerPoll) {

@@ -1,6 +1,10 @@
-// Status without a cluster: Slurm's states as sortie's, and pending reasons in words with a hint.
+// Status without a cluster: Slurm's states as sortie's, pending reasons in words with a hint,
+// and a job Slurm has forgotten on a cluster without accounting.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "app_records.hpp"
 #include "app_status.hpp"
 #include "pending_reason.hpp"
 
@@ -28,6 +32,29 @@ TEST(SlurmStatusWords, PendingReasonsReadAsWordsWithAHint) {
             std::string::npos);
   EXPECT_EQ(explain_pending("NewReason", "9"),
             "pending (NewReason); `scontrol show job 9` says more");
+}
+
+TEST(SlurmStatusWords, WithoutAccountingTheTerminalStateSeenIsKept) {
+  const std::string job_dir = ::testing::TempDir() + "slurm-forgotten-job";
+  std::filesystem::remove_all(job_dir);
+  std::filesystem::create_directories(job_dir);
+  AppRecord record;
+  record.job_id = "77";
+  record.plan.app_id = "app-1";
+  record.plan.job_dir = job_dir;
+  record.plan.roles = {{"main", 1}};
+
+  AppStatus status = build_status(record, nullptr, true);
+  EXPECT_EQ(status.state, AppState::kUnknown);
+  EXPECT_EQ(status.msg,
+            "Slurm has forgotten job 77 (it left squeue and accounting is disabled, so sacct "
+            "cannot say how it ended)");
+
+  const JobFacts completed{"COMPLETED", "None", "0:0", false};
+  EXPECT_EQ(build_status(record, &completed, true).state, AppState::kSucceeded);
+  status = build_status(record, nullptr, true);  // squeue forgot it since; the record did not
+  EXPECT_EQ(status.state, AppState::kSucceeded);
+  EXPECT_EQ(status.msg, "");
 }
 
 }  // namespace
