@@ -152,6 +152,8 @@ TEST_F(SlurmCluster, OneRoleTwoReplicasIsOneJobOnOneNodeWithItsOwnLogs) {
   EXPECT_EQ(replica0, "only-0\nerr-0\n");
   EXPECT_EQ(log(handle + "/main/1", {"--no-prefix", "--streams", "stdout"}), "only-1\n");
   EXPECT_EQ(log(handle + "/main/1", {"--no-prefix", "--streams", "stderr"}), "err-1\n");
+  EXPECT_EQ(log(handle, {"--regex", "^err-1"}), "main/1 err-1\n");
+  EXPECT_EQ(log(handle, {"--until", "2000-01-01T00:00:00Z"}), "");  // every line is later
 }
 
 TEST_F(SlurmCluster, TwoRolesAreOneHeterogeneousJobWhoseRank0HostResolves) {
