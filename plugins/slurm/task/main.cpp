@@ -99,6 +99,9 @@ int main(int argc, char** argv) {
     return 127;
   }
   if (child == 0) {
+    // Its own process group: a signal Slurm sends to the task's group reaches the program once,
+    // forwarded by this process, not a second time directly.
+    ::setpgid(0, 0);
     ::dup2(out_pipe[1], STDOUT_FILENO);
     ::dup2(err_pipe[1], STDERR_FILENO);
     std::vector<char*> exec_argv;
