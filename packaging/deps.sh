@@ -21,6 +21,8 @@ case $group in
     packages+=(python3-nbclient python3-nbformat python3-ipykernel)
     # `sortie ui`'s browser test: Debian's Chromium, its driver and Selenium (no browser download).
     packages+=(chromium chromium-driver python3-selenium)
+    # The slurm tests run a real 2-node Slurm 22.05 cluster with accounting (engines/slurm_up.sh).
+    packages+=(slurmctld slurmd slurm-client munge slurmdbd mariadb-server)
     # The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
     # already installed (Debian's nodejs 18 also works).
     command -v npm >/dev/null || packages+=(nodejs npm)

@@ -1,0 +1,33 @@
+// A plugin's run options as a table (sortie.runopts/1, docs/payloads.md P-5): the payload
+// run_options() returns, and the refusal of an option the table does not have. Shared by the
+// first-party plugins; not part of the SDK.
+#ifndef SORTIE_PLUGINS_RUN_OPTION_TABLE_HPP
+#define SORTIE_PLUGINS_RUN_OPTION_TABLE_HPP
+
+#include <rapidjson/document.h>
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace sortie {
+
+struct RunOptionSpec {
+  const char* name;
+  const char* type;          // str, int, float, bool, list, dict
+  const char* default_json;  // the default as JSON text: "null", "false", "\"docker\"", "3"
+  const char* help;
+};
+
+// The sortie.runopts/1 JSON text listing `options` (none required).
+std::string write_run_options(std::span<const RunOptionSpec> options);
+
+// Throws INVALID_ARGUMENT naming the first member of `cfg` that `options` does not list, and
+// where to look: "run option 'x' is not supported by the slurm scheduler; see `sortie runopts
+// slurm`".
+void refuse_unknown_run_options(const rapidjson::Value& cfg, std::span<const RunOptionSpec> options,
+                                std::string_view scheduler);
+
+}  // namespace sortie
+
+#endif  // SORTIE_PLUGINS_RUN_OPTION_TABLE_HPP

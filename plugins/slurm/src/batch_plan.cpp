@@ -1,0 +1,431 @@
+#include "batch_plan.hpp"
+
+#include <cmath>
+#include <sortie/error.hpp>
+#include <sortie/field_support.hpp>
+#include <sortie/macros.hpp>
+
+#include "json_fields.hpp"
+
+namespace sortie::slurm {
+namespace {
+
+constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
+// Environment the batch script sets for every task, handed into containers by name.
+constexpr const char* kJobEnv[] = {"SORTIE_RANK0_HOST", "MASTER_ADDR", "SORTIE_REPLICA_ID",
+                                   "SORTIE_ATTEMPT"};
+
+// 'text' for bash: single quotes, each ' written as '\''.
+std::string shell_quote(std::string_view text) {
+  std::string quoted = "'";
+  for (const char c : text) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+// A value written after `#SBATCH --name=`, where sbatch splits at white space.
+void require_directive_value(std::string_view what, std::string_view value) {
+  if (value.find_first_of(" \t\n\r\"'") != std::string_view::npos) {
+    throw Error::invalid_argument(std::string(what) + " '" + std::string(value) +
+                                  "' holds white space or quotes, which #SBATCH lines cannot "
+                                  "carry; choose a value without them");
+  }
+}
+
+// Job and role names go into #SBATCH lines and file paths.
+void require_slurm_name(std::string_view what, std::string_view name) {
+  const bool valid =
+      !name.empty() && name.size() <= 128 && name != "." && name != ".." &&
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") ==
+          std::string_view::npos;
+  if (!valid) {
+    throw Error::invalid_argument(std::string(what) + " '" + std::string(name) +
+                                  "' is not a valid Slurm job name here: use 1 to 128 letters, "
+                                  "digits, '_', '.' or '-'");
+  }
+}
+
+std::string nul_joined(const std::vector<std::string>& entries) {
+  std::string joined;
+  for (const std::string& entry : entries) {
+    joined += entry;
+    joined += '\0';
+  }
+  return joined;
+}
+
+// Where Slurm takes the role's resources from: capabilities "slurm.partition",
+// "slurm.constraint" and "slurm.gres" (named resources), else the run options.
+struct RoleDirectives {
+  std::string partition;
+  std::string constraint;
+  std::vector<std::string> gres;
+};
+
+RoleDirectives role_directives(const Role& role, const SlurmOptions& options, size_t index) {
+  RoleDirectives directives{options.partition, options.constraint, {}};
+  for (const auto& [key, value] : role.resource.capabilities) {
+    const std::string at = "roles[" + std::to_string(index) + "].resource.capabilities." + key;
+    require_directive_value(at, value);
+    if (key == "slurm.partition") {
+      directives.partition = value;
+    } else if (key == "slurm.constraint") {
+      directives.constraint = value;
+    } else if (key == "slurm.gres") {
+      directives.gres.push_back(value);
+    } else {
+      throw Error::invalid_argument(at +
+                                    " is not supported by slurm; it knows slurm.partition, "
+                                    "slurm.constraint and slurm.gres");
+    }
+  }
+  for (const auto& [device, count] : role.resource.devices) {
+    require_directive_value("roles[" + std::to_string(index) + "].resource.devices", device);
+    directives.gres.push_back(device + ":" + std::to_string(count));
+  }
+  return directives;
+}
+
+std::vector<std::string> container_argv(const Role& role, const SlurmOptions& options,
+                                        const std::vector<std::string>& env_names,
+                                        const std::vector<std::string>& command) {
+  std::vector<std::string> argv;
+  if (options.container == ContainerRuntime::kDocker) {
+    argv = {"docker", "run",           "--rm", "--network=host",
+            "-w",     options.workdir, "-v",   options.workdir + ":" + options.workdir};
+    for (const std::string& name : env_names) argv.insert(argv.end(), {"-e", name});
+    if (!role.entrypoint.empty()) argv.insert(argv.end(), {"--entrypoint", role.entrypoint});
+    argv.push_back(role.image);
+    argv.insert(argv.end(), command.begin() + (role.entrypoint.empty() ? 0 : 1), command.end());
+  } else if (options.container == ContainerRuntime::kApptainer) {
+    argv = {"apptainer", role.entrypoint.empty() ? "run" : "exec", "--pwd", options.workdir,
+            "docker://" + role.image};
+    argv.insert(argv.end(), command.begin(), command.end());
+  } else {
+    argv = command;  // pyxis: srun itself starts the task inside the image
+  }
+  return argv;
+}
+
+void write_task_files(BatchPlan& plan, const SlurmOptions& options, const Role& role,
+                      int64_t world_size) {
+  for (int64_t id = 0; id < role.num_replicas; ++id) {
+    MacroValues macros;
+    macros.set("app_id", plan.app_id)
+        .set("replica_id", std::to_string(id))
+        .set("num_replicas", std::to_string(role.num_replicas))
+        .set("role_name", role.name)
+        .set("img_root", options.workdir)
+        .set("rank0_env", kRank0Env);  // ${rank0_host} is left for the task, which knows it
+    std::vector<std::string> command;
+    if (!role.entrypoint.empty()) command.push_back(role.entrypoint);
+    for (const std::string& arg : role.args) command.push_back(macros.apply(arg));
+    std::vector<std::pair<std::string, std::string>> env = {
+        {"SORTIE_APP_ID", plan.app_id},
+        {"SORTIE_ROLE_NAME", role.name},
+        {"SORTIE_NUM_REPLICAS", std::to_string(role.num_replicas)},
+        {"SORTIE_WORLD_SIZE", std::to_string(world_size)},
+        {"PYTHONUNBUFFERED", "x"}};
+    for (const auto& [name, value] : role.env) env.emplace_back(name, macros.apply(value));
+    std::vector<std::string> env_entries;
+    std::vector<std::string> env_names(std::begin(kJobEnv), std::end(kJobEnv));
+    for (const auto& [name, value] : env) {
+      env_entries.push_back(name + "=" + value);
+      env_names.push_back(name);
+    }
+    const std::vector<std::string> argv =
+        role.image.empty() ? command : container_argv(role, options, env_names, command);
+    const std::string base = "tasks/" + role.name + "/" + std::to_string(id);
+    plan.files.emplace_back(base + ".argv", nul_joined(argv));
+    plan.files.emplace_back(base + ".env", nul_joined(env_entries));
+  }
+}
+
+int64_t cpus_of(const Role& role) {
+  return role.resource.cpu > 0 ? static_cast<int64_t>(std::ceil(role.resource.cpu)) : 1;
+}
+
+std::string role_block(const Role& role, size_t index, const SlurmOptions& options,
+                       const ClusterQuestions& cluster, bool& memory_checked,
+                       bool& memory_consumable) {
+  const RoleDirectives where = role_directives(role, options, index);
+  std::string block = "# role " + role.name + "\n";
+  block += "#SBATCH --ntasks=" + std::to_string(role.num_replicas) + "\n";
+  if (!where.partition.empty()) block += "#SBATCH --partition=" + where.partition + "\n";
+  if (!where.constraint.empty()) block += "#SBATCH --constraint=" + where.constraint + "\n";
+  if (options.exclusive) block += "#SBATCH --exclusive\n";
+  const int64_t cpus = cpus_of(role);
+  block += "#SBATCH --cpus-per-task=" + std::to_string(cpus) + "\n";
+  if (role.resource.mem_mb > 0) {
+    if (!memory_checked) {
+      memory_consumable = cluster.memory_is_consumable(options.tools);
+      memory_checked = true;
+    }
+    if (memory_consumable) {
+      const int64_t per_cpu = (role.resource.mem_mb + cpus - 1) / cpus;
+      block += "#SBATCH --mem-per-cpu=" + std::to_string(per_cpu) + "\n";
+    } else {
+      block += "# sortie: resource.memMB=" + std::to_string(role.resource.mem_mb) +
+               " dropped: memory is not a consumable resource on this cluster "
+               "(SelectTypeParameters has no MEMORY)\n";
+    }
+  }
+  if (role.resource.gpu > 0) {
+    block += "#SBATCH --gpus-per-task=" + std::to_string(role.resource.gpu) + "\n";
+  }
+  for (const std::string& gres : where.gres) block += "#SBATCH --gres=" + gres + "\n";
+  return block;
+}
+
+std::string srun_line(const Role& role, size_t index, bool heterogeneous,
+                      const SlurmOptions& options, const std::string& job_dir) {
+  std::string line = "  srun";
+  if (heterogeneous) line += " --het-group=" + std::to_string(index);
+  // srun does not inherit --cpus-per-task from the allocation (Slurm 22.05 and later).
+  line += " --ntasks=" + std::to_string(role.num_replicas) +
+          " --cpus-per-task=" + std::to_string(cpus_of(role)) + " --kill-on-bad-exit=0";
+  if (!role.image.empty() && options.container == ContainerRuntime::kPyxis) {
+    line += " --container-image=" + shell_quote(role.image) +
+            " --container-workdir=" + shell_quote(options.workdir) +
+            " --container-mounts=" + shell_quote(options.workdir + "," + job_dir);
+  }
+  return line + " \"$task\" \"$job_dir\" " + shell_quote(role.name) + " &\n";
+}
+
+}  // namespace
+
+std::string comment_tag(std::string_view app_id) { return "sortie-app=" + std::string(app_id); }
+
+BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
+                     const std::string& task_program, const ClusterQuestions& cluster) {
+  const AppDef& app = input.app;
+  refuse_unsupported_fields(
+      app, {"roles", "image", "args", "env", "num_replicas", "max_retries", "resource"}, "slurm");
+  require_slurm_name("app name", app.name);
+  BatchPlan plan;
+  plan.app_id = input.app_id.empty() ? app.name : input.app_id;
+  require_slurm_name("app id", plan.app_id);
+  plan.name = app.name;
+  plan.session = input.session;
+  plan.job_dir = options.job_dir + "/" + plan.app_id;
+  plan.tools = options.tools;
+  plan.comment_tag = comment_tag(plan.app_id);
+  require_directive_value("run option 'job_dir'", options.job_dir);
+  require_directive_value("run option 'workdir'", options.workdir);
+  for (const auto& [what, value] :
+       {std::pair<const char*, const std::string&>{"run option 'partition'", options.partition},
+        {"run option 'time'", options.time},
+        {"run option 'account'", options.account},
+        {"run option 'qos'", options.qos},
+        {"run option 'constraint'", options.constraint},
+        {"run option 'comment'", options.comment},
+        {"run option 'mail_user'", options.mail_user},
+        {"run option 'mail_type'", options.mail_type}}) {
+    require_directive_value(what, value);
+  }
+
+  int64_t world_size = 0;
+  int64_t max_retries = 0;
+  for (size_t i = 0; i < app.roles.size(); ++i) {
+    const Role& role = app.roles[i];
+    require_slurm_name("roles[" + std::to_string(i) + "].name", role.name);
+    if (role.max_retries > 0 && role.retry_policy == RetryPolicy::kReplica) {
+      throw Error::invalid_argument(
+          "roles[" + std::to_string(i) +
+          "].retry_policy REPLICA is not supported by slurm: a retry restarts the whole job "
+          "step; use APPLICATION");
+    }
+    world_size += role.num_replicas;
+    max_retries = std::max(max_retries, role.max_retries);
+    plan.roles.push_back({role.name, role.num_replicas});
+  }
+  const bool heterogeneous = app.roles.size() > 1;
+  if (heterogeneous) {
+    const int64_t nodes = cluster.usable_nodes(options.tools, options.partition);
+    if (nodes < static_cast<int64_t>(app.roles.size())) {
+      throw Error::failed_precondition(
+          "slurm: " + std::to_string(app.roles.size()) +
+          " roles run as one heterogeneous job, which needs a node per role, but partition " +
+          (options.partition.empty() ? std::string("(default)") : "'" + options.partition + "'") +
+          " has " + std::to_string(nodes) +
+          " usable node(s); it would stay PENDING (Resources). Run the roles as separate apps, "
+          "or choose a partition with enough nodes");
+    }
+  }
+
+  std::string script = "#!/bin/bash\n";
+  script += "#SBATCH --job-name=" + app.name + "\n";
+  script += "#SBATCH --comment=" + plan.comment_tag +
+            (options.comment.empty() ? "" : "," + options.comment) + "\n";
+  script += "#SBATCH --output=" + plan.job_dir + "/slurm-%j.out\n";
+  script += "#SBATCH --chdir=" + options.workdir + "\n";
+  script += "#SBATCH --requeue\n";
+  if (!options.time.empty()) script += "#SBATCH --time=" + options.time + "\n";
+  if (options.max_timeouts > 0) {
+    script += "#SBATCH --signal=B:USR1@" + std::to_string(options.signal_lead) + "\n";
+  }
+  if (!options.account.empty()) script += "#SBATCH --account=" + options.account + "\n";
+  if (!options.qos.empty()) script += "#SBATCH --qos=" + options.qos + "\n";
+  if (!options.mail_user.empty()) script += "#SBATCH --mail-user=" + options.mail_user + "\n";
+  if (!options.mail_type.empty()) script += "#SBATCH --mail-type=" + options.mail_type + "\n";
+  for (const std::string& line : options.sbatch_lines) script += "#SBATCH " + line + "\n";
+  bool memory_checked = false;
+  bool memory_consumable = false;
+  for (size_t i = 0; i < app.roles.size(); ++i) {
+    if (i > 0) script += "#SBATCH hetjob\n";
+    script += role_block(app.roles[i], i, options, cluster, memory_checked, memory_consumable);
+  }
+  const std::string scontrol = shell_quote(options.tools.scontrol);
+  script += "set -u\n";
+  script += "job_dir=" + shell_quote(plan.job_dir) + "\n";
+  script += "task=" + shell_quote(task_program) + "\n";
+  script += "ledger=\"$job_dir/attempts\"\n";
+  script += "max_failures=" + std::to_string(max_retries) +
+            " max_preemptions=" + std::to_string(options.max_preemptions) +
+            " max_timeouts=" + std::to_string(options.max_timeouts) + "\n";
+  script +=
+      "# The rank-0 host: the host of the first node of the first role.\n"
+      "first_node=$(" +
+      scontrol +
+      " show hostnames \"${SLURM_JOB_NODELIST_HET_GROUP_0:-$SLURM_JOB_NODELIST}\" | head -n 1)\n"
+      "[[ $(" +
+      scontrol +
+      " -o show node \"$first_node\") =~ NodeHostName=([^ ]+) ]] && "
+      "first_node=${BASH_REMATCH[1]}\n"
+      "export SORTIE_RANK0_HOST=$first_node MASTER_ADDR=$first_node\n"
+      "# The ledger has a line per attempt start and end; a start without an end was requeued.\n"
+      "touch \"$ledger\"\n"
+      "count() { grep -c -- \"$1\" \"$ledger\"; }\n"
+      "last=$(tail -n 1 \"$ledger\")\n"
+      "if [[ $last == start* ]]; then echo \"end ${last#start } preempted\" >>\"$ledger\"; fi\n"
+      "if (($(count ' preempted$') > max_preemptions)); then\n"
+      "  echo \"sortie: requeued more than max_preemptions=$max_preemptions times\" >&2\n"
+      "  exit 1\n"
+      "fi\n"
+      "timed_out=0\n"
+      "trap 'timed_out=1; kill -USR1 $(jobs -p) 2>/dev/null' USR1\n"
+      "while :; do\n"
+      "  attempt=$(count '^start ')\n"
+      "  echo \"start $attempt\" >>\"$ledger\"\n"
+      "  export SORTIE_ATTEMPT=$attempt\n";
+  for (size_t i = 0; i < app.roles.size(); ++i) {
+    script += srun_line(app.roles[i], i, heterogeneous, options, plan.job_dir);
+  }
+  script +=
+      "  status=0\n"
+      "  for step in $(jobs -p); do\n"
+      "    while :; do wait \"$step\"; code=$?; kill -0 \"$step\" 2>/dev/null || break; done\n"
+      "    ((code != 0)) && status=$code\n"
+      "  done\n"
+      "  if ((timed_out)); then\n"
+      "    echo \"end $attempt timeout\" >>\"$ledger\"\n"
+      "    if (($(count ' timeout$') <= max_timeouts)); then " +
+      scontrol +
+      " requeue \"$SLURM_JOB_ID\"; fi\n"
+      "    exit \"$status\"\n"
+      "  fi\n"
+      "  if ((status == 0)); then echo \"end $attempt succeeded\" >>\"$ledger\"; exit 0; fi\n"
+      "  echo \"end $attempt failed $status\" >>\"$ledger\"\n"
+      "  if (($(count ' failed ') > max_failures)); then exit \"$status\"; fi\n"
+      "done\n";
+  plan.script = std::move(script);
+  plan.sbatch_argv = {options.tools.sbatch, "--parsable", plan.job_dir + "/batch.sh"};
+  for (const Role& role : app.roles) write_task_files(plan, options, role, world_size);
+  return plan;
+}
+
+std::string write_plan(const BatchPlan& plan) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  const auto string_field = [&](const char* key, std::string_view value) {
+    writer.Key(key);
+    write_string(writer, value);
+  };
+  writer.StartObject();
+  string_field("app_id", plan.app_id);
+  string_field("name", plan.name);
+  string_field("session", plan.session);
+  string_field("job_dir", plan.job_dir);
+  string_field("comment_tag", plan.comment_tag);
+  string_field("script", plan.script);
+  writer.Key("sbatch_argv");
+  writer.StartArray();
+  for (const std::string& arg : plan.sbatch_argv) write_string(writer, arg);
+  writer.EndArray();
+  writer.Key("files");
+  writer.StartObject();
+  for (const auto& [path, content] : plan.files) {
+    writer.Key(path.c_str(), static_cast<rapidjson::SizeType>(path.size()));
+    write_string(writer, content);
+  }
+  writer.EndObject();
+  writer.Key("roles");
+  writer.StartArray();
+  for (const RolePlan& role : plan.roles) {
+    writer.StartObject();
+    string_field("name", role.name);
+    writer.Key("replicas");
+    writer.Int64(role.replicas);
+    writer.EndObject();
+  }
+  writer.EndArray();
+  writer.Key("tools");
+  writer.StartObject();
+  string_field("sbatch", plan.tools.sbatch);
+  string_field("squeue", plan.tools.squeue);
+  string_field("sacct", plan.tools.sacct);
+  string_field("scancel", plan.tools.scancel);
+  string_field("scontrol", plan.tools.scontrol);
+  string_field("sinfo", plan.tools.sinfo);
+  writer.EndObject();
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+BatchPlan read_plan(std::string_view json) {
+  const std::string what = "slurm request";
+  const rapidjson::Document document = parse_object(json, what);
+  BatchPlan plan;
+  plan.app_id = string_member(document, "app_id", what);
+  plan.name = string_member(document, "name", what);
+  plan.session = string_member(document, "session", what);
+  plan.job_dir = string_member(document, "job_dir", what);
+  plan.comment_tag = string_member(document, "comment_tag", what);
+  plan.script = string_member(document, "script", what);
+  if (const rapidjson::Value* argv = array_member(document, "sbatch_argv", what)) {
+    for (const rapidjson::Value& arg : argv->GetArray()) {
+      plan.sbatch_argv.emplace_back(arg.GetString(), arg.GetStringLength());
+    }
+  }
+  if (const rapidjson::Value* files = object_member(document, "files", what)) {
+    for (const auto& file : files->GetObject()) {
+      plan.files.emplace_back(std::string(file.name.GetString(), file.name.GetStringLength()),
+                              std::string(file.value.GetString(), file.value.GetStringLength()));
+    }
+  }
+  if (const rapidjson::Value* roles = array_member(document, "roles", what)) {
+    for (const rapidjson::Value& role : roles->GetArray()) {
+      plan.roles.push_back(
+          {string_member(role, "name", what), int_member(role, "replicas", what, 1)});
+    }
+  }
+  if (const rapidjson::Value* tools = object_member(document, "tools", what)) {
+    plan.tools.sbatch = string_member(*tools, "sbatch", what, "sbatch");
+    plan.tools.squeue = string_member(*tools, "squeue", what, "squeue");
+    plan.tools.sacct = string_member(*tools, "sacct", what, "sacct");
+    plan.tools.scancel = string_member(*tools, "scancel", what, "scancel");
+    plan.tools.scontrol = string_member(*tools, "scontrol", what, "scontrol");
+    plan.tools.sinfo = string_member(*tools, "sinfo", what, "sinfo");
+  }
+  if (plan.app_id.empty() || plan.job_dir.empty() || plan.sbatch_argv.empty()) {
+    throw Error::invalid_argument(what + ": app_id, job_dir and sbatch_argv are required");
+  }
+  return plan;
+}
+
+}  // namespace sortie::slurm

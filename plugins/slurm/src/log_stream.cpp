@@ -1,0 +1,132 @@
+#include "log_stream.hpp"
+
+#include <chrono>
+#include <thread>
+
+#include "app_status.hpp"
+#include "json_fields.hpp"
+#include "replica_files.hpp"
+
+namespace sortie::slurm {
+
+SlurmLogStream::SlurmLogStream(const BatchPlan& plan, std::string_view request_text,
+                               std::function<bool()> app_ended)
+    : job_dir_(plan.job_dir), app_ended_(std::move(app_ended)) {
+  const std::string what = "sortie.log_request/1";
+  const rapidjson::Document request = parse_object(request_text, what);
+  const std::string role = string_member(request, "role", what);
+  const bool all_replicas = find_member(request, "replica") == nullptr;
+  const int64_t replica = int_member(request, "replica", what, 0);
+  const std::string streams = string_member(request, "streams", what, "combined");
+  if (streams != "stdout" && streams != "stderr" && streams != "combined") {
+    throw Error::invalid_argument(what + ": streams '" + streams +
+                                  "' is not one of stdout, stderr, combined");
+  }
+  file_ = streams + ".log";
+  if (find_member(request, "since") != nullptr) since_ = int_member(request, "since", what, 0);
+  if (find_member(request, "until") != nullptr) until_ = int_member(request, "until", what, 0);
+  follow_ = bool_member(request, "follow", what, false);
+  bool role_found = role.empty();
+  for (const RolePlan& role_plan : plan.roles) {
+    if (!role.empty() && role_plan.name != role) continue;
+    role_found = true;
+    if (!all_replicas && (replica < 0 || replica >= role_plan.replicas)) {
+      throw Error::not_found("app '" + plan.app_id + "' role '" + role_plan.name +
+                             "' has no replica " + std::to_string(replica) + " (it has " +
+                             std::to_string(role_plan.replicas) + ")");
+    }
+    for (int64_t id = 0; id < role_plan.replicas; ++id) {
+      if (!all_replicas && id != replica) continue;
+      Cursor& cursor = cursors_.emplace_back();
+      cursor.role = role_plan.name;
+      cursor.replica = static_cast<uint32_t>(id);
+    }
+  }
+  if (!role_found) throw Error::not_found("app '" + plan.app_id + "' has no role '" + role + "'");
+  for (Cursor& cursor : cursors_) open_attempt(cursor);
+}
+
+void SlurmLogStream::open_attempt(Cursor& cursor) {
+  const std::string dir = attempt_dir(job_dir_, cursor.role, cursor.replica, cursor.attempt);
+  cursor.data = std::ifstream(dir + "/" + file_, std::ios::binary);
+  cursor.times = std::ifstream(dir + "/" + file_ + ".ts", std::ios::binary);
+  cursor.data_at = 0;
+  cursor.times_at = 0;
+}
+
+// The time file is written after the data, so a whole time line means its data line is whole.
+bool SlurmLogStream::read_line(Cursor& cursor) {
+  if (!cursor.times.is_open() || !cursor.data.is_open()) {
+    open_attempt(cursor);
+    if (!cursor.times.is_open() || !cursor.data.is_open()) return false;
+  }
+  cursor.times.clear();
+  cursor.times.seekg(cursor.times_at);
+  std::string stamp;
+  if (!std::getline(cursor.times, stamp) || cursor.times.eof()) return false;
+  cursor.times_at = cursor.times.tellg();
+  cursor.data.clear();
+  cursor.data.seekg(cursor.data_at);
+  std::getline(cursor.data, cursor.line);
+  if (!cursor.data.eof()) cursor.line += '\n';
+  cursor.data.clear();
+  cursor.data_at += static_cast<std::streamoff>(cursor.line.size());
+  const size_t space = stamp.find(' ');
+  cursor.timestamp_ns = std::stoll(stamp.substr(0, space));
+  cursor.stream =
+      space == std::string::npos ? SORTIE_STREAM_STDOUT : std::stoi(stamp.substr(space + 1));
+  return true;
+}
+
+// Makes cursor.ready true with its next line, moving on to later attempts as they appear.
+bool SlurmLogStream::advance(Cursor& cursor, bool ended) {
+  while (!cursor.done && !cursor.ready) {
+    if (read_line(cursor)) {
+      if (until_ && cursor.timestamp_ns > *until_) {
+        cursor.done = true;
+        return false;
+      }
+      cursor.ready = !since_ || cursor.timestamp_ns >= *since_;
+      continue;
+    }
+    // This attempt has nothing more now: it is over when its replica exited or a later one began.
+    const bool later = cursor.attempt + 1 < attempts_started(job_dir_);
+    if (later) {
+      ++cursor.attempt;
+      open_attempt(cursor);
+      continue;
+    }
+    if (!follow_ || ended) cursor.done = true;
+    return false;
+  }
+  return cursor.ready;
+}
+
+bool SlurmLogStream::next(int64_t timeout_ms, const LogSink& sink) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    const bool ended = !follow_ || app_ended_();
+    size_t emitted = 0;
+    for (;;) {
+      Cursor* earliest = nullptr;
+      for (Cursor& cursor : cursors_) {
+        if (advance(cursor, ended) &&
+            (earliest == nullptr || cursor.timestamp_ns < earliest->timestamp_ns)) {
+          earliest = &cursor;
+        }
+      }
+      if (earliest == nullptr) break;
+      sink.emit({earliest->stream, earliest->role, earliest->replica, earliest->timestamp_ns,
+                 earliest->line});
+      earliest->ready = false;
+      ++emitted;
+    }
+    bool open = false;
+    for (const Cursor& cursor : cursors_) open = open || !cursor.done;
+    if (!open) return false;
+    if (emitted > 0 || std::chrono::steady_clock::now() >= deadline) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+}  // namespace sortie::slurm

@@ -1,0 +1,59 @@
+// log_open()/log_next() of the slurm scheduler (payloads.md P-10): whole lines of the replicas'
+// log files (replica_files.hpp), every attempt in turn, with the time and stream each line was
+// written with, merged across replicas by time. Reads the job directory, so it works from any
+// process and working directory.
+#ifndef SORTIE_SLURM_LOG_STREAM_HPP
+#define SORTIE_SLURM_LOG_STREAM_HPP
+
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <sortie/plugin.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "batch_plan.hpp"
+
+namespace sortie::slurm {
+
+class SlurmLogStream : public LogStream {
+ public:
+  // request: "sortie.log_request/1"; app_ended says the job is terminal (for follow). Throws
+  // NOT_FOUND for an unknown role or replica.
+  SlurmLogStream(const BatchPlan& plan, std::string_view request, std::function<bool()> app_ended);
+
+  bool next(int64_t timeout_ms, const LogSink& sink) override;
+
+ private:
+  struct Cursor {
+    std::string role;
+    uint32_t replica = 0;
+    int64_t attempt = 0;
+    std::ifstream data;
+    std::ifstream times;
+    std::streampos data_at = 0;
+    std::streampos times_at = 0;
+    bool ready = false;
+    std::string line;
+    int64_t timestamp_ns = 0;
+    int32_t stream = SORTIE_STREAM_STDOUT;
+    bool done = false;
+  };
+  bool advance(Cursor& cursor, bool ended);
+  bool read_line(Cursor& cursor);
+  void open_attempt(Cursor& cursor);
+
+  std::string job_dir_;
+  std::string file_;  // stdout.log, stderr.log or combined.log
+  std::vector<Cursor> cursors_;
+  std::optional<int64_t> since_;
+  std::optional<int64_t> until_;
+  bool follow_ = false;
+  std::function<bool()> app_ended_;
+};
+
+}  // namespace sortie::slurm
+
+#endif  // SORTIE_SLURM_LOG_STREAM_HPP

@@ -1,0 +1,125 @@
+#include "run_options.hpp"
+
+#include <unistd.h>
+
+#include <sortie/error.hpp>
+
+#include "json_fields.hpp"
+#include "run_option_table.hpp"
+
+namespace sortie::slurm {
+namespace {
+
+constexpr RunOptionSpec kOptions[] = {
+    {"partition", "str", "null",
+     "partition to submit to (sbatch --partition; default: the cluster's)"},
+    {"time", "str", "null", "time limit, as sbatch --time takes it (30, 1:00:00, 2-00:00:00)"},
+    {"account", "str", "null", "account to charge (sbatch --account)"},
+    {"qos", "str", "null", "quality of service (sbatch --qos)"},
+    {"constraint", "str", "null", "node features every role needs (sbatch --constraint)"},
+    {"comment", "str", "null", "text added to the job comment, after sortie's own tag"},
+    {"mail_user", "str", "null", "who is mailed about the job (sbatch --mail-user)"},
+    {"mail_type", "str", "null",
+     "when mail is sent: BEGIN, END, FAIL, ALL... (sbatch --mail-type)"},
+    {"exclusive", "bool", "false", "nodes are not shared with other jobs (sbatch --exclusive)"},
+    {"job_dir", "str", "null",
+     "directory holding each job's directory (script, task files, logs); must be visible from "
+     "the compute nodes (default: <state_dir>/jobs)"},
+    {"workdir", "str", "null", "directory the replicas start in (default: the current directory)"},
+    {"sbatch_lines", "list", "null",
+     "extra batch script directives, each written as '#SBATCH <line>' after sortie's own"},
+    {"max_preemptions", "int", "3",
+     "requeues (scontrol requeue, preemption, node failure) the job survives; separate from the "
+     "roles' max_retries, which counts failures (default: 3)"},
+    {"max_timeouts", "int", "0",
+     "times the job is requeued when it reaches its time limit; it gets SIGUSR1 signal_lead "
+     "seconds before, to checkpoint (default: 0; needs time)"},
+    {"signal_lead", "int", "60",
+     "seconds before the time limit that SIGUSR1 is sent (default: 60)"},
+    {"container", "str", "\"docker\"",
+     "how a role's image runs: docker (docker run in the step), pyxis (srun --container-image) "
+     "or apptainer (apptainer exec docker://IMAGE) (default: docker)"},
+    {"sbatch", "str", "\"sbatch\"", "the sbatch program (default: sbatch from PATH)"},
+    {"squeue", "str", "\"squeue\"", "the squeue program (default: squeue from PATH)"},
+    {"sacct", "str", "\"sacct\"", "the sacct program (default: sacct from PATH)"},
+    {"scancel", "str", "\"scancel\"", "the scancel program (default: scancel from PATH)"},
+    {"scontrol", "str", "\"scontrol\"", "the scontrol program (default: scontrol from PATH)"},
+    {"sinfo", "str", "\"sinfo\"", "the sinfo program (default: sinfo from PATH)"},
+};
+
+std::string current_directory() {
+  char buffer[4096];
+  if (::getcwd(buffer, sizeof(buffer)) == nullptr) {
+    throw Error::failed_precondition("slurm: cannot determine the current working directory");
+  }
+  return buffer;
+}
+
+std::string absolute(std::string path) {
+  return path.empty() || path[0] == '/' ? path : current_directory() + "/" + path;
+}
+
+}  // namespace
+
+std::string run_options_payload() { return write_run_options(kOptions); }
+
+SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& state_dir) {
+  const rapidjson::Document cfg = parse_object(cfg_json, "run options");
+  const std::string what = "run option";
+  refuse_unknown_run_options(cfg, kOptions, "slurm");
+  SlurmOptions options;
+  options.partition = string_member(cfg, "partition", what);
+  options.time = string_member(cfg, "time", what);
+  options.account = string_member(cfg, "account", what);
+  options.qos = string_member(cfg, "qos", what);
+  options.constraint = string_member(cfg, "constraint", what);
+  options.comment = string_member(cfg, "comment", what);
+  options.mail_user = string_member(cfg, "mail_user", what);
+  options.mail_type = string_member(cfg, "mail_type", what);
+  options.exclusive = bool_member(cfg, "exclusive", what, false);
+  options.job_dir = absolute(string_member(cfg, "job_dir", what, state_dir + "/jobs"));
+  options.workdir = absolute(string_member(cfg, "workdir", what, current_directory()));
+  if (const rapidjson::Value* lines = array_member(cfg, "sbatch_lines", what)) {
+    for (const rapidjson::Value& line : lines->GetArray()) {
+      if (!line.IsString())
+        throw Error::invalid_argument("run option 'sbatch_lines' lists strings");
+      const std::string text(line.GetString(), line.GetStringLength());
+      if (text.find('\n') != std::string::npos) {
+        throw Error::invalid_argument("run option 'sbatch_lines': '" + text +
+                                      "' holds a newline; give one directive per entry");
+      }
+      options.sbatch_lines.push_back(text);
+    }
+  }
+  options.max_preemptions = int_member(cfg, "max_preemptions", what, 3);
+  options.max_timeouts = int_member(cfg, "max_timeouts", what, 0);
+  options.signal_lead = int_member(cfg, "signal_lead", what, 60);
+  if (options.max_preemptions < 0 || options.max_timeouts < 0 || options.signal_lead < 1) {
+    throw Error::invalid_argument(
+        "run options 'max_preemptions' and 'max_timeouts' must be >= 0, 'signal_lead' >= 1");
+  }
+  if (options.max_timeouts > 0 && options.time.empty()) {
+    throw Error::invalid_argument(
+        "run option 'max_timeouts' needs a time limit: set the run option 'time' too");
+  }
+  const std::string container = string_member(cfg, "container", what, "docker");
+  if (container == "docker") {
+    options.container = ContainerRuntime::kDocker;
+  } else if (container == "pyxis") {
+    options.container = ContainerRuntime::kPyxis;
+  } else if (container == "apptainer") {
+    options.container = ContainerRuntime::kApptainer;
+  } else {
+    throw Error::invalid_argument("run option 'container': '" + container +
+                                  "' is not one of docker, pyxis, apptainer");
+  }
+  options.tools.sbatch = string_member(cfg, "sbatch", what, "sbatch");
+  options.tools.squeue = string_member(cfg, "squeue", what, "squeue");
+  options.tools.sacct = string_member(cfg, "sacct", what, "sacct");
+  options.tools.scancel = string_member(cfg, "scancel", what, "scancel");
+  options.tools.scontrol = string_member(cfg, "scontrol", what, "scontrol");
+  options.tools.sinfo = string_member(cfg, "sinfo", what, "sinfo");
+  return options;
+}
+
+}  // namespace sortie::slurm

@@ -1,0 +1,139 @@
+#include "slurm_scheduler.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <sortie/app_list.hpp>
+#include <sortie/app_status.hpp>
+#include <sortie/dryrun.hpp>
+#include <sortie/dryrun_input.hpp>
+#include <sstream>
+
+#include "app_status.hpp"
+#include "cluster_facts.hpp"
+#include "log_stream.hpp"
+#include "run_options.hpp"
+#include "slurm_command.hpp"
+
+namespace sortie::slurm {
+namespace {
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+std::string task_program() {
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<const void*>(&task_program), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    throw Error::internal("slurm scheduler: cannot locate its own library (dladdr failed)");
+  }
+  std::string directory = info.dli_fname;
+  directory.erase(directory.rfind('/') == std::string::npos ? 0 : directory.rfind('/'));
+  const std::string path =
+      std::filesystem::path(directory + "/" SORTIE_SLURM_TASK_RELDIR "/sortie-slurm-task")
+          .lexically_normal()
+          .string();
+  if (::access(path.c_str(), X_OK) != 0) {
+    throw Error::failed_precondition("slurm scheduler: '" + path +
+                                     "' is missing or not executable (" + std::strerror(errno) +
+                                     "); reinstall sortie");
+  }
+  return path;
+}
+
+SlurmScheduler::SlurmScheduler(std::string_view config)
+    : state_dir_(read_scheduler_config(config).state_dir),
+      session_(read_scheduler_config(config).session),
+      records_(state_dir_) {}
+
+std::string SlurmScheduler::run_options() { return run_options_payload(); }
+
+std::string SlurmScheduler::dryrun(std::string_view input_text) {
+  const DryrunInput input = read_dryrun_input(input_text);
+  const SlurmOptions options = parse_run_options(input.cfg_json, state_dir_);
+  const BatchPlan plan =
+      plan_batch(input, options, task_program(), {memory_is_consumable, usable_nodes});
+  return write_dryrun({plan.app_id, write_plan(plan), plan.script});
+}
+
+std::string SlurmScheduler::queued_job_with_tag(const BatchPlan& plan) {
+  std::istringstream jobs(checked_output({plan.tools.squeue, "-h", "-a", "-o", "%A|%k"}));
+  for (std::string line; std::getline(jobs, line);) {
+    const size_t bar = line.find('|');
+    if (bar == std::string::npos) continue;
+    const std::string comment = line.substr(bar + 1);
+    if (comment == plan.comment_tag || comment.rfind(plan.comment_tag + ",", 0) == 0) {
+      return line.substr(0, bar);
+    }
+  }
+  return "";
+}
+
+std::string SlurmScheduler::schedule(std::string_view request) {
+  const BatchPlan plan = read_plan(read_dryrun(request).request_json);
+  if (records_.find(plan.app_id)) return plan.app_id;  // submitted already
+  std::string job_id = queued_job_with_tag(plan);
+  if (job_id.empty()) {
+    records_.write_job_dir(plan);
+    // --parsable prints "<job id>" or "<job id>;<cluster>".
+    job_id = trimmed(checked_output(plan.sbatch_argv));
+    job_id = job_id.substr(0, job_id.find(';'));
+    if (job_id.empty() || job_id.find_first_not_of("0123456789") != std::string::npos) {
+      throw Error::unavailable("slurm: sbatch printed '" + job_id + "' instead of a job id");
+    }
+  }
+  records_.save(plan, job_id);
+  return plan.app_id;
+}
+
+AppStatus SlurmScheduler::status_of(const AppRecord& record) {
+  // One squeue and at most one sacct for every app of the session not known to have ended.
+  std::vector<std::string> job_ids = {record.job_id};
+  for (const AppRecord& other : records_.all()) {
+    if (other.job_id != record.job_id && other.plan.session == record.plan.session &&
+        !AppRecords::final_state(other.plan.job_dir)) {
+      job_ids.push_back(other.job_id);
+    }
+  }
+  if (AppRecords::final_state(record.plan.job_dir)) return build_status(record, nullptr, false);
+  const auto& facts = queue_.facts(record.plan.tools, job_ids);
+  const auto found = facts.find(record.job_id);
+  return build_status(record, found == facts.end() ? nullptr : &found->second,
+                      queue_.accounting_disabled());
+}
+
+std::string SlurmScheduler::describe(std::string_view app_id) {
+  return write_status(status_of(records_.load(app_id)));
+}
+
+std::string SlurmScheduler::list(std::string_view filter_text) {
+  const ListFilter filter = read_list_filter(filter_text);
+  std::vector<ListedApp> apps;
+  for (const AppRecord& record : records_.all()) {
+    if (!filter.session.empty() && record.plan.session != filter.session) continue;
+    apps.push_back({record.plan.app_id, record.plan.name, status_of(record).state});
+  }
+  return write_app_list(apps);
+}
+
+void SlurmScheduler::cancel(std::string_view app_id) {
+  const AppRecord record = records_.load(app_id);
+  if (AppRecords::final_state(record.plan.job_dir)) return;  // terminal states are final
+  checked_output({record.plan.tools.scancel, record.job_id});
+}
+
+std::unique_ptr<LogStream> SlurmScheduler::log_open(std::string_view app_id,
+                                                    std::string_view request) {
+  const AppRecord record = records_.load(app_id);
+  return std::make_unique<SlurmLogStream>(
+      record.plan, request, [this, record] { return is_terminal(status_of(record).state); });
+}
+
+}  // namespace sortie::slurm

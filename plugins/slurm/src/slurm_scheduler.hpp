@@ -1,0 +1,46 @@
+// The `slurm` scheduler: runs an app as one Slurm batch job through the command-line tools
+// (sbatch, squeue, sacct, scancel, scontrol), each an exec'd argv with explicit output fields.
+// docs/slurm-scheduler.md says what it maps to what.
+#ifndef SORTIE_SLURM_SLURM_SCHEDULER_HPP
+#define SORTIE_SLURM_SLURM_SCHEDULER_HPP
+
+#include <memory>
+#include <sortie/app_status.hpp>
+#include <sortie/plugin.hpp>
+#include <string>
+#include <string_view>
+
+#include "app_records.hpp"
+#include "job_queue.hpp"
+
+namespace sortie::slurm {
+
+class SlurmScheduler : public Scheduler {
+ public:
+  explicit SlurmScheduler(std::string_view config);  // "sortie.scheduler_config/1"
+
+  std::string run_options() override;
+  std::string dryrun(std::string_view input) override;
+  std::string schedule(std::string_view request) override;
+  std::string describe(std::string_view app_id) override;
+  std::string list(std::string_view filter) override;
+  void cancel(std::string_view app_id) override;
+  std::unique_ptr<LogStream> log_open(std::string_view app_id, std::string_view request) override;
+
+ private:
+  AppStatus status_of(const AppRecord& record);
+  // A job of this app already in the queue (a retried schedule), found by its comment tag.
+  std::string queued_job_with_tag(const BatchPlan& plan);
+
+  std::string state_dir_;
+  std::string session_;
+  AppRecords records_;
+  JobQueue queue_;
+};
+
+// The sortie-slurm-task program installed next to this plugin; FAILED_PRECONDITION if missing.
+std::string task_program();
+
+}  // namespace sortie::slurm
+
+#endif  // SORTIE_SLURM_SLURM_SCHEDULER_HPP

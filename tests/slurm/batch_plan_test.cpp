@@ -1,0 +1,151 @@
+// The batch plan without a cluster: the script's directives per mapping rule, names validated
+// for Slurm, refusals that name the field, and the container forms against golden files
+// (golden/*.sh; regenerate with SORTIE_UPDATE_GOLDEN=1 after an intended change).
+#include "batch_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sortie/dryrun_input.hpp>
+#include <sortie/error.hpp>
+#include <sstream>
+
+#include "run_options.hpp"
+
+namespace sortie::slurm {
+namespace {
+
+bool memory_consumable(const SlurmTools&) { return true; }
+bool memory_not_consumable(const SlurmTools&) { return false; }
+int64_t two_nodes(const SlurmTools&, const std::string&) { return 2; }
+int64_t one_node(const SlurmTools&, const std::string&) { return 1; }
+
+DryrunInput input(const std::string& roles_json, const std::string& name = "train") {
+  return read_dryrun_input(
+      R"({"schema":"sortie.dryrun_input/1","app_id":")" + name +
+      R"(-x1","session":"s","cfg":{},"app":{"schema":"sortie.appdef/1","name":")" + name +
+      R"(","roles":[)" + roles_json + "]}}");
+}
+
+SlurmOptions options(const std::string& cfg = "{}") {
+  SlurmOptions parsed = parse_run_options(cfg, "/state");
+  parsed.workdir = "/work/dir";
+  return parsed;
+}
+
+BatchPlan plan(const DryrunInput& in, const SlurmOptions& opts,
+               ClusterQuestions cluster = {memory_not_consumable, two_nodes}) {
+  return plan_batch(in, opts, "/opt/sortie/libexec/sortie/sortie-slurm-task", cluster);
+}
+
+std::string file_of(const BatchPlan& p, const std::string& path) {
+  for (const auto& [name, content] : p.files) {
+    if (name == path) return content;
+  }
+  return "<missing " + path + ">";
+}
+
+void expect_golden(const std::string& name, const std::string& actual) {
+  const std::string path = std::string(SLURM_GOLDEN_DIR) + "/" + name;
+  if (std::getenv("SORTIE_UPDATE_GOLDEN") != nullptr) std::ofstream(path) << actual;
+  std::ifstream in(path);
+  std::stringstream expected;
+  expected << in.rdbuf();
+  EXPECT_EQ(actual, expected.str()) << "golden file " << path;
+}
+
+TEST(SlurmBatchPlan, OneRoleIsOneJobWithATaskPerReplica) {
+  const BatchPlan p = plan(
+      input(
+          R"({"name":"main","entrypoint":"python","num_replicas":4,"resource":{"cpu":1.5,"memMB":3000,"gpu":1}})"),
+      options(), {memory_consumable, two_nodes});
+  EXPECT_NE(
+      p.script.find("#SBATCH --ntasks=4\n#SBATCH --cpus-per-task=2\n#SBATCH --mem-per-cpu=1500\n"
+                    "#SBATCH --gpus-per-task=1\n"),
+      std::string::npos)
+      << p.script;
+  EXPECT_EQ(p.script.find("hetjob"), std::string::npos);
+  EXPECT_EQ(p.sbatch_argv,
+            (std::vector<std::string>{"sbatch", "--parsable", "/state/jobs/train-x1/batch.sh"}));
+  EXPECT_EQ(p.roles.size(), 1u);
+  EXPECT_EQ(file_of(p, "tasks/main/3.argv"), std::string("python\0", 7));
+}
+
+TEST(SlurmBatchPlan, MemoryIsDroppedWithAWarningWhereItIsNotConsumable) {
+  const BatchPlan p =
+      plan(input(R"({"name":"main","entrypoint":"python","resource":{"memMB":3000}})"), options());
+  EXPECT_EQ(p.script.find("--mem"), std::string::npos);
+  EXPECT_NE(p.script.find("# sortie: resource.memMB=3000 dropped: memory is not a consumable"),
+            std::string::npos);
+}
+
+TEST(SlurmBatchPlan, SeveralRolesAreOneHeterogeneousJob) {
+  const BatchPlan p =
+      plan(input(R"({"name":"ps","entrypoint":"a","resource":{"cpu":1}},)"
+                 R"({"name":"worker","entrypoint":"b","num_replicas":2,"resource":{"cpu":2}})"),
+           options(R"({"partition":"debug"})"));
+  EXPECT_NE(p.script.find("# role ps\n#SBATCH --ntasks=1\n#SBATCH --partition=debug\n#SBATCH "
+                          "--cpus-per-task=1\n#SBATCH hetjob\n# role worker\n#SBATCH --ntasks=2\n"),
+            std::string::npos)
+      << p.script;
+  EXPECT_NE(p.script.find("srun --het-group=1 --ntasks=2 --cpus-per-task=2"), std::string::npos);
+  EXPECT_NE(file_of(p, "tasks/worker/1.env").find(std::string("SORTIE_WORLD_SIZE=3\0", 20)),
+            std::string::npos);
+}
+
+TEST(SlurmBatchPlan, AHeterogeneousJobThatCannotBePlacedIsADryrunError) {
+  try {
+    plan(input(R"({"name":"a","entrypoint":"a"},{"name":"b","entrypoint":"b"})"), options(),
+         {memory_not_consumable, one_node});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Error::failed_precondition("").code());
+    EXPECT_NE(std::string(e.what()).find("needs a node per role"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("1 usable node"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SlurmBatchPlan, NamesAndDirectiveValuesAreValidatedForSlurm) {
+  EXPECT_THROW(plan(input(R"({"name":"a b","entrypoint":"a"})"), options()), Error);
+  EXPECT_THROW(plan(input(R"({"name":"a","entrypoint":"a"})", "bad/name"), options()), Error);
+  EXPECT_THROW(plan(input(R"({"name":"a","entrypoint":"a"})"), options(R"({"qos":"a b"})")), Error);
+  EXPECT_THROW(options(R"({"sbatch_lines":["--a\n--b"]})"), Error);
+  EXPECT_THROW(options(R"({"no_such_option":1})"), Error);
+  EXPECT_THROW(options(R"({"max_timeouts":1})"), Error);  // needs a time limit
+  EXPECT_THROW(plan(input(R"({"name":"a","entrypoint":"a","port_map":{"p":1}})"), options()),
+               Error);
+}
+
+TEST(SlurmBatchPlan, RunOptionsBecomeDirectivesAndExtraLinesFollowThem) {
+  const BatchPlan p = plan(
+      input(
+          R"({"name":"a","entrypoint":"a","resource":{"capabilities":{"slurm.gres":"shard:2"},"devices":{"gpu:a100":1}}})"),
+      options(
+          R"({"time":"10:00","account":"acct","qos":"high","constraint":"fast","exclusive":true,)"
+          R"("mail_user":"me@example.com","mail_type":"END","comment":"note","max_timeouts":1,)"
+          R"("signal_lead":30,"sbatch_lines":["--nice=5"]})"));
+  for (const char* line :
+       {"#SBATCH --time=10:00\n#SBATCH --signal=B:USR1@30\n#SBATCH --account=acct\n"
+        "#SBATCH --qos=high\n#SBATCH --mail-user=me@example.com\n#SBATCH --mail-type=END\n"
+        "#SBATCH --nice=5\n",
+        "#SBATCH --comment=sortie-app=train-x1,note\n", "#SBATCH --constraint=fast\n",
+        "#SBATCH --exclusive\n", "#SBATCH --gres=shard:2\n#SBATCH --gres=gpu:a100:1\n"}) {
+    EXPECT_NE(p.script.find(line), std::string::npos) << line << "\n" << p.script;
+  }
+}
+
+TEST(SlurmBatchPlan, ContainerFormsMatchTheirGoldenFiles) {
+  const std::string role =
+      R"({"name":"main","image":"registry.local/train:1","entrypoint":"python","args":["-m","t"],"env":{"K":"v"}})";
+  for (const char* runtime : {"docker", "pyxis", "apptainer"}) {
+    const BatchPlan p =
+        plan(input(role), options(std::string(R"({"container":")") + runtime + "\"}"));
+    std::string argv = file_of(p, "tasks/main/0.argv");
+    for (char& c : argv) c = c == '\0' ? '\n' : c;
+    expect_golden(std::string(runtime) + ".sh",
+                  p.script + "# tasks/main/0.argv, one entry a line:\n" + argv);
+  }
+}
+
+}  // namespace
+}  // namespace sortie::slurm

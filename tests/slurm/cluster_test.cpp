@@ -1,0 +1,348 @@
+// The slurm scheduler against the real 2-node cluster of packaging/engines/slurm_up.sh, driven
+// through the installed `sortie` as a user would (and through the C ABI where the CLI cannot
+// reach: schedule twice). Slurm's own answers (squeue, sacct, scontrol) are the evidence. The
+// cluster is shared by these tests only: a file lock runs them one at a time.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "../cli/cli_harness.hpp"
+#include "raw_abi_client.hpp"
+
+namespace sortie::slurm::testing {
+namespace {
+
+using sortie::testing::CliSandbox;
+using sortie::testing::CommandResult;
+using sortie::testing::first_line;
+using sortie::testing::json_string_member;
+
+// Test-side inspection of the cluster (never how the plugin talks to Slurm).
+std::string shell(const std::string& command) {
+  std::string out;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0;) out.append(buffer, n);
+    ::pclose(pipe);
+  }
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+bool cluster_up() { return shell("scontrol ping 2>/dev/null").find("UP") != std::string::npos; }
+
+class SlurmCluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cluster_up()) {
+      if (std::getenv("CI") != nullptr && std::string(std::getenv("CI")) == "true") {
+        FAIL() << "no Slurm cluster answers (packaging/engines/slurm_up.sh)";
+      }
+      GTEST_SKIP() << "no Slurm cluster (run packaging/engines/slurm_up.sh)";
+    }
+    lock_ = ::open("/tmp/sortie-slurm-tests.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    ASSERT_GE(lock_, 0);
+    ASSERT_EQ(::flock(lock_, LOCK_EX), 0);
+  }
+  void TearDown() override {
+    for (const std::string& job : jobs_) shell("scancel " + job + " 2>/dev/null");
+    if (lock_ >= 0) ::close(lock_);
+  }
+
+  // Runs `sortie run -s slurm` of a spec; returns the handle (and remembers the job to cancel).
+  std::string run(const std::string& spec, const std::vector<std::string>& cfg = {}) {
+    std::vector<std::string> args = {"run", "-s", "slurm"};
+    for (const std::string& option : cfg) args.insert(args.end(), {"-cfg", option});
+    args.insert(args.end(), {"--spec", sandbox_.write_file("app.yaml", spec)});
+    const CommandResult result = sandbox_.sortie(args, env_);
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    const std::string handle = first_line(result.out);
+    const std::string job = job_of(handle);
+    if (!job.empty()) jobs_.push_back(job);
+    return handle;
+  }
+
+  // The Slurm job id of an app, from its comment tag.
+  std::string job_of(const std::string& handle) {
+    const std::string app_id = handle.substr(handle.rfind('/') + 1);
+    return shell("squeue -h -a -t all -o '%A|%k' | grep '|sortie-app=" + app_id +
+                 "\\(,\\|$\\)' | head -n1 | cut -d'|' -f1");
+  }
+
+  std::string status_json(const std::string& handle) {
+    return sandbox_.sortie({"status", handle, "--json"}, env_).out;
+  }
+
+  // Polls until the status satisfies `done` (at most `seconds`); returns the last status.
+  std::string await(const std::string& handle, const std::function<bool(const std::string&)>& done,
+                    int seconds = 90) {
+    std::string status;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+      status = status_json(handle);
+      if (done(status)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+    return status;
+  }
+  std::string await_terminal(const std::string& handle) {
+    return await(handle, [](const std::string& status) {
+      const std::string state = json_string_member(status, "state");
+      return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+    });
+  }
+
+  std::string log(const std::string& path, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"log", path};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CommandResult result = sandbox_.sortie(args, env_);
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    return result.out;
+  }
+
+  CliSandbox sandbox_;
+  std::map<std::string, std::string> env_ = {{"DOCKER_API_VERSION", "1.41"}};
+  std::vector<std::string> jobs_;
+  int lock_ = -1;
+};
+
+std::string shell_role(const std::string& name, const std::string& script, int replicas = 1,
+                       const std::string& extra = "") {
+  std::string quoted;
+  for (const char c : script) quoted += c == '"' ? std::string("\\\"") : std::string(1, c);
+  return "  - name: " + name +
+         "\n    entrypoint: sh\n    num_replicas: " + std::to_string(replicas) +
+         "\n    args: [\"-c\", \"" + quoted + "\"]\n" + extra;
+}
+
+TEST_F(SlurmCluster, OneRoleTwoReplicasIsOneJobOnOneNodeWithItsOwnLogs) {
+  const std::string handle =
+      run("name: pair\nroles:\n" +
+          shell_role("main",
+                     "echo only-$SORTIE_REPLICA_ID; echo err-$SORTIE_REPLICA_ID >&2; "
+                     "exit $((SORTIE_REPLICA_ID * 3))",
+                     2));
+  const std::string job = job_of(handle);
+  ASSERT_FALSE(job.empty()) << handle;
+  const std::string status = await_terminal(handle);
+  EXPECT_EQ(json_string_member(status, "state"), "FAILED") << status;
+  EXPECT_NE(status.find(R"("id":0,"state":"SUCCEEDED","pid":null,"exit_code":0)"),
+            std::string::npos)
+      << status;
+  EXPECT_NE(status.find(R"("id":1,"state":"FAILED","pid":null,"exit_code":3)"), std::string::npos)
+      << status;
+  // One job, not heterogeneous, on one node.
+  EXPECT_EQ(shell("squeue -h -a -t all -j " + job + " -o '%i %D'"), job + " 1");
+  const std::string replica0 = log(handle + "/main/0", {"--no-prefix"});
+  EXPECT_EQ(replica0, "only-0\nerr-0\n");
+  EXPECT_EQ(log(handle + "/main/1", {"--no-prefix", "--streams", "stdout"}), "only-1\n");
+  EXPECT_EQ(log(handle + "/main/1", {"--no-prefix", "--streams", "stderr"}), "err-1\n");
+  EXPECT_EQ(log(handle, {"--regex", "^err-1"}), "main/1 err-1\n");
+  EXPECT_EQ(log(handle, {"--until", "2000-01-01T00:00:00Z"}), "");  // every line is later
+}
+
+TEST_F(SlurmCluster, TwoRolesAreOneHeterogeneousJobWhoseRank0HostResolves) {
+  const std::string script =
+      "getent hosts $SORTIE_RANK0_HOST >/dev/null && echo resolved $SORTIE_WORLD_SIZE";
+  const std::string handle =
+      run("name: het\nroles:\n" + shell_role("ps", script, 1, "    resource: {cpu: 1}\n") +
+          shell_role("worker", script, 1, "    resource: {cpu: 2}\n"));
+  const std::string job = job_of(handle);
+  const std::string status = await_terminal(handle);
+  EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
+  EXPECT_EQ(shell("squeue -h -a -t all -o '%i %C' | grep '^" + job + "+' | sort"),
+            job + "+0 1\n" + job + "+1 2");
+  EXPECT_EQ(log(handle, {"--no-prefix"}), "resolved 2\nresolved 2\n");
+}
+
+TEST_F(SlurmCluster, RetriesHaveSeparateBudgetsAndKeepEveryAttemptsLogs) {
+  // Fails twice, then succeeds: max_retries=2 is just enough.
+  const std::string counting =
+      "n=$(cat count-$SORTIE_APP_ID 2>/dev/null || echo 0); echo $((n + 1)) >count-$SORTIE_APP_ID; "
+      "echo attempt-$n; test $n -ge 2";
+  const std::string handle =
+      run("name: retry\nroles:\n" + shell_role("main", counting, 1, "    max_retries: 2\n"));
+  const std::string status = await_terminal(handle);
+  EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status;
+  EXPECT_NE(status.find(R"("num_restarts":2)"), std::string::npos) << status;
+  EXPECT_EQ(log(handle, {"--no-prefix"}), "attempt-0\nattempt-1\nattempt-2\n");
+
+  // Requeued once while running (a simulated preemption), then fails once: max_retries=1 holds,
+  // because the requeue comes out of the preemption budget.
+  const std::string preempted =
+      "if [ ! -e started-$SORTIE_APP_ID ]; then touch started-$SORTIE_APP_ID; sleep 60; fi; " +
+      counting.substr(0, counting.find("test ")) + "test $n -ge 1";
+  const std::string requeued =
+      run("name: preempt\nroles:\n" + shell_role("main", preempted, 1, "    max_retries: 1\n"));
+  const std::string job = job_of(requeued);
+  const std::string app_id = requeued.substr(requeued.rfind('/') + 1);
+  for (int i = 0; i < 300 && !std::filesystem::exists(sandbox_.cwd() + "/started-" + app_id); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(shell("scontrol requeue " + job + " 2>&1"), "");
+  const std::string final_status = await(
+      requeued,
+      [](const std::string& s) {
+        const std::string state = json_string_member(s, "state");
+        return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+      },
+      240);
+  EXPECT_EQ(json_string_member(final_status, "state"), "SUCCEEDED") << final_status;
+  EXPECT_NE(final_status.find(R"("num_restarts":2)"), std::string::npos) << final_status;
+  EXPECT_EQ(log(requeued, {"--no-prefix"}), "attempt-0\nattempt-1\n");
+}
+
+TEST_F(SlurmCluster, PendingReasonsAreShownInWords) {
+  const auto pending_msg = [&](const std::string& handle, const std::string& words) {
+    return await(
+        handle, [&](const std::string& s) { return s.find(words) != std::string::npos; }, 40);
+  };
+  const std::string held =
+      run("name: held\nroles:\n" + shell_role("main", "true"), {"sbatch_lines=--hold"});
+  std::string status = pending_msg(held, "held by its user");
+  EXPECT_EQ(json_string_member(status, "state"), "PENDING") << status;
+  EXPECT_NE(json_string_member(status, "msg").find("release it with `scontrol release"),
+            std::string::npos)
+      << status;
+
+  const std::string failed = shell("sbatch --parsable -o /dev/null --wrap 'exit 1'");
+  jobs_.push_back(failed);
+  const std::string never = run("name: never\nroles:\n" + shell_role("main", "true"),
+                                {"sbatch_lines=--dependency=afterok:" + failed});
+  status = pending_msg(never, "can never be satisfied");
+  EXPECT_NE(status.find("DependencyNeverSatisfied"), std::string::npos) << status;
+
+  // Both nodes taken whole: the next job waits for resources (or, behind others, priority).
+  const std::string blocker =
+      shell("sbatch --parsable -o /dev/null -N2 --exclusive --wrap 'sleep 120'");
+  jobs_.push_back(blocker);
+  const std::string full = run("name: full\nroles:\n" + shell_role("main", "true"));
+  status = await(
+      full,
+      [](const std::string& s) {
+        return s.find("(Resources)") != std::string::npos ||
+               s.find("(Priority)") != std::string::npos;
+      },
+      40);
+  EXPECT_NE(json_string_member(status, "msg").find("pending: waiting for"), std::string::npos)
+      << status;
+}
+
+TEST_F(SlurmCluster, EnvValuesArriveByteExact) {
+  // YAML double quotes: \" is a quote and \n a newline once parsed.
+  const std::string handle =
+      run("name: env\nroles:\n  - name: main\n    entrypoint: sh\n"
+          "    args: ['-c', 'printf %s \"$V\" >env-$SORTIE_APP_ID']\n"
+          R"(    env: {V: "a,b c 'single' \"double\" $HOME ${x} `tick`\nsecond line"})"
+          "\n");
+  const std::string expected = "a,b c 'single' \"double\" $HOME ${x} `tick`\nsecond line";
+  const std::string status = await_terminal(handle);
+  EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status;
+  const std::string app_id = handle.substr(handle.rfind('/') + 1);
+  EXPECT_EQ(read_file(sandbox_.cwd() + "/env-" + app_id), expected);
+}
+
+TEST_F(SlurmCluster, DryrunScriptIsByteIdenticalToTheSubmittedOne) {
+  // Through the C ABI: the very request dryrun returned is the one scheduled.
+  sortie::raw_abi::RawPlugin plugin(SORTIE_SLURM_PLUGIN);
+  const std::string state_dir = sandbox_.root() + "/abi-state";
+  std::filesystem::create_directories(state_dir);
+  sortie::raw_abi::SchedulerClient scheduler(plugin, "slurm", state_dir);
+  // An app id of this run only: Slurm remembers the jobs of earlier runs for a while.
+  const std::string app_id = "same-" + std::to_string(::getpid());
+  const std::string input =
+      R"({"schema":"sortie.dryrun_input/1","app_id":")" + app_id +
+      R"(","session":"test","cfg":{"workdir":")" + sandbox_.cwd() +
+      R"("},"app":{"schema":"sortie.appdef/1","name":"same","roles":[{"name":"main","entrypoint":"true"}]}})";
+  const auto dry = scheduler.dryrun(input);
+  ASSERT_EQ(dry.status, SORTIE_OK) << dry.err;
+  const std::string text = json_string_member(dry.out, "text");
+  ASSERT_NE(text.find("#!/bin/bash\n"), std::string::npos) << dry.out;
+  std::ofstream(sandbox_.root() + "/dry.sh") << text;
+  EXPECT_EQ(shell("sbatch --test-only " + sandbox_.root() + "/dry.sh 2>&1 | grep -c 'to start at'"),
+            "1");
+  const auto scheduled = scheduler.schedule(dry.out);
+  ASSERT_EQ(scheduled.status, SORTIE_OK) << scheduled.err;
+  const std::string job = job_of("slurm://test/" + app_id);
+  ASSERT_FALSE(job.empty());
+  jobs_.push_back(job);
+  shell("scontrol write batch_script " + job + " " + sandbox_.root() + "/submitted.sh");
+  EXPECT_EQ(read_file(sandbox_.root() + "/submitted.sh"), text);
+
+  // A retried schedule that lost its record finds the job by its comment tag: no second job.
+  const std::string other_state = sandbox_.root() + "/abi-state-2";
+  std::filesystem::create_directories(other_state);
+  sortie::raw_abi::SchedulerClient retried(plugin, "slurm", other_state);
+  ASSERT_EQ(retried.schedule(dry.out).status, SORTIE_OK);
+  EXPECT_EQ(shell("squeue -h -a -t all -o '%k' | grep -c '^sortie-app=" + app_id + "$'"), "1");
+}
+
+TEST_F(SlurmCluster, WatchingFiftyJobsCostsOneSqueueAndOneSacctPerPoll) {
+  const std::string shim = sandbox_.root() + "/shim";
+  std::filesystem::create_directories(shim);
+  for (const char* tool : {"squeue", "sacct"}) {
+    const std::string path = shim + "/" + tool;
+    std::ofstream(path) << "#!/bin/sh\necho " << tool << " >>" << sandbox_.root()
+                        << "/calls\nexec /usr/bin/" << tool << " \"$@\"\n";
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  }
+  const std::string spec =
+      sandbox_.write_file("watched.yaml", "name: watched\nroles:\n" + shell_role("main", "true"));
+  for (int i = 0; i < 50; ++i) {
+    const CommandResult result = sandbox_.sortie(
+        {"run", "-s", "slurm", "-cfg", "sbatch_lines=--hold", "--spec", spec}, env_);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+  }
+  std::map<std::string, std::string> watched = env_;
+  watched["PATH"] = std::string(SORTIE_TEST_PREFIX) + "/bin:" + shim + ":/usr/bin:/bin";
+  std::filesystem::remove(sandbox_.root() + "/calls");
+  const CommandResult listed = sandbox_.sortie({"list", "--active"}, watched);
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  size_t rows = 0;
+  for (size_t at = listed.out.find("slurm://"); at != std::string::npos;
+       at = listed.out.find("slurm://", at + 1)) {
+    ++rows;
+  }
+  EXPECT_EQ(rows, 50u) << listed.out;
+  // One poll: one squeue for all 50, and sacct only for jobs squeue no longer knows.
+  std::istringstream lines(read_file(sandbox_.root() + "/calls"));
+  std::map<std::string, int> calls;
+  for (std::string tool; std::getline(lines, tool);) ++calls[tool];
+  EXPECT_EQ(calls["squeue"], 1);
+  EXPECT_LE(calls["sacct"], 1);
+  shell("scancel -n watched");
+}
+
+TEST_F(SlurmCluster, CancelEndsTheJobAndAnImageRunsWithDocker) {
+  const std::string sleeper = run("name: sleeper\nroles:\n" + shell_role("main", "sleep 300"));
+  await(
+      sleeper, [](const std::string& s) { return json_string_member(s, "state") == "RUNNING"; },
+      60);
+  EXPECT_EQ(sandbox_.sortie({"cancel", sleeper}, env_).exit_code, 0);
+  EXPECT_EQ(json_string_member(await_terminal(sleeper), "state"), "CANCELLED");
+
+  const std::string boxed =
+      run("name: boxed\nroles:\n  - name: main\n    image: sortie-test/busybox:latest\n"
+          "    entrypoint: sh\n    args: [\"-c\", \"echo in-container $K\"]\n    env: {K: v}\n");
+  const std::string status = await_terminal(boxed);
+  EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(boxed);
+  EXPECT_EQ(log(boxed, {"--no-prefix"}), "in-container v\n");
+}
+
+}  // namespace
+}  // namespace sortie::slurm::testing
