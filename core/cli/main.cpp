@@ -114,6 +114,10 @@ void print_registry_problem(const sortie::registry::Problem& problem) {
                problem.message.c_str());
 }
 
+void print_reconciled(const std::string& settled) {
+  std::fprintf(stderr, "sortie: reconciled %s\n", settled.c_str());
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n", message.c_str());
   return sortie::cli::kExitUsage;
@@ -124,6 +128,7 @@ int usage_error(const std::string& message) {
 int main(int argc, char** argv) {
   sortie::session::SessionOptions options;
   options.on_registry_problem = print_registry_problem;
+  options.on_reconciled = print_reconciled;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; ++i) {
     const std::string word = argv[i];

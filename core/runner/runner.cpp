@@ -21,6 +21,10 @@ void print_registry_problem(const registry::Problem& problem) {
                problem.message.c_str());
 }
 
+void print_reconciled(const std::string& settled) {
+  std::fprintf(stderr, "sortie: reconciled %s\n", settled.c_str());
+}
+
 core::AppDef app_from_command(const AppSpec& spec) {
   core::AppDef app;
   const std::string program = std::filesystem::path(spec.command.front()).filename().string();
@@ -89,7 +93,8 @@ Runner& Runner::operator=(Runner&&) noexcept = default;
 Runner Runner::create(const Options& options) {
   return Runner(std::make_unique<Impl>(
       session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
-                              options.quiet, std::nullopt, print_registry_problem}));
+                              options.quiet, std::nullopt, print_registry_problem,
+                              print_reconciled}));
 }
 
 Runner SessionBinding::over(session::Session& session) {

@@ -6,6 +6,7 @@
 #include <sortie/core/plugin_isolation.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/session.hpp>
+#include <sortie/session/submission.hpp>
 #include <utility>
 
 namespace sortie::session {
@@ -84,7 +85,12 @@ void Session::report_registry_problems() {
 core::PluginHost& Session::plugin_host() { return plugin_host_; }
 
 core::AppStore& Session::store() {
-  if (!store_) store_ = core::AppStore::open(core::AppStore::default_path());
+  if (!store_) {
+    store_ = core::AppStore::open(core::AppStore::default_path());
+    for (const std::string& settled : reconcile_submissions(*this)) {
+      if (options_.on_reconciled) options_.on_reconciled(settled);
+    }
+  }
   return *store_;
 }
 

@@ -387,6 +387,10 @@ std::vector<AppRecord> AppStore::list(const ListFilter& filter) const {
     }
     sql += " AND state NOT IN (" + terminal + ")";
   }
+  if (filter.state) {
+    texts.push_back(to_string(*filter.state));
+    sql += " AND state = ?" + std::to_string(texts.size());
+  }
   sql += " ORDER BY submitted_at DESC, rowid DESC";
   if (filter.limit > 0) sql += " LIMIT " + std::to_string(filter.limit);
 

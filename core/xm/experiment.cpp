@@ -73,6 +73,10 @@ void print_registry_problem(const registry::Problem& problem) {
                problem.message.c_str());
 }
 
+void print_reconciled(const std::string& settled) {
+  std::fprintf(stderr, "sortie: reconciled %s\n", settled.c_str());
+}
+
 }  // namespace
 
 const char* to_string(State state) {
@@ -97,7 +101,8 @@ class Experiment::Impl {
  public:
   explicit Impl(const Options& options)
       : ctx_(session::SessionOptions{options.plugin_dirs, options.session, false, options.quiet,
-                                     std::nullopt, print_registry_problem}),
+                                     std::nullopt, print_registry_problem,
+                                     print_reconciled}),
         launch_dir_(std::filesystem::absolute(options.launch_dir.empty()
                                                   ? std::filesystem::current_path()
                                                   : std::filesystem::path(options.launch_dir))

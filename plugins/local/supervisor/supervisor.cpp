@@ -14,7 +14,9 @@
 #include <sortie/plugin.hpp>
 
 #include "app_notify.hpp"
+#include "containment.hpp"
 #include "file_util.hpp"
+#include "pid_namespace.hpp"
 #include "process_info.hpp"
 #include "replica_launcher.hpp"
 #include "start_failure.hpp"
@@ -42,7 +44,10 @@ void log_event(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_st
 
 }  // namespace
 
-Supervisor::Supervisor(LaunchRequest request) : request_(std::move(request)) {}
+Supervisor::Supervisor(LaunchRequest request, std::string containment)
+    : request_(std::move(request)) {
+  status_.containment = std::move(containment);
+}
 
 Supervisor::~Supervisor() {
   for (Replica& replica : replicas_) {
@@ -66,7 +71,7 @@ std::string Supervisor::name_of(const Replica& replica) const {
   return request_.roles[replica.role_index].name + "/" + std::to_string(launch_of(replica).id);
 }
 
-void Supervisor::prepare() {
+void Supervisor::prepare(int submit_lock_fd) {
   sigset_t handled;
   sigemptyset(&handled);
   sigaddset(&handled, SIGCHLD);
@@ -87,8 +92,10 @@ void Supervisor::prepare() {
   status_.name = request_.app_name;
   status_.session = request_.session;
   status_.state = "PENDING";
-  status_.supervisor_pid = ::getpid();
-  status_.supervisor_start_time = process_start_time(::getpid()).value_or(0);
+  // Readers outside our PID namespace know us by our pid on the host.
+  status_.supervisor_pid = host_pid();
+  status_.supervisor_start_time =
+      process_start_time(static_cast<pid_t>(status_.supervisor_pid)).value_or(0);
   for (size_t r = 0; r < request_.roles.size(); ++r) {
     const RoleLaunch& role = request_.roles[r];
     RoleStatus role_status;
@@ -110,6 +117,7 @@ void Supervisor::prepare() {
   output_budget_ = OutputFileBudget(
       replicas_.size(), OutputFileBudget::max_open_for(fd_limit.rlim_cur, replicas_.size()));
   write_state();
+  if (submit_lock_fd >= 0) ::close(submit_lock_fd);  // recorded: the submission is over
   // Checked after recording ourselves: a cancel() that found no supervisor pid left this file
   // before reading the state, so one of the two always sees the other.
   cancelled_before_start_ = ::access(cancel_request_path(request_.app_dir).c_str(), F_OK) == 0;
@@ -156,11 +164,26 @@ int Supervisor::run() {
       }
     }
   }
-  kill_adopted_orphans();
+  if (status_.containment == kPidNamespace) {
+    kill_namespace();
+  } else {
+    kill_adopted_orphans();
+    const int killed = kill_marked_processes(status_.app_id);
+    if (killed > 0) log_event("killed " + std::to_string(killed) + " marked process(es) left by replicas");
+  }
   write_state();
   notify_waiters(request_.app_dir);
   log_event("app " + status_.app_id + " ended " + status_.state);
   return 0;
+}
+
+void Supervisor::kill_namespace() {
+  // As the namespace's init, kill(-1) reaches every other process in it, wherever it moved. On
+  // the host it would reach all of the user's processes: never unless we are that init.
+  if (::getpid() != 1) return;
+  if (::kill(-1, SIGKILL) == 0) log_event("killed the processes the replicas left behind");
+  while (::waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+  }
 }
 
 void Supervisor::kill_adopted_orphans() {
@@ -200,7 +223,7 @@ void Supervisor::start(Replica& replica) {
   dirty_ = true;
   LaunchedReplica launched;
   try {
-    launched = launch_replica(launch_of(replica));
+    launched = launch_replica(launch_of(replica), request_.app_id);
   } catch (const Error& error) {
     status.state = "FAILED";
     status.msg = error.what();
@@ -208,13 +231,13 @@ void Supervisor::start(Replica& replica) {
     return;
   }
   replica.pid = launched.pid;
+  status.pid = launched.host_pid;
+  status.pgid = launched.host_pid;
   replica.stdout_fd = launched.stdout_fd;
   replica.stderr_fd = launched.stderr_fd;
   const size_t index = static_cast<size_t>(&replica - replicas_.data());
   watch(epoll_fd_, replica.stdout_fd, pipe_source(index, SORTIE_STREAM_STDOUT));
   watch(epoll_fd_, replica.stderr_fd, pipe_source(index, SORTIE_STREAM_STDERR));
-  status.pid = launched.pid;
-  status.pgid = launched.pid;
   status.state = "RUNNING";
   status.msg = launched.exec_error;
   log_event("started " + name_of(replica) + " pid " + std::to_string(launched.pid) +

@@ -21,14 +21,16 @@ namespace sortie::local {
 
 class Supervisor {
  public:
-  explicit Supervisor(LaunchRequest request);
+  // `containment` is what choose_containment() chose for this process (containment.hpp).
+  Supervisor(LaunchRequest request, std::string containment);
   ~Supervisor();
   Supervisor(const Supervisor&) = delete;
   Supervisor& operator=(const Supervisor&) = delete;
 
   // Blocks the signals it handles and records itself (PENDING, its pid
-  // and start time) in state.json. After this returns, a cancel() from any process is honoured.
-  void prepare();
+  // and start time) in state.json, then closes `submit_lock_fd` (-1: none; submit_lock.hpp).
+  // After this returns, a cancel() from any process is honoured.
+  void prepare(int submit_lock_fd);
   // Starts the replicas and runs until the app is terminal. Returns the process exit code.
   int run();
 
@@ -64,6 +66,7 @@ class Supervisor {
   void terminate(Replica& replica);
   void kill_running();
   void kill_adopted_orphans();
+  void kill_namespace();
   void arm_kill_timer();
   bool any_running() const;
   void update_app_state();

@@ -30,6 +30,9 @@ struct SessionOptions {
   // Told once per session of each manifest the registry skipped (a session never prints; the
   // CLI and the launch API say it on stderr).
   std::function<void(const registry::Problem&)> on_registry_problem;
+  // Told of each interrupted submission the session settled when it opened the store
+  // (submission.hpp), in one sentence.
+  std::function<void(const std::string&)> on_reconciled;
 };
 
 class Session {
@@ -45,6 +48,7 @@ class Session {
   bool plugin_timeout_chosen() const { return plugin_timeout_chosen_; }
   const registry::Registry& registry();
   core::PluginHost& plugin_host();
+  // Opened on first use, when it also settles interrupted submissions (submission.hpp).
   core::AppStore& store();
   const core::ConfigFile& config();
 
