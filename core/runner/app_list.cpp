@@ -7,6 +7,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/json_text.hpp>
+#include <sortie/session/status_cache.hpp>
 
 #include "runner_impl.hpp"
 
@@ -86,8 +87,8 @@ AppList Runner::list(const ListOptions& options) {
         auto& scheduler = scheduler_for(record.scheduler, record.session);
         if (auto json = scheduler.describe(record.app_id)) {
           const auto status = core::status_from_json(*json, scheduler.context());
-          session.store().record_status(record.handle, status);
           app.state = core::to_string(status.state);
+          session::cache_status(session.store(), record.handle, status);
         }
       } catch (const core::Error& e) {
         app.unverified = e.what();

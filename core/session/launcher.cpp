@@ -20,12 +20,12 @@ rapidjson::Document parse_object(const std::string& json, const std::string& wha
   return doc;
 }
 
-// Records how a submission ended; a store that cannot take it leaves the UNSUBMITTED record for
-// the next command to settle, and the caller's error is the one worth reporting.
-void record_outcome_or_keep(core::AppStore& store, const std::string& handle,
-                            const core::AppStatus& outcome) {
+// A submission the scheduler refused never existed. A store that cannot delete it leaves the
+// UNSUBMITTED record for the next command to settle (FAILED), and the scheduler's error is the
+// one worth reporting.
+void forget_or_keep(core::AppStore& store, const std::string& handle) {
   try {
-    store.record_status(handle, outcome);
+    store.forget(handle);
   } catch (const core::Error&) {
   }
 }
@@ -114,21 +114,19 @@ std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) 
   core::AppStore& store = ctx_.store();
   store.record_submission(record);
 
-  core::AppStatus outcome;
-  outcome.app_id = record.app_id;
   std::string app_id;
   try {
     app_id = scheduler_.schedule(dry.dryrun_json);
-  } catch (const core::Error& e) {
-    outcome.state = core::AppState::kFailed;
-    outcome.msg = std::string("submission failed: ") + e.what();
-    record_outcome_or_keep(store, record.handle, outcome);
+  } catch (const core::Error&) {
+    forget_or_keep(store, record.handle);
     throw;
   }
   if (app_id != record.app_id) {
     throw core::Error::internal(scheduler_.context() + ": schedule() returned app id '" + app_id +
                                 "', not the dry run's '" + record.app_id + "'");
   }
+  core::AppStatus outcome;
+  outcome.app_id = record.app_id;
   outcome.state = core::AppState::kSubmitted;
   try {
     store.record_status(record.handle, outcome);

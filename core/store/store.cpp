@@ -186,6 +186,10 @@ std::unique_ptr<AppStore> AppStore::open(const std::string& path) {
         "cannot use write-ahead logging on the app store " + path + " (journal mode stays " + mode +
         "): set SORTIE_STATE_DIR to a directory on a local filesystem");
   }
+  // The WAL and its index stay when the last connection closes: no unlink on every exit (a few
+  // ms each), and a full disk still opens and reads the store, since nothing is created.
+  int persist_wal = 1;
+  sqlite3_file_control(db.get(), "main", SQLITE_FCNTL_PERSIST_WAL, &persist_wal);
   // NORMAL in WAL mode: a power loss may drop the last commits but never corrupts the file; a
   // crash of the process loses nothing committed.
   store_detail::execute(db.get(), path, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
@@ -300,6 +304,13 @@ void AppStore::add_event(const std::string& handle, const std::string& kind,
   write_transaction(db_, path_, "recording a " + kind + " event of app " + handle, [&] {
     if (!recorded_state(db_, path_, handle)) throw unknown_app(handle, path_);
     insert_event(db_, path_, handle, now_ns(), kind, detail);
+  });
+}
+
+void AppStore::forget(const std::string& handle) {
+  write_transaction(db_, path_, "forgetting app " + handle, [&] {
+    Statement remove(db_, path_, "DELETE FROM apps WHERE handle = ?1", "forgetting app " + handle);
+    remove.bind(1, handle).run();
   });
 }
 

@@ -106,6 +106,7 @@ std::string resolve_program(const std::string& program, const std::string& path,
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::signal(SIGHUP, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
+  ::signal(SIGXFSZ, SIG_DFL);
   if (g_fd_limit_raised) ::setrlimit(RLIMIT_NOFILE, &g_replica_fd_limit);
   ::dup2(stdout_fd, STDOUT_FILENO);
   ::dup2(stderr_fd, STDERR_FILENO);

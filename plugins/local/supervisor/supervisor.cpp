@@ -45,7 +45,7 @@ void log_event(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_st
 }  // namespace
 
 Supervisor::Supervisor(LaunchRequest request, std::string containment)
-    : request_(std::move(request)) {
+    : request_(std::move(request)), state_writer_(request_.app_dir) {
   status_.containment = std::move(containment);
 }
 
@@ -81,6 +81,8 @@ void Supervisor::prepare(int submit_lock_fd) {
   // The supervisor outlives the terminal it was started from.
   ::signal(SIGHUP, SIG_IGN);
   ::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit makes writes fail with EFBIG, which StateWriter and the logs handle.
+  ::signal(SIGXFSZ, SIG_IGN);
   signal_fd_ = ::signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   timer_fd_ = ::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -116,7 +118,9 @@ void Supervisor::prepare(int submit_lock_fd) {
   ::getrlimit(RLIMIT_NOFILE, &fd_limit);
   output_budget_ = OutputFileBudget(
       replicas_.size(), OutputFileBudget::max_open_for(fd_limit.rlim_cur, replicas_.size()));
-  write_state();
+  if (!write_state()) {
+    throw Error::unavailable("cannot record the supervisor in state.json: " + state_unwritten_);
+  }
   if (submit_lock_fd >= 0) ::close(submit_lock_fd);  // recorded: the submission is over
   // Checked after recording ourselves: a cancel() that found no supervisor pid left this file
   // before reading the state, so one of the two always sees the other.
@@ -130,7 +134,7 @@ int Supervisor::run() {
     for (RoleStatus& role : status_.roles) {
       for (ReplicaStatus& replica : role.replicas) replica.state = "CANCELLED";
     }
-    write_state();
+    write_final_state();
     notify_waiters(request_.app_dir);
     log_event("app " + status_.app_id + " " + status_.msg);
     return 0;
@@ -144,7 +148,8 @@ int Supervisor::run() {
       notify_waiters(request_.app_dir);
       waiters_pending_ = false;
     }
-    const int count = ::epoll_wait(epoll_fd_, events, 64, -1);
+    // A state that could not be written is retried every second, whatever else happens.
+    const int count = ::epoll_wait(epoll_fd_, events, 64, dirty_ ? 1000 : -1);
     if (count < 0 && errno == EINTR) continue;
     if (count < 0) throw_errno("epoll_wait");
     for (int i = 0; i < count; ++i) {
@@ -171,7 +176,7 @@ int Supervisor::run() {
     const int killed = kill_marked_processes(status_.app_id);
     if (killed > 0) log_event("killed " + std::to_string(killed) + " marked process(es) left by replicas");
   }
-  write_state();
+  write_final_state();
   notify_waiters(request_.app_dir);
   log_event("app " + status_.app_id + " ended " + status_.state);
   return 0;
@@ -508,10 +513,26 @@ void Supervisor::update_app_state() {
   if (status_.state != before) dirty_ = true;
 }
 
-void Supervisor::write_state() {
-  write_file_atomically(request_.app_dir + "/state.json", to_state_json(status_));
+bool Supervisor::write_state() {
+  if (!state_writer_.write(to_state_json(status_))) {
+    if (state_unwritten_ != state_writer_.error()) {
+      log_event("cannot record the app's state, retrying: " + state_writer_.error());
+    }
+    state_unwritten_ = state_writer_.error();
+    dirty_ = true;
+    return false;
+  }
+  if (!state_unwritten_.empty()) log_event("recorded the app's state again");
+  state_unwritten_.clear();
   dirty_ = false;
   waiters_pending_ = true;
+  return true;
+}
+
+void Supervisor::write_final_state() {
+  // Exiting unrecorded would leave readers to say "died unexpectedly" and lose the real end.
+  constexpr int kAttempts = 3600;
+  for (int attempt = 0; attempt < kAttempts && !write_state(); ++attempt) ::sleep(1);
 }
 
 }  // namespace sortie::local

@@ -16,6 +16,7 @@
 #include "launch_request.hpp"
 #include "output_file_budget.hpp"
 #include "replica_output.hpp"
+#include "state_writer.hpp"
 
 namespace sortie::local {
 
@@ -70,9 +71,14 @@ class Supervisor {
   void arm_kill_timer();
   bool any_running() const;
   void update_app_state();
-  void write_state();
+  // Records status_ in state.json; on failure logs why, leaves dirty_ set and returns false.
+  bool write_state();
+  // Writes the final state, retrying for as long as the disk refuses.
+  void write_final_state();
 
   LaunchRequest request_;
+  StateWriter state_writer_;
+  std::string state_unwritten_;  // why the last state.json write failed; empty once one succeeds
   AppStatus status_;
   std::vector<Replica> replicas_;
   OutputFileBudget output_budget_{0, 1};
