@@ -5,6 +5,7 @@
 #include <map>
 #include <sortie/core/error.hpp>
 #include <sortie/core/experiment_file.hpp>
+#include <sortie/session/app_waiter.hpp>
 #include <sortie/xm.hpp>
 
 #include "command_line.hpp"
@@ -24,6 +25,8 @@ int cmd_launch(session::Session& ctx, const Args& args) {
   const auto path = parse_positional_command("usage: sortie launch FILE [options]", desc,
                                              "FILE (an experiment file, YAML or JSON)", args, vm);
   if (!path) return kExitOk;
+  // Like `run --wait`: SIGINT/SIGTERM while waiting cancels what was launched.
+  if (wait) session::install_interrupt_handlers();
 
   const core::ExperimentFile file = core::read_experiment_file(*path);
   xm::Options options;
@@ -73,6 +76,12 @@ int cmd_launch(session::Session& ctx, const Args& args) {
   }
   if (!wait) return kExitOk;
   const xm::State state = experiment.wait_until_complete();
+  if (const int signal = session::interrupted(); signal != 0) {
+    std::fprintf(stderr, "sortie launch: interrupted by signal %d: cancelling experiment %lld\n",
+                 signal, static_cast<long long>(experiment.id()));
+    experiment.cancel();
+    return kExitInterrupted;
+  }
   std::printf("experiment %lld %s\n", static_cast<long long>(experiment.id()),
               xm::to_string(state));
   return state == xm::State::kSucceeded ? kExitOk : kExitAppNotSucceeded;

@@ -245,6 +245,7 @@ State Experiment::state() { return state_of(impl_->refresh()); }
 
 State Experiment::wait_until_complete() {
   for (const std::string& handle : impl_->handles()) {
+    if (session::interrupted() != 0) break;  // the caller decides what an interruption means
     session::AppLookup app = session::lookup_app(impl_->ctx_, handle);
     if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
     session::AppWaiter waiter(*app.scheduler, impl_->ctx_.store(), handle, app.handle.app_id);

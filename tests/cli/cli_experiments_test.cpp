@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <csignal>
 #include <regex>
 #include <set>
 #include <string>
@@ -110,6 +112,31 @@ job_group:
   EXPECT_EQ(json_string_member(status, "state"), "FAILED") << status;
   const CommandResult logs = sandbox_.sortie({"log", jobs[0].second});
   EXPECT_NE(logs.out.find(id + "_1_server --port=8080"), std::string::npos) << logs.out;
+}
+
+TEST_F(CliExperimentsTest, SigtermToAWaitingLaunchCancelsTheExperiment) {
+  // Finding F6: `launch --wait` died of the signal and left the experiment running.
+  const std::string file = sandbox_.write_file("pair.yaml", R"(title: pair
+executables:
+  trainer: {binary: ./job.sh}
+job:
+  executable: trainer
+  name: train
+sweep:
+  product: {lr: [0.1, 0.01]}
+)");
+  const CommandResult launched =
+      sandbox_.sortie_interrupted({"launch", file, "--wait"}, SIGTERM, [](const std::string& out) {
+        return std::count(out.begin(), out.end(), '\n') >= 3;  // the experiment and its 2 units
+      });
+  EXPECT_EQ(launched.exit_code, 130) << launched.out << launched.err;
+  EXPECT_NE(launched.err.find("cancelling experiment"), std::string::npos) << launched.err;
+  const auto jobs = launched_jobs(launched.out);
+  ASSERT_EQ(jobs.size(), 2u) << launched.out;
+  for (const auto& job : jobs) {
+    EXPECT_EQ(json_string_member(sandbox_.wait_terminal(job.second), "state"), "CANCELLED")
+        << job.second;
+  }
 }
 
 TEST_F(CliExperimentsTest, AnExecutorNoPluginProvidesIsRefusedByName) {

@@ -13,17 +13,23 @@ export SORTIE_STATE_DIR=$work/state XDG_CONFIG_HOME=$work/cfg XDG_DATA_HOME=$wor
 mkdir -p "$work/ran"
 cleanup() {
   # Anything left is a failure reported below; never leave it running.
-  for marker in "$work"/ran/*; do
-    [[ -e $marker ]] && kill_marked "$(basename "$marker")" || true
-  done
+  for pid in $(marked); do kill -9 "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
-# The pids whose environment carries the app's containment marker.
+# The pids whose environment carries the containment marker of an app that ran, in one scan.
 marked() {
-  grep -lsxzF "SORTIE_CONTAINMENT_MARKER=$1" /proc/[0-9]*/environ 2>/dev/null |
-    sed 's|/proc/\([0-9]*\)/environ|\1|' || true
+  python3 - "$work/ran" <<'PY'
+import os, sys
+ran = {"SORTIE_CONTAINMENT_MARKER=" + app for app in os.listdir(sys.argv[1])}
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        environ = open(f"/proc/{pid}/environ", "rb").read().decode(errors="replace").split("\0")
+    except OSError:
+        continue
+    if ran.intersection(environ):
+        print(pid)
+PY
 }
-kill_marked() { for pid in $(marked "$1"); do kill -9 "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
 # The replica records that it ran, leaves a setsid'd and a double-forked process behind, sleeps.
@@ -41,43 +47,40 @@ sleep 1  # supervisors started by killed submitters finish starting
 list=$(sortie list --json 2>"$work/reconciled")
 ran=$(ls "$work/ran" | wc -l)
 failures=0
-check_state() {  # app_id expected
-  local state
-  state=$(python3 -c 'import json,sys
-apps=[a for a in json.load(sys.stdin)["apps"] if a["handle"].endswith("/"+sys.argv[1])]
-print(apps[0]["state"] if apps else "MISSING")' "$1" <<<"$list")
-  if [[ $state != "$2" ]]; then
-    echo "app $1 ran but sortie list says $state, not $2" >&2
-    failures=$((failures + 1))
-  fi
+# Every app that ran is listed in state $1; prints the states of all apps; fails otherwise.
+check_list() {
+  LIST=$list python3 - "$work/ran" "$1" <<'PY'
+import collections, json, os, sys
+apps = {a["handle"].rsplit("/", 1)[1]: a["state"] for a in json.loads('''$list''')["apps"]}
+wrong = [f"app {app} ran but sortie list says {apps.get(app, 'MISSING')}, not {sys.argv[2]}"
+         for app in os.listdir(sys.argv[1]) if apps.get(app) != sys.argv[2]]
+stuck = [app for app, state in apps.items() if state in ("UNSUBMITTED", "SUBMITTED", "PENDING")]
+print(len(apps), dict(collections.Counter(apps.values())))
+for line in wrong + [f"app {app} stuck in {apps[app]}" for app in stuck]:
+    print(line, file=sys.stderr)
+sys.exit(1 if wrong or stuck else 0)
+PY
 }
-for marker in "$work"/ran/*; do [[ -e $marker ]] && check_state "$(basename "$marker")" RUNNING; done
-stuck=$(python3 -c 'import json,sys
-print(sum(a["state"] in ("UNSUBMITTED","SUBMITTED","PENDING") for a in json.load(sys.stdin)["apps"]))' <<<"$list")
-if [[ $stuck != 0 ]]; then
-  echo "$stuck app(s) stuck before RUNNING after their submitters died" >&2
-  failures=$((failures + 1))
-fi
-recorded=$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["apps"]))' <<<"$list")
+recorded=$(check_list RUNNING) || failures=$((failures + 1))
 
 # SIGKILL every supervisor; nothing of the apps may survive.
-for state in $(find "$SORTIE_STATE_DIR" -name state.json); do
-  pid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["supervisor"]["pid"])' "$state")
-  [[ $pid != 0 ]] && kill -9 "$pid" 2>/dev/null || true
-done
+python3 - "$SORTIE_STATE_DIR" <<'PY'
+import json, os, signal, sys
+for root, _, files in os.walk(sys.argv[1]):
+    if "state.json" in files:
+        pid = json.load(open(os.path.join(root, "state.json")))["supervisor"]["pid"]
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+PY
 sleep 0.5
-survivors=0
-for marker in "$work"/ran/*; do
-  [[ -e $marker ]] || continue
-  left=$(marked "$(basename "$marker")" | wc -l)
-  survivors=$((survivors + left))
-done
+survivors=$(marked | wc -l)
 list=$(sortie list --json 2>/dev/null)
-for marker in "$work"/ran/*; do [[ -e $marker ]] && check_state "$(basename "$marker")" FAILED; done
+check_list FAILED >/dev/null || failures=$((failures + 1))
 
-echo "kills: $kills, apps that ran: $ran, apps recorded: $recorded," \
-  "reconciled by the next command: $(grep -c reconciled "$work/reconciled" || true)," \
-  "processes surviving a SIGKILLed supervisor: $survivors"
+echo "kills: $kills, apps that ran: $ran, apps recorded: $recorded,"   "reconciled by the next command: $(grep -c reconciled "$work/reconciled" || true),"   "processes surviving a SIGKILLed supervisor: $survivors"
 if [[ $survivors != 0 ]]; then
   echo "$survivors process(es) survived their supervisor" >&2
   failures=$((failures + 1))
