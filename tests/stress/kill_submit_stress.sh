@@ -51,7 +51,7 @@ failures=0
 check_list() {
   LIST=$list python3 - "$work/ran" "$1" <<'PY'
 import collections, json, os, sys
-apps = {a["handle"].rsplit("/", 1)[1]: a["state"] for a in json.loads('''$list''')["apps"]}
+apps = {a["handle"].rsplit("/", 1)[1]: a["state"] for a in json.loads(os.environ["LIST"])["apps"]}
 wrong = [f"app {app} ran but sortie list says {apps.get(app, 'MISSING')}, not {sys.argv[2]}"
          for app in os.listdir(sys.argv[1]) if apps.get(app) != sys.argv[2]]
 stuck = [app for app, state in apps.items() if state in ("UNSUBMITTED", "SUBMITTED", "PENDING")]
