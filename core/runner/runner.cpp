@@ -91,10 +91,9 @@ Runner::Runner(Runner&&) noexcept = default;
 Runner& Runner::operator=(Runner&&) noexcept = default;
 
 Runner Runner::create(const Options& options) {
-  return Runner(std::make_unique<Impl>(
-      session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
-                              options.quiet, std::nullopt, print_registry_problem,
-                              print_reconciled}));
+  return Runner(std::make_unique<Impl>(session::SessionOptions{
+      options.plugin_dirs, options.session, options.isolate_plugins, options.quiet, std::nullopt,
+      print_registry_problem, print_reconciled}));
 }
 
 Runner SessionBinding::over(session::Session& session) {

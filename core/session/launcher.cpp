@@ -139,9 +139,9 @@ std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) 
     } catch (const core::Error& cancel_error) {
       cancelled = std::string("could not be cancelled either (") + cancel_error.what() + ")";
     }
-    throw core::Error(e.status(), "app " + record.handle + " " + cancelled +
-                                      ": its submission could not be confirmed in the store: " +
-                                      e.what());
+    throw core::Error(e.status(),
+                      "app " + record.handle + " " + cancelled +
+                          ": its submission could not be confirmed in the store: " + e.what());
   }
   return record.handle;
 }

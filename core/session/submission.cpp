@@ -47,9 +47,7 @@ bool submitter_running(pid_t pid, int64_t submitted_at) {
 
 }  // namespace
 
-std::string submitting_message() {
-  return kSubmittingPrefix + std::to_string(::getpid()) + ")";
-}
+std::string submitting_message() { return kSubmittingPrefix + std::to_string(::getpid()) + ")"; }
 
 std::optional<pid_t> submitter_of(const std::string& msg) {
   const std::string prefix = kSubmittingPrefix;
@@ -77,8 +75,8 @@ std::vector<std::string> reconcile_submissions(Session& session) {
       } else {
         status.app_id = record.app_id;
         status.state = core::AppState::kFailed;
-        status.msg = "submission interrupted: " + died + ", before " + record.scheduler +
-                     " accepted it";
+        status.msg =
+            "submission interrupted: " + died + ", before " + record.scheduler + " accepted it";
         outcome = record.scheduler + " never got it, recorded FAILED";
       }
       store.record_status(record.handle, status);

@@ -101,8 +101,7 @@ class Experiment::Impl {
  public:
   explicit Impl(const Options& options)
       : ctx_(session::SessionOptions{options.plugin_dirs, options.session, false, options.quiet,
-                                     std::nullopt, print_registry_problem,
-                                     print_reconciled}),
+                                     std::nullopt, print_registry_problem, print_reconciled}),
         launch_dir_(std::filesystem::absolute(options.launch_dir.empty()
                                                   ? std::filesystem::current_path()
                                                   : std::filesystem::path(options.launch_dir))

@@ -35,19 +35,22 @@ while [ ! -e release ]; do sleep 0.05; done
 )");
     ::chmod(script.c_str(), 0755);
   }
-  CliSandbox sandbox_;
-};
-
-TEST_F(CliExperimentsTest, ASweepIsOneExperimentThatAnotherShellSeesAndCancels) {
-  const std::string file = sandbox_.write_file("sweep.yaml", R"(title: sweep
+  // An experiment file `title`.yaml: job.sh as job `train`, swept over `product`.
+  std::string write_sweep(const std::string& title, const std::string& product) const {
+    return sandbox_.write_file(title + ".yaml", "title: " + title + R"(
 executables:
   trainer: {binary: ./job.sh}
 job:
   executable: trainer
   name: train
 sweep:
-  product: {lr: [0.1, 0.01], batch_size: [16, 32]}
-)");
+  product: )" + product + "\n");
+  }
+  CliSandbox sandbox_;
+};
+
+TEST_F(CliExperimentsTest, ASweepIsOneExperimentThatAnotherShellSeesAndCancels) {
+  const std::string file = write_sweep("sweep", "{lr: [0.1, 0.01], batch_size: [16, 32]}");
   const CommandResult launched = sandbox_.sortie({"launch", file});
   ASSERT_EQ(launched.exit_code, 0) << launched.err;
   const std::string id = experiment_id(launched.out);
@@ -116,15 +119,7 @@ job_group:
 
 TEST_F(CliExperimentsTest, SigtermToAWaitingLaunchCancelsTheExperiment) {
   // Finding F6: `launch --wait` died of the signal and left the experiment running.
-  const std::string file = sandbox_.write_file("pair.yaml", R"(title: pair
-executables:
-  trainer: {binary: ./job.sh}
-job:
-  executable: trainer
-  name: train
-sweep:
-  product: {lr: [0.1, 0.01]}
-)");
+  const std::string file = write_sweep("pair", "{lr: [0.1, 0.01]}");
   const CommandResult launched =
       sandbox_.sortie_interrupted({"launch", file, "--wait"}, SIGTERM, [](const std::string& out) {
         return std::count(out.begin(), out.end(), '\n') >= 3;  // the experiment and its 2 units

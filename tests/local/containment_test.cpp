@@ -54,17 +54,16 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
   std::string submit_escaping_app(const std::string& app_id) {
     const std::string escapee = state_.path() + "/escapee-" + app_id;
     EXPECT_EQ(::symlink("/bin/sleep", escapee.c_str()), 0);
-    const std::string script =
-        "E=" + escapee +
-        "; setsid $E 1000 </dev/null >/dev/null 2>&1 &"
-        " (setsid sh -c \"$E 1000 &\" </dev/null >/dev/null 2>&1 &);"
-        " (set -m; $E 1000 </dev/null >/dev/null 2>&1 &);"
-        " exec sleep 1000";
+    const std::string script = "E=" + escapee +
+                               "; setsid $E 1000 </dev/null >/dev/null 2>&1 &"
+                               " (setsid sh -c \"$E 1000 &\" </dev/null >/dev/null 2>&1 &);"
+                               " (set -m; $E 1000 </dev/null >/dev/null 2>&1 &);"
+                               " exec sleep 1000";
     rapidjson::StringBuffer quoted;
     rapidjson::Writer<rapidjson::StringBuffer> writer(quoted);
     writer.String(script.c_str());
-    const std::string role = R"({"name":"w","entrypoint":"sh","args":["-c",)" +
-                             std::string(quoted.GetString()) + "]}";
+    const std::string role =
+        R"({"name":"w","entrypoint":"sh","args":["-c",)" + std::string(quoted.GetString()) + "]}";
     EXPECT_EQ(scheduler_.submit(dryrun_input(app_id, "[" + role + "]", "{}")), app_id);
     return escapee;
   }
@@ -85,9 +84,9 @@ TEST_P(ContainmentTest, StatusSaysWhichGuaranteeTheAppHas) {
   const rapidjson::Document running = scheduler_.wait_running("guarantee");
   const std::string msg = running["msg"].GetString();
   EXPECT_EQ(running["metadata"]["containment"].GetString(), std::string(GetParam()));
-  EXPECT_NE(msg.find(std::string(GetParam()) == "pid_namespace" ? "PID namespace"
-                                                                 : "environment marker"),
-            std::string::npos)
+  EXPECT_NE(
+      msg.find(std::string(GetParam()) == "pid_namespace" ? "PID namespace" : "environment marker"),
+      std::string::npos)
       << msg;
   ASSERT_EQ(scheduler_.cancel("guarantee").status, SORTIE_OK);
   scheduler_.wait_terminal("guarantee");

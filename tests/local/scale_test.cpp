@@ -163,8 +163,7 @@ TEST_F(ScaleTest, TwoHundredFiftySixReplicasUnderAHard512FileLimitFailWithTheCau
   ASSERT_GE(saved.rlim_max, 512u);
   const rlimit hard{512, 512};
   ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &hard), 0);
-  const std::string app =
-      scheduler_.submit(dryrun_input("fds", "[" + gate_role(256) + "]", "{}"));
+  const std::string app = scheduler_.submit(dryrun_input("fds", "[" + gate_role(256) + "]", "{}"));
   ::setrlimit(RLIMIT_NOFILE, &saved);
   ASSERT_FALSE(app.empty());
   open_gate(256);

@@ -42,8 +42,7 @@ int main(int argc, char** argv) {
   }
   const std::string app_dir = argv[1];
   // The submission lock (submit_lock.hpp), if we were handed it: never the replicas'.
-  const int submit_lock_fd =
-      ::fcntl(kSubmitLockFd, F_SETFD, FD_CLOEXEC) == 0 ? kSubmitLockFd : -1;
+  const int submit_lock_fd = ::fcntl(kSubmitLockFd, F_SETFD, FD_CLOEXEC) == 0 ? kSubmitLockFd : -1;
   // Everything the starter and the supervisor print goes to the app's supervisor.log.
   const std::string log = app_dir + "/supervisor.log";
   const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

@@ -4,8 +4,8 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <sortie/plugin.hpp>
 
@@ -51,7 +51,8 @@ std::string choose_containment() {
   if (asked == kPidNamespace) {
     throw Error::failed_precondition(
         "SORTIE_LOCAL_CONTAINMENT=pid_namespace, but this kernel refuses a new PID namespace "
-        "(and a user namespace to hold it): " + std::string(std::strerror(errno)));
+        "(and a user namespace to hold it): " +
+        std::string(std::strerror(errno)));
   }
   return std::string(kProcessMarker);
 }

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sortie/plugin.hpp>
@@ -133,8 +133,7 @@ struct ChildSetup {
 };
 
 // Kept apart from its caller so that no caller variable lives across vfork().
-__attribute__((noinline)) pid_t vfork_child(const ChildSetup* setup,
-                                            volatile ChildReport* report) {
+__attribute__((noinline)) pid_t vfork_child(const ChildSetup* setup, volatile ChildReport* report) {
   const pid_t pid = ::vfork();
   if (pid == 0) {
     exec_child(setup->supervisor, setup->stdout_fd, setup->stderr_fd, report, setup->cwd,
@@ -194,7 +193,8 @@ LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& 
 
   LaunchedReplica launched;
   launched.pid = pid;
-  launched.host_pid = static_cast<pid_t>(std::strtol(const_cast<const char*>(report.host_pid), nullptr, 10));
+  launched.host_pid =
+      static_cast<pid_t>(std::strtol(const_cast<const char*>(report.host_pid), nullptr, 10));
   if (launched.host_pid <= 0) launched.host_pid = pid;
   launched.stdout_fd = out[0];
   launched.stderr_fd = err[0];

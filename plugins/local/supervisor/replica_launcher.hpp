@@ -14,7 +14,7 @@ namespace sortie::local {
 struct LaunchedReplica {
   pid_t pid = -1;       // as the supervisor sees it (in its PID namespace)
   pid_t host_pid = -1;  // as the rest of the host sees it
-  int stdout_fd = -1;  // read ends, non-blocking and close-on-exec
+  int stdout_fd = -1;   // read ends, non-blocking and close-on-exec
   int stderr_fd = -1;
   // Empty when exec succeeded; else e.g. "exec 'x': No such file or directory". The child then
   // exits with 127 and is reaped like any other replica.

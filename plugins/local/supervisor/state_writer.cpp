@@ -57,8 +57,9 @@ bool StateWriter::rewrite_in_place(const std::string& content) {
   }
   const bool written =
       fits && ::pwrite(fd, padded.data(), padded.size(), 0) == static_cast<ssize_t>(padded.size());
-  if (!written) error_ += std::string("; rewriting it in place failed too: ") +
-                          (fits ? std::strerror(errno) : "the new state is larger");
+  if (!written)
+    error_ += std::string("; rewriting it in place failed too: ") +
+              (fits ? std::strerror(errno) : "the new state is larger");
   ::close(fd);
   return written;
 }

@@ -174,7 +174,8 @@ int Supervisor::run() {
   } else {
     kill_adopted_orphans();
     const int killed = kill_marked_processes(status_.app_id);
-    if (killed > 0) log_event("killed " + std::to_string(killed) + " marked process(es) left by replicas");
+    if (killed > 0)
+      log_event("killed " + std::to_string(killed) + " marked process(es) left by replicas");
   }
   write_final_state();
   notify_waiters(request_.app_dir);

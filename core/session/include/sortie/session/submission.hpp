@@ -5,9 +5,10 @@
 #ifndef SORTIE_SESSION_SUBMISSION_HPP
 #define SORTIE_SESSION_SUBMISSION_HPP
 
+#include <sys/types.h>
+
 #include <optional>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace sortie::session {

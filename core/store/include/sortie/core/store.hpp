@@ -45,9 +45,9 @@ struct AppEvent {
 struct ListFilter {
   std::optional<std::string> scheduler;
   std::optional<std::string> session;
-  bool active_only = false;  // only non-terminal apps
+  bool active_only = false;       // only non-terminal apps
   std::optional<AppState> state;  // only apps in this state
-  int limit = 0;             // 0 = no limit; newest first
+  int limit = 0;                  // 0 = no limit; newest first
 };
 
 struct ExperimentRecord {
