@@ -3,9 +3,11 @@
 // (plugins/local/src/containment.hpp).
 #include <dirent.h>
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <fstream>
@@ -45,7 +47,22 @@ bool await_processes(const std::string& program, size_t count) {
 
 class ContainmentTest : public ::testing::TestWithParam<const char*> {
  protected:
-  void SetUp() override { ::setenv("SORTIE_LOCAL_CONTAINMENT", GetParam(), 1); }
+  void SetUp() override {
+    if (std::string(GetParam()) == "pid_namespace" && !pid_namespaces_allowed()) {
+      GTEST_SKIP() << "this kernel refuses PID namespaces (and user namespaces to hold them)";
+    }
+    ::setenv("SORTIE_LOCAL_CONTAINMENT", GetParam(), 1);
+  }
+  // Whether a child may enter a new PID namespace, as the supervisor's starter does.
+  static bool pid_namespaces_allowed() {
+    const pid_t child = ::fork();
+    if (child == 0) {
+      ::_exit(::unshare(CLONE_NEWPID) == 0 || ::unshare(CLONE_NEWUSER | CLONE_NEWPID) == 0 ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
   void TearDown() override { ::unsetenv("SORTIE_LOCAL_CONTAINMENT"); }
 
   // An app whose replica leaves three processes behind that left its process group: one in its

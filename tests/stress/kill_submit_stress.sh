@@ -20,13 +20,14 @@ cleanup() {
 marked() {
   python3 - "$work/ran" <<'PY'
 import os, sys
-ran = {"SORTIE_CONTAINMENT_MARKER=" + app for app in os.listdir(sys.argv[1])}
+ran = {"/" + app for app in os.listdir(sys.argv[1])}  # the marker is the app's directory
 for pid in filter(str.isdigit, os.listdir("/proc")):
     try:
         environ = open(f"/proc/{pid}/environ", "rb").read().decode(errors="replace").split("\0")
     except OSError:
         continue
-    if ran.intersection(environ):
+    markers = [e for e in environ if e.startswith("SORTIE_CONTAINMENT_MARKER=")]
+    if any(marker[marker.rfind("/"):] in ran for marker in markers):
         print(pid)
 PY
 }
@@ -76,11 +77,15 @@ for root, _, files in os.walk(sys.argv[1]):
                 pass
 PY
 sleep 0.5
-survivors=$(marked | wc -l)
+# With a PID namespace nothing is left now; with the environment-marker fallback (namespaces
+# refused) the next sortie command that reads the apps kills what is left.
+before_any_command=$(marked | wc -l)
 list=$(sortie list --json 2>/dev/null)
+survivors=$(marked | wc -l)
 check_list FAILED >/dev/null || failures=$((failures + 1))
 
-echo "kills: $kills, apps that ran: $ran, apps recorded: $recorded,"   "reconciled by the next command: $(grep -c reconciled "$work/reconciled" || true),"   "processes surviving a SIGKILLed supervisor: $survivors"
+echo "kills: $kills, apps that ran: $ran, apps recorded: $recorded,"   "reconciled by the next command: $(grep -c reconciled "$work/reconciled" || true),"   "processes surviving a SIGKILLed supervisor: $before_any_command before any sortie command," \
+  "$survivors after one"
 if [[ $survivors != 0 ]]; then
   echo "$survivors process(es) survived their supervisor" >&2
   failures=$((failures + 1))

@@ -74,7 +74,7 @@ AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
     if (is_terminal(status.state) || status.supervisor_pid != 0) return status;
     const std::string msg =
         "submission interrupted: the submitting process died before the supervisor started";
-    kill_leftover_replicas(status, "FAILED", msg);
+    kill_leftover_replicas(status, app_dir, "FAILED", msg);
     status.state = "FAILED";
     status.msg = msg;
     return status;
@@ -90,7 +90,7 @@ AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
   // finding follows from the same files every time.
   const std::string msg =
       "supervisor (pid " + std::to_string(status.supervisor_pid) + ") died unexpectedly";
-  kill_leftover_replicas(status, "FAILED", msg);
+  kill_leftover_replicas(status, app_dir, "FAILED", msg);
   status.state = "FAILED";
   status.msg = msg;
   return status;
@@ -100,10 +100,10 @@ void AppRegistry::store_status(const std::string& app_dir, const AppStatus& stat
   write_file_atomically(app_dir + "/state.json", to_state_json(status));
 }
 
-void kill_leftover_replicas(AppStatus& status, const std::string& replica_state,
-                            const std::string& msg) {
+void kill_leftover_replicas(AppStatus& status, const std::string& app_dir,
+                            const std::string& replica_state, const std::string& msg) {
   // In a PID namespace the kernel killed them all with the supervisor.
-  if (status.containment != kPidNamespace) kill_marked_processes(status.app_id);
+  if (status.containment != kPidNamespace) kill_marked_processes(app_dir);
   for (RoleStatus& role : status.roles) {
     for (ReplicaStatus& replica : role.replicas) {
       if (is_terminal(replica.state)) continue;

@@ -61,8 +61,8 @@ std::string containment_guarantee(std::string_view containment) {
   return "";
 }
 
-int kill_marked_processes(const std::string& app_id) {
-  const std::string entry = std::string(kMarkerVariable) + "=" + app_id;
+int kill_marked_processes(const std::string& app_dir) {
+  const std::string entry = std::string(kMarkerVariable) + "=" + app_dir;
   int killed = 0;
   // A marked process may fork between the scan and the kill: scan again until none is left.
   for (int round = 0; round < 100; ++round) {

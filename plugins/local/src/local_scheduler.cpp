@@ -174,7 +174,7 @@ void LocalScheduler::cancel(std::string_view app_id) {
   if (is_terminal(status.state)) return;
   const std::string msg = "cancelled; supervisor (pid " + std::to_string(status.supervisor_pid) +
                           ") was gone, so cancel killed the replicas' process groups";
-  kill_leftover_replicas(status, "CANCELLED", msg);
+  kill_leftover_replicas(status, dir, "CANCELLED", msg);
   status.state = "CANCELLED";
   status.msg = msg;
   registry_.store_status(dir, status);

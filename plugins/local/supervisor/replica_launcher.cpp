@@ -36,7 +36,7 @@ struct ChildReport {
 constexpr int kChdir = 1;
 constexpr int kExec = 2;
 
-std::vector<std::string> merged_environment(const ReplicaLaunch& replica, const std::string& app_id,
+std::vector<std::string> merged_environment(const ReplicaLaunch& replica, const std::string& marker,
                                             std::string* path) {
   std::map<std::string, std::string> merged;
   for (char** entry = environ; *entry != nullptr; ++entry) {
@@ -46,7 +46,7 @@ std::vector<std::string> merged_environment(const ReplicaLaunch& replica, const 
     merged[std::string(text.substr(0, equals))] = std::string(text.substr(equals + 1));
   }
   for (const auto& [name, value] : replica.env) merged[name] = value;
-  merged[kMarkerVariable] = app_id;
+  merged[kMarkerVariable] = marker;
   const auto found = merged.find("PATH");
   *path = found != merged.end() ? found->second : "/usr/local/bin:/usr/bin:/bin";
   std::vector<std::string> result;
@@ -165,10 +165,10 @@ void raise_fd_limit_for_replicas() {
   g_fd_limit_raised = ::setrlimit(RLIMIT_NOFILE, &limit) == 0;
 }
 
-LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& app_id) {
+LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& marker) {
   std::string path;
   std::vector<std::string> argv_strings = replica.argv;
-  std::vector<std::string> env_strings = merged_environment(replica, app_id, &path);
+  std::vector<std::string> env_strings = merged_environment(replica, marker, &path);
   std::vector<char*> argv = pointers(argv_strings);
   std::vector<char*> envp = pointers(env_strings);
   const std::string what = "replica " + std::to_string(replica.id);

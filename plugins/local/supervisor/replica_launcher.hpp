@@ -26,9 +26,10 @@ struct LaunchedReplica {
 // more than the usual 1024. Replicas get the original limit back before they exec.
 void raise_fd_limit_for_replicas();
 
-// Forks and execs `replica` of the app `app_id` (its containment marker). Blocks only until the
+// Forks and execs `replica` with the containment `marker` (the app dir, containment.hpp). Blocks
+// only until the
 // child has exec'd or failed to.
-LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& app_id);
+LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& marker);
 
 }  // namespace sortie::local
 

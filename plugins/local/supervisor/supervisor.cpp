@@ -173,7 +173,7 @@ int Supervisor::run() {
     kill_namespace();
   } else {
     kill_adopted_orphans();
-    const int killed = kill_marked_processes(status_.app_id);
+    const int killed = kill_marked_processes(request_.app_dir);
     if (killed > 0)
       log_event("killed " + std::to_string(killed) + " marked process(es) left by replicas");
   }
@@ -229,7 +229,7 @@ void Supervisor::start(Replica& replica) {
   dirty_ = true;
   LaunchedReplica launched;
   try {
-    launched = launch_replica(launch_of(replica), request_.app_id);
+    launched = launch_replica(launch_of(replica), request_.app_dir);
   } catch (const Error& error) {
     status.state = "FAILED";
     status.msg = error.what();
