@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sortie/core/experiment_file_launch.hpp>
 #include <sortie/xm/session_binding.hpp>
+#include <sortie/session/app_waiter.hpp>
 
 #include "command_line.hpp"
 #include "commands.hpp"
@@ -29,6 +30,8 @@ int cmd_launch(session::Session& ctx, const Args& args) {
       "launch script FILE.py)",
       args, vm);
   if (!path) return kExitOk;
+  // Like `run --wait`: SIGINT/SIGTERM while waiting cancels what was launched.
+  if (wait) session::install_interrupt_handlers();
 
   const core::ExperimentFile file = core::read_experiment_file(*path);
   xm::Experiment experiment = xm::SessionBinding::create(ctx, file.title, file.launch_dir);
@@ -63,6 +66,12 @@ int cmd_launch(session::Session& ctx, const Args& args) {
   }
   if (!wait) return kExitOk;
   const xm::State state = experiment.wait_until_complete();
+  if (const int signal = session::interrupted(); signal != 0) {
+    std::fprintf(stderr, "sortie launch: interrupted by signal %d: cancelling experiment %lld\n",
+                 signal, static_cast<long long>(experiment.id()));
+    experiment.cancel();
+    return kExitInterrupted;
+  }
   std::printf("experiment %lld %s\n", static_cast<long long>(experiment.id()),
               xm::to_string(state));
   return state == xm::State::kSucceeded ? kExitOk : kExitAppNotSucceeded;

@@ -121,6 +121,7 @@ void print_registry_problem(const sortie::registry::Problem& problem) {
                problem.message.c_str());
 }
 
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n", message.c_str());
   return sortie::cli::kExitUsage;
@@ -132,6 +133,7 @@ int main(int argc, char** argv) {
   sortie::session::SessionOptions options;
   options.on_registry_problem = print_registry_problem;
   options.on_builtin_shadowed = sortie::session::print_builtin_shadowed;
+  options.on_reconciled = sortie::session::print_reconciled;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; ++i) {
     const std::string word = argv[i];

@@ -8,6 +8,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/json_text.hpp>
+#include <sortie/session/status_cache.hpp>
 
 #include "bounded_describe.hpp"
 #include "runner_impl.hpp"
@@ -100,8 +101,8 @@ AppList Runner::list(const ListOptions& options) {
         auto& scheduler = client_for(record.scheduler, record.session);
         if (auto json = describe_within(scheduler, record.app_id, deadline)) {
           const auto status = core::status_from_json(*json, scheduler->context());
-          session.store().record_status(record.handle, status);
           app.state = core::to_string(status.state);
+          session::cache_status(session.store(), record.handle, status);
         }
       } catch (const core::Error& e) {
         app.unverified = e.what();

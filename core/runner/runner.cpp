@@ -21,6 +21,7 @@ void print_registry_problem(const registry::Problem& problem) {
                problem.message.c_str());
 }
 
+
 core::AppDef app_from_command(const AppSpec& spec) {
   core::AppDef app;
   const std::string program = std::filesystem::path(spec.command.front()).filename().string();
@@ -103,7 +104,7 @@ Runner& Runner::operator=(Runner&&) noexcept = default;
 Runner Runner::create(const Options& options) {
   return Runner(std::make_unique<Impl>(session::SessionOptions{
       options.plugin_dirs, options.session, options.isolate_plugins, options.quiet, std::nullopt,
-      print_registry_problem, session::print_builtin_shadowed}));
+      print_registry_problem, session::print_builtin_shadowed, session::print_reconciled}));
 }
 
 Runner SessionBinding::over(session::Session& session) {

@@ -1,6 +1,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/app_lookup.hpp>
+#include <sortie/session/status_cache.hpp>
 
 namespace sortie::session {
 
@@ -29,7 +30,7 @@ AppLookup lookup_app(Session& ctx, const std::string& handle_text) {
   lookup.scheduler = ctx.scheduler(lookup.handle.scheduler, lookup.handle.session);
   if (auto json = lookup.scheduler->describe(lookup.handle.app_id)) {
     lookup.status = core::status_from_json(*json, lookup.scheduler->context());
-    if (recorded) ctx.store().record_status(handle, *lookup.status);
+    if (recorded) cache_status(ctx.store(), handle, *lookup.status);
   } else if (recorded) {
     lookup.status = ctx.store().last_status(handle);
     lookup.from_store_only = true;

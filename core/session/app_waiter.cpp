@@ -3,6 +3,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/app_waiter.hpp>
+#include <sortie/session/status_cache.hpp>
 #include <thread>
 #include <utility>
 
@@ -66,7 +67,7 @@ core::AppStatus AppWaiter::step(int64_t timeout_ms) {
   core::AppStatus status = fetch(timeout_ms);
   const bool changed =
       !last_ || last_->state != status.state || last_->num_restarts != status.num_restarts;
-  if (changed && recorded_) store_.record_status(handle_, status);
+  if (changed && recorded_) cache_status(store_, handle_, status);
   last_ = status;
   return status;
 }

@@ -5,6 +5,7 @@
 #include <sortie/session/document_text.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/launcher.hpp>
+#include <sortie/session/submission.hpp>
 
 namespace sortie::session {
 
@@ -17,6 +18,16 @@ rapidjson::Document parse_object(const std::string& json, const std::string& wha
     throw core::Error::internal(what + " is not a JSON object");
   }
   return doc;
+}
+
+// A submission the scheduler refused never existed. A store that cannot delete it leaves the
+// UNSUBMITTED record for the next command to settle (FAILED), and the scheduler's error is the
+// one worth reporting.
+void forget_or_keep(core::AppStore& store, const std::string& handle) {
+  try {
+    store.forget(handle);
+  } catch (const core::Error&) {
+  }
 }
 
 }  // namespace
@@ -85,25 +96,52 @@ DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
 }
 
 std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) {
-  core::AppStore& store = ctx_.store();  // opened first: a broken store must stop the launch
-  const std::string app_id = scheduler_.schedule(dry.dryrun_json);
+  // Recorded before anything runs (submission.hpp): a store that cannot record stops the launch,
+  // and a submitter killed from here on leaves a record the next sortie command settles.
   core::AppRecord record;
-  record.handle = core::AppHandle{plan.scheduler, plan.session, app_id}.str();
+  record.handle = core::AppHandle{plan.scheduler, plan.session, dry.app_id}.str();
   record.scheduler = plan.scheduler;
   record.session = plan.session;
-  record.app_id = app_id;
+  record.app_id = dry.app_id;
   record.name = plan.app.name;
-  record.state = core::AppState::kSubmitted;
+  record.state = core::AppState::kUnsubmitted;
+  record.msg = submitting_message();
   record.appdef_json = core::to_json(plan.app);
   record.request_json = dry.dryrun_json;
   record.cfg_json = dry.cfg_json;
   record.submitted_at = now_ns();
   record.updated_at = record.submitted_at;
+  core::AppStore& store = ctx_.store();
+  store.record_submission(record);
+
+  std::string app_id;
   try {
-    store.record_submission(record);
+    app_id = scheduler_.schedule(dry.dryrun_json);
+  } catch (const core::Error&) {
+    forget_or_keep(store, record.handle);
+    throw;
+  }
+  if (app_id != record.app_id) {
+    throw core::Error::internal(scheduler_.context() + ": schedule() returned app id '" + app_id +
+                                "', not the dry run's '" + record.app_id + "'");
+  }
+  core::AppStatus outcome;
+  outcome.app_id = record.app_id;
+  outcome.state = core::AppState::kSubmitted;
+  try {
+    store.record_status(record.handle, outcome);
   } catch (const core::Error& e) {
-    throw core::Error(e.status(), "app submitted as " + record.handle +
-                                      " but not recorded in the store: " + e.what());
+    // Unconfirmed, the app must not run unrecorded: cancel it (the next command settles the
+    // record from what the scheduler then reports).
+    std::string cancelled = "was cancelled";
+    try {
+      scheduler_.cancel(app_id);
+    } catch (const core::Error& cancel_error) {
+      cancelled = std::string("could not be cancelled either (") + cancel_error.what() + ")";
+    }
+    throw core::Error(e.status(),
+                      "app " + record.handle + " " + cancelled +
+                          ": its submission could not be confirmed in the store: " + e.what());
   }
   return record.handle;
 }

@@ -8,6 +8,7 @@
 #include <sortie/core/private_files.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/session.hpp>
+#include <sortie/session/submission.hpp>
 #include <utility>
 
 namespace sortie::session {
@@ -42,6 +43,10 @@ void print_builtin_shadowed(const registry::Shadowed& shadow) {
                "manifest to use the built-in\n",
                registry::to_string(shadow.hidden.group), shadow.hidden.name.c_str(),
                shadow.winner_manifest.c_str(), shadow.hidden.manifest_path.c_str());
+}
+
+void print_reconciled(const std::string& settled) {
+  std::fprintf(stderr, "sortie: reconciled %s\n", settled.c_str());
 }
 
 int64_t now_ns() {
@@ -100,7 +105,12 @@ void Session::report_registry_problems() {
 core::PluginHost& Session::plugin_host() { return plugin_host_; }
 
 core::AppStore& Session::store() {
-  if (!store_) store_ = core::AppStore::open(core::AppStore::default_path());
+  if (!store_) {
+    store_ = core::AppStore::open(core::AppStore::default_path());
+    for (const std::string& settled : reconcile_submissions(*this)) {
+      if (options_.on_reconciled) options_.on_reconciled(settled);
+    }
+  }
   return *store_;
 }
 

@@ -26,7 +26,7 @@ session::SessionOptions session_options(const xm::Options& options) {
   return session::SessionOptions{options.plugin_dirs,    options.session,
                                  options.isolate_plugins, options.quiet,
                                  std::nullopt,            print_registry_problem,
-                                 session::print_builtin_shadowed};
+                                 session::print_builtin_shadowed, session::print_reconciled};
 }
 
 }  // namespace sortie::xm_impl
@@ -91,6 +91,7 @@ std::string absolute_launch_dir(const std::string& launch_dir) {
       .lexically_normal()
       .string();
 }
+
 
 }  // namespace
 
@@ -289,6 +290,7 @@ State Experiment::state() { return state_of(impl_->refresh()); }
 
 State Experiment::wait_until_complete() {
   for (const std::string& handle : impl_->handles()) {
+    if (session::interrupted() != 0) break;  // the caller decides what an interruption means
     session::AppLookup app = session::lookup_app(impl_->ctx_, handle);
     if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
     session::AppWaiter waiter(*app.scheduler, impl_->ctx_.store(), handle, app.handle.app_id);

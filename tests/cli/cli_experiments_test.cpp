@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <csignal>
 #include <regex>
 #include <set>
 #include <string>
@@ -33,19 +35,22 @@ while [ ! -e release ]; do sleep 0.05; done
 )");
     ::chmod(script.c_str(), 0755);
   }
-  CliSandbox sandbox_;
-};
-
-TEST_F(CliExperimentsTest, ASweepIsOneExperimentThatAnotherShellSeesAndCancels) {
-  const std::string file = sandbox_.write_file("sweep.yaml", R"(title: sweep
+  // An experiment file `title`.yaml: job.sh as job `train`, swept over `product`.
+  std::string write_sweep(const std::string& title, const std::string& product) const {
+    return sandbox_.write_file(title + ".yaml", "title: " + title + R"(
 executables:
   trainer: {binary: ./job.sh}
 job:
   executable: trainer
   name: train
 sweep:
-  product: {lr: [0.1, 0.01], batch_size: [16, 32]}
-)");
+  product: )" + product + "\n");
+  }
+  CliSandbox sandbox_;
+};
+
+TEST_F(CliExperimentsTest, ASweepIsOneExperimentThatAnotherShellSeesAndCancels) {
+  const std::string file = write_sweep("sweep", "{lr: [0.1, 0.01], batch_size: [16, 32]}");
   const CommandResult launched = sandbox_.sortie({"launch", file});
   ASSERT_EQ(launched.exit_code, 0) << launched.err;
   const std::string id = experiment_id(launched.out);
@@ -110,6 +115,23 @@ job_group:
   EXPECT_EQ(json_string_member(status, "state"), "FAILED") << status;
   const CommandResult logs = sandbox_.sortie({"log", jobs[0].second});
   EXPECT_NE(logs.out.find(id + "_1_server --port=8080"), std::string::npos) << logs.out;
+}
+
+TEST_F(CliExperimentsTest, SigtermToAWaitingLaunchCancelsTheExperiment) {
+  // Finding F6: `launch --wait` died of the signal and left the experiment running.
+  const std::string file = write_sweep("pair", "{lr: [0.1, 0.01]}");
+  const CommandResult launched =
+      sandbox_.sortie_interrupted({"launch", file, "--wait"}, SIGTERM, [](const std::string& out) {
+        return std::count(out.begin(), out.end(), '\n') >= 3;  // the experiment and its 2 units
+      });
+  EXPECT_EQ(launched.exit_code, 130) << launched.out << launched.err;
+  EXPECT_NE(launched.err.find("cancelling experiment"), std::string::npos) << launched.err;
+  const auto jobs = launched_jobs(launched.out);
+  ASSERT_EQ(jobs.size(), 2u) << launched.out;
+  for (const auto& job : jobs) {
+    EXPECT_EQ(json_string_member(sandbox_.wait_terminal(job.second), "state"), "CANCELLED")
+        << job.second;
+  }
 }
 
 TEST_F(CliExperimentsTest, AnExecutorNoPluginProvidesIsRefusedByName) {

@@ -145,20 +145,6 @@ TEST_F(LocalSchedulerTest, CancelEscalatesToSigkillAfterTheGracePeriod) {
   EXPECT_EQ(replica(status, 0, 0)["exit_code"].GetInt(), 128 + SIGKILL);
 }
 
-TEST_F(LocalSchedulerTest, ProcessesThatLeaveTheReplicasGroupDieWithTheApp) {
-  // setsid puts the sleep in its own session and group, out of reach of the group kill; when
-  // its parent exits it is re-parented to the supervisor, which must not leave it behind.
-  const std::string app =
-      submit("escape", shell_role("w", "setsid sleep 1000 </dev/null >/dev/null 2>&1 & echo $!"));
-  const rapidjson::Document status = scheduler_.wait_terminal(app);
-  ASSERT_STREQ(status["state"].GetString(), "SUCCEEDED") << status["msg"].GetString();
-  std::vector<Line> lines;
-  ASSERT_EQ(scheduler_.logs(app, R"({"schema":"sortie.log_request/1"})", &lines).status, SORTIE_OK);
-  ASSERT_EQ(lines.size(), 1u);
-  const long escaped = std::stol(lines[0].data);
-  EXPECT_TRUE(process_gone(escaped)) << "pid " << escaped << " outlived its app";
-}
-
 TEST_F(LocalSchedulerTest, KilledSupervisorTakesItsReplicasAlong) {
   const std::string app = submit("orphan", shell_role("a", "exec sleep 1000", 2));
   const rapidjson::Document running = scheduler_.wait_running(app);

@@ -154,6 +154,26 @@ TEST_F(ScaleTest, TwoHundredFiftySixReplicasUnderAHard1024FileLimit) {
   ::setrlimit(RLIMIT_NOFILE, &saved);
 }
 
+TEST_F(ScaleTest, TwoHundredFiftySixReplicasUnderAHard512FileLimitFailWithTheCause) {
+  // Finding F5: the replicas' pipes alone use up a hard limit of 512, so the app cannot run; the
+  // supervisor used to die writing state.json (no descriptor left) and the app read "supervisor
+  // died unexpectedly". It must end FAILED saying which limit stopped it.
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  ASSERT_GE(saved.rlim_max, 512u);
+  const rlimit hard{512, 512};
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &hard), 0);
+  const std::string app = scheduler_.submit(dryrun_input("fds", "[" + gate_role(256) + "]", "{}"));
+  ::setrlimit(RLIMIT_NOFILE, &saved);
+  ASSERT_FALSE(app.empty());
+  open_gate(256);
+  const rapidjson::Document done = scheduler_.wait_terminal(app);
+  const std::string msg = done["msg"].GetString();
+  EXPECT_STREQ(done["state"].GetString(), "FAILED") << msg;
+  EXPECT_EQ(msg.find("died unexpectedly"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("open-file limit (512"), std::string::npos) << msg;
+}
+
 TEST_F(ScaleTest, CancelRightAfterSubmitFromAnotherInstanceLeavesNothingRunning) {
   // The cancelling instance may find the supervisor still starting (no pid on record yet); the
   // app must end CANCELLED either way, its replica never left running.

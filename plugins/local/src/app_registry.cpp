@@ -6,12 +6,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <sortie/plugin.hpp>
 
+#include "containment.hpp"
 #include "dryrun_builder.hpp"
 #include "file_util.hpp"
 #include "process_info.hpp"
+#include "submit_lock.hpp"
 
 namespace sortie::local {
 
@@ -65,8 +66,19 @@ AppStatus AppRegistry::read_recorded_status(const std::string& app_dir) const {
 
 AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
   AppStatus status = read_recorded_status(app_dir);
-  // Before the supervisor records itself there is nothing to check (schedule() is running).
-  if (is_terminal(status.state) || status.supervisor_pid == 0) return status;
+  if (is_terminal(status.state)) return status;
+  if (status.supervisor_pid == 0) {
+    // Before the supervisor records itself, its submitter, starter or itself holds the lock.
+    if (submission_in_progress(app_dir)) return status;
+    status = read_recorded_status(app_dir);  // it may have recorded itself and let go meanwhile
+    if (is_terminal(status.state) || status.supervisor_pid != 0) return status;
+    const std::string msg =
+        "submission interrupted: the submitting process died before the supervisor started";
+    kill_leftover_replicas(status, app_dir, "FAILED", msg);
+    status.state = "FAILED";
+    status.msg = msg;
+    return status;
+  }
   if (is_same_process_running(static_cast<pid_t>(status.supervisor_pid),
                               status.supervisor_start_time)) {
     return status;
@@ -74,12 +86,13 @@ AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
   // The supervisor may have exited normally between our read and the liveness check.
   status = read_recorded_status(app_dir);
   if (is_terminal(status.state)) return status;
+  // Reported, not written: readers never write (a full disk must not stop them), and the same
+  // finding follows from the same files every time.
   const std::string msg =
       "supervisor (pid " + std::to_string(status.supervisor_pid) + ") died unexpectedly";
-  kill_leftover_replicas(status, "FAILED", msg);
+  kill_leftover_replicas(status, app_dir, "FAILED", msg);
   status.state = "FAILED";
   status.msg = msg;
-  store_status(app_dir, status);
   return status;
 }
 
@@ -87,12 +100,13 @@ void AppRegistry::store_status(const std::string& app_dir, const AppStatus& stat
   write_file_atomically(app_dir + "/state.json", to_state_json(status));
 }
 
-void kill_leftover_replicas(AppStatus& status, const std::string& replica_state,
-                            const std::string& msg) {
+void kill_leftover_replicas(AppStatus& status, const std::string& app_dir,
+                            const std::string& replica_state, const std::string& msg) {
+  // In a PID namespace the kernel killed them all with the supervisor.
+  if (status.containment != kPidNamespace) kill_marked_processes(app_dir);
   for (RoleStatus& role : status.roles) {
     for (ReplicaStatus& replica : role.replicas) {
       if (is_terminal(replica.state)) continue;
-      if (replica.pgid > 0) ::killpg(static_cast<pid_t>(replica.pgid), SIGKILL);
       replica.state = replica_state;
       replica.msg = msg;
     }

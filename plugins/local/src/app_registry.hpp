@@ -1,6 +1,6 @@
 // Where a scheduler instance finds apps from their id alone: <state_dir>/apps/<app_id> is a
 // symlink to the app directory. Loading a status also notices a supervisor that died without
-// recording the end of its app, and records it as FAILED on its behalf.
+// recording the end of its app, and reports it FAILED (without writing: readers never write).
 #ifndef SORTIE_LOCAL_APP_REGISTRY_HPP
 #define SORTIE_LOCAL_APP_REGISTRY_HPP
 
@@ -35,10 +35,11 @@ class AppRegistry {
   std::string apps_dir_;
 };
 
-// SIGKILLs the process groups of the replicas that are not terminal and marks them with
-// `replica_state`: the cleanup a vanished supervisor could not do.
-void kill_leftover_replicas(AppStatus& status, const std::string& replica_state,
-                            const std::string& msg);
+// Kills what is left of the app where its containment needs it (the marked processes) and marks
+// the replicas that are not terminal with `replica_state`: the cleanup a vanished supervisor
+// could not do.
+void kill_leftover_replicas(AppStatus& status, const std::string& app_dir,
+                            const std::string& replica_state, const std::string& msg);
 
 }  // namespace sortie::local
 

@@ -2,6 +2,7 @@
 
 #include <sortie/app_status.hpp>
 
+#include "containment.hpp"
 #include "json_fields.hpp"
 
 namespace sortie::local {
@@ -90,6 +91,8 @@ std::string to_state_json(const AppStatus& status) {
   writer.Key("start_time");
   writer.Uint64(status.supervisor_start_time);
   writer.EndObject();
+  writer.Key("containment");
+  write_string(writer, status.containment);
   write_roles(writer, status);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
@@ -109,6 +112,7 @@ AppStatus parse_state_json(std::string_view text, std::string_view path) {
     status.supervisor_start_time =
         static_cast<uint64_t>(int_member(*supervisor, "start_time", path, 0));
   }
+  status.containment = string_member(document, "containment", path);
   if (const rapidjson::Value* roles = array_member(document, "roles", path)) {
     for (const rapidjson::Value& role_value : roles->GetArray()) {
       RoleStatus role;
@@ -146,6 +150,10 @@ std::string to_status_payload(const AppStatus& status, std::string_view ui_url) 
   payload.state = app_state_or_unknown(status.state);
   payload.num_restarts = status.num_restarts;
   payload.msg = status.msg;
+  // While the app runs, its message says what becomes of its processes (docs/local-scheduler.md).
+  if (payload.msg.empty() && !is_terminal(status.state) && !status.containment.empty()) {
+    payload.msg = "processes: " + containment_guarantee(status.containment);
+  }
   payload.ui_url = ui_url;
   for (const RoleStatus& role : status.roles) {
     sortie::RoleStatus& written = payload.roles.emplace_back();
@@ -160,7 +168,8 @@ std::string to_status_payload(const AppStatus& status, std::string_view ui_url) 
     }
   }
   payload.metadata = {{"session", json_string(status.session)},
-                      {"supervisor_pid", std::to_string(status.supervisor_pid)}};
+                      {"supervisor_pid", std::to_string(status.supervisor_pid)},
+                      {"containment", json_string(status.containment)}};
   return write_status(payload);
 }
 

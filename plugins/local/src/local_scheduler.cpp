@@ -18,6 +18,7 @@
 #include "process_info.hpp"
 #include "run_options.hpp"
 #include "start_failure.hpp"
+#include "submit_lock.hpp"
 #include "supervisor_launch.hpp"
 
 namespace sortie::local {
@@ -94,6 +95,13 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
     }
     throw_errno("cannot create app directory '" + request.app_dir + "'");
   }
+  // Held until the supervisor records itself (submit_lock.hpp), so that a reader can tell a
+  // submission under way from one killed part-way.
+  const int lock_fd = lock_for_submission(request.app_dir);
+  struct CloseLock {
+    int fd;
+    ~CloseLock() { ::close(fd); }
+  } close_lock{lock_fd};
   create_notify_fifo(request.app_dir);
   write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
   AppStatus status;
@@ -114,7 +122,7 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   registry_.register_app(app_id, request.app_dir);
   starts_.reap_finished();
   try {
-    starts_.start(request.app_dir);
+    starts_.start(request.app_dir, lock_fd);
   } catch (const Error& error) {
     status.state = "FAILED";
     status.msg = error.what();
@@ -166,7 +174,7 @@ void LocalScheduler::cancel(std::string_view app_id) {
   if (is_terminal(status.state)) return;
   const std::string msg = "cancelled; supervisor (pid " + std::to_string(status.supervisor_pid) +
                           ") was gone, so cancel killed the replicas' process groups";
-  kill_leftover_replicas(status, "CANCELLED", msg);
+  kill_leftover_replicas(status, dir, "CANCELLED", msg);
   status.state = "CANCELLED";
   status.msg = msg;
   registry_.store_status(dir, status);

@@ -14,6 +14,7 @@
 
 #include "file_util.hpp"
 #include "start_failure.hpp"
+#include "submit_lock.hpp"
 
 extern char** environ;
 
@@ -35,7 +36,7 @@ std::string supervisor_executable() {
   return path;
 }
 
-void SupervisorStarts::start(const std::string& app_dir) {
+void SupervisorStarts::start(const std::string& app_dir, int lock_fd) {
   const std::string program = supervisor_executable();
 
   // The starter opens <app_dir>/supervisor.log itself, so that creating it is not part of
@@ -45,6 +46,7 @@ void SupervisorStarts::start(const std::string& app_dir) {
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, lock_fd, kSubmitLockFd);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   // A new session: the terminal's SIGINT/SIGHUP do not reach the app. Signal state is reset so

@@ -26,8 +26,9 @@ class SupervisorStarts {
   SupervisorStarts& operator=(const SupervisorStarts&) = delete;
 
   // Spawns the starter in a new session (it appends its stdout and stderr to
-  // <app_dir>/supervisor.log). Throws UNAVAILABLE when it cannot be executed at all.
-  void start(const std::string& app_dir);
+  // <app_dir>/supervisor.log), handing it the submission lock `lock_fd` as kSubmitLockFd.
+  // Throws UNAVAILABLE when it cannot be executed at all.
+  void start(const std::string& app_dir, int lock_fd);
   // Reaps the starters that have exited, without blocking.
   void reap_finished();
   // Blocks until the starter of `app_dir`, if it is ours, has exited.

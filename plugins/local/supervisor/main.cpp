@@ -18,8 +18,10 @@
 #include "file_util.hpp"
 #include "json_fields.hpp"
 #include "launch_request.hpp"
+#include "pid_namespace.hpp"
 #include "replica_launcher.hpp"
 #include "start_failure.hpp"
+#include "submit_lock.hpp"
 #include "supervisor.hpp"
 
 namespace {
@@ -39,6 +41,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string app_dir = argv[1];
+  // The submission lock (submit_lock.hpp), if we were handed it: never the replicas'.
+  const int submit_lock_fd = ::fcntl(kSubmitLockFd, F_SETFD, FD_CLOEXEC) == 0 ? kSubmitLockFd : -1;
   // Everything the starter and the supervisor print goes to the app's supervisor.log.
   const std::string log = app_dir + "/supervisor.log";
   const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
@@ -52,6 +56,14 @@ int main(int argc, char** argv) {
   try {
     request = read_launch_request(sortie::parse_object(read_file(request_path), request_path),
                                   request_path);
+  } catch (const std::exception& error) {
+    return fail_to_start(app_dir, error.what());
+  }
+
+  // Chosen before the fork: with a PID namespace, the child is the namespace's init.
+  std::string containment;
+  try {
+    containment = choose_containment();
   } catch (const std::exception& error) {
     return fail_to_start(app_dir, error.what());
   }
@@ -75,11 +87,12 @@ int main(int argc, char** argv) {
   }
   ::close(ready[0]);
   try {
-    // Orphans of the replicas are re-parented to us, so we can reap them.
+    // Orphans of the replicas are re-parented to us, so we can reap them (as init of a PID
+    // namespace we get them anyway).
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     raise_fd_limit_for_replicas();
-    Supervisor supervisor(std::move(request));
-    supervisor.prepare();
+    Supervisor supervisor(std::move(request), containment);
+    supervisor.prepare(submit_lock_fd);
     [[maybe_unused]] const ssize_t n = ::write(ready[1], "1", 1);
     ::close(ready[1]);
     return supervisor.run();

@@ -8,11 +8,13 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <sortie/plugin.hpp>
 #include <vector>
 
+#include "containment.hpp"
 #include "file_util.hpp"
 
 extern char** environ;
@@ -24,16 +26,18 @@ namespace {
 rlimit g_replica_fd_limit{RLIM_INFINITY, RLIM_INFINITY};
 bool g_fd_limit_raised = false;
 
-// What the child reports when it cannot exec. vfork() shares our memory until the child
-// execs or exits, so the child writes this directly; no pipe is needed.
-struct ChildFailure {
+// What the child reports: its pid on the host, and why it could not exec. vfork() shares our
+// memory until the child execs or exits, so the child writes this directly; no pipe is needed.
+struct ChildReport {
   int step;  // kChdir or kExec, 0 when exec succeeded
   int error;
+  char host_pid[24];  // the /proc/self link: differs from the pid we see in a PID namespace
 };
 constexpr int kChdir = 1;
 constexpr int kExec = 2;
 
-std::vector<std::string> merged_environment(const ReplicaLaunch& replica, std::string* path) {
+std::vector<std::string> merged_environment(const ReplicaLaunch& replica, const std::string& marker,
+                                            std::string* path) {
   std::map<std::string, std::string> merged;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string_view text(*entry);
@@ -42,6 +46,7 @@ std::vector<std::string> merged_environment(const ReplicaLaunch& replica, std::s
     merged[std::string(text.substr(0, equals))] = std::string(text.substr(equals + 1));
   }
   for (const auto& [name, value] : replica.env) merged[name] = value;
+  merged[kMarkerVariable] = marker;
   const auto found = merged.find("PATH");
   *path = found != merged.end() ? found->second : "/usr/local/bin:/usr/bin:/bin";
   std::vector<std::string> result;
@@ -89,9 +94,10 @@ std::string resolve_program(const std::string& program, const std::string& path,
 // Runs in the vforked child, on the parent's memory: system calls only, no allocation, and it
 // never returns.
 [[noreturn]] void exec_child(pid_t supervisor, int stdout_fd, int stderr_fd,
-                             volatile ChildFailure* failure, const char* cwd, const char* program,
+                             volatile ChildReport* report, const char* cwd, const char* program,
                              char** argv, char** envp) {
   ::setpgid(0, 0);
+  ::readlink("/proc/self", const_cast<char*>(report->host_pid), sizeof(report->host_pid) - 1);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   // The supervisor may have died between fork() and prctl(); then nobody would kill us.
   if (::getppid() != supervisor) ::_exit(1);
@@ -100,17 +106,18 @@ std::string resolve_program(const std::string& program, const std::string& path,
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::signal(SIGHUP, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
+  ::signal(SIGXFSZ, SIG_DFL);
   if (g_fd_limit_raised) ::setrlimit(RLIMIT_NOFILE, &g_replica_fd_limit);
   ::dup2(stdout_fd, STDOUT_FILENO);
   ::dup2(stderr_fd, STDERR_FILENO);
   if (cwd[0] != '\0' && ::chdir(cwd) != 0) {
-    failure->error = errno;
-    failure->step = kChdir;
+    report->error = errno;
+    report->step = kChdir;
     ::_exit(127);
   }
   ::execve(program, argv, envp);
-  failure->error = errno;
-  failure->step = kExec;
+  report->error = errno;
+  report->step = kExec;
   ::_exit(127);
 }
 
@@ -126,11 +133,10 @@ struct ChildSetup {
 };
 
 // Kept apart from its caller so that no caller variable lives across vfork().
-__attribute__((noinline)) pid_t vfork_child(const ChildSetup* setup,
-                                            volatile ChildFailure* failure) {
+__attribute__((noinline)) pid_t vfork_child(const ChildSetup* setup, volatile ChildReport* report) {
   const pid_t pid = ::vfork();
   if (pid == 0) {
-    exec_child(setup->supervisor, setup->stdout_fd, setup->stderr_fd, failure, setup->cwd,
+    exec_child(setup->supervisor, setup->stdout_fd, setup->stderr_fd, report, setup->cwd,
                setup->program, setup->argv, setup->envp);
   }
   return pid;
@@ -159,10 +165,10 @@ void raise_fd_limit_for_replicas() {
   g_fd_limit_raised = ::setrlimit(RLIMIT_NOFILE, &limit) == 0;
 }
 
-LaunchedReplica launch_replica(const ReplicaLaunch& replica) {
+LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& marker) {
   std::string path;
   std::vector<std::string> argv_strings = replica.argv;
-  std::vector<std::string> env_strings = merged_environment(replica, &path);
+  std::vector<std::string> env_strings = merged_environment(replica, marker, &path);
   std::vector<char*> argv = pointers(argv_strings);
   std::vector<char*> envp = pointers(env_strings);
   const std::string what = "replica " + std::to_string(replica.id);
@@ -174,11 +180,11 @@ LaunchedReplica launch_replica(const ReplicaLaunch& replica) {
   int out[2], err[2];
   make_pipe(out, what);
   make_pipe(err, what);
-  volatile ChildFailure failure{0, 0};
+  volatile ChildReport report{0, 0, {}};
   const ChildSetup setup{::getpid(),   out[1],      err[1],     replica.cwd.c_str(),
                          program_path, argv.data(), envp.data()};
   // vfork: no page-table copy, and we resume as soon as the child has exec'd (or exited).
-  const pid_t pid = vfork_child(&setup, &failure);
+  const pid_t pid = vfork_child(&setup, &report);
   if (pid < 0) throw_errno("cannot fork " + what);
   ::close(out[1]);
   ::close(err[1]);
@@ -187,14 +193,17 @@ LaunchedReplica launch_replica(const ReplicaLaunch& replica) {
 
   LaunchedReplica launched;
   launched.pid = pid;
+  launched.host_pid =
+      static_cast<pid_t>(std::strtol(const_cast<const char*>(report.host_pid), nullptr, 10));
+  if (launched.host_pid <= 0) launched.host_pid = pid;
   launched.stdout_fd = out[0];
   launched.stderr_fd = err[0];
   ::fcntl(out[0], F_SETFL, O_NONBLOCK);
   ::fcntl(err[0], F_SETFL, O_NONBLOCK);
-  if (failure.step == kChdir) {
-    launched.exec_error = "chdir '" + replica.cwd + "': " + std::strerror(failure.error);
-  } else if (failure.step == kExec) {
-    const int error = program.empty() ? resolve_error : failure.error;
+  if (report.step == kChdir) {
+    launched.exec_error = "chdir '" + replica.cwd + "': " + std::strerror(report.error);
+  } else if (report.step == kExec) {
+    const int error = program.empty() ? resolve_error : report.error;
     launched.exec_error = "exec '" + replica.argv[0] + "': " + std::strerror(error);
   }
   return launched;

@@ -12,8 +12,9 @@
 namespace sortie::local {
 
 struct LaunchedReplica {
-  pid_t pid = -1;
-  int stdout_fd = -1;  // read ends, non-blocking and close-on-exec
+  pid_t pid = -1;       // as the supervisor sees it (in its PID namespace)
+  pid_t host_pid = -1;  // as the rest of the host sees it
+  int stdout_fd = -1;   // read ends, non-blocking and close-on-exec
   int stderr_fd = -1;
   // Empty when exec succeeded; else e.g. "exec 'x': No such file or directory". The child then
   // exits with 127 and is reaped like any other replica.
@@ -25,8 +26,10 @@ struct LaunchedReplica {
 // more than the usual 1024. Replicas get the original limit back before they exec.
 void raise_fd_limit_for_replicas();
 
-// Forks and execs `replica`. Blocks only until the child has exec'd or failed to.
-LaunchedReplica launch_replica(const ReplicaLaunch& replica);
+// Forks and execs `replica` with the containment `marker` (the app dir, containment.hpp). Blocks
+// only until the
+// child has exec'd or failed to.
+LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& marker);
 
 }  // namespace sortie::local
 

@@ -14,7 +14,9 @@
 #include <sortie/plugin.hpp>
 
 #include "app_notify.hpp"
+#include "containment.hpp"
 #include "file_util.hpp"
+#include "pid_namespace.hpp"
 #include "process_info.hpp"
 #include "replica_launcher.hpp"
 #include "start_failure.hpp"
@@ -42,7 +44,10 @@ void log_event(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_st
 
 }  // namespace
 
-Supervisor::Supervisor(LaunchRequest request) : request_(std::move(request)) {}
+Supervisor::Supervisor(LaunchRequest request, std::string containment)
+    : request_(std::move(request)), state_writer_(request_.app_dir) {
+  status_.containment = std::move(containment);
+}
 
 Supervisor::~Supervisor() {
   for (Replica& replica : replicas_) {
@@ -66,7 +71,7 @@ std::string Supervisor::name_of(const Replica& replica) const {
   return request_.roles[replica.role_index].name + "/" + std::to_string(launch_of(replica).id);
 }
 
-void Supervisor::prepare() {
+void Supervisor::prepare(int submit_lock_fd) {
   sigset_t handled;
   sigemptyset(&handled);
   sigaddset(&handled, SIGCHLD);
@@ -76,6 +81,8 @@ void Supervisor::prepare() {
   // The supervisor outlives the terminal it was started from.
   ::signal(SIGHUP, SIG_IGN);
   ::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit makes writes fail with EFBIG, which StateWriter and the logs handle.
+  ::signal(SIGXFSZ, SIG_IGN);
   signal_fd_ = ::signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   timer_fd_ = ::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
@@ -87,8 +94,10 @@ void Supervisor::prepare() {
   status_.name = request_.app_name;
   status_.session = request_.session;
   status_.state = "PENDING";
-  status_.supervisor_pid = ::getpid();
-  status_.supervisor_start_time = process_start_time(::getpid()).value_or(0);
+  // Readers outside our PID namespace know us by our pid on the host.
+  status_.supervisor_pid = host_pid();
+  status_.supervisor_start_time =
+      process_start_time(static_cast<pid_t>(status_.supervisor_pid)).value_or(0);
   for (size_t r = 0; r < request_.roles.size(); ++r) {
     const RoleLaunch& role = request_.roles[r];
     RoleStatus role_status;
@@ -109,7 +118,10 @@ void Supervisor::prepare() {
   ::getrlimit(RLIMIT_NOFILE, &fd_limit);
   output_budget_ = OutputFileBudget(
       replicas_.size(), OutputFileBudget::max_open_for(fd_limit.rlim_cur, replicas_.size()));
-  write_state();
+  if (!write_state()) {
+    throw Error::unavailable("cannot record the supervisor in state.json: " + state_unwritten_);
+  }
+  if (submit_lock_fd >= 0) ::close(submit_lock_fd);  // recorded: the submission is over
   // Checked after recording ourselves: a cancel() that found no supervisor pid left this file
   // before reading the state, so one of the two always sees the other.
   cancelled_before_start_ = ::access(cancel_request_path(request_.app_dir).c_str(), F_OK) == 0;
@@ -122,7 +134,7 @@ int Supervisor::run() {
     for (RoleStatus& role : status_.roles) {
       for (ReplicaStatus& replica : role.replicas) replica.state = "CANCELLED";
     }
-    write_state();
+    write_final_state();
     notify_waiters(request_.app_dir);
     log_event("app " + status_.app_id + " " + status_.msg);
     return 0;
@@ -136,7 +148,8 @@ int Supervisor::run() {
       notify_waiters(request_.app_dir);
       waiters_pending_ = false;
     }
-    const int count = ::epoll_wait(epoll_fd_, events, 64, -1);
+    // A state that could not be written is retried every second, whatever else happens.
+    const int count = ::epoll_wait(epoll_fd_, events, 64, dirty_ ? 1000 : -1);
     if (count < 0 && errno == EINTR) continue;
     if (count < 0) throw_errno("epoll_wait");
     for (int i = 0; i < count; ++i) {
@@ -156,11 +169,27 @@ int Supervisor::run() {
       }
     }
   }
-  kill_adopted_orphans();
-  write_state();
+  if (status_.containment == kPidNamespace) {
+    kill_namespace();
+  } else {
+    kill_adopted_orphans();
+    const int killed = kill_marked_processes(request_.app_dir);
+    if (killed > 0)
+      log_event("killed " + std::to_string(killed) + " marked process(es) left by replicas");
+  }
+  write_final_state();
   notify_waiters(request_.app_dir);
   log_event("app " + status_.app_id + " ended " + status_.state);
   return 0;
+}
+
+void Supervisor::kill_namespace() {
+  // As the namespace's init, kill(-1) reaches every other process in it, wherever it moved. On
+  // the host it would reach all of the user's processes: never unless we are that init.
+  if (::getpid() != 1) return;
+  if (::kill(-1, SIGKILL) == 0) log_event("killed the processes the replicas left behind");
+  while (::waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+  }
 }
 
 void Supervisor::kill_adopted_orphans() {
@@ -200,7 +229,7 @@ void Supervisor::start(Replica& replica) {
   dirty_ = true;
   LaunchedReplica launched;
   try {
-    launched = launch_replica(launch_of(replica));
+    launched = launch_replica(launch_of(replica), request_.app_dir);
   } catch (const Error& error) {
     status.state = "FAILED";
     status.msg = error.what();
@@ -208,13 +237,13 @@ void Supervisor::start(Replica& replica) {
     return;
   }
   replica.pid = launched.pid;
+  status.pid = launched.host_pid;
+  status.pgid = launched.host_pid;
   replica.stdout_fd = launched.stdout_fd;
   replica.stderr_fd = launched.stderr_fd;
   const size_t index = static_cast<size_t>(&replica - replicas_.data());
   watch(epoll_fd_, replica.stdout_fd, pipe_source(index, SORTIE_STREAM_STDOUT));
   watch(epoll_fd_, replica.stderr_fd, pipe_source(index, SORTIE_STREAM_STDERR));
-  status.pid = launched.pid;
-  status.pgid = launched.pid;
   status.state = "RUNNING";
   status.msg = launched.exec_error;
   log_event("started " + name_of(replica) + " pid " + std::to_string(launched.pid) +
@@ -485,10 +514,26 @@ void Supervisor::update_app_state() {
   if (status_.state != before) dirty_ = true;
 }
 
-void Supervisor::write_state() {
-  write_file_atomically(request_.app_dir + "/state.json", to_state_json(status_));
+bool Supervisor::write_state() {
+  if (!state_writer_.write(to_state_json(status_))) {
+    if (state_unwritten_ != state_writer_.error()) {
+      log_event("cannot record the app's state, retrying: " + state_writer_.error());
+    }
+    state_unwritten_ = state_writer_.error();
+    dirty_ = true;
+    return false;
+  }
+  if (!state_unwritten_.empty()) log_event("recorded the app's state again");
+  state_unwritten_.clear();
   dirty_ = false;
   waiters_pending_ = true;
+  return true;
+}
+
+void Supervisor::write_final_state() {
+  // Exiting unrecorded would leave readers to say "died unexpectedly" and lose the real end.
+  constexpr int kAttempts = 3600;
+  for (int attempt = 0; attempt < kAttempts && !write_state(); ++attempt) ::sleep(1);
 }
 
 }  // namespace sortie::local

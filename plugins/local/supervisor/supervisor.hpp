@@ -16,19 +16,22 @@
 #include "launch_request.hpp"
 #include "output_file_budget.hpp"
 #include "replica_output.hpp"
+#include "state_writer.hpp"
 
 namespace sortie::local {
 
 class Supervisor {
  public:
-  explicit Supervisor(LaunchRequest request);
+  // `containment` is what choose_containment() chose for this process (containment.hpp).
+  Supervisor(LaunchRequest request, std::string containment);
   ~Supervisor();
   Supervisor(const Supervisor&) = delete;
   Supervisor& operator=(const Supervisor&) = delete;
 
   // Blocks the signals it handles and records itself (PENDING, its pid
-  // and start time) in state.json. After this returns, a cancel() from any process is honoured.
-  void prepare();
+  // and start time) in state.json, then closes `submit_lock_fd` (-1: none; submit_lock.hpp).
+  // After this returns, a cancel() from any process is honoured.
+  void prepare(int submit_lock_fd);
   // Starts the replicas and runs until the app is terminal. Returns the process exit code.
   int run();
 
@@ -64,12 +67,18 @@ class Supervisor {
   void terminate(Replica& replica);
   void kill_running();
   void kill_adopted_orphans();
+  void kill_namespace();
   void arm_kill_timer();
   bool any_running() const;
   void update_app_state();
-  void write_state();
+  // Records status_ in state.json; on failure logs why, leaves dirty_ set and returns false.
+  bool write_state();
+  // Writes the final state, retrying for as long as the disk refuses.
+  void write_final_state();
 
   LaunchRequest request_;
+  StateWriter state_writer_;
+  std::string state_unwritten_;  // why the last state.json write failed; empty once one succeeds
   AppStatus status_;
   std::vector<Replica> replicas_;
   OutputFileBudget output_budget_{0, 1};

@@ -298,7 +298,8 @@ class Experiment {
   std::vector<WorkUnit> work_units();
   // state_of(work_units()).
   State state();
-  // Waits until every work unit is terminal; returns the aggregated state.
+  // Waits until every work unit is terminal, or SIGINT/SIGTERM arrived where the caller installed
+  // session::install_interrupt_handlers(); returns the aggregated state.
   State wait_until_complete();
   // Cancels every job of every work unit.
   void cancel();

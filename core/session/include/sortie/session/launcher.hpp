@@ -2,8 +2,8 @@
 //
 // The submit pipeline shared by every way of launching: resolve run options against the
 // scheduler's declaration, fetch images through the image provider it names, dry-run, then
-// schedule and record the app in the store. Nothing is recorded for an app that was not
-// submitted, and everything is recorded before `run` returns the handle.
+// schedule and record the app in the store: recorded UNSUBMITTED before the scheduler runs
+// anything, confirmed SUBMITTED after (submission.hpp), so no app runs unrecorded.
 #ifndef SORTIE_SESSION_LAUNCHER_HPP
 #define SORTIE_SESSION_LAUNCHER_HPP
 

@@ -32,6 +32,9 @@ struct SessionOptions {
   std::function<void(const registry::Problem&)> on_registry_problem;
   // Told once per session of each built-in entry another manifest shadows (REG-15).
   std::function<void(const registry::Shadowed&)> on_builtin_shadowed;
+  // Told of each interrupted submission the session settled when it opened the store
+  // (submission.hpp), in one sentence.
+  std::function<void(const std::string&)> on_reconciled;
 };
 
 class Session {
@@ -47,6 +50,7 @@ class Session {
   bool plugin_timeout_chosen() const { return plugin_timeout_chosen_; }
   const registry::Registry& registry();
   core::PluginHost& plugin_host();
+  // Opened on first use, when it also settles interrupted submissions (submission.hpp).
   core::AppStore& store();
   const core::ConfigFile& config();
 
@@ -84,6 +88,8 @@ class Session {
 
 // What the CLI and the launch API give as on_builtin_shadowed: one warning line on stderr.
 void print_builtin_shadowed(const registry::Shadowed& shadow);
+// Says on stderr what a session settled when it opened the store (on_reconciled).
+void print_reconciled(const std::string& settled);
 
 // The directory where sortie keeps state: $SORTIE_STATE_DIR, else $XDG_STATE_HOME/sortie, else
 // ~/.local/state/sortie.

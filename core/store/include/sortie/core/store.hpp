@@ -45,8 +45,9 @@ struct AppEvent {
 struct ListFilter {
   std::optional<std::string> scheduler;
   std::optional<std::string> session;
-  bool active_only = false;  // only non-terminal apps
-  int limit = 0;             // 0 = no limit; newest first
+  bool active_only = false;       // only non-terminal apps
+  std::optional<AppState> state;  // only apps in this state
+  int limit = 0;                  // 0 = no limit; newest first
 };
 
 struct ExperimentRecord {
@@ -90,6 +91,9 @@ class AppStore {
   // event when the app state changed. Unknown handle: Error(NOT_FOUND).
   void record_status(const std::string& handle, const AppStatus& status);
   void add_event(const std::string& handle, const std::string& kind, const std::string& detail);
+  // Deletes the app with its roles, replicas and events: for a submission its scheduler refused,
+  // so the app never existed. No-op for an unknown handle.
+  void forget(const std::string& handle);
 
   std::optional<AppRecord> get(const std::string& handle) const;
   // The last recorded status (app + replicas), or nullopt for an unknown handle.

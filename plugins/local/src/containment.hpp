@@ -1,0 +1,33 @@
+// How the processes of an app are kept from outliving it (docs/local-scheduler.md, "No
+// escapees"). Chosen by the supervisor's starter at run time, recorded in state.json and shown
+// by `sortie status`.
+//
+// - pid_namespace: the supervisor is the init of a PID namespace of its own (a user namespace
+//   too where the starter is unprivileged). When it dies, even by SIGKILL, the kernel kills every
+//   process of the namespace, setsid and double fork included.
+// - process_marker: where namespaces are refused, every replica carries the environment variable
+//   SORTIE_CONTAINMENT_MARKER=<app dir> (unique, unlike app ids across state dirs); the supervisor
+//   kills the marked processes when the app ends, and the next sortie command that finds the
+//   supervisor dead does it for it. A process that clears its environment escapes this sweep.
+#ifndef SORTIE_LOCAL_CONTAINMENT_HPP
+#define SORTIE_LOCAL_CONTAINMENT_HPP
+
+#include <string>
+#include <string_view>
+
+namespace sortie::local {
+
+inline constexpr std::string_view kPidNamespace = "pid_namespace";
+inline constexpr std::string_view kProcessMarker = "process_marker";
+inline constexpr const char* kMarkerVariable = "SORTIE_CONTAINMENT_MARKER";
+
+// What `sortie status` says about an app contained by `containment`.
+std::string containment_guarantee(std::string_view containment);
+
+// SIGKILLs every process (but this one) whose environment holds kMarkerVariable=<app_dir>, until
+// none is left. Returns how many it killed.
+int kill_marked_processes(const std::string& app_dir);
+
+}  // namespace sortie::local
+
+#endif  // SORTIE_LOCAL_CONTAINMENT_HPP

@@ -1,0 +1,91 @@
+// Atomic submit (finding F6, sortie/session/submission.hpp): a record left UNSUBMITTED by a
+// submitter that died is settled by the next session that opens the store, and says so; one
+// whose submitter still runs is left alone.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <sortie/core/store.hpp>
+#include <sortie/session/session.hpp>
+#include <sortie/session/submission.hpp>
+#include <string>
+#include <vector>
+
+namespace sortie::session {
+namespace {
+
+class SubmissionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = ::testing::TempDir() + "sortie-submission-XXXXXX";
+    state_dir_ = ::mkdtemp(pattern.data());
+    ::setenv("SORTIE_STATE_DIR", state_dir_.c_str(), 1);
+  }
+  void TearDown() override {
+    ::unsetenv("SORTIE_STATE_DIR");
+    std::filesystem::remove_all(state_dir_);
+  }
+  // A session over the staged plugins that collects what it reconciled.
+  std::unique_ptr<Session> session() {
+    SessionOptions options;
+    options.plugin_dirs = {SORTIE_STAGE_DIR "/share/sortie/plugins.d"};
+    options.quiet = true;
+    options.on_reconciled = [this](const std::string& settled) { settled_.push_back(settled); };
+    return std::make_unique<Session>(options);
+  }
+  // Records an app of local_cwd that its scheduler never received, as a submitter with
+  // `message` left it.
+  static void record_unsubmitted(const std::string& app_id, const std::string& message) {
+    auto store = core::AppStore::open(core::AppStore::default_path());
+    core::AppRecord record;
+    record.handle = "local_cwd://default/" + app_id;
+    record.scheduler = "local_cwd";
+    record.session = "default";
+    record.app_id = app_id;
+    record.name = "app";
+    record.state = core::AppState::kUnsubmitted;
+    record.msg = message;
+    record.appdef_json = R"({"schema":"sortie.appdef/1","name":"app","roles":[]})";
+    store->record_submission(record);
+  }
+  // The message a submitter with pid `pid` leaves (submitting_message() of that process).
+  static std::string message_of(pid_t pid) {
+    std::string text = submitting_message();
+    return text.replace(text.find(std::to_string(::getpid())), std::to_string(::getpid()).size(),
+                        std::to_string(pid));
+  }
+
+  std::string state_dir_;
+  std::vector<std::string> settled_;
+};
+
+TEST_F(SubmissionTest, ARecordOfADeadSubmitterIsSettledAndSaid) {
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+  record_unsubmitted("orphan", message_of(child));
+  auto s = session();
+  const auto status = s->store().last_status("local_cwd://default/orphan");
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(status->state, core::AppState::kFailed);
+  EXPECT_NE(status->msg.find("submission interrupted"), std::string::npos) << status->msg;
+  ASSERT_EQ(settled_.size(), 1u);
+  EXPECT_NE(settled_[0].find("local_cwd://default/orphan"), std::string::npos) << settled_[0];
+}
+
+TEST_F(SubmissionTest, ARecordOfALiveSubmitterIsLeftAlone) {
+  record_unsubmitted("busy", submitting_message());
+  auto s = session();
+  EXPECT_EQ(s->store().get("local_cwd://default/busy")->state, core::AppState::kUnsubmitted);
+  EXPECT_TRUE(settled_.empty());
+}
+
+TEST_F(SubmissionTest, OnlySubmittingMessagesNameASubmitter) {
+  EXPECT_EQ(submitter_of(submitting_message()), ::getpid());
+  EXPECT_FALSE(submitter_of("exited with code 1").has_value());
+}
+
+}  // namespace
+}  // namespace sortie::session
