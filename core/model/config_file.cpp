@@ -77,7 +77,7 @@ Sections parse_ini(const std::string& path, const std::string& content) {
 ConfigFile ConfigFile::load(const std::vector<std::string>& paths) {
   ConfigFile config;
   for (const auto& path : paths) {
-    const auto content = read_text_file_if_exists(path, "config file");
+    const auto content = read_text_file_if_exists(path, "config file", limits::kConfigFileBytes);
     if (!content) continue;
     config.files_read_.push_back(path);
     Sections file = parse_ini(path, *content);

@@ -256,6 +256,22 @@ TEST(IsolationTest, BadAnswersReadAsInProcess) {
                {") does not support log"});
 }
 
+// F2/F3 of issue 16: the host parses what the helper relays, so its limits hold here too.
+TEST(IsolationTest, AnswersPastTheLimitsAreRefusedAsInProcess) {
+  isolate_everything();
+  PluginHost host(test_isolation());
+  const Registry registry = fixture("fixture_unbounded");
+  auto scheduler =
+      host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
+  expect_error([&] { scheduler->dryrun("{}"); }, SORTIE_INTERNAL,
+               {"dryrun returned an invalid payload: its JSON nesting exceeds the limit of 128"});
+  expect_error([&] { scheduler->schedule("{}"); }, SORTIE_INTERNAL,
+               {"the app id schedule wrote exceeds the limit of 1024 bytes"});
+  expect_error([&] { scheduler->describe("a"); }, SORTIE_INTERNAL,
+               {"describe returned an invalid payload: its size exceeds the limit of 4194304"});
+  expect_good_plugin_works(host);
+}
+
 TEST(IsolationTest, LoadErrorsReadAsInProcess) {
   isolate_everything();
   expect_load_contained("fixture_raw_no_entry", SORTIE_FAILED_PRECONDITION,

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "scoped_env.hpp"
+
 namespace sortie::core {
 namespace {
 
@@ -211,6 +213,31 @@ const char* const kGroupJson = R"({
   "work_units": [{"server": {"args": {"lr": 0.5}}, "clients_a": {"env_vars": {"X": "1"}}}],
   "sweep": {"product": {"lr": [0.1, 1e-5], "batch_size": [16, 32]}}
 })";
+
+// docs/limits.md L-1, L-3, L-5 (F2, F3 of issue 16: 25,000 levels of JSON crashed `launch`, a
+// 409-byte alias bomb took 6 GB).
+TEST_F(ExperimentFileTest, FilesPastTheLimitsAreRefused) {
+  std::string deep;
+  for (int i = 0; i < 25000; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(25000, '}');
+  EXPECT_EQ(error_of(deep, "deep.json"),
+            "FILE: the JSON nesting exceeds the limit of 128 levels of nesting (docs/limits.md "
+            "L-1); raise it with SORTIE_LIMIT_JSON_DEPTH=<n>");
+  std::string bomb = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (char level = 'b'; level <= 'i'; ++level) {
+    bomb += std::string(1, level) + ": &" + level + " [";
+    for (int i = 0; i < 9; ++i) bomb += std::string(i ? ", *" : "*") + static_cast<char>(level - 1);
+    bomb += "]\n";
+  }
+  EXPECT_LE(bomb.size(), 409u);
+  EXPECT_NE(error_of(bomb).find(": the YAML document (aliases expanded) exceeds the limit of "
+                                "100000 nodes (aliases expanded) (docs/limits.md L-3)"),
+            std::string::npos);
+  const sortie::testing::ScopedEnv small("SORTIE_LIMIT_EXPERIMENT_FILE_BYTES", "10");
+  EXPECT_EQ(error_of("jobs: [1, 2, 3]\n"),
+            "FILE: the experiment file exceeds the limit of 10 bytes (docs/limits.md L-5); raise "
+            "it with SORTIE_LIMIT_EXPERIMENT_FILE_BYTES=<n>");
+}
 
 TEST_F(ExperimentFileTest, ReadsAGroupExperiment) {
   const ExperimentFile file = read_yaml(kGroupYaml);
