@@ -37,7 +37,7 @@ inline constexpr Limit kConfigFileBytes{"CONFIG_FILE_BYTES", "L-7", 1 * kMiB, "b
 inline constexpr Limit kAppIdBytes{"APP_ID_BYTES", "L-8", 1024, "bytes"};
 inline constexpr Limit kStatusAnswerBytes{"STATUS_ANSWER_BYTES", "L-9", 4 * kMiB, "bytes"};
 inline constexpr Limit kListAnswerBytes{"LIST_ANSWER_BYTES", "L-10", 64 * kMiB, "bytes"};
-inline constexpr Limit kPluginAnswerBytes{"PLUGIN_ANSWER_BYTES", "L-11", 16 * kMiB, "bytes"};
+inline constexpr Limit kPluginAnswerBytes{"PLUGIN_ANSWER_BYTES", "L-11", 64 * kMiB, "bytes"};
 inline constexpr Limit kPluginMessageBytes{"PLUGIN_MESSAGE_BYTES", "L-12", 64 * 1024, "bytes"};
 inline constexpr Limit kReplicasPerRole{"REPLICAS_PER_ROLE", "L-13", 10000, "replicas"};
 inline constexpr Limit kWorkUnitsPerSweep{"WORK_UNITS_PER_SWEEP", "L-14", 10000, "work units"};
