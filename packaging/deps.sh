@@ -15,6 +15,8 @@ case $group in
   build) ;;
   test)
     packages+=(googletest libgtest-dev libgmock-dev hyperfine time procps curl jq openssl python3)
+    # tests/fuzz/run_fuzz.sh: clang with its libFuzzer and sanitizer runtimes.
+    packages+=(clang libclang-rt-14-dev)
     # The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
     # already installed (Debian's nodejs 18 also works).
     command -v npm >/dev/null || packages+=(nodejs npm)
