@@ -6,21 +6,16 @@
 #include <string>
 
 #include "cli_harness.hpp"
+#include "hostile_inputs.hpp"
 
 namespace sortie::testing {
 namespace {
-
-std::string nested_object(size_t depth) {
-  std::string text;
-  for (size_t i = 0; i < depth; ++i) text += "{\"a\":";
-  return text + "1" + std::string(depth, '}');
-}
 
 // F2: a manifest nested 500,000 deep (1 MB, within the size limit) on the search path is one
 // reported problem, where it was a crash of every command; every other plugin still works.
 TEST(CliLimits, ADeeplyNestedManifestIsSkippedAndEverythingElseWorks) {
   CliSandbox sandbox;
-  sandbox.write_file("extra/deep.json", std::string(500000, '[') + std::string(500000, ']'));
+  sandbox.write_file("extra/deep.json", nested_json_arrays(500000));
   const std::map<std::string, std::string> env{{"SORTIE_PLUGIN_PATH", sandbox.root() + "/extra"}};
   const auto list = sandbox.sortie({"plugins", "list"}, env);
   EXPECT_EQ(list.exit_code, 0) << list.err;
@@ -36,7 +31,7 @@ TEST(CliLimits, ADeeplyNestedManifestIsSkippedAndEverythingElseWorks) {
 // F2: an experiment file nested 25,000 deep.
 TEST(CliLimits, ADeeplyNestedExperimentFileIsRefused) {
   CliSandbox sandbox;
-  const std::string file = sandbox.write_file("cwd/deep.json", nested_object(25000));
+  const std::string file = sandbox.write_file("cwd/deep.json", nested_json_objects(25000));
   const auto launch = sandbox.sortie({"launch", file});
   EXPECT_EQ(launch.exit_code, 2) << launch.err;
   EXPECT_NE(launch.err.find("deep.json: the JSON nesting exceeds the limit of 128 levels of "
@@ -48,13 +43,7 @@ TEST(CliLimits, ADeeplyNestedExperimentFileIsRefused) {
 // F3: a YAML alias bomb of 409 bytes.
 TEST(CliLimits, AnAliasBombInAnExperimentFileIsRefused) {
   CliSandbox sandbox;
-  std::string bomb = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
-  for (char level = 'b'; level <= 'i'; ++level) {
-    bomb += std::string(1, level) + ": &" + level + " [";
-    for (int i = 0; i < 9; ++i) bomb += std::string(i ? ", *" : "*") + static_cast<char>(level - 1);
-    bomb += "]\n";
-  }
-  const std::string file = sandbox.write_file("cwd/bomb.yaml", bomb);
+  const std::string file = sandbox.write_file("cwd/bomb.yaml", yaml_alias_bomb());
   const auto launch = sandbox.sortie({"launch", file});
   EXPECT_EQ(launch.exit_code, 2) << launch.err;
   EXPECT_NE(launch.err.find("exceeds the limit of 100000 nodes (aliases expanded) "

@@ -6,32 +6,20 @@
 
 #include <string>
 
+#include "hostile_inputs.hpp"
 #include "model_test_support.hpp"
 #include "scoped_env.hpp"
 
 namespace sortie::core {
 namespace {
 
+using sortie::testing::nested_json_arrays;
 using sortie::testing::ScopedEnv;
+using sortie::testing::yaml_alias_bomb;
 using testing::error_of;
 
-// The "billion laughs" of YAML: each level is a list of nine aliases of the one before, so
-// 409 bytes expand to 10^9 nodes in a reader that walks every element.
-std::string alias_bomb() {
-  std::string text = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
-  for (char level = 'b'; level <= 'i'; ++level) {
-    const std::string previous = std::string("*") + static_cast<char>(level - 1);
-    text += std::string(1, level) + ": &" + level + " [";
-    for (int i = 0; i < 9; ++i) text += (i ? ", " : "") + previous;
-    text += "]\n";
-  }
-  return text;
-}
-
-std::string flow_nested(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
-
 TEST(BoundedYamlTest, AnAliasBombIsRefusedBeforeItIsExpanded) {
-  const std::string bomb = alias_bomb();
+  const std::string bomb = yaml_alias_bomb();
   EXPECT_LT(bomb.size(), 410u);
   EXPECT_EQ(error_of([&] { load_bounded_yaml(bomb, "bomb.yaml"); }),
             "bomb.yaml: line 6, column 8: the YAML document (aliases expanded) exceeds the limit "
@@ -54,9 +42,9 @@ TEST(BoundedYamlTest, NodeLimitCountsEachAliasAsWhatItNames) {
 }
 
 TEST(BoundedYamlTest, DepthLimitHoldsAtItsBoundaryAndThroughAliases) {
-  EXPECT_TRUE(load_bounded_yaml(flow_nested(128), "t.yaml").IsSequence());
+  EXPECT_TRUE(load_bounded_yaml(nested_json_arrays(128), "t.yaml").IsSequence());
   EXPECT_EQ(
-      error_of([&] { load_bounded_yaml(flow_nested(129), "t.yaml"); }),
+      error_of([&] { load_bounded_yaml(nested_json_arrays(129), "t.yaml"); }),
       "t.yaml: line 1, column 129: the YAML nesting exceeds the limit of 128 levels of nesting "
       "(docs/limits.md L-2); raise it with SORTIE_LIMIT_YAML_DEPTH=<n>");
   // The mapping and a's two lists are 3 levels; b's list holds a at a 4th.
@@ -69,7 +57,8 @@ TEST(BoundedYamlTest, DepthLimitHoldsAtItsBoundaryAndThroughAliases) {
 }
 
 TEST(BoundedYamlTest, DeepNestingFarPastTheLimitIsAnErrorNotACrash) {
-  const std::string message = error_of([&] { load_bounded_yaml(flow_nested(100000), "t.yaml"); });
+  const std::string message =
+      error_of([&] { load_bounded_yaml(nested_json_arrays(100000), "t.yaml"); });
   EXPECT_NE(message.find("exceeds the limit of 128 levels"), std::string::npos) << message;
 }
 

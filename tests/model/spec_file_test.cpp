@@ -6,6 +6,7 @@
 #include <sortie/core/spec_file.hpp>
 #include <string>
 
+#include "hostile_inputs.hpp"
 #include "model_test_support.hpp"
 #include "scoped_env.hpp"
 
@@ -55,17 +56,11 @@ TEST(SpecFileTest, ReplicasPerRoleAreLimited) {
 
 // docs/limits.md L-2, L-3: spec YAML (and JSON, read by the same parser) is loaded within limits.
 TEST(SpecFileTest, YamlPastTheLimitsIsRefused) {
-  EXPECT_NE(parse_error(std::string(100000, '[') + std::string(100000, ']'))
+  EXPECT_NE(parse_error(sortie::testing::nested_json_arrays(100000))
                 .find("spec.yaml: line 1, column 129: the YAML nesting exceeds the limit of 128"),
             std::string::npos);
-  std::string bomb = "name: &a [x, x, x, x, x, x, x, x, x, x]\n";
-  for (char level = 'b'; level <= 'g'; ++level) {
-    bomb += std::string(1, level) + ": &" + level + " [";
-    for (int i = 0; i < 10; ++i)
-      bomb += std::string(i ? ", *" : "*") + static_cast<char>(level - 1);
-    bomb += "]\n";
-  }
-  EXPECT_NE(parse_error(bomb).find("exceeds the limit of 100000 nodes (aliases expanded)"),
+  EXPECT_NE(parse_error(sortie::testing::yaml_alias_bomb())
+                .find("exceeds the limit of 100000 nodes (aliases expanded)"),
             std::string::npos);
 }
 

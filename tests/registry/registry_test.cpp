@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "hostile_inputs.hpp"
+
 namespace sortie::registry {
 namespace {
 
@@ -309,7 +311,7 @@ TEST_F(RegistryTest, MalformedManifestsBecomeProblemsNamingTheField) {
 // docs/limits.md L-1 and L-6: a manifest nested or sized past the limit is one problem, and the
 // manifests beside it still count (F2 of issue 16: one crashed every command).
 TEST_F(RegistryTest, ManifestsPastTheLimitsAreProblemsAndTheOthersStay) {
-  const std::string deep = write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
+  const std::string deep = write("deep.json", sortie::testing::nested_json_arrays(100000));
   const std::string padded = scheduler_manifest("big") + std::string(1 << 20, ' ');
   const std::string big = write("big.json", padded);
   write("at_limit.json", padded.substr(0, 1 << 20));  // a JSON object up to its last byte

@@ -6,14 +6,14 @@
 #include <sortie/limits.hpp>
 #include <string>
 
+#include "hostile_inputs.hpp"
 #include "scoped_env.hpp"
 
 namespace sortie {
 namespace {
 
+using testing::nested_json_arrays;
 using testing::ScopedEnv;
-
-std::string nested(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
 TEST(LimitsTest, DefaultUntilTheVariableRaisesIt) {
   EXPECT_EQ(limits::value(limits::kJsonDepth), 128u);
@@ -44,8 +44,8 @@ TEST(LimitsTest, ExceededNamesTheLimitItsRuleAndTheVariable) {
 }
 
 TEST(JsonNestingTest, TheBoundaryIsTheLimitItself) {
-  EXPECT_FALSE(json_nesting_exceeds(nested(128), 128));
-  EXPECT_TRUE(json_nesting_exceeds(nested(129), 128));
+  EXPECT_FALSE(json_nesting_exceeds(nested_json_arrays(128), 128));
+  EXPECT_TRUE(json_nesting_exceeds(nested_json_arrays(129), 128));
   EXPECT_FALSE(json_nesting_exceeds(R"({"a":[1,{"b":2}],"c":{}})", 3));
   EXPECT_TRUE(json_nesting_exceeds(R"({"a":[1,{"b":2}]})", 2));
 }
@@ -56,7 +56,7 @@ TEST(JsonNestingTest, BracketsInStringsDoNotCount) {
 }
 
 TEST(JsonNestingTest, AHundredThousandLevelsAreCountedWithoutRecursion) {
-  EXPECT_TRUE(json_nesting_exceeds(nested(100000), 128));
+  EXPECT_TRUE(json_nesting_exceeds(nested_json_arrays(100000), 128));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "hostile_inputs.hpp"
 #include "scoped_env.hpp"
 
 namespace sortie::core {
@@ -217,18 +218,10 @@ const char* const kGroupJson = R"({
 // docs/limits.md L-1, L-3, L-5 (F2, F3 of issue 16: 25,000 levels of JSON crashed `launch`, a
 // 409-byte alias bomb took 6 GB).
 TEST_F(ExperimentFileTest, FilesPastTheLimitsAreRefused) {
-  std::string deep;
-  for (int i = 0; i < 25000; ++i) deep += "{\"a\":";
-  deep += "1" + std::string(25000, '}');
-  EXPECT_EQ(error_of(deep, "deep.json"),
+  EXPECT_EQ(error_of(sortie::testing::nested_json_objects(25000), "deep.json"),
             "FILE: the JSON nesting exceeds the limit of 128 levels of nesting (docs/limits.md "
             "L-1); raise it with SORTIE_LIMIT_JSON_DEPTH=<n>");
-  std::string bomb = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
-  for (char level = 'b'; level <= 'i'; ++level) {
-    bomb += std::string(1, level) + ": &" + level + " [";
-    for (int i = 0; i < 9; ++i) bomb += std::string(i ? ", *" : "*") + static_cast<char>(level - 1);
-    bomb += "]\n";
-  }
+  const std::string bomb = sortie::testing::yaml_alias_bomb();
   EXPECT_LE(bomb.size(), 409u);
   EXPECT_NE(error_of(bomb).find(": the YAML document (aliases expanded) exceeds the limit of "
                                 "100000 nodes (aliases expanded) (docs/limits.md L-3)"),
