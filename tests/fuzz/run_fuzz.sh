@@ -30,7 +30,7 @@ for corpus in tests/fuzz/corpus/*/; do
     "$work" >"$log" 2>&1 || status=$?
   rm -rf "$work"
   stat() { sed -n "s/^stat::$1: *//p" "$log"; }
-  echo "fuzz $name: $(stat number_executed_units) inputs, $(stat average_exec_per_sec)/s," \
+  echo "fuzz $name: $(stat number_of_executed_units) inputs, $(stat average_exec_per_sec)/s," \
     "peak RSS $(stat peak_rss_mb) MB, exit $status"
   if [ "$status" != 0 ]; then
     failed=1
