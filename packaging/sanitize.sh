@@ -22,7 +22,8 @@ for dir in "${test_dirs[@]}"; do
 done
 rm -rf "$build/test-prefix"
 cmake --install "$build" --prefix "$build/test-prefix" >/dev/null
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+# handle_segv=0: the isolation tests' fixtures die of SIGSEGV on purpose, and must die of it.
+export ASAN_OPTIONS=detect_leaks=1:handle_segv=0 UBSAN_OPTIONS=print_stacktrace=1
 passed=0
 failed=0
 for dir in "${test_dirs[@]}"; do
