@@ -23,6 +23,8 @@ case $group in
     packages+=(chromium chromium-driver python3-selenium)
     # The slurm tests run a real 2-node Slurm 22.05 cluster with accounting (engines/slurm_up.sh).
     packages+=(slurmctld slurmd slurm-client munge slurmdbd mariadb-server)
+    # tests/fuzz/run_fuzz.sh: clang with its libFuzzer and sanitizer runtimes.
+    packages+=(clang libclang-rt-14-dev)
     # The Kubernetes and Vertex request validators run on Node.js; keep a newer node when one is
     # already installed (Debian's nodejs 18 also works).
     command -v npm >/dev/null || packages+=(nodejs npm)

@@ -19,6 +19,12 @@ if ! wait "$engines"; then
 fi
 tests_status=0
 ctest --test-dir build -j2 --output-on-failure || tests_status=$?
+if [ "${CI:-}" = true ]; then
+  # The checked builds of docs/limits.md: every fuzz harness on a bounded budget, then the unit
+  # and CLI tests under ASan and UBSan.
+  bash tests/fuzz/run_fuzz.sh 2000 || tests_status=1
+  bash packaging/sanitize.sh || tests_status=1
+fi
 if [ "${CI:-}" = true ] || [ "${SORTIE_FRESH_ROOT_CHECK:-}" = 1 ]; then
   # Runs even when a test failed: a missing dependency often shows in both.
   bash packaging/fresh_root_check.sh

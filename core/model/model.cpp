@@ -2,6 +2,7 @@
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model.hpp>
+#include <sortie/limits.hpp>
 
 namespace sortie::core {
 namespace {
@@ -45,6 +46,12 @@ void validate_role(const AppDef& app, size_t index) {
   if (role.num_replicas < 1) {
     throw Error::invalid_argument(where + ": num_replicas must be >= 1, got " +
                                   std::to_string(role.num_replicas));
+  }
+  if (static_cast<size_t>(role.num_replicas) > limits::value(limits::kReplicasPerRole)) {
+    throw Error::invalid_argument(
+        where + ": " +
+        limits::exceeded("num_replicas (" + std::to_string(role.num_replicas) + ")",
+                         limits::kReplicasPerRole));
   }
   if (role.min_replicas && (*role.min_replicas < 1 || *role.min_replicas > role.num_replicas)) {
     throw Error::invalid_argument(where + ": min_replicas must be between 1 and num_replicas (" +

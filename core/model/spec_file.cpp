@@ -11,6 +11,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/spec_file.hpp>
 
+#include "bounded_yaml.hpp"
 #include "model_files.hpp"
 #include "model_suggest.hpp"
 
@@ -416,7 +417,7 @@ AppDef parse_app_spec(const std::string& text, const std::string& origin,
                       const std::vector<std::string>& resource_names) {
   YAML::Node root;
   try {
-    root = YAML::Load(text);
+    root = load_bounded_yaml(text, origin);
   } catch (const YAML::ParserException& e) {
     throw Error::invalid_argument(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
                                   std::to_string(e.mark.column + 1) +
@@ -434,7 +435,8 @@ AppDef parse_app_spec(const std::string& text, const std::string& origin,
 
 AppDef load_app_spec(const std::string& path, const NamedResourceLookup& lookup,
                      const std::vector<std::string>& resource_names) {
-  return parse_app_spec(read_text_file(path, "app spec"), path, lookup, resource_names);
+  return parse_app_spec(read_text_file(path, "app spec", limits::kSpecFileBytes), path, lookup,
+                        resource_names);
 }
 
 }  // namespace sortie::core

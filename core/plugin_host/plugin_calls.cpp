@@ -4,13 +4,20 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
+#include <sortie/json_nesting.hpp>
+#include <sortie/limits.hpp>
 #include <string>
 
 namespace sortie::core::detail {
 namespace {
 
-void parse_payload(const std::string& context, const char* call, const std::string& payload,
+void parse_payload(const std::string& context, const char* call, const StringSink& out,
                    const char* schema, rapidjson::Document& document) {
+  if (out.cut()) bad_payload(context, call, limits::exceeded("its size", out.limit()));
+  const std::string& payload = out.text();
+  if (json_nesting_exceeds(payload, limits::value(limits::kJsonDepth))) {
+    bad_payload(context, call, limits::exceeded("its JSON nesting", limits::kJsonDepth));
+  }
   document.Parse(payload.c_str(), payload.size());
   if (document.HasParseError()) {
     bad_payload(context, call,
@@ -48,7 +55,15 @@ PluginCallMarker::PluginCallMarker(const std::string& context, const char* call)
 PluginCallMarker::~PluginCallMarker() { t_current_call = previous_; }
 
 void StringSink::append(void* ctx, const char* data, size_t len) {
-  if (data != nullptr) static_cast<StringSink*>(ctx)->text_.append(data, len);
+  auto& sink = *static_cast<StringSink*>(ctx);
+  if (data == nullptr || sink.cut_) return;
+  if (len <= sink.max_bytes_ - sink.text_.size()) {
+    sink.text_.append(data, len);
+    return;
+  }
+  sink.text_.append(data, sink.max_bytes_ - sink.text_.size());
+  sink.text_ += " [cut: " + limits::exceeded("this text", sink.limit_) + "]";
+  sink.cut_ = true;
 }
 
 bool is_known_status(sortie_status status) {
@@ -84,15 +99,15 @@ void check_status(const std::string& context, const char* call, sortie_status st
   throw Error(status, context + ": " + call + " failed: " + text);
 }
 
-void check_payload(const std::string& context, const char* call, const std::string& payload,
+void check_payload(const std::string& context, const char* call, const StringSink& out,
                    const char* schema) {
   rapidjson::Document document;
-  parse_payload(context, call, payload, schema, document);
+  parse_payload(context, call, out, schema, document);
 }
 
-std::vector<std::string> resource_names_of(const std::string& context, const std::string& payload) {
+std::vector<std::string> resource_names_of(const std::string& context, const StringSink& out) {
   rapidjson::Document document;
-  parse_payload(context, "names", payload, "sortie.resource_names/1", document);
+  parse_payload(context, "names", out, "sortie.resource_names/1", document);
   const auto names = document.FindMember("names");
   if (names == document.MemberEnd() || !names->value.IsArray()) {
     bad_payload(context, "names", "no \"names\" array");

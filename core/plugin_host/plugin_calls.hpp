@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <sortie/core/error.hpp>
+#include <sortie/limits.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,17 +23,25 @@
 
 namespace sortie::core::detail {
 
-// A sortie_sink whose writes are appended to a string.
+// A sortie_sink whose writes are appended to a string, up to `limit` bytes: a plugin that writes
+// more cannot exhaust the host's memory. Past the limit the text ends with a note saying so, and
+// cut() is true. Without a limit it holds a message (limits::kPluginMessageBytes).
 class StringSink {
  public:
-  StringSink() : sink_{this, &StringSink::append} {}
+  explicit StringSink(const limits::Limit& limit = limits::kPluginMessageBytes)
+      : limit_(limit), max_bytes_(limits::value(limit)), sink_{this, &StringSink::append} {}
   StringSink(const StringSink&) = delete;
   StringSink& operator=(const StringSink&) = delete;
   const sortie_sink* get() const { return &sink_; }
   const std::string& text() const { return text_; }
+  bool cut() const { return cut_; }
+  const limits::Limit& limit() const { return limit_; }
 
  private:
   static void append(void* ctx, const char* data, size_t len);
+  const limits::Limit& limit_;
+  size_t max_bytes_;
+  bool cut_ = false;
   std::string text_;
   sortie_sink sink_;
 };
@@ -106,16 +115,17 @@ sortie_status invoke_printing(int32_t print_level, const std::string& context, c
 void check_status(const std::string& context, const char* call, sortie_status status,
                   const std::string& message);
 
-// Throws Error(INTERNAL) unless `payload` is a JSON object whose "schema" is `schema`.
 // Error(INTERNAL): the plugin's answer to `call` breaks its payload's rules (`what`).
 [[noreturn]] void bad_payload(const std::string& context, const char* call,
                               const std::string& what);
 
-void check_payload(const std::string& context, const char* call, const std::string& payload,
+// Throws Error(INTERNAL) unless the payload in `out` is whole (not cut at its limit) and a JSON
+// object whose "schema" is `schema`.
+void check_payload(const std::string& context, const char* call, const StringSink& out,
                    const char* schema);
 
 // The "names" of a "sortie.resource_names/1" payload (checked as by check_payload).
-std::vector<std::string> resource_names_of(const std::string& context, const std::string& payload);
+std::vector<std::string> resource_names_of(const std::string& context, const StringSink& out);
 
 }  // namespace sortie::core::detail
 

@@ -76,12 +76,13 @@ SchedulerClient::SchedulerClient(const sortie_scheduler_vtable* vtable, sortie_s
 SchedulerClient::~SchedulerClient() { vtable_->destroy(self_); }
 
 std::string SchedulerClient::run_options() {
-  StringSink out, err;
+  StringSink out(limits::kPluginAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "run_options", [&] {
     return vtable_->run_options(self_, out.get(), err.get());
   });
   check_status(context_, "run_options", status, err.text());
-  check_payload(context_, "run_options", out.text(), "sortie.runopts/1");
+  check_payload(context_, "run_options", out, "sortie.runopts/1");
   return out.text();
 }
 
@@ -95,33 +96,41 @@ std::vector<RunOpt> SchedulerClient::declared_run_options() {
 }
 
 std::string SchedulerClient::dryrun(std::string_view input) {
-  StringSink out, err;
+  StringSink out(limits::kPluginAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "dryrun", [&] {
     return vtable_->dryrun(self_, as_str(input), out.get(), err.get());
   });
   check_status(context_, "dryrun", status, err.text());
-  check_payload(context_, "dryrun", out.text(), "sortie.dryrun/1");
+  check_payload(context_, "dryrun", out, "sortie.dryrun/1");
   return out.text();
 }
 
 std::string SchedulerClient::schedule(std::string_view request) {
-  StringSink out, err;
+  StringSink out(limits::kAppIdBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "schedule", [&] {
     return vtable_->schedule(self_, as_str(request), out.get(), err.get());
   });
   check_status(context_, "schedule", status, err.text());
+  if (out.cut()) {
+    throw Error::internal(context_ + ": " +
+                          limits::exceeded("the app id schedule wrote", limits::kAppIdBytes) +
+                          "; this is a bug in the plugin");
+  }
   detail::check_app_id(context_, out.text());
   return out.text();
 }
 
 std::optional<std::string> SchedulerClient::describe(std::string_view app_id) {
-  StringSink out, err;
+  StringSink out(limits::kStatusAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "describe", [&] {
     return vtable_->describe(self_, as_str(app_id), out.get(), err.get());
   });
   if (status == SORTIE_NOT_FOUND) return std::nullopt;
   check_status(context_, "describe", status, err.text());
-  check_payload(context_, "describe", out.text(), "sortie.status/1");
+  check_payload(context_, "describe", out, "sortie.status/1");
   return out.text();
 }
 
@@ -129,12 +138,13 @@ std::string SchedulerClient::list(std::string_view filter) {
   if (!SORTIE_HAS_MEMBER(vtable_, sortie_scheduler_vtable, list) || vtable_->list == nullptr) {
     throw Error::unimplemented(context_ + " does not support list");
   }
-  StringSink out, err;
+  StringSink out(limits::kListAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "list", [&] {
     return vtable_->list(self_, as_str(filter), out.get(), err.get());
   });
   check_status(context_, "list", status, err.text());
-  check_payload(context_, "list", out.text(), "sortie.list/1");
+  check_payload(context_, "list", out, "sortie.list/1");
   return out.text();
 }
 
@@ -153,13 +163,14 @@ bool SchedulerClient::can_wait() const {
 std::string SchedulerClient::wait(std::string_view app_id, std::string_view known_state,
                                   int64_t timeout_ms) {
   if (!can_wait()) throw Error::unimplemented(context_ + " does not support wait");
-  StringSink out, err;
+  StringSink out(limits::kStatusAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "wait", [&] {
     return vtable_->wait(self_, as_str(app_id), as_str(known_state), timeout_ms, out.get(),
                          err.get());
   });
   check_status(context_, "wait", status, err.text());
-  check_payload(context_, "wait", out.text(), "sortie.status/1");
+  check_payload(context_, "wait", out, "sortie.status/1");
   return out.text();
 }
 
@@ -192,12 +203,13 @@ ImageProviderClient::ImageProviderClient(const sortie_image_provider_vtable* vta
 ImageProviderClient::~ImageProviderClient() { vtable_->destroy(self_); }
 
 std::string ImageProviderClient::fetch(std::string_view role_json) {
-  StringSink out, err;
+  StringSink out(limits::kPluginAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "fetch", [&] {
     return vtable_->fetch(self_, as_str(role_json), out.get(), err.get());
   });
   check_status(context_, "fetch", status, err.text());
-  check_payload(context_, "fetch", out.text(), "sortie.image/1");
+  check_payload(context_, "fetch", out, "sortie.image/1");
   return out.text();
 }
 
@@ -208,12 +220,13 @@ PackagerClient::PackagerClient(const sortie_packager_vtable* vtable, sortie_pack
 PackagerClient::~PackagerClient() { vtable_->destroy(self_); }
 
 std::string PackagerClient::package(std::string_view request_json) {
-  StringSink out, err;
+  StringSink out(limits::kPluginAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "package", [&] {
     return vtable_->package(self_, as_str(request_json), out.get(), err.get());
   });
   check_status(context_, "package", status, err.text());
-  check_payload(context_, "package", out.text(), "sortie.package_result/1");
+  check_payload(context_, "package", out, "sortie.package_result/1");
   return out.text();
 }
 

@@ -158,13 +158,14 @@ std::vector<std::string> PluginHost::resource_names(const registry::Entry& entry
       entry, registry::Group::kNamedResources, SORTIE_KIND_NAMED_RESOURCES, isolation_, plugin);
   const auto* vtable = static_cast<const sortie_named_resources_vtable*>(component.vtable);
   const std::string context = component_context(entry, *plugin);
-  StringSink out, err;
+  StringSink out(limits::kPluginAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke(context, "names", [&] {
     return detail::is_isolated(component) ? detail::isolated_names(component, out.get(), err.get())
                                           : vtable->names(out.get(), err.get());
   });
   check_status(context, "names", status, err.text());
-  return detail::resource_names_of(context, out.text());
+  return detail::resource_names_of(context, out);
 }
 
 std::optional<std::string> PluginHost::resource_lookup(const registry::Entry& entry,
@@ -175,7 +176,8 @@ std::optional<std::string> PluginHost::resource_lookup(const registry::Entry& en
       entry, registry::Group::kNamedResources, SORTIE_KIND_NAMED_RESOURCES, isolation_, plugin);
   const auto* vtable = static_cast<const sortie_named_resources_vtable*>(component.vtable);
   const std::string context = component_context(entry, *plugin);
-  StringSink out, err;
+  StringSink out(limits::kPluginAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke(context, "lookup", [&] {
     return detail::is_isolated(component)
                ? detail::isolated_lookup(component, as_str(name), out.get(), err.get())
@@ -183,7 +185,7 @@ std::optional<std::string> PluginHost::resource_lookup(const registry::Entry& en
   });
   if (status == SORTIE_NOT_FOUND) return std::nullopt;
   check_status(context, "lookup", status, err.text());
-  detail::check_payload(context, "lookup", out.text(), "sortie.resource/1");
+  detail::check_payload(context, "lookup", out, "sortie.resource/1");
   return out.text();
 }
 

@@ -133,9 +133,7 @@ class RemoteLibrary {
                     "` to check the plugin";
         return reply;
       }
-      reply.document.Parse(outcome.reply->c_str(), outcome.reply->size());
-      if (reply.document.HasParseError() || !reply.document.IsObject() ||
-          !reply.document.HasMember("status") || !reply.document["status"].IsInt()) {
+      if (!parse_wire_reply(*outcome.reply, reply.document)) {
         const std::string failure = "the plugin's process sent a malformed reply to " +
                                     std::string(call) + " and was stopped";
         helper_->stop(SORTIE_INTERNAL, failure);

@@ -4,6 +4,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <sortie/json_nesting.hpp>
+#include <sortie/limits.hpp>
 #include <stdexcept>
 
 namespace sortie::core::detail {
@@ -88,6 +90,14 @@ std::optional<std::string> take_wire_message(std::string& buffer) {
   std::string message = buffer.substr(4, size);
   buffer.erase(0, 4 + size_t{size});
   return message;
+}
+
+bool parse_wire_reply(const std::string& message, rapidjson::Document& document) {
+  if (json_nesting_exceeds(message, limits::value(limits::kJsonDepth))) return false;
+  document.Parse(message.c_str(), message.size());
+  if (document.HasParseError() || !document.IsObject()) return false;
+  const auto status = document.FindMember("status");
+  return status != document.MemberEnd() && status->value.IsInt();
 }
 
 }  // namespace sortie::core::detail

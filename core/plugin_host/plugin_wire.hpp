@@ -7,6 +7,8 @@
 #ifndef SORTIE_CORE_SRC_PLUGIN_WIRE_HPP
 #define SORTIE_CORE_SRC_PLUGIN_WIRE_HPP
 
+#include <rapidjson/document.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -52,6 +54,10 @@ std::string wire_frame(std::string_view json);
 // Removes the first complete message from the front of `buffer` and returns it; nullopt while
 // the message is still incomplete. Throws std::length_error for a length above the limit.
 std::optional<std::string> take_wire_message(std::string& buffer);
+
+// Parses a reply taken by take_wire_message into `document`; false unless it is a JSON object,
+// nested within limits::kJsonDepth, whose "status" is an integer.
+bool parse_wire_reply(const std::string& message, rapidjson::Document& document);
 
 }  // namespace sortie::core::detail
 

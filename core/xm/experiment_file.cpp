@@ -14,7 +14,10 @@
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/core/experiment_file.hpp>
+#include <sortie/json_nesting.hpp>
+#include <sortie/limits.hpp>
 
+#include "bounded_yaml.hpp"
 #include "model_files.hpp"
 #include "model_suggest.hpp"
 
@@ -195,6 +198,10 @@ void check_no_repeated_keys(const Node& node, const std::string& origin, const s
 Node parse_document(const std::string& text, const std::string& origin) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') {
+    // A flow mapping nested this deep is past the YAML limit as well.
+    if (json_nesting_exceeds(text, limits::value(limits::kJsonDepth))) {
+      fail(origin, "", limits::exceeded("the JSON nesting", limits::kJsonDepth));
+    }
     std::string json_error;
     if (auto json = parse_json(text, json_error)) return std::move(*json);
     const size_t second = text.find_first_not_of(" \t\r\n", first + 1);
@@ -203,7 +210,7 @@ Node parse_document(const std::string& text, const std::string& origin) {
     }
   }
   try {
-    return from_yaml(YAML::Load(text), origin, "");
+    return from_yaml(load_bounded_yaml(text, origin), origin, "");
   } catch (const YAML::ParserException& e) {
     fail(origin, "",
          "invalid YAML at line " + std::to_string(e.mark.line + 1) + ", column " +
@@ -789,7 +796,7 @@ class ExperimentReader {
 }  // namespace
 
 ExperimentFile read_experiment_file(const std::string& path) {
-  const std::string content = read_text_file(path, "experiment file");
+  const std::string content = read_text_file(path, "experiment file", limits::kExperimentFileBytes);
   const Node root = parse_document(content, path);
   check_no_repeated_keys(root, path, "");
   ExperimentFile file = ExperimentReader(path).read(root);

@@ -3,8 +3,10 @@
 // Hyper-parameter sweeps: one Args per combination, keywords in axis order. product() follows
 // itertools.product (last axis fastest), zip() follows zip() but refuses unequal lengths instead
 // of silently dropping values.
+#include <algorithm>
 #include <set>
 #include <sortie/core/error.hpp>
+#include <sortie/limits.hpp>
 #include <sortie/xm.hpp>
 
 namespace sortie::xm {
@@ -22,10 +24,27 @@ void check_distinct_names(const Axes& axes, const char* sweep) {
   }
 }
 
+// Refuses a sweep of more than limits::kWorkUnitsPerSweep work units before any is built: a zip
+// has as many as its longest axis, a product the product of its axes' lengths.
+void check_size(const Axes& axes, const char* sweep, bool is_product) {
+  const size_t max_work_units = limits::value(limits::kWorkUnitsPerSweep);
+  size_t count = 1;
+  for (const auto& axis : axes) {
+    const size_t values = std::max<size_t>(axis.second.size(), 1);
+    if (values > (is_product ? max_work_units / count : max_work_units)) {
+      throw core::Error::invalid_argument(
+          std::string(sweep) + ": " +
+          limits::exceeded("the number of work units", limits::kWorkUnitsPerSweep));
+    }
+    if (is_product) count *= values;
+  }
+}
+
 }  // namespace
 
 std::vector<Args> product(const Axes& axes) {
   check_distinct_names(axes, "product");
+  check_size(axes, "product", true);
   std::vector<Args> combinations(1);
   for (const auto& [name, values] : axes) {
     std::vector<Args> extended;
@@ -44,6 +63,7 @@ std::vector<Args> product(const Axes& axes) {
 std::vector<Args> zip(const Axes& axes) {
   check_distinct_names(axes, "zip");
   if (axes.empty()) return {};
+  check_size(axes, "zip", false);
   const size_t length = axes.front().second.size();
   for (const auto& axis : axes) {
     if (axis.second.size() == length) continue;

@@ -17,6 +17,8 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <sortie/json_nesting.hpp>
+#include <sortie/limits.hpp>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -264,7 +266,15 @@ Entry parse_entry(const rapidjson::Value& value, const std::string& json_path,
   return entry;
 }
 
+// A manifest past limits::kManifestBytes is refused before it is read (manifests are regular
+// files found by listing a directory, so their size is known up front).
 std::string read_file(const fs::path& path) {
+  std::error_code size_error;
+  const std::uintmax_t size = fs::file_size(path, size_error);
+  if (!size_error && size > limits::value(limits::kManifestBytes)) {
+    throw ManifestFault(limits::exceeded("the file's size (" + std::to_string(size) + " bytes)",
+                                         limits::kManifestBytes));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ManifestFault(std::string("cannot read the file: ") + std::strerror(errno));
   std::ostringstream text;
@@ -285,6 +295,9 @@ ManifestContents read_manifest(const std::string& path) {
   std::shared_ptr<PluginLibrary> plugin;  // completed with `provides` once the entries parsed
   try {
     const std::string text = read_file(manifest_path);
+    if (json_nesting_exceeds(text, limits::value(limits::kJsonDepth))) {
+      throw ManifestFault(limits::exceeded("its JSON nesting", limits::kJsonDepth));
+    }
     document.Parse(text.c_str(), text.size());
     if (document.HasParseError()) {
       throw ManifestFault("invalid JSON at " + line_and_column(text, document.GetErrorOffset()) +

@@ -4,11 +4,17 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <sortie/json_nesting.hpp>
+#include <sortie/limits.hpp>
 #include <sortie/plugin.hpp>
 
 namespace sortie::payload {
 
 rapidjson::Document parse_object(std::string_view text, std::string_view what) {
+  if (json_nesting_exceeds(text, limits::value(limits::kJsonDepth))) {
+    throw Error::invalid_argument(
+        limits::exceeded(std::string(what) + ": its JSON nesting", limits::kJsonDepth));
+  }
   rapidjson::Document document;
   document.Parse(text.data(), text.size());
   if (document.HasParseError()) {

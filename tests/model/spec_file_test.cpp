@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/spec_file.hpp>
 #include <string>
 
+#include "hostile_inputs.hpp"
 #include "model_test_support.hpp"
+#include "scoped_env.hpp"
 
 namespace sortie::core {
 namespace {
@@ -21,6 +24,44 @@ AppDef parse(const std::string& text) {
 
 std::string parse_error(const std::string& text) {
   return error_of([&] { parse(text); });
+}
+
+// docs/limits.md L-4: a spec file is read up to its limit and no further.
+TEST(SpecFileTest, SpecFilesPastTheSizeLimitAreRefused) {
+  const std::string path = kExamples + "echo.yaml";
+  const auto size = std::filesystem::file_size(path);
+  {
+    const sortie::testing::ScopedEnv at_size("SORTIE_LIMIT_SPEC_FILE_BYTES", std::to_string(size));
+    EXPECT_EQ(load_app_spec(path, test_resources).name, "echo");
+  }
+  const sortie::testing::ScopedEnv below("SORTIE_LIMIT_SPEC_FILE_BYTES", std::to_string(size - 1));
+  EXPECT_EQ(error_of([&] { load_app_spec(path, test_resources); }),
+            path + ": the app spec exceeds the limit of " + std::to_string(size - 1) +
+                " bytes (docs/limits.md L-4); raise it with SORTIE_LIMIT_SPEC_FILE_BYTES=<n>");
+}
+
+// docs/limits.md L-13 (F3 of issue 16: 2147483647 replicas made --dryrun grow past 24 GB).
+TEST(SpecFileTest, ReplicasPerRoleAreLimited) {
+  const auto spec = [](const std::string& replicas) {
+    return "name: many\nroles:\n  - name: main\n    entrypoint: echo\n    num_replicas: " +
+           replicas + "\n";
+  };
+  EXPECT_EQ(parse(spec("10000")).roles[0].num_replicas, 10000);
+  EXPECT_NE(parse_error(spec("2147483647"))
+                .find("num_replicas (2147483647) exceeds the limit of 10000 replicas "
+                      "(docs/limits.md L-13); raise it with SORTIE_LIMIT_REPLICAS_PER_ROLE=<n>"),
+            std::string::npos);
+  EXPECT_NE(parse_error(spec("10001")).find("num_replicas (10001) exceeds"), std::string::npos);
+}
+
+// docs/limits.md L-2, L-3: spec YAML (and JSON, read by the same parser) is loaded within limits.
+TEST(SpecFileTest, YamlPastTheLimitsIsRefused) {
+  EXPECT_NE(parse_error(sortie::testing::nested_json_arrays(100000))
+                .find("spec.yaml: line 1, column 129: the YAML nesting exceeds the limit of 128"),
+            std::string::npos);
+  EXPECT_NE(parse_error(sortie::testing::yaml_alias_bomb())
+                .find("exceeds the limit of 100000 nodes (aliases expanded)"),
+            std::string::npos);
 }
 
 TEST(SpecFileTest, LoadsTheEchoExample) {

@@ -256,6 +256,22 @@ TEST(IsolationTest, BadAnswersReadAsInProcess) {
                {") does not support log"});
 }
 
+// F2/F3 of issue 16: the host parses what the helper relays, so its limits hold here too.
+TEST(IsolationTest, AnswersPastTheLimitsAreRefusedAsInProcess) {
+  isolate_everything();
+  PluginHost host(test_isolation());
+  const Registry registry = fixture("fixture_unbounded");
+  auto scheduler =
+      host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
+  expect_error([&] { scheduler->dryrun("{}"); }, SORTIE_INTERNAL,
+               {"dryrun returned an invalid payload: its JSON nesting exceeds the limit of 128"});
+  expect_error([&] { scheduler->schedule("{}"); }, SORTIE_INTERNAL,
+               {"the app id schedule wrote exceeds the limit of 1024 bytes"});
+  expect_error([&] { scheduler->describe("a"); }, SORTIE_INTERNAL,
+               {"describe returned an invalid payload: its size exceeds the limit of 4194304"});
+  expect_good_plugin_works(host);
+}
+
 TEST(IsolationTest, LoadErrorsReadAsInProcess) {
   isolate_everything();
   expect_load_contained("fixture_raw_no_entry", SORTIE_FAILED_PRECONDITION,
@@ -345,12 +361,21 @@ class IsolationFileTest : public ::testing::Test {
     fs::remove_all(scratch_);
     fs::create_directories(scratch_);
   }
-  // A manifest for fixture `library`'s scheduler with the given "isolation" member.
-  Registry manifest(const std::string& library, const std::string& isolation) {
+  // A copy of fixture `library` at a path of this test's own. The host keeps each library it
+  // loaded, isolated or not, for the life of the process (by path), so a test that must see a
+  // first load, or a helper that no earlier test killed, needs a path no other test uses.
+  std::string private_copy(const std::string& library) {
+    const fs::path copy = scratch_ / ("lib" + library + ".so");
+    fs::copy_file(library_of(library), copy, fs::copy_options::overwrite_existing);
+    return copy.string();
+  }
+  // A manifest for the scheduler of the library at `library_path`, with the given "isolation"
+  // member.
+  Registry manifest(const std::string& library_path, const std::string& isolation) {
     const std::string path = (scratch_ / "m.json").string();
     std::ofstream(path) << R"({"file_format_version": "1.0", "plugin": {"name": "scratch",
       "version": "1", "library": ")"
-                        << library_of(library) << R"(", "abi": {"min": "1.0", "max": "1.0"},
+                        << library_path << R"(", "abi": {"min": "1.0", "max": "1.0"},
       "isolation": ")" << isolation
                         << R"("}, "provides": [{"group": "sortie.schedulers", "name":
       "fixture_sched"}]})";
@@ -363,35 +388,36 @@ TEST_F(IsolationFileTest, ManifestFlagIsolatesOneLibrary) {
   IsolationOptions options;
   options.helper_path = SORTIE_PLUGIN_HELPER;
   test_isolation() = options;  // isolate_all stays false
-  const Registry registry = manifest("fixture_segfault", "subprocess");
+  const std::string segfault = private_copy("fixture_segfault");
+  const Registry registry = manifest(segfault, "subprocess");
   PluginHost host(test_isolation());
   auto scheduler =
       host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
   expect_error([&] { scheduler->schedule(kRequest); }, SORTIE_UNAVAILABLE,
                {"died of SIGSEGV (Segmentation fault) during schedule"});
-  EXPECT_FALSE(mapped_here(library_of("fixture_segfault")));
+  EXPECT_FALSE(mapped_here(segfault));
   expect_good_plugin_works(host);  // in process
   EXPECT_TRUE(mapped_here(library_of("fixture_good")));
 }
 
 TEST_F(IsolationFileTest, UnknownIsolationModeIsAManifestProblem) {
-  const Registry registry = manifest("fixture_good", "sandbox");
+  const Registry registry = manifest(library_of("fixture_good"), "sandbox");
   ASSERT_EQ(registry.problems().size(), 1u);
   EXPECT_EQ(registry.problems()[0].message,
             "plugin.isolation: 'sandbox' is not an isolation mode; use \"in_process\" (the "
             "default) or \"subprocess\"");
 }
 
-TEST(IsolationTest, MissingHelperIsNamed) {
+TEST_F(IsolationFileTest, MissingHelperIsNamed) {
   IsolationOptions options;
   options.isolate_all = true;
   options.helper_path = "/nonexistent/sortie-plugin-host";
   test_isolation() = options;
   PluginHost host(test_isolation());
-  const Registry registry = fixture("fixture_good");
+  const Registry registry = manifest(private_copy("fixture_good"), "subprocess");
   expect_error([&] { host.load(*registry.entries(Group::kSchedulers).at(0)->plugin); },
                SORTIE_FAILED_PRECONDITION,
-               {"plugin 'fixture_good' (",
+               {"plugin 'scratch' (",
                 "): cannot run the plugin in a helper process: "
                 "/nonexistent/sortie-plugin-host is missing; reinstall "
                 "sortie"});

@@ -97,6 +97,24 @@ class PluginHostFileTest : public ::testing::Test {
   fs::path scratch_;
 };
 
+// docs/limits.md L-1, L-8, L-9: answers nested or sized past the limits are the plugin's bug,
+// refused without a crash and without keeping them whole.
+TEST(PluginHostTest, AnswersPastTheLimitsAreRefused) {
+  PluginHost host;
+  const Registry registry = fixture("fixture_unbounded");
+  auto scheduler =
+      host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
+  expect_error([&] { scheduler->dryrun("{}"); }, SORTIE_INTERNAL,
+               {"dryrun returned an invalid payload: its JSON nesting exceeds the limit of 128 "
+                "levels of nesting (docs/limits.md L-1); raise it with SORTIE_LIMIT_JSON_DEPTH"});
+  expect_error([&] { scheduler->schedule("{}"); }, SORTIE_INTERNAL,
+               {"the app id schedule wrote exceeds the limit of 1024 bytes (docs/limits.md L-8)"});
+  expect_error([&] { scheduler->describe("a"); }, SORTIE_INTERNAL,
+               {"describe returned an invalid payload: its size exceeds the limit of 4194304 "
+                "bytes (docs/limits.md L-9); raise it with SORTIE_LIMIT_STATUS_ANSWER_BYTES"});
+  expect_good_plugin_works(host);
+}
+
 TEST(PluginHostTest, GoodPluginNegotiatesOnce) {
   PluginHost host;
   const Registry registry = fixture("fixture_good");

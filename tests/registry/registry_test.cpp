@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "hostile_inputs.hpp"
+
 namespace sortie::registry {
 namespace {
 
@@ -304,6 +306,30 @@ TEST_F(RegistryTest, MalformedManifestsBecomeProblemsNamingTheField) {
   }
   EXPECT_EQ(registry.problems().back().message, "cannot read the file: No such file or directory");
   EXPECT_TRUE(registry.entries(Group::kSchedulers).empty());
+}
+
+// docs/limits.md L-1 and L-6: a manifest nested or sized past the limit is one problem, and the
+// manifests beside it still count (F2 of issue 16: one crashed every command).
+TEST_F(RegistryTest, ManifestsPastTheLimitsAreProblemsAndTheOthersStay) {
+  const std::string deep = write("deep.json", sortie::testing::nested_json_arrays(100000));
+  const std::string padded = scheduler_manifest("big") + std::string(1 << 20, ' ');
+  const std::string big = write("big.json", padded);
+  write("at_limit.json", padded.substr(0, 1 << 20));  // a JSON object up to its last byte
+  const std::string good = write("good.json", scheduler_manifest("good"));
+  const Registry registry = discover_in({dir("")});
+  ASSERT_EQ(registry.problems().size(), 2u);
+  EXPECT_EQ(registry.problems()[0].manifest_path, big);
+  EXPECT_EQ(registry.problems()[0].message,
+            "the file's size (" + std::to_string(padded.size()) +
+                " bytes) exceeds the limit of 1048576 bytes (docs/limits.md L-6); raise it with "
+                "SORTIE_LIMIT_MANIFEST_BYTES=<n>");
+  EXPECT_EQ(registry.problems()[1].manifest_path, deep);
+  EXPECT_EQ(registry.problems()[1].message,
+            "its JSON nesting exceeds the limit of 128 levels of nesting (docs/limits.md L-1); "
+            "raise it with SORTIE_LIMIT_JSON_DEPTH=<n>");
+  EXPECT_NE(registry.find(Group::kSchedulers, "good"), nullptr);
+  EXPECT_NE(registry.find(Group::kSchedulers, "big"), nullptr);  // at_limit.json, read whole
+  EXPECT_EQ(registry.find(Group::kSchedulers, "good")->manifest_path, good);
 }
 
 TEST_F(RegistryTest, BadEntriesAreSkippedAndTheRestOfTheManifestStays) {

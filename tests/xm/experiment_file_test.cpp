@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "hostile_inputs.hpp"
+#include "scoped_env.hpp"
+
 namespace sortie::core {
 namespace {
 
@@ -211,6 +214,23 @@ const char* const kGroupJson = R"({
   "work_units": [{"server": {"args": {"lr": 0.5}}, "clients_a": {"env_vars": {"X": "1"}}}],
   "sweep": {"product": {"lr": [0.1, 1e-5], "batch_size": [16, 32]}}
 })";
+
+// docs/limits.md L-1, L-3, L-5 (F2, F3 of issue 16: 25,000 levels of JSON crashed `launch`, a
+// 409-byte alias bomb took 6 GB).
+TEST_F(ExperimentFileTest, FilesPastTheLimitsAreRefused) {
+  EXPECT_EQ(error_of(sortie::testing::nested_json_objects(25000), "deep.json"),
+            "FILE: the JSON nesting exceeds the limit of 128 levels of nesting (docs/limits.md "
+            "L-1); raise it with SORTIE_LIMIT_JSON_DEPTH=<n>");
+  const std::string bomb = sortie::testing::yaml_alias_bomb();
+  EXPECT_LE(bomb.size(), 409u);
+  EXPECT_NE(error_of(bomb).find(": the YAML document (aliases expanded) exceeds the limit of "
+                                "100000 nodes (aliases expanded) (docs/limits.md L-3)"),
+            std::string::npos);
+  const sortie::testing::ScopedEnv small("SORTIE_LIMIT_EXPERIMENT_FILE_BYTES", "10");
+  EXPECT_EQ(error_of("jobs: [1, 2, 3]\n"),
+            "FILE: the experiment file exceeds the limit of 10 bytes (docs/limits.md L-5); raise "
+            "it with SORTIE_LIMIT_EXPERIMENT_FILE_BYTES=<n>");
+}
 
 TEST_F(ExperimentFileTest, ReadsAGroupExperiment) {
   const ExperimentFile file = read_yaml(kGroupYaml);

@@ -1,10 +1,13 @@
 // Sweeps: product() in itertools.product order, zip() element-wise with equal lengths.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <sortie/core/error.hpp>
 #include <sortie/xm.hpp>
 #include <string>
 #include <vector>
+
+#include "scoped_env.hpp"
 
 namespace sortie::xm {
 namespace {
@@ -44,6 +47,40 @@ TEST(SweepsTest, ProductEdgeCasesFollowItertools) {
   ASSERT_EQ(none.size(), 1u);  // itertools.product() yields one empty tuple
   EXPECT_TRUE(none[0].empty());
   EXPECT_TRUE(product({{"a", {1, 2}}, {"b", {}}}).empty());
+}
+
+std::vector<ArgValue> numbers(int count) {
+  std::vector<ArgValue> values;
+  for (int i = 0; i < count; ++i) values.emplace_back(i);
+  return values;
+}
+
+// docs/limits.md L-14: the count is checked before any combination is built.
+TEST(SweepsTest, WorkUnitsPerSweepAreLimited) {
+  EXPECT_EQ(product({{"a", numbers(100)}, {"b", numbers(100)}}).size(), 10000u);
+  EXPECT_EQ(zip({{"a", numbers(10000)}}).size(), 10000u);
+  const std::string message =
+      "exceeds the limit of 10000 work units (docs/limits.md L-14); raise it with "
+      "SORTIE_LIMIT_WORK_UNITS_PER_SWEEP=<n>";
+  for (const auto& sweep : std::vector<std::function<void()>>{
+           [] {
+             product({{"a", numbers(100)}, {"b", numbers(101)}});
+           },
+           [] {
+             product({{"a", numbers(2)}, {"b", numbers(1 << 16)}, {"c", numbers(1 << 16)}});
+           },
+           [] {
+             zip({{"a", numbers(10001)}});
+           }}) {
+    try {
+      sweep();
+      ADD_FAILURE() << "no error";
+    } catch (const core::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
+  const sortie::testing::ScopedEnv raised("SORTIE_LIMIT_WORK_UNITS_PER_SWEEP", "10100");
+  EXPECT_EQ(product({{"a", numbers(100)}, {"b", numbers(101)}}).size(), 10100u);
 }
 
 TEST(SweepsTest, ZipPairsElementWise) {

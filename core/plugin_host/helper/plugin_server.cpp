@@ -129,7 +129,9 @@ PluginServer::PluginServer() { core::detail::forward_diagnostics(&queue_diagnost
 std::string PluginServer::handle(const std::string& request_text) {
   WireObject reply;
   sortie_status status = SORTIE_OK;
-  StringSink out, err;
+  // The host checks each answer against its own limit; this one only bounds the helper's memory.
+  StringSink out(limits::kListAnswerBytes);
+  StringSink err;
   std::string failure;
   try {
     rapidjson::Document request;

@@ -1,0 +1,109 @@
+#include "bounded_yaml.hpp"
+
+#include <yaml-cpp/anchor.h>
+#include <yaml-cpp/eventhandler.h>
+
+#include <algorithm>
+#include <map>
+#include <sortie/core/error.hpp>
+#include <sortie/limits.hpp>
+#include <sstream>
+#include <vector>
+
+namespace sortie::core {
+namespace {
+
+// Counts the nodes and the depth of one document as a reader walking it sees them: an alias
+// counts as the whole node it names, at the depth where it appears.
+class LimitCounter : public YAML::EventHandler {
+ public:
+  explicit LimitCounter(const std::string& origin)
+      : origin_(origin),
+        max_depth_(limits::value(limits::kYamlDepth)),
+        max_nodes_(limits::value(limits::kYamlNodes)) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
+    leaf(mark, anchor);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto found = anchored_.find(anchor);
+    const Extent extent = found == anchored_.end() ? Extent{1, 0} : found->second;
+    add_nodes(mark, extent.nodes);
+    check_depth(mark, open_.size() + extent.height);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Extent {
+    size_t nodes;
+    size_t height;  // levels of collections inside, 0 for a scalar
+  };
+  struct Open {
+    YAML::anchor_t anchor;
+    size_t nodes_before;
+    size_t height = 1;
+  };
+
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    add_nodes(mark, 1);
+    if (anchor != YAML::NullAnchor) anchored_[anchor] = Extent{1, 0};
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    add_nodes(mark, 1);
+    open_.push_back(Open{anchor, nodes_ - 1});
+    check_depth(mark, open_.size());
+  }
+  void close() {
+    const Open closed = open_.back();
+    open_.pop_back();
+    if (!open_.empty()) open_.back().height = std::max(open_.back().height, closed.height + 1);
+    if (closed.anchor != YAML::NullAnchor) {
+      anchored_[closed.anchor] = Extent{nodes_ - closed.nodes_before, closed.height};
+    }
+  }
+  void add_nodes(const YAML::Mark& mark, size_t count) {
+    nodes_ += count;
+    if (nodes_ > max_nodes_) fail(mark, "the YAML document (aliases expanded)", limits::kYamlNodes);
+  }
+  void check_depth(const YAML::Mark& mark, size_t depth) const {
+    if (depth > max_depth_) fail(mark, "the YAML nesting", limits::kYamlDepth);
+  }
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what,
+                         const limits::Limit& limit) const {
+    throw Error::invalid_argument(origin_ + ": line " + std::to_string(mark.line + 1) +
+                                  ", column " + std::to_string(mark.column + 1) + ": " +
+                                  limits::exceeded(what, limit));
+  }
+
+  const std::string& origin_;
+  const size_t max_depth_;
+  const size_t max_nodes_;
+  size_t nodes_ = 0;
+  std::vector<Open> open_;
+  std::map<YAML::anchor_t, Extent> anchored_;
+};
+
+}  // namespace
+
+YAML::Node load_bounded_yaml(const std::string& text, const std::string& origin) {
+  std::istringstream stream(text);
+  YAML::Parser parser(stream);
+  LimitCounter counter(origin);
+  parser.HandleNextDocument(counter);
+  return YAML::Load(text);
+}
+
+}  // namespace sortie::core

@@ -1,0 +1,24 @@
+// File: core/model/bounded_yaml.hpp (private)
+//
+// YAML loading for the files people write (specs, experiment files), within limits: yaml-cpp
+// shares an aliased node instead of copying it, so a few hundred bytes of nested aliases load
+// cheaply and then cost gigabytes in a reader that walks the tree. The limits are counted on the
+// parser's events, before any tree is built.
+#ifndef SORTIE_CORE_SRC_BOUNDED_YAML_HPP
+#define SORTIE_CORE_SRC_BOUNDED_YAML_HPP
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+namespace sortie::core {
+
+// The first document of `text`, as YAML::Load gives it. Throws Error(INVALID_ARGUMENT) naming
+// `origin`, the line and the limit when the document nests deeper than limits::kYamlDepth or has
+// more than limits::kYamlNodes nodes with every alias expanded; throws YAML::ParserException
+// for text that is not YAML.
+YAML::Node load_bounded_yaml(const std::string& text, const std::string& origin);
+
+}  // namespace sortie::core
+
+#endif  // SORTIE_CORE_SRC_BOUNDED_YAML_HPP

@@ -1,0 +1,82 @@
+// Issue 16's findings F2 and F3 as a user meets them: inputs nested or sized past the limits of
+// docs/limits.md are errors naming the limit, never a crash of `sortie` or a runaway in memory.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "cli_harness.hpp"
+#include "hostile_inputs.hpp"
+
+namespace sortie::testing {
+namespace {
+
+// F2: a manifest nested 500,000 deep (1 MB, within the size limit) on the search path is one
+// reported problem, where it was a crash of every command; every other plugin still works.
+TEST(CliLimits, ADeeplyNestedManifestIsSkippedAndEverythingElseWorks) {
+  CliSandbox sandbox;
+  sandbox.write_file("extra/deep.json", nested_json_arrays(500000));
+  const std::map<std::string, std::string> env{{"SORTIE_PLUGIN_PATH", sandbox.root() + "/extra"}};
+  const auto list = sandbox.sortie({"plugins", "list"}, env);
+  EXPECT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_TRUE(std::regex_search(list.out, std::regex("sortie.schedulers +local_cwd "))) << list.out;
+  EXPECT_NE(list.out.find("deep.json"), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("its JSON nesting exceeds the limit of 128 levels of nesting"),
+            std::string::npos)
+      << list.out;
+  const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "true"}, env);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+}
+
+// F2: an experiment file nested 25,000 deep.
+TEST(CliLimits, ADeeplyNestedExperimentFileIsRefused) {
+  CliSandbox sandbox;
+  const std::string file = sandbox.write_file("cwd/deep.json", nested_json_objects(25000));
+  const auto launch = sandbox.sortie({"launch", file});
+  EXPECT_EQ(launch.exit_code, 2) << launch.err;
+  EXPECT_NE(launch.err.find("deep.json: the JSON nesting exceeds the limit of 128 levels of "
+                            "nesting (docs/limits.md L-1); raise it with SORTIE_LIMIT_JSON_DEPTH"),
+            std::string::npos)
+      << launch.err;
+}
+
+// F3: a YAML alias bomb of 409 bytes.
+TEST(CliLimits, AnAliasBombInAnExperimentFileIsRefused) {
+  CliSandbox sandbox;
+  const std::string file = sandbox.write_file("cwd/bomb.yaml", yaml_alias_bomb());
+  const auto launch = sandbox.sortie({"launch", file});
+  EXPECT_EQ(launch.exit_code, 2) << launch.err;
+  EXPECT_NE(launch.err.find("exceeds the limit of 100000 nodes (aliases expanded) "
+                            "(docs/limits.md L-3); raise it with SORTIE_LIMIT_YAML_NODES=<n>"),
+            std::string::npos)
+      << launch.err;
+}
+
+// F3: num_replicas: 2147483647 under --dryrun; the limit itself is accepted.
+TEST(CliLimits, ReplicasPastTheLimitAreRefusedAtTheLimitAccepted) {
+  CliSandbox sandbox;
+  const auto spec_with = [&](const std::string& replicas) {
+    return sandbox.write_file("cwd/many.yaml",
+                              "name: many\nroles:\n  - name: main\n"
+                              "    entrypoint: echo\n    num_replicas: " +
+                                  replicas + "\n");
+  };
+  const auto refused =
+      sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "--spec", spec_with("2147483647")});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("num_replicas (2147483647) exceeds the limit of 10000 replicas "
+                             "(docs/limits.md L-13); raise it with "
+                             "SORTIE_LIMIT_REPLICAS_PER_ROLE=<n>"),
+            std::string::npos)
+      << refused.err;
+  const auto raised =
+      sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "--spec", spec_with("10001")},
+                     {{"SORTIE_LIMIT_REPLICAS_PER_ROLE", "10001"}});
+  EXPECT_EQ(raised.exit_code, 0) << raised.err;
+  const auto at_limit =
+      sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "--spec", spec_with("10000")});
+  EXPECT_EQ(at_limit.exit_code, 0) << at_limit.err;
+}
+
+}  // namespace
+}  // namespace sortie::testing
