@@ -40,7 +40,8 @@ function(sortie_add_scheduler_conformance_test target)
     list(APPEND args --unimplemented logs)
   endif()
   set(name ${target}_${ARG_SCHEDULER}_conformance)
-  add_test(NAME ${name} COMMAND ${ARG_LAUNCHER} $<TARGET_FILE:Sortie::scheduler_conformance> ${args})
+  add_test(NAME ${name}
+    COMMAND ${ARG_LAUNCHER} $<TARGET_FILE:Sortie::scheduler_conformance> ${args})
   set_tests_properties(${name} PROPERTIES
     PASS_REGULAR_EXPRESSION "${ARG_SCHEDULER}: conformant"
     FAIL_REGULAR_EXPRESSION "FAIL [a-z_]+:" TIMEOUT 300)

@@ -33,6 +33,7 @@ def start_kubernetes(work, env):
     deadline = time.monotonic() + 30
     while not os.path.exists(port_file):
         if fake.poll() is not None or time.monotonic() > deadline:
+            fake.kill()
             sys.exit("the fake Kubernetes API server did not start")
         time.sleep(0.05)
     with open(port_file) as f:
@@ -58,7 +59,8 @@ def validate_kubernetes(work, url):
                                           os.path.join(cache, "sortie", "k8s-validators")),
                            "node_modules")
     if not os.path.isdir(os.path.join(modules, "kubernetes-models")):
-        missing = f"the validator packages are not in {modules} (packaging/engines/k8s_validators.sh)"
+        missing = (f"the validator packages are not in {modules} "
+                   "(packaging/engines/k8s_validators.sh)")
         in_ci = os.environ.get("CI") == "true"
         print(f"{'FAIL' if in_ci else 'SKIP'} request_bodies: {missing}", file=sys.stderr)
         return not in_ci
@@ -72,11 +74,11 @@ def validate_kubernetes(work, url):
     if not bodies:
         print("FAIL request_bodies: nothing was created", file=sys.stderr)
         return False
-    report = subprocess.run(["node", os.path.join(validate, "validate_manifests.mjs"),
-                             "--modules", modules,
-                             "--volcano-crd", os.path.join(validate, "batch.volcano.sh_jobs.yaml"),
-                             "--jobset-schema", os.path.join(validate, "jobset_v1alpha2.schema.json"),
-                             *bodies], capture_output=True, text=True)
+    report = subprocess.run(
+        ["node", os.path.join(validate, "validate_manifests.mjs"), "--modules", modules,
+         "--volcano-crd", os.path.join(validate, "batch.volcano.sh_jobs.yaml"),
+         "--jobset-schema", os.path.join(validate, "jobset_v1alpha2.schema.json"), *bodies],
+        capture_output=True, text=True)
     if report.returncode != 0:
         print("FAIL request_bodies: " + report.stdout + report.stderr, file=sys.stderr)
         return False
@@ -85,9 +87,9 @@ def validate_kubernetes(work, url):
 
 
 def start_vertex(work, env):
-    fake = subprocess.Popen([sys.executable, os.path.join(TESTS, "vertex", "fake", "fake_vertex.py"),
-                             "--token", TOKEN], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True)
+    fake = subprocess.Popen(
+        [sys.executable, os.path.join(TESTS, "vertex", "fake", "fake_vertex.py"), "--token", TOKEN],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     first = fake.stdout.readline().split()
     if first[:1] != ["PORT"]:
         sys.exit("the fake Vertex AI endpoint did not start")
