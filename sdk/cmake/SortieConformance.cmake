@@ -5,14 +5,20 @@
 #     [SUPPORTS <field>...]             AppDef fields it honours: base_image, min_replicas,
 #                                       max_retries, port_map, mounts, resource; every other one
 #                                       must be refused with INVALID_ARGUMENT naming it
-#     [SKIP <check>...])                checks not run, e.g. `run` where no backend is reachable
+#     [SKIP <check>...]                 checks not run, e.g. `run` where no backend is reachable
+#     [LOGS_UNIMPLEMENTED]              log_open refuses every app with UNIMPLEMENTED and a
+#                                       message saying where the logs are, as documented
+#     [LAUNCHER <command>...])          runs the kit under this command, e.g. one that starts a
+#                                       fake backend first; it may rewrite the kit's arguments
+#                                       and report checks of its own as `FAIL <check>: ...`
 #
 # Registers the ctest `<target>_<scheduler>_conformance`, which loads the plugin through the C
 # ABI and runs the standard suite of sdk/README.md ("The conformance kit"). Needs enable_testing().
 include_guard(GLOBAL)
 
 function(sortie_add_scheduler_conformance_test target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SCHEDULER;CFG;IMAGE" "SUPPORTS;SKIP")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "LOGS_UNIMPLEMENTED" "SCHEDULER;CFG;IMAGE"
+                        "SUPPORTS;SKIP;LAUNCHER")
   if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_SCHEDULER)
     message(FATAL_ERROR "sortie_add_scheduler_conformance_test(${target} SCHEDULER <name> ...): "
                         "SCHEDULER is required; unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -30,8 +36,13 @@ function(sortie_add_scheduler_conformance_test target)
   foreach(check IN LISTS ARG_SKIP)
     list(APPEND args --skip ${check})
   endforeach()
+  if(ARG_LOGS_UNIMPLEMENTED)
+    list(APPEND args --unimplemented logs)
+  endif()
   set(name ${target}_${ARG_SCHEDULER}_conformance)
-  add_test(NAME ${name} COMMAND Sortie::scheduler_conformance ${args})
+  add_test(NAME ${name}
+    COMMAND ${ARG_LAUNCHER} $<TARGET_FILE:Sortie::scheduler_conformance> ${args})
   set_tests_properties(${name} PROPERTIES
-    PASS_REGULAR_EXPRESSION "${ARG_SCHEDULER}: conformant" TIMEOUT 300)
+    PASS_REGULAR_EXPRESSION "${ARG_SCHEDULER}: conformant"
+    FAIL_REGULAR_EXPRESSION "FAIL [a-z_]+:" TIMEOUT 300)
 endfunction()

@@ -2,7 +2,7 @@
 // plugin library as the host does (dlopen, negotiate, the C table; no sortie::Error, no C++
 // wrapper) and checks the behaviour sdk/README.md promises, printing one line per check.
 //   sortie-scheduler-conformance --plugin LIB --scheduler NAME [--cfg JSON] [--image IMAGE]
-//                                [--supports FIELD]... [--skip CHECK]...
+//                                [--supports FIELD]... [--skip CHECK]... [--unimplemented logs]
 // Plain C++ so that third parties need no test framework; exit status 0 when every check passes.
 #include <dlfcn.h>
 #include <rapidjson/document.h>
@@ -31,6 +31,8 @@ struct Options {
   std::set<std::string> supports;  // AppDef fields the scheduler honours
   std::set<std::string> skips;     // checks not run (e.g. "run" where no backend is reachable);
                                    // list and logs also when the scheduler lacks them
+  // log_open refuses every app with UNIMPLEMENTED, saying where the logs are (--unimplemented logs)
+  bool logs_unimplemented = false;
 };
 
 struct Result {
@@ -374,7 +376,19 @@ class Conformance {
     });
   }
 
+  // A scheduler whose backend keeps logs elsewhere refuses them as documented, never with an
+  // empty answer that reads as an app that printed nothing.
+  void logs_refused() {
+    expect(!finished_app_.empty(), "needs the app of check 'run'");
+    std::vector<ReadLine> lines;
+    const Result refused = read_logs(finished_app_, R"({"schema":"sortie.log_request/1"})", lines);
+    expect(refused.status == SORTIE_UNIMPLEMENTED && !refused.err.empty(),
+           "logs declared unimplemented: expected UNIMPLEMENTED with a message, got " +
+               describe_result(refused));
+  }
+
   void logs() {
+    if (options_.logs_unimplemented) return logs_refused();
     const std::string app_id = submit(unique_id("echo"), "echo", R"(["conformance-line"])");
     wait_terminal(app_id);
     std::vector<ReadLine> lines;
@@ -435,6 +449,8 @@ int main(int argc, char** argv) {
       options.supports.insert(value);
     else if (flag == "--skip")
       options.skips.insert(value);
+    else if (flag == "--unimplemented" && value == "logs")
+      options.logs_unimplemented = true;
     else {
       std::cerr << "unknown flag " << flag << "\n";
       return 2;
@@ -443,7 +459,7 @@ int main(int argc, char** argv) {
   if (options.plugin.empty() || options.scheduler.empty() || argc % 2 == 0) {
     std::cerr << "usage: " << argv[0]
               << " --plugin LIB --scheduler NAME [--cfg JSON] [--image IMAGE]"
-                 " [--supports FIELD]... [--skip CHECK]...\n";
+                 " [--supports FIELD]... [--skip CHECK]... [--unimplemented logs]\n";
     return 2;
   }
   return Conformance(std::move(options)).run();

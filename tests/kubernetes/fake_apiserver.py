@@ -12,25 +12,34 @@ status codes and Status bodies of the real API server:
 Errors: 401 (no or unknown credentials), 403 (a --forbid user), 404, 409 (exists), 422 (invalid
 name), and injected 5xx. Pods of created Jobs, Volcano Jobs and JobSets follow a scenario chosen
 by the image's last path component (succeed, fail, oomkilled, errimagepull, unschedulable,
-crashloop; others succeed) one step per POST /_fake/advance, so tests drive every transition.
+crashloop), else by the command (`false` or `sh -c 'exit N'`, N > 0, fail; others succeed), one
+step per POST /_fake/advance, so tests drive every transition; with --auto-advance SECONDS they
+also step on their own, as on a real cluster. A running `echo` container logs its line.
 
 Control endpoints (no authentication): POST /_fake/advance, POST /_fake/fail_next
 {"status": 503, "count": 1}, GET /_fake/requests (what was asked, by whom).
 
 Usage: fake_apiserver.py --port-file FILE [--cert C --key K [--client-ca CA]]
                          [--token TOKEN=USER]... [--forbid USER]... [--without volcano|jobset]
+                         [--auto-advance SECONDS]
 """
 
 import argparse
 import datetime
 import json
+import os
 import re
 import socket
 import ssl
+import sys
 import threading
+import time
 import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "framework"))
+import fake_program  # noqa: E402
 
 DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -53,6 +62,18 @@ SCENARIOS = {
     "unschedulable": ["unschedulable"],
     "crashloop": ["creating", "running", "crashloop"],
 }
+
+
+def command_of(container):
+    return container.get("command", []) + container.get("args", [])
+
+
+def scenario_of(container):
+    """The image names a scenario; other images run their command, which fails or succeeds."""
+    scenario = container["image"].split("/")[-1].split(":")[0]
+    if scenario in SCENARIOS:
+        return SCENARIOS[scenario]
+    return SCENARIOS["fail" if fake_program.exit_status(command_of(container)) else "succeed"]
 
 
 def now():
@@ -113,8 +134,6 @@ class Cluster:
             spec["hostname"] = hostname
         if subdomain:
             spec["subdomain"] = subdomain
-        image = spec["containers"][0]["image"]
-        scenario = image.split("/")[-1].split(":")[0]
         pod = {
             "apiVersion": "v1", "kind": "Pod",
             "metadata": {"name": name, "namespace": ns, "uid": str(uuid.uuid4()),
@@ -125,7 +144,7 @@ class Cluster:
                                               "name": owner["metadata"]["name"],
                                               "uid": owner["metadata"]["uid"]}]},
             "spec": spec,
-            "_scenario": SCENARIOS.get(scenario, SCENARIOS["succeed"]),
+            "_scenario": scenario_of(spec["containers"][0]),
             "_step": 0,
             "_log": [],
         }
@@ -186,7 +205,10 @@ class Cluster:
                 pod.get("_logged") != pod["_step"]:
             pod["_logged"] = pod["_step"]
             env = {e["name"]: e.get("value", "") for e in container.get("env", [])}
-            if state == "running":
+            printed = fake_program.printed_line(command_of(container))
+            if state == "running" and printed is not None:
+                lines = [printed]
+            elif state == "running":
                 lines = ["starting %s replica %s" % (env.get("SORTIE_ROLE_NAME", "?"),
                                                      pod["metadata"]["annotations"].get(
                                                          "batch.kubernetes.io/job-completion-index",
@@ -587,6 +609,12 @@ class Handler(BaseHTTPRequestHandler):
         return self.fail(404, "NotFound", "no such control endpoint")
 
 
+def advance_every(cluster, seconds):
+    while True:
+        time.sleep(seconds)
+        cluster.advance()
+
+
 class Server(ThreadingHTTPServer):
     daemon_threads = True
     address_family = socket.AF_INET
@@ -601,6 +629,7 @@ def main():
     parser.add_argument("--token", action="append", default=[])
     parser.add_argument("--forbid", action="append", default=[])
     parser.add_argument("--without", action="append", default=[])
+    parser.add_argument("--auto-advance", type=float, metavar="SECONDS")
     args = parser.parse_args()
 
     Handler.cluster = Cluster(args.without)
@@ -616,8 +645,10 @@ def main():
         server.socket = context.wrap_socket(server.socket, server_side=True)
     with open(args.port_file + ".tmp", "w") as out:
         out.write(str(server.server_address[1]))
-    import os
     os.rename(args.port_file + ".tmp", args.port_file)
+    if args.auto_advance:
+        threading.Thread(target=advance_every, args=(Handler.cluster, args.auto_advance),
+                         daemon=True).start()
     server.serve_forever()
 
 

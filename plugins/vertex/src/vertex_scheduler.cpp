@@ -2,6 +2,7 @@
 
 #include <set>
 #include <sortie/app_list.hpp>
+#include <sortie/app_state.hpp>
 
 #include "custom_job_builder.hpp"
 #include "image_push.hpp"
@@ -119,7 +120,12 @@ std::string VertexScheduler::list(std::string_view filter_text) {
 
 void VertexScheduler::cancel(std::string_view app_id) {
   const AppRecord record = records_.load(std::string(app_id));
-  api_for(record.connection).cancel_custom_job(record.job_name);
+  VertexApi& api = api_for(record.connection);
+  // An ended job stays as it ended: the API would refuse to cancel it (400), sortie's cancel of
+  // a terminal app succeeds and changes nothing.
+  const rapidjson::Document job = api.get_custom_job(record.job_name);
+  if (is_terminal(app_state_for(string_member(job, "state", "CustomJob")))) return;
+  api.cancel_custom_job(record.job_name);
 }
 
 std::unique_ptr<LogStream> VertexScheduler::log_open(std::string_view app_id,

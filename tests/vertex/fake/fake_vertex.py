@@ -5,7 +5,8 @@ Speaks the documented REST contract of projects.locations.customJobs (create, ge
 labels filter and pages, cancel) and an OAuth 2.0 token endpoint for the service-account JWT flow
 (RFC 7523; the RS256 signature is verified with the openssl CLI against --public-key).
 
-Jobs move one state per GET: QUEUED -> PENDING -> RUNNING -> SUCCEEDED by default. Tests steer it
+Jobs move one state per GET: QUEUED -> PENDING -> RUNNING -> SUCCEEDED by default, or FAILED when
+the first worker pool's command fails (tests/framework/fake_program.py). Tests steer it
 through /_fake/ endpoints (never part of the real API):
   POST /_fake/next_job   {"states": [...], "error": {"code": 3, "message": "..."}}
                          the state sequence (and final error) of the next created job
@@ -37,6 +38,10 @@ import urllib.parse
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'validate'))
 import validate_custom_job  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
+                                'framework'))
+import fake_program  # noqa: E402
+
 TERMINAL = {'JOB_STATE_SUCCEEDED', 'JOB_STATE_FAILED', 'JOB_STATE_CANCELLED',
             'JOB_STATE_EXPIRED', 'JOB_STATE_PARTIALLY_SUCCEEDED'}
 DEFAULT_STATES = ['JOB_STATE_QUEUED', 'JOB_STATE_PENDING', 'JOB_STATE_RUNNING',
@@ -52,6 +57,19 @@ def now_rfc3339():
 
 def b64url_decode(text):
   return base64.urlsafe_b64decode(text + '=' * (-len(text) % 4))
+
+
+def outcome_of_command(job):
+  """The states of a job that runs its first worker pool's command (with the error the service
+  reports when a replica exits non-zero)."""
+  pools = job.get('jobSpec', {}).get('workerPoolSpecs', [{}])
+  container = pools[0].get('containerSpec', {})
+  status = fake_program.exit_status(container.get('command', []) + container.get('args', []))
+  if status == 0:
+    return {}
+  return {'states': DEFAULT_STATES[:-1] + ['JOB_STATE_FAILED'],
+          'error': {'code': 3, 'message': f'The replica workerpool0-0 exited with a non-zero '
+                                          f'status of {status}.'}}
 
 
 class FakeVertex:
@@ -213,7 +231,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
       return self.error(400, 'Invalid CustomJob: ' + '; '.join(errors))
     name = f'{parent}/customJobs/{fake.next_id}'
     fake.next_id += 1
-    script = fake.next_job or {}
+    script = fake.next_job or outcome_of_command(job)
     fake.next_job = None
     job.update({'name': name, 'state': 'JOB_STATE_QUEUED', 'createTime': now_rfc3339(),
                 'updateTime': now_rfc3339()})
