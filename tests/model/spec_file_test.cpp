@@ -138,6 +138,8 @@ TEST(SpecFileTest, TypeErrorsCarryLineColumnAndPath) {
             R"(spec.yaml:5:11: roles[0].args: expected a list of strings, got "echo hi")");
   EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, env: {A: [1]}}]"),
             "spec.yaml:2:43: roles[0].env.A: expected a string, got a list");
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, env: y}]"),
+            R"(spec.yaml:2:39: roles[0].env: expected a mapping of names to strings, got "y")");
   EXPECT_EQ(
       parse_error("name: a\nroles: [{name: r, entrypoint: e, retry_policy: SOMETIMES}]"),
       R"(spec.yaml:2:48: roles[0].retry_policy: expected REPLICA, APPLICATION or ROLE, got "SOMETIMES")");
