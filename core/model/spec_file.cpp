@@ -83,9 +83,9 @@ class SpecReader {
     for (const auto& entry : node) {
       const std::string key = entry.first.Scalar();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        fail(entry.first, path, "unknown key '" + key + "'" + did_you_mean(key, allowed));
+        fail_unknown_key(origin_, mark_of(entry.first), path, key, allowed);
       }
-      if (!seen.insert(key).second) fail(entry.first, path, "key '" + key + "' appears twice");
+      if (!seen.insert(key).second) fail_repeated_key(origin_, mark_of(entry.first), path, key);
     }
   }
 

@@ -2,6 +2,8 @@
 
 #include <sortie/core/error.hpp>
 
+#include "model_suggest.hpp"
+
 namespace sortie::core {
 
 TextMark mark_of(const YAML::Node& node) {
@@ -41,6 +43,18 @@ void fail_field(const std::string& origin, TextMark mark, const std::string& fie
 void fail_expected_field(const std::string& origin, TextMark mark, const std::string& field,
                          const std::string& expected, const std::string& got) {
   fail_field(origin, mark, field, "expected " + expected + ", got " + got);
+}
+
+void fail_unknown_key(const std::string& origin, TextMark mark, const std::string& path,
+                      const std::string& key, const std::vector<std::string>& known) {
+  fail_field(
+      origin, mark, join_field(path, key),
+      "unknown key" + did_you_mean(key, known) + "; the keys here are " + quoted_list(known));
+}
+
+void fail_repeated_key(const std::string& origin, TextMark mark, const std::string& path,
+                       const std::string& key) {
+  fail_field(origin, mark, join_field(path, key), "the key appears twice; keep one");
 }
 
 }  // namespace sortie::core

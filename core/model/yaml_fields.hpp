@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace sortie::core {
 
@@ -43,6 +44,16 @@ std::string field_location(const std::string& origin, TextMark mark, const std::
 [[noreturn]] void fail_expected_field(const std::string& origin, TextMark mark,
                                       const std::string& field, const std::string& expected,
                                       const std::string& got);
+
+// "...: PATH.KEY: unknown key (did you mean 'k'?); the keys here are 'a', 'b'": a typo must
+// not be silently dropped.
+[[noreturn]] void fail_unknown_key(const std::string& origin, TextMark mark,
+                                   const std::string& path, const std::string& key,
+                                   const std::vector<std::string>& known);
+
+// "...: PATH.KEY: the key appears twice; keep one".
+[[noreturn]] void fail_repeated_key(const std::string& origin, TextMark mark,
+                                    const std::string& path, const std::string& key);
 
 // What common fields expect, worded alike in every file kind.
 inline constexpr const char* kExpectedString = "a string";

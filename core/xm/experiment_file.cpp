@@ -176,8 +176,7 @@ void check_no_repeated_keys(const Node& node, const std::string& origin, const s
   }
   std::set<std::string> seen;
   for (const auto& [key, value] : node.entries) {
-    if (!seen.insert(key).second)
-      fail_field(origin, value.mark, join_field(path, key), "the key appears twice; keep one");
+    if (!seen.insert(key).second) fail_repeated_key(origin, value.mark, path, key);
     check_no_repeated_keys(value, origin, join_field(path, key));
   }
 }
@@ -305,9 +304,7 @@ class ExperimentReader {
                   const std::vector<std::string>& known) const {
     for (const auto& entry : node.entries) {
       if (std::find(known.begin(), known.end(), entry.first) != known.end()) continue;
-      fail(entry.second, join_field(field, entry.first),
-           "unknown key" + did_you_mean(entry.first, known) + "; the keys here are " +
-               quoted_list(known));
+      fail_unknown_key(origin_, entry.second.mark, field, entry.first, known);
     }
   }
 

@@ -122,13 +122,18 @@ TEST(SpecFileTest, AcceptsMemMbInBothSpellings) {
 
 TEST(SpecFileTest, UnknownKeysAreErrorsWithSuggestions) {
   EXPECT_EQ(parse_error("name: a\nroles:\n  - name: r\n    entrypont: e\n"),
-            "spec.yaml:4:5: roles[0]: unknown key 'entrypont' (did you mean 'entrypoint'?)");
+            "spec.yaml:4:5: roles[0].entrypont: unknown key (did you mean 'entrypoint'?); the keys "
+            "here are 'name', 'image', 'base_image', 'entrypoint', 'args', 'env', 'num_replicas', "
+            "'min_replicas', 'max_retries', 'retry_policy', 'resource', 'port_map', 'mounts', "
+            "'metadata'");
   EXPECT_EQ(parse_error("name: a\nrole: []\n"),
-            "spec.yaml:2:1: unknown key 'role' (did you mean 'roles'?)");
+            "spec.yaml:2:1: role: unknown key (did you mean 'roles'?); the keys here are 'schema', "
+            "'name', 'metadata', 'roles'");
   EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, resource: {cpus: 1}}]"),
-            "spec.yaml:2:45: roles[0].resource: unknown key 'cpus' (did you mean 'cpu' or 'gpu'?)");
+            "spec.yaml:2:45: roles[0].resource.cpus: unknown key (did you mean 'cpu' or 'gpu'?); "
+            "the keys here are 'cpu', 'gpu', 'mem_mb', 'memMB', 'capabilities', 'devices'");
   EXPECT_EQ(parse_error("name: a\nname: b\nroles: []\n"),
-            "spec.yaml:2:1: key 'name' appears twice");
+            "spec.yaml:2:1: name: the key appears twice; keep one");
 }
 
 TEST(SpecFileTest, TypeErrorsCarryLineColumnAndPath) {
@@ -218,8 +223,8 @@ TEST(SpecFileTest, MountErrorsNameTheEntry) {
             "spec.yaml:6:9: roles[0].mounts[0]: 'readonly=maybe': readonly takes no value, or "
             "true/false");
   EXPECT_EQ(parse_error(head + "{type: bind, src: /a, dst: /b, readonly: true}\n"),
-            "spec.yaml:6:40: roles[0].mounts[0]: unknown key 'readonly' (did you mean "
-            "'read_only'?)");
+            "spec.yaml:6:40: roles[0].mounts[0].readonly: unknown key (did you mean "
+            "'read_only'?); the keys here are 'type', 'src', 'dst', 'read_only', 'permissions'");
   EXPECT_EQ(parse_error(head + "{src: /a, dst: /b}\n"),
             "spec.yaml:6:9: roles[0].mounts[0]: type is required (bind, volume or device)");
 }
