@@ -11,9 +11,9 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/spec_file.hpp>
 
-#include "bounded_yaml.hpp"
 #include "model_files.hpp"
 #include "model_suggest.hpp"
+#include "yaml_fields.hpp"
 
 namespace sortie::core {
 namespace {
@@ -50,28 +50,15 @@ class SpecReader {
     if (!roles) fail(root, "", "roles is required (a list of roles)");
     if (!roles.IsSequence()) fail_expected(roles, "roles", "a list of roles");
     for (size_t i = 0; i < roles.size(); ++i) {
-      app.roles.push_back(read_role(roles[i], "roles[" + std::to_string(i) + "]"));
+      app.roles.push_back(read_role(roles[i], indexed_field("roles", i)));
     }
     return app;
   }
 
  private:
-  static std::string join_path(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
-  }
-
-  std::string prefix(const YAML::Node& node, const std::string& path) const {
-    std::string text = origin_;
-    const YAML::Mark mark = node.Mark();
-    if (mark.line >= 0) {
-      text += ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
-    }
-    return path.empty() ? text + ": " : text + ": " + path + ": ";
-  }
-
   [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
                          const std::string& message) const {
-    throw Error::invalid_argument(prefix(node, path) + message);
+    fail_field(origin_, mark_of(node), path, message);
   }
 
   static std::string describe(const YAML::Node& node) {
@@ -83,7 +70,7 @@ class SpecReader {
 
   [[noreturn]] void fail_expected(const YAML::Node& node, const std::string& path,
                                   const std::string& expected) const {
-    fail(node, path, "expected " + expected + ", got " + describe(node));
+    fail_expected_field(origin_, mark_of(node), path, expected, describe(node));
   }
 
   void expect_map(const YAML::Node& node, const std::string& path) const {
@@ -96,14 +83,14 @@ class SpecReader {
     for (const auto& entry : node) {
       const std::string key = entry.first.Scalar();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-        fail(entry.first, path, "unknown key '" + key + "'" + did_you_mean(key, allowed));
+        fail_unknown_key(origin_, mark_of(entry.first), path, key, allowed);
       }
-      if (!seen.insert(key).second) fail(entry.first, path, "key '" + key + "' appears twice");
+      if (!seen.insert(key).second) fail_repeated_key(origin_, mark_of(entry.first), path, key);
     }
   }
 
   std::string scalar(const YAML::Node& node, const std::string& path) const {
-    if (!node.IsScalar()) fail_expected(node, path, "a string");
+    if (!node.IsScalar()) fail_expected(node, path, kExpectedString);
     return node.Scalar();
   }
 
@@ -111,7 +98,7 @@ class SpecReader {
                               const std::string& path) const {
     const auto node = parent[key];
     if (!node || node.IsNull()) fail(parent, path, key + " is required");
-    return scalar(node, join_path(path, key));
+    return scalar(node, join_field(path, key));
   }
 
   int64_t integer(const YAML::Node& node, const std::string& path, int64_t min) const {
@@ -148,27 +135,27 @@ class SpecReader {
   bool boolean(const YAML::Node& node, const std::string& path) const {
     bool value = false;
     if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
-      fail_expected(node, path, "true or false");
+      fail_expected(node, path, kExpectedBoolean);
     }
     return value;
   }
 
   std::vector<std::string> string_list(const YAML::Node& node, const std::string& path) const {
-    if (!node.IsSequence()) fail_expected(node, path, "a list of strings");
+    if (!node.IsSequence()) fail_expected(node, path, kExpectedStringList);
     std::vector<std::string> items;
     for (size_t i = 0; i < node.size(); ++i) {
-      items.push_back(scalar(node[i], path + "[" + std::to_string(i) + "]"));
+      items.push_back(scalar(node[i], indexed_field(path, i)));
     }
     return items;
   }
 
   std::map<std::string, std::string> string_map(const YAML::Node& node,
                                                 const std::string& path) const {
-    if (!node.IsMap()) fail_expected(node, path, "a mapping of strings");
+    if (!node.IsMap()) fail_expected(node, path, kExpectedStringMap);
     std::map<std::string, std::string> items;
     for (const auto& entry : node) {
       const std::string key = entry.first.Scalar();
-      items[key] = scalar(entry.second, join_path(path, key));
+      items[key] = scalar(entry.second, join_field(path, key));
     }
     return items;
   }
@@ -179,7 +166,7 @@ class SpecReader {
     std::map<std::string, int> items;
     for (const auto& entry : node) {
       const std::string key = entry.first.Scalar();
-      items[key] = small_integer(entry.second, join_path(path, key), min);
+      items[key] = small_integer(entry.second, join_field(path, key), min);
     }
     return items;
   }
@@ -191,7 +178,7 @@ class SpecReader {
     role.name = required_scalar(node, "name", path);
     role.entrypoint = required_scalar(node, "entrypoint", path);
     const auto field = [&](const char* key) { return node[key]; };
-    const auto at = [&](const char* key) { return join_path(path, key); };
+    const auto at = [&](const char* key) { return join_field(path, key); };
     if (const auto v = field("image")) role.image = scalar(v, at("image"));
     if (const auto v = field("base_image"); v && !v.IsNull()) {
       role.base_image = scalar(v, at("base_image"));
@@ -228,20 +215,20 @@ class SpecReader {
     check_keys(node, path, kResourceKeys);
     Resource res;
     if (const auto v = node["cpu"]) {
-      res.cpu = number(v, join_path(path, "cpu"));
-      if (res.cpu < 0 && res.cpu != -1) fail_expected(v, join_path(path, "cpu"), "a number >= 0");
+      res.cpu = number(v, join_field(path, "cpu"));
+      if (res.cpu < 0 && res.cpu != -1) fail_expected(v, join_field(path, "cpu"), "a number >= 0");
     }
-    if (const auto v = node["gpu"]) res.gpu = small_integer(v, join_path(path, "gpu"), -1);
+    if (const auto v = node["gpu"]) res.gpu = small_integer(v, join_field(path, "gpu"), -1);
     if (node["mem_mb"] && node["memMB"]) {
-      fail(node["memMB"], join_path(path, "memMB"), "give either mem_mb or memMB, not both");
+      fail(node["memMB"], join_field(path, "memMB"), "give either mem_mb or memMB, not both");
     }
     for (const char* key : {"mem_mb", "memMB"}) {
-      if (const auto v = node[key]) res.mem_mb = integer(v, join_path(path, key), -1);
+      if (const auto v = node[key]) res.mem_mb = integer(v, join_field(path, key), -1);
     }
     if (const auto v = node["capabilities"]) {
-      res.capabilities = string_map(v, join_path(path, "capabilities"));
+      res.capabilities = string_map(v, join_field(path, "capabilities"));
     }
-    if (const auto v = node["devices"]) res.devices = int_map(v, join_path(path, "devices"), 0);
+    if (const auto v = node["devices"]) res.devices = int_map(v, join_field(path, "devices"), 0);
     return res;
   }
 
@@ -263,7 +250,7 @@ class SpecReader {
   void read_mounts(const YAML::Node& node, const std::string& path, std::vector<Mount>& mounts) {
     if (!node.IsSequence()) fail_expected(node, path, "a list of mounts");
     for (size_t i = 0; i < node.size(); ++i) {
-      const std::string item_path = path + "[" + std::to_string(i) + "]";
+      const std::string item_path = indexed_field(path, i);
       const YAML::Node item = node[i];
       if (item.IsScalar()) {
         parse_mount_string(item, item_path, mounts);
@@ -279,13 +266,13 @@ class SpecReader {
     Mount mount;
     const auto type = node["type"];
     if (!type) fail(node, path, "type is required (bind, volume or device)");
-    mount.type = mount_type(type, join_path(path, "type"), scalar(type, join_path(path, "type")));
-    if (const auto v = node["src"]) mount.src = scalar(v, join_path(path, "src"));
-    if (const auto v = node["dst"]) mount.dst = scalar(v, join_path(path, "dst"));
+    mount.type = mount_type(type, join_field(path, "type"), scalar(type, join_field(path, "type")));
+    if (const auto v = node["src"]) mount.src = scalar(v, join_field(path, "src"));
+    if (const auto v = node["dst"]) mount.dst = scalar(v, join_field(path, "dst"));
     if (const auto v = node["read_only"])
-      mount.read_only = boolean(v, join_path(path, "read_only"));
+      mount.read_only = boolean(v, join_field(path, "read_only"));
     if (const auto v = node["permissions"]) {
-      mount.permissions = scalar(v, join_path(path, "permissions"));
+      mount.permissions = scalar(v, join_field(path, "permissions"));
     }
     finish_mount(node, path, mount);
     return mount;
@@ -415,14 +402,7 @@ class SpecReader {
 AppDef parse_app_spec(const std::string& text, const std::string& origin,
                       const NamedResourceLookup& lookup,
                       const std::vector<std::string>& resource_names) {
-  YAML::Node root;
-  try {
-    root = load_bounded_yaml(text, origin);
-  } catch (const YAML::ParserException& e) {
-    throw Error::invalid_argument(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
-                                  std::to_string(e.mark.column + 1) +
-                                  ": invalid YAML/JSON: " + e.msg);
-  }
+  const YAML::Node root = load_yaml_document(text, origin);
   if (!root || root.IsNull()) throw Error::invalid_argument(origin + ": the app spec is empty");
   AppDef app = SpecReader(origin, lookup, resource_names).read_app(root);
   try {

@@ -17,9 +17,9 @@
 #include <sortie/json_nesting.hpp>
 #include <sortie/limits.hpp>
 
-#include "bounded_yaml.hpp"
 #include "model_files.hpp"
 #include "model_suggest.hpp"
+#include "yaml_fields.hpp"
 
 namespace sortie::core {
 namespace {
@@ -33,6 +33,7 @@ struct Node {
   bool boolean = false;
   std::vector<Node> items;
   std::vector<std::pair<std::string, Node>> entries;  // file order
+  TextMark mark;                                      // unknown in JSON text
 
   const Node* find(const std::string& key) const {
     for (const auto& entry : entries) {
@@ -42,19 +43,6 @@ struct Node {
   }
   bool is_scalar() const { return kind != Kind::kList && kind != Kind::kMap; }
 };
-
-std::string join(const std::string& path, const std::string& key) {
-  return path.empty() ? key : path + "." + key;
-}
-
-std::string indexed(const std::string& path, size_t index) {
-  return path + "[" + std::to_string(index) + "]";
-}
-
-[[noreturn]] void fail(const std::string& origin, const std::string& field,
-                       const std::string& message) {
-  throw Error::invalid_argument(origin + ": " + (field.empty() ? "" : field + ": ") + message);
-}
 
 // YAML's core schema, the subset that matters here: plain true/false are booleans, plain
 // decimal numbers are numbers; quoted scalars are always strings.
@@ -69,6 +57,7 @@ Node::Kind plain_scalar_kind(const std::string& text) {
 
 Node from_yaml(const YAML::Node& yaml, const std::string& origin, const std::string& path) {
   Node node;
+  node.mark = mark_of(yaml);
   switch (yaml.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -82,15 +71,16 @@ Node from_yaml(const YAML::Node& yaml, const std::string& origin, const std::str
     case YAML::NodeType::Sequence:
       node.kind = Node::Kind::kList;
       for (size_t i = 0; i < yaml.size(); ++i) {
-        node.items.push_back(from_yaml(yaml[i], origin, indexed(path, i)));
+        node.items.push_back(from_yaml(yaml[i], origin, indexed_field(path, i)));
       }
       break;
     case YAML::NodeType::Map:
       node.kind = Node::Kind::kMap;
       for (const auto& entry : yaml) {
-        if (!entry.first.IsScalar()) fail(origin, path, "keys must be plain strings");
+        if (!entry.first.IsScalar())
+          fail_field(origin, mark_of(entry.first), path, "keys must be plain strings");
         const std::string key = entry.first.Scalar();
-        node.entries.emplace_back(key, from_yaml(entry.second, origin, join(path, key)));
+        node.entries.emplace_back(key, from_yaml(entry.second, origin, join_field(path, key)));
       }
       break;
   }
@@ -184,12 +174,12 @@ std::optional<Node> parse_json(const std::string& text, std::string& error) {
 // Both parsers keep repeated keys, so that one check reports them alike.
 void check_no_repeated_keys(const Node& node, const std::string& origin, const std::string& path) {
   for (size_t i = 0; i < node.items.size(); ++i) {
-    check_no_repeated_keys(node.items[i], origin, indexed(path, i));
+    check_no_repeated_keys(node.items[i], origin, indexed_field(path, i));
   }
   std::set<std::string> seen;
   for (const auto& [key, value] : node.entries) {
-    if (!seen.insert(key).second) fail(origin, join(path, key), "the key appears twice; keep one");
-    check_no_repeated_keys(value, origin, join(path, key));
+    if (!seen.insert(key).second) fail_repeated_key(origin, value.mark, path, key);
+    check_no_repeated_keys(value, origin, join_field(path, key));
   }
 }
 
@@ -200,22 +190,16 @@ Node parse_document(const std::string& text, const std::string& origin) {
   if (first != std::string::npos && text[first] == '{') {
     // A flow mapping nested this deep is past the YAML limit as well.
     if (json_nesting_exceeds(text, limits::value(limits::kJsonDepth))) {
-      fail(origin, "", limits::exceeded("the JSON nesting", limits::kJsonDepth));
+      fail_field(origin, TextMark{}, "", limits::exceeded("the JSON nesting", limits::kJsonDepth));
     }
     std::string json_error;
     if (auto json = parse_json(text, json_error)) return std::move(*json);
     const size_t second = text.find_first_not_of(" \t\r\n", first + 1);
     if (second == std::string::npos || text[second] == '"' || text[second] == '}') {
-      fail(origin, "", "invalid JSON at " + json_error);
+      fail_field(origin, TextMark{}, "", "invalid JSON at " + json_error);
     }
   }
-  try {
-    return from_yaml(load_bounded_yaml(text, origin), origin, "");
-  } catch (const YAML::ParserException& e) {
-    fail(origin, "",
-         "invalid YAML at line " + std::to_string(e.mark.line + 1) + ", column " +
-             std::to_string(e.mark.column + 1) + ": " + e.msg);
-  }
+  return from_yaml(load_yaml_document(text, origin), origin, "");
 }
 
 // ---- The experiment file -------------------------------------------------------------------
@@ -263,7 +247,8 @@ class ExperimentReader {
 
   ExperimentFile read(const Node& root) {
     if (root.kind == Node::Kind::kNull) {
-      fail("", "the file is empty; an experiment needs title, executables and job or job_group");
+      fail(root, "",
+           "the file is empty; an experiment needs title, executables and job or job_group");
     }
     expect_map(root, "", "a mapping of title, executables, job or job_group, ...");
     check_keys(root, "", kTopKeys);
@@ -274,13 +259,13 @@ class ExperimentReader {
 
     const Node* job = root.find("job");
     const Node* group = root.find("job_group");
-    if (job && group) fail("job_group", "give either job or job_group, not both");
+    if (job && group) fail(*group, "job_group", "give either job or job_group, not both");
     if (!job && !group) {
-      fail("", "job or job_group is required: what every work unit runs");
+      fail(root, "", "job or job_group is required: what every work unit runs");
     }
     if (job) {
       file.job = std::make_shared<FileJob>(read_job(*job, "job", ""));
-      job_names_.emplace_back(file.job->name, "job");
+      job_names_.push_back({file.job->name, "job", job->mark});
     } else {
       file.group = std::make_shared<FileJobGroup>(read_group(*group, "job_group", ""));
       check_unique_job_names();
@@ -292,8 +277,9 @@ class ExperimentReader {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& field, const std::string& message) const {
-    core::fail(origin_, field, message);
+  [[noreturn]] void fail(const Node& at, const std::string& field,
+                         const std::string& message) const {
+    fail_field(origin_, at.mark, field, message);
   }
 
   static std::string describe(const Node& node) {
@@ -313,7 +299,7 @@ class ExperimentReader {
 
   [[noreturn]] void fail_expected(const Node& node, const std::string& field,
                                   const std::string& expected) const {
-    fail(field, "expected " + expected + ", got " + describe(node));
+    fail_expected_field(origin_, node.mark, field, expected, describe(node));
   }
 
   void expect_map(const Node& node, const std::string& field, const std::string& what) const {
@@ -324,47 +310,47 @@ class ExperimentReader {
                   const std::vector<std::string>& known) const {
     for (const auto& entry : node.entries) {
       if (std::find(known.begin(), known.end(), entry.first) != known.end()) continue;
-      fail(join(field, entry.first), "unknown key" + did_you_mean(entry.first, known) +
-                                         "; the keys here are " + quoted_list(known));
+      fail_unknown_key(origin_, entry.second.mark, field, entry.first, known);
     }
   }
 
   const Node& required(const Node& parent, const std::string& key, const std::string& field) const {
     const Node* node = parent.find(key);
-    if (!node || node->kind == Node::Kind::kNull) fail(join(field, key), "is required");
+    if (!node || node->kind == Node::Kind::kNull)
+      fail(node ? *node : parent, join_field(field, key), "is required");
     return *node;
   }
 
   // A string; numbers count as their text ("title: 2024").
   std::string text(const Node& node, const std::string& field) const {
     if (node.kind != Node::Kind::kString && node.kind != Node::Kind::kNumber) {
-      fail_expected(node, field, "a string");
+      fail_expected(node, field, kExpectedString);
     }
-    if (node.text.empty()) fail(field, "expected a non-empty string");
+    if (node.text.empty()) fail(node, field, "expected a non-empty string");
     return node.text;
   }
 
   std::string required_text(const Node& parent, const std::string& key,
                             const std::string& field) const {
-    return text(required(parent, key, field), join(field, key));
+    return text(required(parent, key, field), join_field(field, key));
   }
 
   std::vector<std::string> string_list(const Node& node, const std::string& field) const {
-    if (node.kind != Node::Kind::kList) fail_expected(node, field, "a list of strings");
+    if (node.kind != Node::Kind::kList) fail_expected(node, field, kExpectedStringList);
     std::vector<std::string> items;
     for (size_t i = 0; i < node.items.size(); ++i) {
-      items.push_back(text(node.items[i], indexed(field, i)));
+      items.push_back(text(node.items[i], indexed_field(field, i)));
     }
     return items;
   }
 
   // Values of env vars and options: any scalar but null, as written.
   std::map<std::string, std::string> string_map(const Node& node, const std::string& field) const {
-    expect_map(node, field, "a mapping of names to strings");
+    expect_map(node, field, kExpectedStringMap);
     std::map<std::string, std::string> values;
     for (const auto& [key, value] : node.entries) {
       if (!value.is_scalar() || value.kind == Node::Kind::kNull) {
-        fail_expected(value, join(field, key), "a string");
+        fail_expected(value, join_field(field, key), kExpectedString);
       }
       values[key] = value.text;
     }
@@ -372,14 +358,15 @@ class ExperimentReader {
   }
 
   bool boolean(const Node& node, const std::string& field) const {
-    if (node.kind != Node::Kind::kBool) fail_expected(node, field, "true or false");
+    if (node.kind != Node::Kind::kBool) fail_expected(node, field, kExpectedBoolean);
     return node.boolean;
   }
 
-  int port(const std::string& text, const std::string& field, int min) const {
+  // `text` is a port written at `at` (a mapping's key or value).
+  int port(const Node& at, const std::string& text, const std::string& field, int min) const {
     static const std::regex kPort(R"(\d{1,5})");
     if (!std::regex_match(text, kPort) || std::stoi(text) < min || std::stoi(text) > 65535) {
-      fail(field,
+      fail(at, field,
            "expected a port number from " + std::to_string(min) + " to 65535, got '" + text + "'");
     }
     return std::stoi(text);
@@ -398,7 +385,7 @@ class ExperimentReader {
       case Node::Kind::kList: {
         std::vector<xm::ArgValue> items;
         for (size_t i = 0; i < node.items.size(); ++i) {
-          items.push_back(arg_value(node.items[i], indexed(field, i)));
+          items.push_back(arg_value(node.items[i], indexed_field(field, i)));
         }
         return xm::ArgValue(std::move(items));
       }
@@ -413,11 +400,11 @@ class ExperimentReader {
     xm::Args result;
     if (node.kind == Node::Kind::kMap) {
       for (const auto& [key, value] : node.entries) {
-        result.set(key, arg_value(value, join(field, key)));
+        result.set(key, arg_value(value, join_field(field, key)));
       }
     } else if (node.kind == Node::Kind::kList) {
       for (size_t i = 0; i < node.items.size(); ++i) {
-        result.add_positional(arg_value(node.items[i], indexed(field, i)));
+        result.add_positional(arg_value(node.items[i], indexed_field(field, i)));
       }
     } else {
       fail_expected(node, field,
@@ -428,7 +415,7 @@ class ExperimentReader {
 
   xm::EnvVars env_vars(const Node& node, const std::string& field) const {
     xm::EnvVars env = string_map(node, field);
-    xm::validate_env_vars(env, origin_ + ": " + field);
+    xm::validate_env_vars(env, field_location(origin_, node.mark, field));
     return env;
   }
 
@@ -436,9 +423,10 @@ class ExperimentReader {
 
   void read_executables(const Node& node, ExperimentFile& file) {
     expect_map(node, "executables", "a mapping of executable names to executables");
-    if (node.entries.empty()) fail("executables", "define at least one executable");
+    if (node.entries.empty()) fail(node, "executables", "define at least one executable");
     for (const auto& [name, spec] : node.entries) {
-      file.executables.emplace_back(name, read_executable(name, spec, join("executables", name)));
+      file.executables.emplace_back(name,
+                                    read_executable(name, spec, join_field("executables", name)));
       executable_names_.push_back(name);
     }
   }
@@ -447,7 +435,7 @@ class ExperimentReader {
                                   const std::string& field) const {
     expect_map(node, field, "a mapping such as {binary: ./train.sh}");
     const Node* kind_node = node.find("kind");
-    const std::string declared = kind_node ? text(*kind_node, join(field, "kind")) : "";
+    const std::string declared = kind_node ? text(*kind_node, join_field(field, "kind")) : "";
     // Kind keys present; in the long form a kind's own member of the same name does not count
     // ({kind: dockerfile, dockerfile: web/Dockerfile}).
     std::vector<std::string> kind_keys;
@@ -463,15 +451,16 @@ class ExperimentReader {
       kind_keys.push_back(kind.kind);
     }
     if (kind_node && !kind_keys.empty()) {
-      fail(join(field, kind_keys[0]), "give the kind either as kind: " + kind_keys[0] + " or as " +
-                                          kind_keys[0] + ": VALUE, not both");
+      fail(*node.find(kind_keys[0]), join_field(field, kind_keys[0]),
+           "give the kind either as kind: " + kind_keys[0] + " or as " + kind_keys[0] +
+               ": VALUE, not both");
     }
     if (kind_keys.size() > 1) {
-      fail(join(field, kind_keys[1]),
+      fail(*node.find(kind_keys[1]), join_field(field, kind_keys[1]),
            "an executable has one kind, and " + kind_keys[0] + " is given too; keep one");
     }
     if (!kind_node && kind_keys.empty()) {
-      fail(field,
+      fail(node, field,
            "the kind is missing: give one of binary: PATH, bazel_binary: LABEL, container: "
            "IMAGE, bazel_container: LABEL, python_container: PATH, dockerfile: PATH, or kind: "
            "KIND with its members");
@@ -481,9 +470,9 @@ class ExperimentReader {
     const auto kind = std::find_if(kKinds.begin(), kKinds.end(),
                                    [&](const KindFields& k) { return k.kind == kind_name; });
     if (kind == kKinds.end()) {
-      fail(join(field, "kind"), "unknown kind '" + kind_name + "'" +
-                                    did_you_mean(kind_name, kind_names()) + "; the kinds are " +
-                                    quoted_list(kind_names()));
+      fail(*kind_node, join_field(field, "kind"),
+           "unknown kind '" + kind_name + "'" + did_you_mean(kind_name, kind_names()) +
+               "; the kinds are " + quoted_list(kind_names()));
     }
     std::vector<std::string> allowed = {long_form ? "kind" : kind->kind, "args", "env_vars"};
     if (long_form) allowed.push_back(kind->main);
@@ -494,24 +483,25 @@ class ExperimentReader {
     const Node* main_node = node.find(main_key);
     std::string main_value;
     if (main_node) {
-      main_value = text(*main_node, join(field, main_key));
+      main_value = text(*main_node, join_field(field, main_key));
     } else if (kind->kind != "python_container" && kind->kind != "dockerfile") {
-      fail(join(field, main_key), "is required for a " + kind->kind);
+      fail(node, join_field(field, main_key), "is required for a " + kind->kind);
     }
 
     xm::Packageable packageable;
     packageable.name = name;
-    packageable.spec = read_spec(kind->kind, main_value, join(field, main_key), node, field);
-    if (const Node* v = node.find("args")) packageable.args = args(*v, join(field, "args"));
+    packageable.spec = read_spec(kind->kind, main_value, join_field(field, main_key), node, field);
+    if (const Node* v = node.find("args")) packageable.args = args(*v, join_field(field, "args"));
     if (const Node* v = node.find("env_vars")) {
-      packageable.env_vars = env_vars(*v, join(field, "env_vars"));
+      packageable.env_vars = env_vars(*v, join_field(field, "env_vars"));
     }
     return packageable;
   }
 
-  std::string label(const std::string& value, const std::string& field) const {
+  std::string label(const Node& at, const std::string& value, const std::string& field) const {
     if (value.rfind("//", 0) != 0 && value.rfind("@", 0) != 0) {
-      fail(field, "'" + value + "' is not an absolute Bazel label; write it as //package:target");
+      fail(at, field,
+           "'" + value + "' is not an absolute Bazel label; write it as //package:target");
     }
     return value;
   }
@@ -521,13 +511,13 @@ class ExperimentReader {
                                const std::string& main_field, const Node& node,
                                const std::string& field) const {
     const auto member = [&](const char* key) { return node.find(key); };
-    const auto at = [&](const char* key) { return join(field, key); };
+    const auto at = [&](const char* key) { return join_field(field, key); };
     if (kind == "binary") return xm::Binary{main};
     if (kind == "container") return xm::Container{main};
     if (kind == "bazel_binary" || kind == "bazel_container") {
       std::vector<std::string> bazel_args;
       if (const Node* v = member("bazel_args")) bazel_args = string_list(*v, at("bazel_args"));
-      const std::string target = label(main, main_field);
+      const std::string target = label(node, main, main_field);
       if (kind == "bazel_binary") return xm::BazelBinary{target, bazel_args};
       return xm::BazelContainer{target, bazel_args};
     }
@@ -541,16 +531,16 @@ class ExperimentReader {
     if (!main.empty()) spec.path = main;
     const Node* module = member("module");
     const Node* commands = member("commands");
-    if (module && commands) fail(at("commands"), "give module or commands, not both");
+    if (module && commands) fail(*commands, at("commands"), "give module or commands, not both");
     if (!module && !commands) {
-      fail(field,
+      fail(node, field,
            "a python_container needs module: MODULE (run as python -m MODULE) or "
            "commands: [...]");
     }
     if (module) spec.module = text(*module, at("module"));
     if (commands) {
       spec.commands = string_list(*commands, at("commands"));
-      if (spec.commands.empty()) fail(at("commands"), "expected at least one command");
+      if (spec.commands.empty()) fail(*commands, at("commands"), "expected at least one command");
     }
     if (const Node* v = member("base_image")) spec.base_image = text(*v, at("base_image"));
     if (const Node* v = member("docker_instructions"); v && v->kind != Node::Kind::kNull) {
@@ -567,7 +557,7 @@ class ExperimentReader {
   void read_executors(const Node& node) {
     expect_map(node, "executors", "a mapping of executor names to executors");
     for (const auto& [name, executor] : node.entries) {
-      executors_[name] = read_executor(executor, join("executors", name));
+      executors_[name] = read_executor(executor, join_field("executors", name));
       executor_names_.push_back(name);
     }
   }
@@ -576,25 +566,26 @@ class ExperimentReader {
     expect_map(node, field, "an executor mapping such as {type: local}");
     check_keys(node, field, kExecutorKeys);
     xm::Executor executor;
-    if (const Node* v = node.find("type")) executor.type = text(*v, join(field, "type"));
+    if (const Node* v = node.find("type")) executor.type = text(*v, join_field(field, "type"));
     if (const Node* v = node.find("requirements")) {
-      const std::string at = join(field, "requirements");
+      const std::string at = join_field(field, "requirements");
       expect_map(*v, at, "a mapping of resources such as {cpu: 2, ram: 4GiB}");
       std::vector<std::pair<std::string, std::string>> entries;
       for (const auto& [key, value] : v->entries) {
         if (!value.is_scalar() || value.kind == Node::Kind::kNull ||
             value.kind == Node::Kind::kBool) {
-          fail_expected(value, join(at, key), "a number or a text such as 16GiB or 2x2");
+          fail_expected(value, join_field(at, key), "a number or a text such as 16GiB or 2x2");
         }
         entries.emplace_back(key, value.text);
       }
-      executor.requirements = xm::JobRequirements::parse(entries, origin_ + ": " + at);
+      executor.requirements =
+          xm::JobRequirements::parse(entries, field_location(origin_, v->mark, at));
     }
     if (const Node* v = node.find("docker_options")) {
-      executor.docker_options = read_docker_options(*v, join(field, "docker_options"));
+      executor.docker_options = read_docker_options(*v, join_field(field, "docker_options"));
     }
     if (const Node* v = node.find("options"))
-      executor.options = string_map(*v, join(field, "options"));
+      executor.options = string_map(*v, join_field(field, "options"));
     return executor;
   }
 
@@ -603,18 +594,18 @@ class ExperimentReader {
     check_keys(node, field, kDockerOptionKeys);
     xm::DockerOptions options;
     if (const Node* ports = node.find("ports")) {
-      const std::string at = join(field, "ports");
+      const std::string at = join_field(field, "ports");
       expect_map(*ports, at, "a mapping of container ports to host ports");
       for (const auto& [container, host] : ports->entries) {
-        const std::string entry = join(at, container);
+        const std::string entry = join_field(at, container);
         if (host.kind != Node::Kind::kNumber && host.kind != Node::Kind::kString) {
           fail_expected(host, entry, "a host port number");
         }
-        options.ports[port(container, entry, 1)] = port(host.text, entry, 0);
+        options.ports[port(host, container, entry, 1)] = port(host, host.text, entry, 0);
       }
     }
     if (const Node* volumes = node.find("volumes")) {
-      options.volumes = string_map(*volumes, join(field, "volumes"));
+      options.volumes = string_map(*volumes, join_field(field, "volumes"));
     }
     return options;
   }
@@ -627,12 +618,14 @@ class ExperimentReader {
     const auto found = executors_.find(name);
     if (found != executors_.end()) return found->second;
     if (executor_names_.empty()) {
-      fail(field, "no executor named '" + name +
-                      "': the file defines no executors; define it under executors, or write "
-                      "the executor inline ({type: local, ...})");
+      fail(node, field,
+           "no executor named '" + name +
+               "': the file defines no executors; define it under executors, or write "
+               "the executor inline ({type: local, ...})");
     }
-    fail(field, "no executor named '" + name + "'" + did_you_mean(name, executor_names_) +
-                    "; the executors are " + quoted_list(executor_names_));
+    fail(node, field,
+         "no executor named '" + name + "'" + did_you_mean(name, executor_names_) +
+             "; the executors are " + quoted_list(executor_names_));
   }
 
   FileJob read_job(const Node& node, const std::string& field, const std::string& group_path) {
@@ -642,51 +635,55 @@ class ExperimentReader {
     job.executable = required_text(node, "executable", field);
     if (std::find(executable_names_.begin(), executable_names_.end(), job.executable) ==
         executable_names_.end()) {
-      fail(join(field, "executable"), "no executable named '" + job.executable + "'" +
-                                          did_you_mean(job.executable, executable_names_) +
-                                          "; the executables are " +
-                                          quoted_list(executable_names_));
+      fail(*node.find("executable"), join_field(field, "executable"),
+           "no executable named '" + job.executable + "'" +
+               did_you_mean(job.executable, executable_names_) + "; the executables are " +
+               quoted_list(executable_names_));
     }
     if (const Node* v = node.find("executor"))
-      job.executor = executor_of(*v, join(field, "executor"));
+      job.executor = executor_of(*v, join_field(field, "executor"));
     job.name = group_path.empty() ? job.executable : group_path;
     if (const Node* v = node.find("name")) {
-      job.name = text(*v, join(field, "name"));
-      check_job_name(job.name, join(field, "name"));
+      job.name = text(*v, join_field(field, "name"));
+      check_job_name(*v, job.name, join_field(field, "name"));
     }
-    if (const Node* v = node.find("args")) job.args = args(*v, join(field, "args"));
-    if (const Node* v = node.find("env_vars")) job.env_vars = env_vars(*v, join(field, "env_vars"));
+    if (const Node* v = node.find("args")) job.args = args(*v, join_field(field, "args"));
+    if (const Node* v = node.find("env_vars"))
+      job.env_vars = env_vars(*v, join_field(field, "env_vars"));
     return job;
   }
 
-  void check_job_name(const std::string& name, const std::string& field) const {
+  // `name` is written at `at` (a name's value or a group's member).
+  void check_job_name(const Node& at, const std::string& name, const std::string& field) const {
     if (!is_job_name(name)) {
-      fail(field, "'" + name +
-                      "' is not a valid job name; use letters, digits, '_', '-' and '.', "
-                      "starting with a letter or digit");
+      fail(at, field,
+           "'" + name +
+               "' is not a valid job name; use letters, digits, '_', '-' and '.', "
+               "starting with a letter or digit");
     }
   }
 
   FileJobGroup read_group(const Node& node, const std::string& field, const std::string& prefix) {
     expect_map(node, field, "a mapping of job names to jobs");
-    if (node.entries.empty()) fail(field, "a job group needs at least one job");
+    if (node.entries.empty()) fail(node, field, "a job group needs at least one job");
     FileJobGroup group;
     for (const auto& [key, member_node] : node.entries) {
-      const std::string at = join(field, key);
-      check_job_name(key, at);
+      const std::string at = join_field(field, key);
+      check_job_name(member_node, key, at);
       const std::string path = prefix.empty() ? key : prefix + "_" + key;
       expect_map(member_node, at, "a job mapping, or {job_group: {...}}");
       FileJobGroup::Member member;
       member.name = key;
       if (const Node* nested = member_node.find("job_group")) {
         if (member_node.entries.size() > 1) {
-          fail(at, "a nested group holds only job_group; move the other keys into its jobs");
+          fail(member_node, at,
+               "a nested group holds only job_group; move the other keys into its jobs");
         }
         member.group =
-            std::make_shared<FileJobGroup>(read_group(*nested, join(at, "job_group"), path));
+            std::make_shared<FileJobGroup>(read_group(*nested, join_field(at, "job_group"), path));
       } else {
         member.job = std::make_shared<FileJob>(read_job(member_node, at, path));
-        job_names_.emplace_back(member.job->name, at);
+        job_names_.push_back({member.job->name, at, member_node.mark});
       }
       group.members.push_back(std::move(member));
     }
@@ -695,18 +692,19 @@ class ExperimentReader {
 
   void check_unique_job_names() const {
     std::map<std::string, std::string> seen;
-    for (const auto& [name, field] : job_names_) {
+    for (const auto& [name, field, mark] : job_names_) {
       const auto [previous, inserted] = seen.emplace(name, field);
       if (!inserted) {
-        fail(field, "the job name '" + name + "' is also the name of " + previous->second +
-                        " (nested names join with '_'); give one of them another name");
+        fail_field(origin_, mark, field,
+                   "the job name '" + name + "' is also the name of " + previous->second +
+                       " (nested names join with '_'); give one of them another name");
       }
     }
   }
 
   std::vector<std::string> job_name_list() const {
     std::vector<std::string> names;
-    for (const auto& entry : job_names_) names.push_back(entry.first);
+    for (const auto& entry : job_names_) names.push_back(entry.name);
     return names;
   }
 
@@ -716,9 +714,9 @@ class ExperimentReader {
     expect_map(node, field, "a mapping of args and env_vars");
     check_keys(node, field, kJobArgsKeys);
     xm::JobArgs overrides;
-    if (const Node* v = node.find("args")) overrides.args = args(*v, join(field, "args"));
+    if (const Node* v = node.find("args")) overrides.args = args(*v, join_field(field, "args"));
     if (const Node* v = node.find("env_vars")) {
-      overrides.env_vars = env_vars(*v, join(field, "env_vars"));
+      overrides.env_vars = env_vars(*v, join_field(field, "env_vars"));
     }
     return overrides;
   }
@@ -726,13 +724,13 @@ class ExperimentReader {
   void read_work_units(const Node& node, ExperimentFile& file) const {
     if (node.kind != Node::Kind::kList) fail_expected(node, "work_units", "a list of work units");
     if (node.items.empty()) {
-      fail("work_units",
+      fail(node, "work_units",
            "the list is empty; remove it to run one work unit, or list one "
            "mapping per work unit");
     }
     for (size_t i = 0; i < node.items.size(); ++i) {
       const Node& unit = node.items[i];
-      const std::string at = indexed("work_units", i);
+      const std::string at = indexed_field("work_units", i);
       xm::GroupArgs overrides;
       if (file.job) {
         overrides[file.job->name] = job_args(unit, at);
@@ -741,11 +739,11 @@ class ExperimentReader {
         for (const auto& [name, value] : unit.entries) {
           const auto names = job_name_list();
           if (std::find(names.begin(), names.end(), name) == names.end()) {
-            fail(join(at, name), "no job named '" + name + "' in job_group" +
-                                     did_you_mean(name, names) + "; the jobs are " +
-                                     quoted_list(names));
+            fail(value, join_field(at, name),
+                 "no job named '" + name + "' in job_group" + did_you_mean(name, names) +
+                     "; the jobs are " + quoted_list(names));
           }
-          overrides[name] = job_args(value, join(at, name));
+          overrides[name] = job_args(value, join_field(at, name));
         }
       }
       file.work_units.push_back(std::move(overrides));
@@ -756,32 +754,33 @@ class ExperimentReader {
     expect_map(node, "sweep", "a mapping with product or zip");
     check_keys(node, "sweep", kSweepKeys);
     if (node.entries.size() != 1) {
-      fail("sweep", node.entries.empty() ? "give product: {ARG: [values]} or zip: {...}"
-                                         : "give product or zip, not both");
+      fail(node, "sweep",
+           node.entries.empty() ? "give product: {ARG: [values]} or zip: {...}"
+                                : "give product or zip, not both");
     }
     const auto& [mode, axes_node] = node.entries.front();
-    const std::string at = join("sweep", mode);
+    const std::string at = join_field("sweep", mode);
     expect_map(axes_node, at, "a mapping of argument names to lists of values");
-    if (axes_node.entries.empty()) fail(at, "give at least one argument to sweep");
+    if (axes_node.entries.empty()) fail(axes_node, at, "give at least one argument to sweep");
     std::vector<std::pair<std::string, std::vector<xm::ArgValue>>> axes;
     for (const auto& [name, values] : axes_node.entries) {
-      const std::string axis = join(at, name);
+      const std::string axis = join_field(at, name);
       if (values.kind != Node::Kind::kList) fail_expected(values, axis, "a list of values");
-      if (values.items.empty()) fail(axis, "the list is empty; give at least one value");
+      if (values.items.empty()) fail(values, axis, "the list is empty; give at least one value");
       axes.emplace_back(name, std::vector<xm::ArgValue>{});
       for (size_t i = 0; i < values.items.size(); ++i) {
-        axes.back().second.push_back(arg_value(values.items[i], indexed(axis, i)));
+        axes.back().second.push_back(arg_value(values.items[i], indexed_field(axis, i)));
       }
     }
     std::vector<xm::Args> combinations;
     try {
       combinations = mode == "product" ? xm::product(axes) : xm::zip(axes);
     } catch (const Error& e) {
-      fail("", "sweep." + std::string(e.what()));  // "zip: ..." names its own field
+      fail(node, "", "sweep." + std::string(e.what()));  // "zip: ..." names its own field
     }
     for (const xm::Args& combination : combinations) {
       xm::GroupArgs overrides;
-      for (const auto& entry : job_names_) overrides[entry.first].args = combination;
+      for (const auto& entry : job_names_) overrides[entry.name].args = combination;
       file.work_units.push_back(std::move(overrides));
     }
   }
@@ -790,7 +789,13 @@ class ExperimentReader {
   std::vector<std::string> executable_names_;
   std::map<std::string, xm::Executor> executors_;
   std::vector<std::string> executor_names_;
-  std::vector<std::pair<std::string, std::string>> job_names_;  // name, field, file order
+  // Every job's name, where it is declared, in file order.
+  struct JobNameAt {
+    std::string name;
+    std::string field;
+    TextMark mark;
+  };
+  std::vector<JobNameAt> job_names_;
 };
 
 }  // namespace

@@ -163,13 +163,18 @@ TEST(SpecFileTest, AcceptsMemMbInBothSpellings) {
 
 TEST(SpecFileTest, UnknownKeysAreErrorsWithSuggestions) {
   EXPECT_EQ(parse_error("name: a\nroles:\n  - name: r\n    entrypont: e\n"),
-            "spec.yaml:4:5: roles[0]: unknown key 'entrypont' (did you mean 'entrypoint'?)");
+            "spec.yaml:4:5: roles[0].entrypont: unknown key (did you mean 'entrypoint'?); the keys "
+            "here are 'name', 'image', 'base_image', 'entrypoint', 'args', 'env', 'num_replicas', "
+            "'min_replicas', 'max_retries', 'retry_policy', 'resource', 'port_map', 'mounts', "
+            "'metadata'");
   EXPECT_EQ(parse_error("name: a\nrole: []\n"),
-            "spec.yaml:2:1: unknown key 'role' (did you mean 'roles'?)");
+            "spec.yaml:2:1: role: unknown key (did you mean 'roles'?); the keys here are 'schema', "
+            "'name', 'metadata', 'roles'");
   EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, resource: {cpus: 1}}]"),
-            "spec.yaml:2:45: roles[0].resource: unknown key 'cpus' (did you mean 'cpu' or 'gpu'?)");
+            "spec.yaml:2:45: roles[0].resource.cpus: unknown key (did you mean 'cpu' or 'gpu'?); "
+            "the keys here are 'cpu', 'gpu', 'mem_mb', 'memMB', 'capabilities', 'devices'");
   EXPECT_EQ(parse_error("name: a\nname: b\nroles: []\n"),
-            "spec.yaml:2:1: key 'name' appears twice");
+            "spec.yaml:2:1: name: the key appears twice; keep one");
 }
 
 TEST(SpecFileTest, TypeErrorsCarryLineColumnAndPath) {
@@ -179,6 +184,8 @@ TEST(SpecFileTest, TypeErrorsCarryLineColumnAndPath) {
             R"(spec.yaml:5:11: roles[0].args: expected a list of strings, got "echo hi")");
   EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, env: {A: [1]}}]"),
             "spec.yaml:2:43: roles[0].env.A: expected a string, got a list");
+  EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e, env: y}]"),
+            R"(spec.yaml:2:39: roles[0].env: expected a mapping of names to strings, got "y")");
   EXPECT_EQ(
       parse_error("name: a\nroles: [{name: r, entrypoint: e, retry_policy: SOMETIMES}]"),
       R"(spec.yaml:2:48: roles[0].retry_policy: expected REPLICA, APPLICATION or ROLE, got "SOMETIMES")");
@@ -257,8 +264,8 @@ TEST(SpecFileTest, MountErrorsNameTheEntry) {
             "spec.yaml:6:9: roles[0].mounts[0]: 'readonly=maybe': readonly takes no value, or "
             "true/false");
   EXPECT_EQ(parse_error(head + "{type: bind, src: /a, dst: /b, readonly: true}\n"),
-            "spec.yaml:6:40: roles[0].mounts[0]: unknown key 'readonly' (did you mean "
-            "'read_only'?)");
+            "spec.yaml:6:40: roles[0].mounts[0].readonly: unknown key (did you mean "
+            "'read_only'?); the keys here are 'type', 'src', 'dst', 'read_only', 'permissions'");
   EXPECT_EQ(parse_error(head + "{src: /a, dst: /b}\n"),
             "spec.yaml:6:9: roles[0].mounts[0]: type is required (bind, volume or device)");
 }

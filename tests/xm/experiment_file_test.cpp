@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sortie/core/error.hpp>
 #include <sortie/core/experiment_file.hpp>
 #include <sortie/core/xm_jobs.hpp>
@@ -40,20 +41,28 @@ class ExperimentFileTest : public ::testing::Test {
     return read_experiment_file(write("exp.yaml", text));
   }
 
-  // The message of the error reading `text`, with the file's path replaced by "FILE".
-  std::string error_of(const std::string& text, const std::string& name = "exp.yaml") {
+  // The message of the error reading `text`, with the file's path replaced by "FILE":
+  // "FILE:LINE:COL: field: ..." (JSON text gives no line: "FILE: field: ...").
+  std::string located_error_of(const std::string& text, const std::string& name = "exp.yaml") {
     const std::string path = write(name, text);
     try {
       read_experiment_file(path);
     } catch (const Error& e) {
       EXPECT_EQ(e.status(), SORTIE_INVALID_ARGUMENT);
       std::string message = e.what();
-      EXPECT_EQ(message.rfind(path + ": ", 0), 0u) << message;
+      EXPECT_EQ(message.rfind(path + ":", 0), 0u) << message;
       if (message.rfind(path, 0) == 0) message.replace(0, path.size(), "FILE");
       return message;
     }
     ADD_FAILURE() << "no error for:\n" << text;
     return "";
+  }
+
+  // The same without the line and column ("FILE: field: ..."): most tests are about the words;
+  // ErrorsNameTheLine checks the locations.
+  std::string error_of(const std::string& text, const std::string& name = "exp.yaml") {
+    static const std::regex kLocation(R"(^FILE:\d+:\d+)");
+    return std::regex_replace(located_error_of(text, name), kLocation, "FILE");
   }
 
   std::string dir_;
@@ -451,7 +460,8 @@ TEST_F(ExperimentFileTest, DocumentErrors) {
             "FILE: the file is empty; an experiment needs title, executables and "
             "job or job_group");
   EXPECT_TRUE(starts_with(error_of("[1, 2]"), "FILE: expected a mapping")) << error_of("[1, 2]");
-  EXPECT_TRUE(starts_with(error_of("title: [unclosed\n"), "FILE: invalid YAML at line "));
+  EXPECT_EQ(located_error_of("title: [unclosed\n"),
+            "FILE:2:1: invalid YAML/JSON: end of sequence flow not found");
   EXPECT_TRUE(starts_with(error_of("{\"title\": \"t\",, }"), "FILE: invalid JSON at line 1: "));
   EXPECT_EQ(error_of("title: a\ntitle: b\n"), "FILE: title: the key appears twice; keep one");
   EXPECT_EQ(error_of(R"({"title": "a", "title": "b"})"),
@@ -624,6 +634,30 @@ TEST_F(ExperimentFileTest, SweepErrors) {
             "FILE: sweep.product.lr: the list is empty; give at least one value");
   EXPECT_TRUE(starts_with(error_of(job + "sweep: {prodcut: {a: [1]}}\n"),
                           "FILE: sweep.prodcut: unknown key (did you mean 'product'?)"));
+}
+
+TEST_F(ExperimentFileTest, ErrorsNameTheLine) {
+  const std::string head = "title: t\nexecutables: {t: {binary: ./t}}\n";
+  EXPECT_EQ(located_error_of(head + "job:\n  executable: t\n  executor: x\n"),
+            "FILE:5:13: job.executor: no executor named 'x': the file defines no executors; "
+            "define it under executors, or write the executor inline ({type: local, ...})");
+  EXPECT_EQ(located_error_of(head + "job: {executable: t}\nwork_units: []\n"),
+            "FILE:4:13: work_units: the list is empty; remove it to run one work unit, or list "
+            "one mapping per work unit");
+  EXPECT_EQ(located_error_of(head + "job: {executable: t}\nsweep: {prodcut: {a: [1]}}\n")
+                .rfind("FILE:4:18: sweep.prodcut: unknown key (did you mean 'product'?)", 0),
+            0u);
+}
+
+// The same bad field reads the same in an app spec (tests/model/spec_file_test.cpp,
+// "roles[0].env.A: expected a string, got a list"): one vocabulary reads both files.
+TEST_F(ExperimentFileTest, ErrorsReadLikeSpecErrors) {
+  EXPECT_EQ(located_error_of("title: t\nexecutables: {t: {binary: ./t}}\n"
+                             "job: {executable: t, env_vars: {A: [1]}}\n"),
+            "FILE:3:36: job.env_vars.A: expected a string, got a list");
+  EXPECT_EQ(located_error_of("title: t\nexecutables: {t: {binary: ./t, args: [x], "
+                             "env_vars: y}}\njob: {executable: t}\n"),
+            "FILE:2:53: executables.t.env_vars: expected a mapping of names to strings, got \"y\"");
 }
 
 TEST_F(ExperimentFileTest, YamlAndJsonFailAlike) {
