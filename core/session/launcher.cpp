@@ -85,8 +85,25 @@ DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
 }
 
 std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) {
-  core::AppStore& store = ctx_.store();  // opened first: a broken store must stop the launch
-  const std::string app_id = scheduler_.schedule(dry.dryrun_json);
+  ctx_.store();  // opened first: a broken store must stop the launch
+  return record(plan, dry, scheduler_.schedule(dry.dryrun_json));
+}
+
+std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>& plans,
+                                                  const std::vector<DryRunResult>& dries) {
+  ctx_.store();  // opened first: a broken store must stop the launch
+  std::vector<std::string> requests;
+  for (const DryRunResult& dry : dries) requests.push_back(dry.dryrun_json);
+  const std::vector<std::string> app_ids = scheduler_.schedule_batch(requests);
+  std::vector<std::string> handles;
+  for (size_t i = 0; i < plans.size(); ++i)
+    handles.push_back(record(plans[i], dries[i], app_ids[i]));
+  return handles;
+}
+
+std::string Launcher::record(const LaunchPlan& plan, const DryRunResult& dry,
+                             const std::string& app_id) {
+  core::AppStore& store = ctx_.store();
   core::AppRecord record;
   record.handle = core::AppHandle{plan.scheduler, plan.session, app_id}.str();
   record.scheduler = plan.scheduler;
