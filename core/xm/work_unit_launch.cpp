@@ -240,12 +240,27 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
       apps.push_back(std::move(app));
     }
   }
-  // The apps of each scheduler go in one schedule_batch when it offers one, else one by one.
-  std::vector<std::string> handles(apps.size());
+  std::vector<std::vector<LaunchedJob>> launched(units.size());
+  // Recorded as soon as submitted, so an app that runs is never missing from its experiment.
+  const auto record = [&](size_t i, const std::string& handle) {
+    const WorkUnitJobs& unit = units[apps[i].unit];
+    for (core::ExperimentJobRecord& job : apps[i].records) {
+      job.handle = handle;
+      if (!unit.dry_run) {
+        ctx.store().record_experiment_job(unit.experiment_id, unit.work_unit_id, job);
+      }
+      launched[apps[i].unit].push_back({job, apps[i].dry.dryrun_json});
+    }
+  };
   const bool dry_run = !units.empty() && units.front().dry_run;
+  // The apps of each scheduler go in one schedule_batch when it offers one, else one by one.
   std::map<std::string, std::vector<size_t>> by_scheduler;
-  for (size_t i = 0; i < apps.size() && !dry_run; ++i) {
-    by_scheduler[apps[i].plan.scheduler].push_back(i);
+  for (size_t i = 0; i < apps.size(); ++i) {
+    if (dry_run) {
+      record(i, "");
+    } else {
+      by_scheduler[apps[i].plan.scheduler].push_back(i);
+    }
   }
   for (const auto& [name, members] : by_scheduler) {
     auto scheduler = ctx.scheduler(name, session);
@@ -257,21 +272,10 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
         plans.push_back(apps[i].plan);
         dries.push_back(apps[i].dry);
       }
-      const std::vector<std::string> batch = launcher.schedule_batch(plans, dries);
-      for (size_t k = 0; k < members.size(); ++k) handles[members[k]] = batch[k];
+      const std::vector<std::string> handles = launcher.schedule_batch(plans, dries);
+      for (size_t k = 0; k < members.size(); ++k) record(members[k], handles[k]);
     } else {
-      for (size_t i : members) handles[i] = launcher.schedule(apps[i].plan, apps[i].dry);
-    }
-  }
-  std::vector<std::vector<LaunchedJob>> launched(units.size());
-  for (size_t i = 0; i < apps.size(); ++i) {
-    const WorkUnitJobs& unit = units[apps[i].unit];
-    for (core::ExperimentJobRecord& record : apps[i].records) {
-      record.handle = handles[i];
-      if (!dry_run) {
-        ctx.store().record_experiment_job(unit.experiment_id, unit.work_unit_id, record);
-      }
-      launched[apps[i].unit].push_back({record, apps[i].dry.dryrun_json});
+      for (size_t i : members) record(i, launcher.schedule(apps[i].plan, apps[i].dry));
     }
   }
   return launched;
