@@ -275,8 +275,8 @@ typedef struct sortie_scheduler_vtable {
    * followed by '\n', in input order; each app id then addresses its own unit only. All or
    * nothing: on failure no app of the batch may be left submitted. Optional: when absent the
    * host calls schedule() once per request. */
-  sortie_status (*schedule_batch)(sortie_scheduler* self, const sortie_str* requests,
-                                  size_t count, const sortie_sink* out, const sortie_sink* err);
+  sortie_status (*schedule_batch)(sortie_scheduler* self, const sortie_str* requests, size_t count,
+                                  const sortie_sink* out, const sortie_sink* err);
 } sortie_scheduler_vtable;
 
 /* ---------------------------------------------------------------------------------------------
