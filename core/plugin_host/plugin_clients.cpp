@@ -122,6 +122,36 @@ std::string SchedulerClient::schedule(std::string_view request) {
   return out.text();
 }
 
+bool SchedulerClient::can_schedule_batch() const {
+  return SORTIE_HAS_MEMBER(vtable_, sortie_scheduler_vtable, schedule_batch) &&
+         vtable_->schedule_batch != nullptr;
+}
+
+std::vector<std::string> SchedulerClient::schedule_batch(const std::vector<std::string>& requests) {
+  if (!can_schedule_batch()) {
+    throw Error::unimplemented(context_ + " does not support schedule_batch");
+  }
+  std::vector<sortie_str> inputs;
+  for (const std::string& request : requests) inputs.push_back(as_str(request));
+  StringSink out, err;
+  const sortie_status status = invoke_printing(print_level_, context_, "schedule_batch", [&] {
+    return vtable_->schedule_batch(self_, inputs.data(), inputs.size(), out.get(), err.get());
+  });
+  check_status(context_, "schedule_batch", status, err.text());
+  std::vector<std::string> app_ids;
+  const std::string& text = out.text();
+  for (size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos;
+       start = end + 1) {
+    app_ids.push_back(text.substr(start, end - start));
+    detail::check_app_id(context_, app_ids.back());
+  }
+  if (app_ids.size() != requests.size()) {
+    throw Error::internal(context_ + ": schedule_batch wrote " + std::to_string(app_ids.size()) +
+                          " app ids for " + std::to_string(requests.size()) + " requests");
+  }
+  return app_ids;
+}
+
 std::optional<std::string> SchedulerClient::describe(std::string_view app_id) {
   StringSink out(limits::kStatusAnswerBytes);
   StringSink err;

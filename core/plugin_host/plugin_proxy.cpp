@@ -377,7 +377,8 @@ void build_vtable(ProxyComponent& proxy, const rapidjson::Value& description) {
            has_call(description, "wait") ? scheduler_wait : nullptr,
            nullptr,
            nullptr,
-           nullptr};
+           nullptr,
+           nullptr};  // no schedule_batch: an isolated plugin's units are scheduled one by one
       if (has_call(description, "log")) {
         v.log_open = scheduler_log_open;
         v.log_next = scheduler_log_next;

@@ -96,6 +96,43 @@ DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
 }
 
 std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) {
+  const core::AppRecord record = record_unsubmitted(plan, dry);
+  std::string app_id;
+  try {
+    app_id = scheduler_.schedule(dry.dryrun_json);
+  } catch (const core::Error&) {
+    forget_or_keep(ctx_.store(), record.handle);
+    throw;
+  }
+  confirm(record, app_id);
+  return record.handle;
+}
+
+std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>& plans,
+                                                  const std::vector<DryRunResult>& dries) {
+  std::vector<core::AppRecord> records;
+  std::vector<std::string> requests;
+  for (size_t i = 0; i < plans.size(); ++i) {
+    records.push_back(record_unsubmitted(plans[i], dries[i]));
+    requests.push_back(dries[i].dryrun_json);
+  }
+  std::vector<std::string> app_ids;
+  try {
+    app_ids = scheduler_.schedule_batch(requests);
+  } catch (const core::Error&) {
+    // All or nothing (ABI-14): none of the batch runs, so none stays recorded.
+    for (const core::AppRecord& record : records) forget_or_keep(ctx_.store(), record.handle);
+    throw;
+  }
+  std::vector<std::string> handles;
+  for (size_t i = 0; i < records.size(); ++i) {
+    confirm(records[i], app_ids[i]);
+    handles.push_back(records[i].handle);
+  }
+  return handles;
+}
+
+core::AppRecord Launcher::record_unsubmitted(const LaunchPlan& plan, const DryRunResult& dry) {
   // Recorded before anything runs (submission.hpp): a store that cannot record stops the launch,
   // and a submitter killed from here on leaves a record the next sortie command settles.
   core::AppRecord record;
@@ -111,16 +148,11 @@ std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) 
   record.cfg_json = dry.cfg_json;
   record.submitted_at = now_ns();
   record.updated_at = record.submitted_at;
-  core::AppStore& store = ctx_.store();
-  store.record_submission(record);
+  ctx_.store().record_submission(record);
+  return record;
+}
 
-  std::string app_id;
-  try {
-    app_id = scheduler_.schedule(dry.dryrun_json);
-  } catch (const core::Error&) {
-    forget_or_keep(store, record.handle);
-    throw;
-  }
+void Launcher::confirm(const core::AppRecord& record, const std::string& app_id) {
   if (app_id != record.app_id) {
     throw core::Error::internal(scheduler_.context() + ": schedule() returned app id '" + app_id +
                                 "', not the dry run's '" + record.app_id + "'");
@@ -129,7 +161,7 @@ std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) 
   outcome.app_id = record.app_id;
   outcome.state = core::AppState::kSubmitted;
   try {
-    store.record_status(record.handle, outcome);
+    ctx_.store().record_status(record.handle, outcome);
   } catch (const core::Error& e) {
     // Unconfirmed, the app must not run unrecorded: cancel it (the next command settles the
     // record from what the scheduler then reports).
@@ -143,7 +175,6 @@ std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) 
                       "app " + record.handle + " " + cancelled +
                           ": its submission could not be confirmed in the store: " + e.what());
   }
-  return record.handle;
 }
 
 }  // namespace sortie::session

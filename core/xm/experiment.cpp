@@ -137,19 +137,27 @@ class Experiment::Impl {
     return id_;
   }
 
-  WorkUnit launch(std::vector<std::pair<std::string, Job>> jobs, bool gang) {
-    // A dry run records nothing: its work units are numbered here, under experiment 0.
-    const int unit_id = dry_run_
-                            ? ++dry_run_units_
-                            : ctx_.store().reserve_work_unit(recorded_id(), overrides_json(jobs));
-    xm_impl::WorkUnitJobs unit{id_, unit_id, std::move(jobs), gang, dry_run_};
-    const auto launched_jobs = xm_impl::launch_work_unit(ctx_, ctx_.options().session, unit);
-    WorkUnit launched;
-    launched.experiment_id = id_;
-    launched.id = unit_id;
-    for (const xm_impl::LaunchedJob& job : launched_jobs) {
-      launched.jobs.push_back({job.record.full_name, job.record.handle, job.record.role,
-                               State::kPending, job.dryrun_json});
+  using UnitJobs = std::vector<std::pair<std::string, Job>>;
+
+  // Launches the units together (one batch per scheduler that offers one); in order.
+  std::vector<WorkUnit> launch(std::vector<UnitJobs> units, bool gang) {
+    std::vector<xm_impl::WorkUnitJobs> unit_jobs;
+    for (UnitJobs& jobs : units) {
+      // A dry run records nothing: its work units are numbered here, under experiment 0.
+      const int unit_id = dry_run_
+                              ? ++dry_run_units_
+                              : ctx_.store().reserve_work_unit(recorded_id(), overrides_json(jobs));
+      unit_jobs.push_back({id_, unit_id, std::move(jobs), gang, dry_run_});
+    }
+    const auto launched_units = xm_impl::launch_work_units(ctx_, ctx_.options().session, unit_jobs);
+    std::vector<WorkUnit> launched(unit_jobs.size());
+    for (size_t u = 0; u < unit_jobs.size(); ++u) {
+      launched[u].experiment_id = id_;
+      launched[u].id = unit_jobs[u].work_unit_id;
+      for (const xm_impl::LaunchedJob& job : launched_units[u]) {
+        launched[u].jobs.push_back({job.record.full_name, job.record.handle, job.record.role,
+                                    State::kPending, job.dryrun_json});
+      }
     }
     return launched;
   }
@@ -248,13 +256,19 @@ std::vector<Executable> Experiment::package(const std::vector<Packageable>& pack
 }
 
 WorkUnit Experiment::add(const Job& job, const JobArgs& args) {
-  Job resolved = job;
-  if (resolved.name.empty()) resolved.name = job.executable.name;
-  core::apply_args(resolved, args);
-  validate_env_vars(resolved.env_vars, "job '" + resolved.name + "': env_vars");
-  std::vector<std::pair<std::string, Job>> jobs;
-  jobs.emplace_back(resolved.name, std::move(resolved));
-  return impl_->launch(std::move(jobs), false);
+  return add_sweep(job, {args}).front();
+}
+
+std::vector<WorkUnit> Experiment::add_sweep(const Job& job, const std::vector<JobArgs>& units) {
+  std::vector<Impl::UnitJobs> unit_jobs;
+  for (const JobArgs& args : units) {
+    Job resolved = job;
+    if (resolved.name.empty()) resolved.name = job.executable.name;
+    core::apply_args(resolved, args);
+    validate_env_vars(resolved.env_vars, "job '" + resolved.name + "': env_vars");
+    unit_jobs.emplace_back().emplace_back(resolved.name, std::move(resolved));
+  }
+  return impl_->launch(std::move(unit_jobs), false);
 }
 
 WorkUnit Experiment::add(const JobGroup& group, const GroupArgs& args) {
@@ -275,7 +289,7 @@ WorkUnit Experiment::add(const JobGroup& group, const GroupArgs& args) {
     }
   }
   if (jobs.empty()) throw core::Error::invalid_argument("the job group has no jobs");
-  return impl_->launch(std::move(jobs), true);
+  return impl_->launch({std::move(jobs)}, true).front();
 }
 
 std::vector<WorkUnit> Experiment::work_units() { return impl_->refresh(); }

@@ -13,16 +13,20 @@ void launch_experiment_file(const ExperimentFile& file, xm::Experiment& experime
   for (size_t i = 0; i < executables.size(); ++i) {
     packaged[file.executables[i].first] = executables[i];
   }
-  for (const xm::GroupArgs& overrides : file.work_units) {
-    if (file.job) {
-      xm::JobArgs job_args;
-      if (const auto it = overrides.find(file.job->name); it != overrides.end()) {
-        job_args = it->second;
-      }
-      events.launched(experiment.add(resolve_job(*file.job, packaged), job_args));
-    } else {
-      events.launched(experiment.add(resolve_group(*file.group, packaged), overrides));
+  if (file.job) {
+    // A sweep of one job launches as one batch where its scheduler can (a Slurm job array).
+    std::vector<xm::JobArgs> units;
+    for (const xm::GroupArgs& overrides : file.work_units) {
+      const auto it = overrides.find(file.job->name);
+      units.push_back(it != overrides.end() ? it->second : xm::JobArgs{});
     }
+    for (const xm::WorkUnit& unit : experiment.add_sweep(resolve_job(*file.job, packaged), units)) {
+      events.launched(unit);
+    }
+    return;
+  }
+  for (const xm::GroupArgs& overrides : file.work_units) {
+    events.launched(experiment.add(resolve_group(*file.group, packaged), overrides));
   }
 }
 

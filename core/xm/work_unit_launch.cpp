@@ -163,10 +163,17 @@ core::Role role_of(const std::string& job_name, const std::string& full_name,
   return role;
 }
 
-}  // namespace
+// One app of a work unit, dry-run and waiting to be submitted.
+struct PreparedApp {
+  size_t unit = 0;  // index into the launched units
+  session::LaunchPlan plan;
+  session::DryRunResult dry;
+  std::vector<core::ExperimentJobRecord> records;
+};
 
-std::vector<LaunchedJob> launch_work_unit(session::Session& ctx, const std::string& session,
-                                          const WorkUnitJobs& unit) {
+std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::string& session,
+                                           DeclaredOptions& declared, const WorkUnitJobs& unit,
+                                           size_t unit_index) {
   if (unit.jobs.empty()) {
     throw core::Error::invalid_argument("work unit " + std::to_string(unit.work_unit_id) +
                                         " has no jobs");
@@ -174,7 +181,6 @@ std::vector<LaunchedJob> launch_work_unit(session::Session& ctx, const std::stri
   // A gang is one app on one scheduler; separate jobs each get their own app.
   std::vector<std::vector<size_t>> apps;
   std::vector<Placement> placements;
-  DeclaredOptions declared(ctx, session);
   for (size_t i = 0; i < unit.jobs.size(); ++i) {
     Placement placement = place(ctx, declared, unit.jobs[i].first, unit.jobs[i].second);
     if (unit.gang && !placements.empty()) {
@@ -194,36 +200,82 @@ std::vector<LaunchedJob> launch_work_unit(session::Session& ctx, const std::stri
     apps.push_back({i});
   }
 
-  std::vector<LaunchedJob> launched;
+  std::vector<PreparedApp> prepared;
   for (size_t a = 0; a < apps.size(); ++a) {
     const std::string unit_name =
         std::to_string(unit.experiment_id) + "_" + std::to_string(unit.work_unit_id);
-    session::LaunchPlan plan;
+    PreparedApp app;
+    app.unit = unit_index;
+    session::LaunchPlan& plan = app.plan;
     plan.scheduler = placements[a].scheduler;
     plan.session = session;
     plan.raw_cfg = placements[a].options;
     plan.app.name = unit.gang ? unit_name : unit_name + "_" + unit.jobs[apps[a].front()].first;
     plan.app.metadata["sortie.experiment_id"] = std::to_string(unit.experiment_id);
     plan.app.metadata["sortie.work_unit_id"] = std::to_string(unit.work_unit_id);
-    std::vector<core::ExperimentJobRecord> records;
     for (size_t index : apps[a]) {
       const auto& [job_name, job] = unit.jobs[index];
       const std::string full_name =
           core::full_job_name(unit.experiment_id, unit.work_unit_id, job_name);
       plan.app.roles.push_back(role_of(job_name, full_name, unit, job));
-      records.push_back({job_name, full_name, "", job_name});
+      app.records.push_back({job_name, full_name, "", job_name});
     }
     core::validate(plan.app);
     auto scheduler = ctx.scheduler(plan.scheduler, session);
-    session::Launcher launcher(ctx, *scheduler);
-    const session::DryRunResult dry = launcher.dryrun(plan);
-    const std::string handle = unit.dry_run ? "" : launcher.schedule(plan, dry);
-    for (core::ExperimentJobRecord& record : records) {
-      record.handle = handle;
+    app.dry = session::Launcher(ctx, *scheduler).dryrun(plan);
+    prepared.push_back(std::move(app));
+  }
+  return prepared;
+}
+
+}  // namespace
+
+std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
+                                                        const std::string& session,
+                                                        const std::vector<WorkUnitJobs>& units) {
+  DeclaredOptions declared(ctx, session);
+  std::vector<PreparedApp> apps;
+  for (size_t u = 0; u < units.size(); ++u) {
+    for (PreparedApp& app : prepare_work_unit(ctx, session, declared, units[u], u)) {
+      apps.push_back(std::move(app));
+    }
+  }
+  std::vector<std::vector<LaunchedJob>> launched(units.size());
+  // Recorded as soon as submitted, so an app that runs is never missing from its experiment.
+  const auto record = [&](size_t i, const std::string& handle) {
+    const WorkUnitJobs& unit = units[apps[i].unit];
+    for (core::ExperimentJobRecord& job : apps[i].records) {
+      job.handle = handle;
       if (!unit.dry_run) {
-        ctx.store().record_experiment_job(unit.experiment_id, unit.work_unit_id, record);
+        ctx.store().record_experiment_job(unit.experiment_id, unit.work_unit_id, job);
       }
-      launched.push_back({record, dry.dryrun_json});
+      launched[apps[i].unit].push_back({job, apps[i].dry.dryrun_json});
+    }
+  };
+  const bool dry_run = !units.empty() && units.front().dry_run;
+  // The apps of each scheduler go in one schedule_batch when it offers one, else one by one.
+  std::map<std::string, std::vector<size_t>> by_scheduler;
+  for (size_t i = 0; i < apps.size(); ++i) {
+    if (dry_run) {
+      record(i, "");
+    } else {
+      by_scheduler[apps[i].plan.scheduler].push_back(i);
+    }
+  }
+  for (const auto& [name, members] : by_scheduler) {
+    auto scheduler = ctx.scheduler(name, session);
+    session::Launcher launcher(ctx, *scheduler);
+    if (members.size() > 1 && scheduler->can_schedule_batch()) {
+      std::vector<session::LaunchPlan> plans;
+      std::vector<session::DryRunResult> dries;
+      for (size_t i : members) {
+        plans.push_back(apps[i].plan);
+        dries.push_back(apps[i].dry);
+      }
+      const std::vector<std::string> handles = launcher.schedule_batch(plans, dries);
+      for (size_t k = 0; k < members.size(); ++k) record(members[k], handles[k]);
+    } else {
+      for (size_t i : members) record(i, launcher.schedule(apps[i].plan, apps[i].dry));
     }
   }
   return launched;

@@ -27,10 +27,13 @@ struct LaunchedJob {
   std::string dryrun_json;           // the scheduler's request (P-7)
 };
 
-// Submits the work unit and records its jobs under it in the store (in a dry run: neither);
-// returns them.
-std::vector<LaunchedJob> launch_work_unit(session::Session& ctx, const std::string& session,
-                                          const WorkUnitJobs& unit);
+// Submits the work units and records their jobs under them in the store (in a dry run:
+// neither); returns each unit's jobs. Every app is dry-run before any is submitted; the apps of a
+// scheduler that offers schedule_batch (ABI-14), e.g. a sweep's units on slurm, are submitted in
+// one call (one Slurm job array), the others one by one.
+std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
+                                                        const std::string& session,
+                                                        const std::vector<WorkUnitJobs>& units);
 
 }  // namespace sortie::xm_impl
 

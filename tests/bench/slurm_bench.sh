@@ -3,7 +3,8 @@
 #   1. submit -> running: `sortie run -s slurm` of a 1-replica app until squeue says RUNNING,
 #      next to a plain `sbatch --wrap` of the same command (the floor);
 #   2. submitting a 100-unit sweep: one `sbatch --array=0-99%10` versus 100 separate `sbatch`
-#      calls (the win job arrays are for) and 100 `sortie run` calls (what a sweep costs today).
+#      calls (the win job arrays are for), `sortie launch` of a 100-unit sweep on a slurm
+#      executor (one array) and 100 `sortie run` calls (apps one by one).
 # Every job is held (--hold) in part 2 and cancelled afterwards, so the cluster stays free.
 # Usage: tests/bench/slurm_bench.sh BUILD_DIR [ROUNDS]
 set -euo pipefail
@@ -19,6 +20,7 @@ work=$(mktemp -d)
 trap 'scancel -n sortie-bench -n bench >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 export SORTIE_STATE_DIR="$work/state"
 cd "$work"
+printf 'title: bench\nexecutables:\n  t: {binary: /bin/true}\nexecutors:\n  s: {type: slurm, options: {sbatch_lines: --hold, array_parallelism: 10}}\njob: {executable: t, executor: s, name: w}\nsweep:\n  product:\n    i: [%s]\n' "$(seq -s, 0 99)" >sweep.yaml
 printf 'name: bench\nroles:\n  - name: main\n    entrypoint: sleep\n    args: ["30"]\n' >app.yaml
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -61,6 +63,10 @@ for ((round = 0; round < rounds; round++)); do
     for ((i = 0; i < 100; i++)); do "$sortie" run -s slurm -cfg sbatch_lines=--hold --spec app.yaml >/dev/null; done
     echo $(($(now_ms) - start)) >>sortie_runs.ms
     scancel -n bench
+    start=$(now_ms)
+    "$sortie" launch sweep.yaml >/dev/null
+    echo $(($(now_ms) - start)) >>sortie_launch.ms
+    squeue -h -o '%F|%k' | awk -F'|' '$2 ~ /^sortie-array=/ {print $1}' | sort -u | xargs -r scancel
   fi
 done
 
@@ -70,4 +76,5 @@ echo "| \`sortie run -s slurm\` submit -> RUNNING | $(median <sortie_running.ms)
 echo "| \`sbatch --wrap\` submit -> RUNNING (floor) | $(median <sbatch_running.ms) |"
 echo "| one \`sbatch --array=0-99%10\` (100 units) | $(median <array.ms) |"
 echo "| 100 separate \`sbatch\` calls | $(median <separate.ms) |"
+echo "| \`sortie launch\` of a 100-unit sweep, one array (one round) | $(cat sortie_launch.ms) |"
 echo "| 100 \`sortie run -s slurm\` calls (one round) | $(cat sortie_runs.ms) |"

@@ -135,16 +135,16 @@ TEST_F(CliExperimentsTest, SigtermToAWaitingLaunchCancelsTheExperiment) {
 }
 
 TEST_F(CliExperimentsTest, AnExecutorNoPluginProvidesIsRefusedByName) {
-  const std::string file = sandbox_.write_file("slurm.yaml", R"(title: nowhere
+  const std::string file = sandbox_.write_file("lsf.yaml", R"(title: nowhere
 executables:
   job: {binary: ./job.sh}
 executors:
-  cluster: {type: slurm}
+  cluster: {type: lsf}
 job: {executable: job, executor: cluster}
 )");
   const CommandResult launched = sandbox_.sortie({"launch", file});
   EXPECT_NE(launched.exit_code, 0);
-  EXPECT_NE(launched.err.find("no plugin provides executor 'slurm' for process executables"),
+  EXPECT_NE(launched.err.find("no plugin provides executor 'lsf' for process executables"),
             std::string::npos)
       << launched.err;
 }

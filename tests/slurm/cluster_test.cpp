@@ -344,5 +344,124 @@ TEST_F(SlurmCluster, CancelEndsTheJobAndAnImageRunsWithDocker) {
   EXPECT_EQ(log(boxed, {"--no-prefix"}), "in-container v\n");
 }
 
+// Issue 13: a sweep on a slurm executor is one job array (one sbatch, --array=0-4%2); each unit
+// is its own array task, with its own args, state and cancel.
+// `sortie launch` of a sweep of `worker` on a slurm executor with `options`, with sbatch behind a
+// PATH shim that logs each call; returns the launch and the sbatch calls (argv, one a line).
+struct SweepLaunch {
+  CommandResult result;
+  std::vector<std::string> sbatch_calls;
+};
+
+class SlurmSweep : public SlurmCluster {
+ protected:
+  SweepLaunch launch_sweep(const std::string& worker_script, const std::string& options,
+                           const std::string& values) {
+    const std::string shim = sandbox_.root() + "/shim";
+    std::filesystem::create_directories(shim);
+    std::ofstream(shim + "/sbatch") << "#!/bin/sh\necho \"$@\" >>" << sandbox_.root()
+                                    << "/sbatch_calls\nexec /usr/bin/sbatch \"$@\"\n";
+    std::filesystem::permissions(shim + "/sbatch", std::filesystem::perms::owner_all);
+    const std::string worker = sandbox_.write_file("worker.sh", worker_script);
+    std::filesystem::permissions(worker, std::filesystem::perms::owner_all);
+    const std::string experiment = sandbox_.write_file(
+        "sweep.yaml", "title: array sweep\nexecutables:\n  worker: {binary: " + worker +
+                          "}\nexecutors:\n  slurm: {type: slurm, options: {" + options +
+                          "}}\njob: {executable: worker, executor: slurm, name: w}\n"
+                          "sweep:\n  zip:\n    value: [" +
+                          values + "]\n");
+    std::map<std::string, std::string> env = env_;
+    env["PATH"] = std::string(SORTIE_TEST_PREFIX) + "/bin:" + shim + ":/usr/bin:/bin";
+    SweepLaunch launch{sandbox_.sortie({"launch", experiment}, env), {}};
+    std::istringstream calls(read_file(sandbox_.root() + "/sbatch_calls"));
+    for (std::string line; std::getline(calls, line);) launch.sbatch_calls.push_back(line);
+    return launch;
+  }
+};
+
+// The script an sbatch call (as the shim logged it) submitted.
+std::string submitted_script(const std::string& sbatch_call) {
+  return read_file(sbatch_call.substr(sbatch_call.rfind(' ') + 1));
+}
+
+TEST_F(SlurmSweep, FiveUnitSweepIsOneArrayWhoseTasksFailAndCancelAlone) {
+  const SweepLaunch launch = launch_sweep(
+      "#!/bin/sh\nprintf 'unit %s arg <%s>\\n' \"$SORTIE_WORK_UNIT_ID\" \"$1\"\n"
+      "case \"$SORTIE_WORK_UNIT_ID\" in 3) exit 3 ;; 4) sleep 300 ;; esac\n",
+      "array_parallelism: 2", "\"a b\", \"c'd\", \"e$f\", \"g,h\", \"i\"");
+  const CommandResult& launched = launch.result;
+  ASSERT_EQ(launched.exit_code, 0) << launched.out << launched.err;
+
+  // Exactly one sbatch, of a script asking for an array of 5 with at most 2 at once.
+  ASSERT_EQ(launch.sbatch_calls.size(), 1u);
+  const std::string script = submitted_script(launch.sbatch_calls[0]);
+  EXPECT_NE(script.find("\n#SBATCH --array=0-4%2\n"), std::string::npos) << script;
+  const std::string id = launched.out.substr(launched.out.find(' ') + 1);
+  const auto show = [&](const std::string& filter) {
+    const std::string json = sandbox_.write_file(
+        "show.json",
+        sandbox_.sortie({"experiments", "show", id.substr(0, id.find(' ')), "--json"}, env_).out);
+    return shell("jq -r '" + filter + "' " + json);
+  };
+  const std::string unit1 = show(".work_units[0].jobs[0].app");
+  const std::string unit4 = show(".work_units[3].jobs[0].app");
+  // The array's comment names its first app; its tasks are <array job>_<index>.
+  const std::string array_job = shell(
+      "squeue -h -a -t all -o '%F|%k' | grep '|sortie-array=" + unit1.substr(unit1.rfind('/') + 1) +
+      "$' | head -n1 | cut -d'|' -f1");
+  ASSERT_FALSE(array_job.empty()) << unit1;
+  jobs_.push_back(array_job);
+
+  // At most 2 tasks run at once, until every unit but 4 (sleeping) has ended.
+  size_t most_running = 0;
+  std::string states;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const std::string running = shell("squeue -h -r -t RUNNING -j " + array_job + " -o %i | wc -l");
+    most_running = std::max<size_t>(most_running, std::stoul(running));
+    states = show("[.work_units[].state] | join(\" \")");
+    if (states == "SUCCEEDED SUCCEEDED FAILED RUNNING SUCCEEDED") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  EXPECT_EQ(states, "SUCCEEDED SUCCEEDED FAILED RUNNING SUCCEEDED");
+  EXPECT_LE(most_running, 2u);
+  EXPECT_GE(most_running, 1u);
+
+  // Args arrive byte-exact, each unit its own.
+  EXPECT_EQ(log(show(".work_units[1].jobs[0].app")), "w/0 unit 2 arg <--value=c'd>\n");
+
+  // Cancelling unit 4 cancels its task only.
+  EXPECT_EQ(sandbox_.sortie({"cancel", unit4}, env_).exit_code, 0);
+  EXPECT_EQ(json_string_member(await_terminal(unit4), "state"), "CANCELLED");
+  states = show("[.work_units[].state] | join(\" \")");
+  EXPECT_EQ(states, "SUCCEEDED SUCCEEDED FAILED CANCELLED SUCCEEDED");
+}
+
+TEST_F(SlurmSweep, ASweepLongerThanMaxArraySizeIsSplitIntoSeveralArrays) {
+  // scontrol behind a shim that says MaxArraySize=3: five units are arrays of 3 and 2.
+  const std::string scontrol = sandbox_.write_file(
+      "scontrol",
+      "#!/bin/sh\nif [ \"$1 $2\" = 'show config' ]; then /usr/bin/scontrol \"$@\" | "
+      "sed 's/^MaxArraySize .*/MaxArraySize            = 3/'; else exec "
+      "/usr/bin/scontrol \"$@\"; fi\n");
+  std::filesystem::permissions(scontrol, std::filesystem::perms::owner_all);
+  const SweepLaunch launch = launch_sweep(
+      "#!/bin/sh\ntrue\n", "sbatch_lines: --hold, scontrol: " + scontrol, "1, 2, 3, 4, 5");
+  ASSERT_EQ(launch.result.exit_code, 0) << launch.result.out << launch.result.err;
+  ASSERT_EQ(launch.sbatch_calls.size(), 2u);
+  EXPECT_NE(submitted_script(launch.sbatch_calls[0]).find("\n#SBATCH --array=0-2\n"),
+            std::string::npos);
+  EXPECT_NE(submitted_script(launch.sbatch_calls[1]).find("\n#SBATCH --array=0-1\n"),
+            std::string::npos);
+  for (const std::string& call : launch.sbatch_calls) {
+    const std::string first_app =
+        shell("sed -n 's/^#SBATCH --comment=//p' " + call.substr(call.rfind(' ') + 1));
+    const std::string job = shell("squeue -h -a -t all -o '%F|%k' | grep '|" + first_app +
+                                  "$' | head -n1 | cut -d'|' -f1");
+    EXPECT_FALSE(job.empty()) << first_app;
+    if (!job.empty()) jobs_.push_back(job);
+  }
+}
+
 }  // namespace
 }  // namespace sortie::slurm::testing

@@ -214,6 +214,7 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
   plan.session = input.session;
   plan.job_dir = options.job_dir + "/" + plan.app_id;
   plan.tools = options.tools;
+  plan.array_parallelism = options.array_parallelism;
   plan.comment_tag = comment_tag(plan.app_id);
   require_directive_value("run option 'job_dir'", options.job_dir);
   require_directive_value("run option 'workdir'", options.workdir);
@@ -383,6 +384,10 @@ std::string write_plan(const BatchPlan& plan) {
   string_field("scontrol", plan.tools.scontrol);
   string_field("sinfo", plan.tools.sinfo);
   writer.EndObject();
+  if (plan.array_parallelism > 0) {
+    writer.Key("array_parallelism");
+    writer.Int64(plan.array_parallelism);
+  }
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -422,6 +427,7 @@ BatchPlan read_plan(std::string_view json) {
     plan.tools.scontrol = string_member(*tools, "scontrol", what, "scontrol");
     plan.tools.sinfo = string_member(*tools, "sinfo", what, "sinfo");
   }
+  plan.array_parallelism = int_member(document, "array_parallelism", what, 0);
   if (plan.app_id.empty() || plan.job_dir.empty() || plan.sbatch_argv.empty()) {
     throw Error::invalid_argument(what + ": app_id, job_dir and sbatch_argv are required");
   }

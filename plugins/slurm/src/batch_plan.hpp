@@ -35,6 +35,7 @@ struct BatchPlan {
   std::vector<std::pair<std::string, std::string>> files;  // path in job_dir -> content
   std::vector<RolePlan> roles;
   SlurmTools tools;
+  int64_t array_parallelism = 0;  // run option; used when submitted in a job array
 };
 
 // What the plan needs to know about the cluster; asked lazily (cluster_facts.hpp).

@@ -16,6 +16,17 @@ bool memory_is_consumable(const SlurmTools& tools) {
   return false;
 }
 
+int64_t max_array_size(const SlurmTools& tools) {
+  std::istringstream config(checked_output({tools.scontrol, "show", "config"}));
+  for (std::string line; std::getline(config, line);) {
+    // "MaxArraySize            = 1001"
+    if (line.rfind("MaxArraySize", 0) == 0 && line.find('=') != std::string::npos) {
+      return std::stoll(line.substr(line.find('=') + 1));
+    }
+  }
+  return 1001;  // Slurm's default
+}
+
 int64_t usable_nodes(const SlurmTools& tools, const std::string& partition) {
   // One node per line (-N) with its state; the partition's name has '*' when it is the default.
   std::istringstream nodes(checked_output({tools.sinfo, "-h", "-N", "-o", "%N|%P|%t"}));

@@ -14,6 +14,9 @@ namespace sortie::slurm {
 // True when SelectTypeParameters includes MEMORY (CR_Core_Memory, CR_CPU_Memory, ...).
 bool memory_is_consumable(const SlurmTools& tools);
 
+// MaxArraySize: a job array's indices must be below it (0: arrays are disabled).
+int64_t max_array_size(const SlurmTools& tools);
+
 // Nodes in `partition` ("" = the default partition) that are not down or drained.
 int64_t usable_nodes(const SlurmTools& tools, const std::string& partition);
 

@@ -48,9 +48,10 @@ void JobQueue::refresh(const SlurmTools& tools, const std::vector<std::string>& 
   refreshed_at_ms_ = now_ms();
   facts_.clear();
   asked_ = std::set<std::string>(job_ids.begin(), job_ids.end());
-  // Every state, so jobs that ended within MinJobAge are still answered here.
+  // Every state, so jobs that ended within MinJobAge are still answered here; -r: one line per
+  // array task ("123_4"), pending ones too.
   std::istringstream queue(
-      checked_output({tools.squeue, "-h", "-a", "-t", "all", "-o", "%i|%T|%r"}));
+      checked_output({tools.squeue, "-h", "-a", "-r", "-t", "all", "-o", "%i|%T|%r"}));
   for (std::string line; std::getline(queue, line);) {
     const std::vector<std::string> fields = split(line, '|');
     if (fields.size() < 3) continue;

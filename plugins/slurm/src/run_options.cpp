@@ -36,6 +36,9 @@ constexpr RunOptionSpec kOptions[] = {
      "seconds before, to checkpoint (default: 0; needs time)"},
     {"signal_lead", "int", "60",
      "seconds before the time limit that SIGUSR1 is sent (default: 60)"},
+    {"array_parallelism", "int", "0",
+     "when apps are submitted together as one job array (a sweep's work units), how many of "
+     "them run at once (sbatch --array=0-N%P; default: 0, no limit)"},
     {"container", "str", "\"docker\"",
      "how a role's image runs: docker (docker run in the step), pyxis (srun --container-image) "
      "or apptainer (apptainer exec docker://IMAGE) (default: docker)"},
@@ -94,6 +97,10 @@ SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& sta
   options.max_preemptions = int_member(cfg, "max_preemptions", what, 3);
   options.max_timeouts = int_member(cfg, "max_timeouts", what, 0);
   options.signal_lead = int_member(cfg, "signal_lead", what, 60);
+  options.array_parallelism = int_member(cfg, "array_parallelism", what, 0);
+  if (options.array_parallelism < 0) {
+    throw Error::invalid_argument("run option 'array_parallelism' must be >= 0 (0: no limit)");
+  }
   if (options.max_preemptions < 0 || options.max_timeouts < 0 || options.signal_lead < 1) {
     throw Error::invalid_argument(
         "run options 'max_preemptions' and 'max_timeouts' must be >= 0, 'signal_lead' >= 1");

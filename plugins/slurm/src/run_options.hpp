@@ -37,7 +37,8 @@ struct SlurmOptions {
   std::vector<std::string> sbatch_lines;  // extra "#SBATCH ..." lines, verbatim after ours
   int64_t max_preemptions = 3;
   int64_t max_timeouts = 0;
-  int64_t signal_lead = 60;  // seconds before the time limit that SIGUSR1 arrives
+  int64_t signal_lead = 60;       // seconds before the time limit that SIGUSR1 arrives
+  int64_t array_parallelism = 0;  // tasks of a job array running at once; 0 = no limit
   ContainerRuntime container = ContainerRuntime::kDocker;
   SlurmTools tools;
 };

@@ -3,9 +3,12 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <sortie/app_list.hpp>
 #include <sortie/app_status.hpp>
 #include <sortie/dryrun.hpp>
@@ -14,6 +17,7 @@
 
 #include "app_status.hpp"
 #include "cluster_facts.hpp"
+#include "job_array.hpp"
 #include "log_stream.hpp"
 #include "run_options.hpp"
 #include "slurm_command.hpp"
@@ -24,6 +28,16 @@ namespace {
 std::string trimmed(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text;
+}
+
+// Runs sbatch --parsable, which prints "<job id>" or "<job id>;<cluster>"; returns the id.
+std::string submitted_job_id(const std::vector<std::string>& sbatch_argv) {
+  std::string job_id = trimmed(checked_output(sbatch_argv));
+  job_id = job_id.substr(0, job_id.find(';'));
+  if (job_id.empty() || job_id.find_first_not_of("0123456789") != std::string::npos) {
+    throw Error::unavailable("slurm: sbatch printed '" + job_id + "' instead of a job id");
+  }
+  return job_id;
 }
 
 }  // namespace
@@ -82,15 +96,57 @@ std::string SlurmScheduler::schedule(std::string_view request) {
   std::string job_id = queued_job_with_tag(plan);
   if (job_id.empty()) {
     records_.write_job_dir(plan);
-    // --parsable prints "<job id>" or "<job id>;<cluster>".
-    job_id = trimmed(checked_output(plan.sbatch_argv));
-    job_id = job_id.substr(0, job_id.find(';'));
-    if (job_id.empty() || job_id.find_first_not_of("0123456789") != std::string::npos) {
-      throw Error::unavailable("slurm: sbatch printed '" + job_id + "' instead of a job id");
-    }
+    job_id = submitted_job_id(plan.sbatch_argv);
   }
   records_.save(plan, job_id);
   return plan.app_id;
+}
+
+std::string SlurmScheduler::submit_array(const std::vector<BatchPlan>& plans) {
+  for (const BatchPlan& plan : plans) records_.write_job_dir(plan);
+  const std::string script_path = plans.front().job_dir + "/array.sh";
+  std::ofstream(script_path, std::ios::binary | std::ios::trunc) << array_script(plans);
+  const std::string array_job =
+      submitted_job_id({plans.front().tools.sbatch, "--parsable", script_path});
+  for (size_t i = 0; i < plans.size(); ++i) {
+    records_.save(plans[i], array_job + "_" + std::to_string(i));
+  }
+  return array_job;
+}
+
+std::vector<std::string> SlurmScheduler::schedule_batch(
+    const std::vector<std::string_view>& requests) {
+  std::vector<BatchPlan> plans;
+  std::map<std::string, std::vector<size_t>> arrays;  // array_key -> indices into plans
+  for (const std::string_view request : requests) {
+    plans.push_back(read_plan(read_dryrun(request).request_json));
+    const std::string key = array_key(plans.back());
+    if (!records_.find(plans.back().app_id) && !key.empty()) {
+      arrays[key].push_back(plans.size() - 1);
+    }
+  }
+  // All or nothing (ABI-14): a failure cancels the arrays already submitted.
+  std::vector<std::string> submitted;
+  try {
+    for (const auto& [key, members] : arrays) {
+      if (members.size() < 2) continue;  // submitted alone below
+      const int64_t chunk = std::max<int64_t>(1, max_array_size(plans[members[0]].tools));
+      for (size_t start = 0; start < members.size(); start += chunk) {
+        std::vector<BatchPlan> array;
+        for (size_t k = start; k < members.size() && k < start + chunk; ++k) {
+          array.push_back(plans[members[k]]);
+        }
+        submitted.push_back(submit_array(array));
+      }
+    }
+    for (const std::string_view request : requests) schedule(request);  // the rest, alone
+  } catch (...) {
+    for (const std::string& job : submitted) run_command({plans.front().tools.scancel, job});
+    throw;
+  }
+  std::vector<std::string> app_ids;
+  for (const BatchPlan& plan : plans) app_ids.push_back(plan.app_id);
+  return app_ids;
 }
 
 AppStatus SlurmScheduler::status_of(const AppRecord& record) {

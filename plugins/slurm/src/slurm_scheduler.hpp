@@ -9,6 +9,7 @@
 #include <sortie/plugin.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app_records.hpp"
 #include "job_queue.hpp"
@@ -22,6 +23,8 @@ class SlurmScheduler : public Scheduler {
   std::string run_options() override;
   std::string dryrun(std::string_view input) override;
   std::string schedule(std::string_view request) override;
+  // Apps with the same #SBATCH lines go in one job array (split at MaxArraySize); others alone.
+  std::vector<std::string> schedule_batch(const std::vector<std::string_view>& requests) override;
   std::string describe(std::string_view app_id) override;
   std::string list(std::string_view filter) override;
   void cancel(std::string_view app_id) override;
@@ -31,6 +34,8 @@ class SlurmScheduler : public Scheduler {
   AppStatus status_of(const AppRecord& record);
   // A job of this app already in the queue (a retried schedule), found by its comment tag.
   std::string queued_job_with_tag(const BatchPlan& plan);
+  // Submits `plans` as one array; records app I as job <array>_<I>.
+  std::string submit_array(const std::vector<BatchPlan>& plans);
 
   std::string state_dir_;
   std::string session_;

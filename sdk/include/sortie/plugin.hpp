@@ -26,6 +26,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace sortie {
 
@@ -108,6 +109,11 @@ class Scheduler {
   virtual std::unique_ptr<LogStream> log_open(std::string_view /*app_id*/,
                                               std::string_view /*request*/) {
     throw Error::unimplemented("this scheduler has no logs");
+  }
+  // Submits dryrun requests together (ABI-14); returns their app ids in input order.
+  virtual std::vector<std::string> schedule_batch(
+      const std::vector<std::string_view>& /*requests*/) {
+    throw Error::unimplemented("this scheduler cannot submit a batch");
   }
 };
 
@@ -225,10 +231,19 @@ struct SchedulerTable {
   static void log_close(sortie_log_stream* stream) noexcept {
     delete reinterpret_cast<LogStream*>(stream);
   }
+  static sortie_status schedule_batch(sortie_scheduler* s, const sortie_str* requests, size_t count,
+                                      const sortie_sink* out, const sortie_sink* err) noexcept {
+    return guarded(err, [&] {
+      std::vector<std::string_view> views;
+      for (size_t i = 0; i < count; ++i) views.push_back(view(requests[i]));
+      for (const std::string& app_id : self(s)->schedule_batch(views)) put(out, app_id + "\n");
+    });
+  }
   static const sortie_scheduler_vtable* get() noexcept {
     constexpr bool has_list = SORTIE_DETAIL_OVERRIDES(T, list);
     constexpr bool has_wait = SORTIE_DETAIL_OVERRIDES(T, wait);
     constexpr bool has_logs = SORTIE_DETAIL_OVERRIDES(T, log_open);
+    constexpr bool has_batch = SORTIE_DETAIL_OVERRIDES(T, schedule_batch);
     static const sortie_scheduler_vtable table = {sizeof(sortie_scheduler_vtable),
                                                   create,
                                                   destroy,
@@ -241,7 +256,8 @@ struct SchedulerTable {
                                                   has_wait ? wait : nullptr,
                                                   has_logs ? log_open : nullptr,
                                                   has_logs ? log_next : nullptr,
-                                                  has_logs ? log_close : nullptr};
+                                                  has_logs ? log_close : nullptr,
+                                                  has_batch ? schedule_batch : nullptr};
     return &table;
   }
 };

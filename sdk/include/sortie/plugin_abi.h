@@ -53,7 +53,7 @@ extern "C" {
 
 /* The version this header describes. */
 #define SORTIE_ABI_CURRENT_MAJOR 1
-#define SORTIE_ABI_CURRENT_MINOR 0
+#define SORTIE_ABI_CURRENT_MINOR 1
 #define SORTIE_ABI_CURRENT SORTIE_ABI_VERSION(SORTIE_ABI_CURRENT_MAJOR, SORTIE_ABI_CURRENT_MINOR)
 
 /* The one exported symbol (ABI-1). */
@@ -268,6 +268,15 @@ typedef struct sortie_scheduler_vtable {
                             const sortie_log_sink* sink, int32_t* eof, const sortie_sink* err);
   /* Releases the stream. NULL is ignored. */
   void (*log_close)(sortie_log_stream* stream);
+
+  /* ABI 1.1 (ABI-14). requests: `count` "sortie.dryrun/1" documents previously written by
+   * dryrun(), typically the work units of one sweep. Submits them together (one backend request
+   * where the backend can batch, e.g. a Slurm job array) and writes their app ids to `out`, each
+   * followed by '\n', in input order; each app id then addresses its own unit only. All or
+   * nothing: on failure no app of the batch may be left submitted. Optional: when absent the
+   * host calls schedule() once per request. */
+  sortie_status (*schedule_batch)(sortie_scheduler* self, const sortie_str* requests, size_t count,
+                                  const sortie_sink* out, const sortie_sink* err);
 } sortie_scheduler_vtable;
 
 /* ---------------------------------------------------------------------------------------------

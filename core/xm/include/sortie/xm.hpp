@@ -293,6 +293,9 @@ class Experiment {
   // Adds a work unit (id = the next one) and launches it before returning.
   WorkUnit add(const Job& job, const JobArgs& args = {});
   WorkUnit add(const JobGroup& group, const GroupArgs& args = {});
+  // Adds one work unit per entry of `units` (a sweep) and launches them together: on a scheduler
+  // that submits batches (ABI-14), e.g. slurm, as one job array; elsewhere one by one.
+  std::vector<WorkUnit> add_sweep(const Job& job, const std::vector<JobArgs>& units);
 
   // Current states, refreshed from the schedulers.
   std::vector<WorkUnit> work_units();

@@ -80,8 +80,11 @@ class SchedulerClient {
   // run_options() parsed. A declaration sortie cannot read is the plugin's bug (INTERNAL, naming
   // it), never the user's mistake, though the parser is the one that checks user-typed values.
   std::vector<RunOpt> declared_run_options();
-  std::string dryrun(std::string_view input);                    // "sortie.dryrun/1"
-  std::string schedule(std::string_view request);                // app id
+  std::string dryrun(std::string_view input);      // "sortie.dryrun/1"
+  std::string schedule(std::string_view request);  // app id
+  // Whether the plugin submits many requests at once (ABI-14); else schedule() each.
+  bool can_schedule_batch() const;
+  std::vector<std::string> schedule_batch(const std::vector<std::string>& requests);  // app ids
   std::optional<std::string> describe(std::string_view app_id);  // nullopt = NOT_FOUND
   std::string list(std::string_view filter);                     // "sortie.list/1"
   void cancel(std::string_view app_id);

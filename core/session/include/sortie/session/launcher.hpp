@@ -13,6 +13,7 @@
 #include <sortie/core/runopts.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
+#include <vector>
 
 namespace sortie::session {
 
@@ -37,8 +38,16 @@ class Launcher {
   DryRunResult dryrun(const LaunchPlan& plan);
   // Submits and records; returns the handle SCHEDULER://SESSION/APP_ID.
   std::string schedule(const LaunchPlan& plan, const DryRunResult& dry);
+  // Submits the apps together when the scheduler can (ABI-14) and records each; their handles.
+  std::vector<std::string> schedule_batch(const std::vector<LaunchPlan>& plans,
+                                          const std::vector<DryRunResult>& dries);
 
  private:
+  // The app as UNSUBMITTED, recorded before its scheduler runs anything (submission.hpp).
+  core::AppRecord record_unsubmitted(const LaunchPlan& plan, const DryRunResult& dry);
+  // Marks it SUBMITTED once the scheduler took it under the dry run's id; cancels it if the
+  // store cannot say so.
+  void confirm(const core::AppRecord& record, const std::string& app_id);
   std::string fetch_images(const core::AppDef& app, const std::string& provider);
   Session& ctx_;
   core::SchedulerClient& scheduler_;

@@ -1,0 +1,53 @@
+#include "job_array.hpp"
+
+#include <sstream>
+
+namespace sortie::slurm {
+namespace {
+
+bool is_per_app_directive(const std::string& line) {
+  for (const char* option : {"#SBATCH --job-name=", "#SBATCH --comment=", "#SBATCH --output="}) {
+    if (line.rfind(option, 0) == 0) return true;
+  }
+  return false;
+}
+
+// The #SBATCH lines every task of the array shares.
+std::string shared_directives(const BatchPlan& plan) {
+  std::string directives;
+  std::istringstream script(plan.script);
+  for (std::string line; std::getline(script, line);) {
+    if (line.rfind("#SBATCH ", 0) == 0 && !is_per_app_directive(line)) directives += line + "\n";
+  }
+  return directives;
+}
+
+}  // namespace
+
+std::string array_key(const BatchPlan& plan) {
+  const std::string directives = shared_directives(plan);
+  if (directives.find("#SBATCH hetjob\n") != std::string::npos) return "";
+  return directives + "parallelism " + std::to_string(plan.array_parallelism) + "\nsbatch " +
+         plan.tools.sbatch;
+}
+
+std::string array_script(const std::vector<BatchPlan>& plans) {
+  const BatchPlan& first = plans.front();
+  std::string script = "#!/bin/bash\n";
+  script += "#SBATCH --job-name=" + first.name + "\n";
+  script += "#SBATCH --comment=sortie-array=" + first.app_id + "\n";
+  script += "#SBATCH --output=/dev/null\n";
+  script += "#SBATCH --array=0-" + std::to_string(plans.size() - 1);
+  if (first.array_parallelism > 0) script += "%" + std::to_string(first.array_parallelism);
+  script += "\n" + shared_directives(first);
+  // exec keeps the batch shell's pid, so --signal=B:USR1 still reaches the app's script.
+  script += "case \"$SLURM_ARRAY_TASK_ID\" in\n";
+  for (size_t i = 0; i < plans.size(); ++i) {
+    script += "  " + std::to_string(i) + ") job_dir='" + plans[i].job_dir + "' ;;\n";
+  }
+  script += "  *) echo \"no app for array task $SLURM_ARRAY_TASK_ID\" >&2; exit 1 ;;\nesac\n";
+  script += "exec /bin/bash \"$job_dir/batch.sh\" >\"$job_dir/slurm-$SLURM_JOB_ID.out\" 2>&1\n";
+  return script;
+}
+
+}  // namespace sortie::slurm

@@ -1,0 +1,25 @@
+// Apps submitted together as one Slurm job array (ABI-14 schedule_batch, e.g. a sweep's work
+// units): task I of the array runs app I's own batch script from its own job directory, so each
+// app keeps its task files (args and env byte-exact), logs, ledger and app id
+// (<array job>_<I>, which scancel, squeue and sacct address alone). Apps can share an array only
+// when their #SBATCH lines agree but for name, comment and output; a heterogeneous job cannot be
+// an array task.
+#ifndef SORTIE_SLURM_JOB_ARRAY_HPP
+#define SORTIE_SLURM_JOB_ARRAY_HPP
+
+#include <string>
+#include <vector>
+
+#include "batch_plan.hpp"
+
+namespace sortie::slurm {
+
+// What apps sharing an array must have in common; "" when `plan` cannot be an array task.
+std::string array_key(const BatchPlan& plan);
+
+// The script of one array over `plans` (same array_key): --array=0-N[%P].
+std::string array_script(const std::vector<BatchPlan>& plans);
+
+}  // namespace sortie::slurm
+
+#endif  // SORTIE_SLURM_JOB_ARRAY_HPP
