@@ -100,8 +100,7 @@ int cmd_describe(session::Session& ctx, const Args& args) {
     } else {
       out.key("app").null().key("cfg").null().key("submitted_at").null();
     }
-    out.key("status").raw_or_null(
-        description->status ? core::to_json(*description->status) : "");
+    out.key("status").raw_or_null(description->status ? core::to_json(*description->status) : "");
     out.end_object();
     std::printf("%s\n", core::mask_secrets(out.str(), secrets).c_str());
     return exit_status;
@@ -115,8 +114,7 @@ int cmd_describe(session::Session& ctx, const Args& args) {
     std::printf("App: (submitted outside this machine's store; definition unknown)\n");
   }
   if (description->status) {
-    std::fputs(format_status(handle, *description->status, {}).c_str(),
-               stdout);
+    std::fputs(format_status(handle, *description->status, {}).c_str(), stdout);
   }
   return exit_status;
 }

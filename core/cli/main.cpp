@@ -121,7 +121,6 @@ void print_registry_problem(const sortie::registry::Problem& problem) {
                problem.message.c_str());
 }
 
-
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n", message.c_str());
   return sortie::cli::kExitUsage;

@@ -84,7 +84,8 @@ ConfigFile ConfigFile::load(const std::vector<std::string>& paths) {
 ConfigFile ConfigFile::load_sources(const std::vector<Source>& sources) {
   ConfigFile config;
   for (const auto& source : sources) {
-    const auto content = read_text_file_if_exists(source.path, "config file", limits::kConfigFileBytes);
+    const auto content =
+        read_text_file_if_exists(source.path, "config file", limits::kConfigFileBytes);
     if (!content) continue;
     config.files_read_.push_back(source.path);
     Sections file = parse_ini(source.path, *content);

@@ -76,7 +76,8 @@ std::string trusted_configs_path() {
 }
 
 bool is_trusted_config(const std::string& path, const std::string& content) {
-  const auto records = read_text_file_if_exists(trusted_configs_path(), kWhat, limits::kConfigFileBytes);
+  const auto records =
+      read_text_file_if_exists(trusted_configs_path(), kWhat, limits::kConfigFileBytes);
   if (!records) return false;
   const std::string wanted = digest_of(content) + " " + path;
   std::istringstream lines(*records);
@@ -87,7 +88,8 @@ bool is_trusted_config(const std::string& path, const std::string& content) {
 }
 
 std::string trust_config(const std::string& path) {
-  const std::string digest = digest_of(read_text_file(path, "config file", limits::kConfigFileBytes));
+  const std::string digest =
+      digest_of(read_text_file(path, "config file", limits::kConfigFileBytes));
   const std::string store = trusted_configs_path();
   const auto records = read_text_file_if_exists(store, kWhat, limits::kConfigFileBytes);
   write_private_file(store,

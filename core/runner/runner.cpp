@@ -21,7 +21,6 @@ void print_registry_problem(const registry::Problem& problem) {
                problem.message.c_str());
 }
 
-
 core::AppDef app_from_command(const AppSpec& spec) {
   core::AppDef app;
   const std::string program = std::filesystem::path(spec.command.front()).filename().string();

@@ -23,10 +23,14 @@ session::SessionOptions session_options(const xm::Options& options) {
     std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n",
                  problem.manifest_path.c_str(), problem.message.c_str());
   };
-  return session::SessionOptions{options.plugin_dirs,    options.session,
-                                 options.isolate_plugins, options.quiet,
-                                 std::nullopt,            print_registry_problem,
-                                 session::print_builtin_shadowed, session::print_reconciled};
+  return session::SessionOptions{options.plugin_dirs,
+                                 options.session,
+                                 options.isolate_plugins,
+                                 options.quiet,
+                                 std::nullopt,
+                                 print_registry_problem,
+                                 session::print_builtin_shadowed,
+                                 session::print_reconciled};
 }
 
 }  // namespace sortie::xm_impl
@@ -91,7 +95,6 @@ std::string absolute_launch_dir(const std::string& launch_dir) {
       .lexically_normal()
       .string();
 }
-
 
 }  // namespace
 
