@@ -116,11 +116,6 @@ int finish_output(const char* command, int exit_status) {
   return exit_status;
 }
 
-void print_registry_problem(const sortie::registry::Problem& problem) {
-  std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n", problem.manifest_path.c_str(),
-               problem.message.c_str());
-}
-
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n", message.c_str());
   return sortie::cli::kExitUsage;
@@ -130,7 +125,7 @@ int usage_error(const std::string& message) {
 
 int main(int argc, char** argv) {
   sortie::session::SessionOptions options;
-  options.on_registry_problem = print_registry_problem;
+  options.on_registry_problem = sortie::session::print_registry_problem;
   options.on_builtin_shadowed = sortie::session::print_builtin_shadowed;
   options.on_reconciled = sortie::session::print_reconciled;
   int i = 1;

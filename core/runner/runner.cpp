@@ -16,11 +16,6 @@ namespace sortie::runner {
 
 namespace {
 
-void print_registry_problem(const registry::Problem& problem) {
-  std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n", problem.manifest_path.c_str(),
-               problem.message.c_str());
-}
-
 core::AppDef app_from_command(const AppSpec& spec) {
   core::AppDef app;
   const std::string program = std::filesystem::path(spec.command.front()).filename().string();
@@ -101,9 +96,10 @@ Runner::Runner(Runner&&) noexcept = default;
 Runner& Runner::operator=(Runner&&) noexcept = default;
 
 Runner Runner::create(const Options& options) {
-  return Runner(std::make_unique<Impl>(session::SessionOptions{
-      options.plugin_dirs, options.session, options.isolate_plugins, options.quiet, std::nullopt,
-      print_registry_problem, session::print_builtin_shadowed, session::print_reconciled}));
+  return Runner(std::make_unique<Impl>(
+      session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
+                              options.quiet, std::nullopt, session::print_registry_problem,
+                              session::print_builtin_shadowed, session::print_reconciled}));
 }
 
 Runner SessionBinding::over(session::Session& session) {

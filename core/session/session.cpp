@@ -37,6 +37,11 @@ std::string state_dir() {
   return env_or_empty("HOME") + "/.local/state/sortie";
 }
 
+void print_registry_problem(const registry::Problem& problem) {
+  std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n", problem.manifest_path.c_str(),
+               problem.message.c_str());
+}
+
 void print_builtin_shadowed(const registry::Shadowed& shadow) {
   std::fprintf(stderr,
                "sortie: warning: %s:%s of %s replaces the built-in one of %s; remove that "

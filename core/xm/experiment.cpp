@@ -19,16 +19,12 @@
 namespace sortie::xm_impl {
 
 session::SessionOptions session_options(const xm::Options& options) {
-  const auto print_registry_problem = [](const registry::Problem& problem) {
-    std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n",
-                 problem.manifest_path.c_str(), problem.message.c_str());
-  };
   return session::SessionOptions{options.plugin_dirs,
                                  options.session,
                                  options.isolate_plugins,
                                  options.quiet,
                                  std::nullopt,
-                                 print_registry_problem,
+                                 session::print_registry_problem,
                                  session::print_builtin_shadowed,
                                  session::print_reconciled};
 }

@@ -86,6 +86,8 @@ class Session {
   bool plugin_timeout_chosen_ = false;
 };
 
+// What the CLI and the launch API give as on_registry_problem: one warning line on stderr.
+void print_registry_problem(const registry::Problem& problem);
 // What the CLI and the launch API give as on_builtin_shadowed: one warning line on stderr.
 void print_builtin_shadowed(const registry::Shadowed& shadow);
 // Says on stderr what a session settled when it opened the store (on_reconciled).
