@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "engine_required.hpp"
 #include "local_plugin_client.hpp"
 
 namespace sortie::local::testing {
@@ -48,8 +49,10 @@ bool await_processes(const std::string& program, size_t count) {
 class ContainmentTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
-    if (std::string(GetParam()) == "pid_namespace" && !pid_namespaces_allowed()) {
-      GTEST_SKIP() << "this kernel refuses PID namespaces (and user namespaces to hold them)";
+    if (std::string(GetParam()) == "pid_namespace") {
+      SORTIE_REQUIRE_ENGINE(
+          pid_namespaces_allowed(),
+          "this kernel refuses PID namespaces (and user namespaces to hold them)");
     }
     ::setenv("SORTIE_LOCAL_CONTAINMENT", GetParam(), 1);
   }

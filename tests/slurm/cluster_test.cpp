@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "../cli/cli_harness.hpp"
+#include "engine_required.hpp"
 #include "raw_abi_client.hpp"
 
 namespace sortie::slurm::testing {
@@ -49,12 +50,7 @@ bool cluster_up() { return shell("scontrol ping 2>/dev/null").find("UP") != std:
 class SlurmCluster : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!cluster_up()) {
-      if (std::getenv("CI") != nullptr && std::string(std::getenv("CI")) == "true") {
-        FAIL() << "no Slurm cluster answers (packaging/engines/slurm_up.sh)";
-      }
-      GTEST_SKIP() << "no Slurm cluster (run packaging/engines/slurm_up.sh)";
-    }
+    SORTIE_REQUIRE_ENGINE(cluster_up(), "no Slurm cluster answers (packaging/engines/slurm_up.sh)");
     lock_ = ::open("/tmp/sortie-slurm-tests.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     ASSERT_GE(lock_, 0);
     ASSERT_EQ(::flock(lock_, LOCK_EX), 0);

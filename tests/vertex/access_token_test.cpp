@@ -104,7 +104,7 @@ TEST_F(VertexAccessTokenTest, FailingCommandIsExplainedWithoutItsOutput) {
 }
 
 TEST_F(VertexAccessTokenTest, ServiceAccountJwtIsExchangedAtTheTokenEndpoint) {
-  SORTIE_VERTEX_REQUIRE(testing::have_program("python3") && testing::have_program("openssl"),
+  SORTIE_REQUIRE_ENGINE(testing::have_program("python3") && testing::have_program("openssl"),
                         "python3 and openssl are needed for the fake token endpoint");
   // The fake verifies the RS256 signature with this key's public half.
   const std::string key_file = make_key_file("http://127.0.0.1:0/token");

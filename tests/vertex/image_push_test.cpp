@@ -69,9 +69,9 @@ std::string missing_engine() {
 class VertexImagePushTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    SORTIE_VERTEX_REQUIRE(have_program("python3"), "python3 is needed for the fake Vertex AI");
+    SORTIE_REQUIRE_ENGINE(have_program("python3"), "python3 is needed for the fake Vertex AI");
     const std::string missing = missing_engine();
-    SORTIE_VERTEX_REQUIRE(missing.empty(), missing + kEngineSetup);
+    SORTIE_REQUIRE_ENGINE(missing.empty(), missing + kEngineSetup);
     ASSERT_TRUE(fake_.running());
     ::setenv("GOOGLE_OAUTH_ACCESS_TOKEN", FakeVertex::token().c_str(), 1);
     ::setenv("DOCKER_CONFIG", docker_config_.path().c_str(), 1);

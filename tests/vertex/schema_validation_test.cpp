@@ -100,7 +100,7 @@ const std::vector<std::pair<std::string, std::string>>& cases() {
 class VertexSchemaValidationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    SORTIE_VERTEX_REQUIRE(have_program("python3"), "python3 is needed to run the validator");
+    SORTIE_REQUIRE_ENGINE(have_program("python3"), "python3 is needed to run the validator");
   }
 
   // Runs the validator on the body; returns its exit status and fills output.
@@ -141,7 +141,7 @@ TEST_F(VertexSchemaValidationTest, EveryProducedBodyPassesBothSchemas) {
     ASSERT_FALSE(body.empty());
     std::string output;
     const int status = validate(body, &output);
-    SORTIE_VERTEX_REQUIRE(status != 3,
+    SORTIE_REQUIRE_ENGINE(status != 3,
                           "schema file missing (run "
                           "packaging/engines/vertex_validators.sh): " +
                               output);
@@ -165,7 +165,7 @@ TEST_F(VertexSchemaValidationTest, BrokenBodiesAreRejected) {
     broken.replace(at, from.size(), to);
     std::string output;
     const int status = validate(broken, &output);
-    SORTIE_VERTEX_REQUIRE(status != 3,
+    SORTIE_REQUIRE_ENGINE(status != 3,
                           "schema file missing (run "
                           "packaging/engines/vertex_validators.sh): " +
                               output);

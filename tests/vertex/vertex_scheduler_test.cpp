@@ -17,7 +17,7 @@ constexpr const char* kRoles =
 class VertexSchedulerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    SORTIE_VERTEX_REQUIRE(have_program("python3"), "python3 is needed for the fake Vertex AI");
+    SORTIE_REQUIRE_ENGINE(have_program("python3"), "python3 is needed for the fake Vertex AI");
     ASSERT_TRUE(fake_.running());
     ::setenv("GOOGLE_OAUTH_ACCESS_TOKEN", FakeVertex::token().c_str(), 1);
   }

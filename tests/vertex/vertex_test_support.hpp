@@ -24,25 +24,14 @@
 #include <string_view>
 #include <vector>
 
+#include "engine_required.hpp"
 #include "raw_abi_client.hpp"
 
 extern char** environ;
 
 namespace sortie::vertex::testing {
 
-inline bool in_ci() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && std::string_view(ci) == "true";
-}
-
-// Skips the test outside CI, fails it under CI=true (a missing tool must not pass CI).
-#define SORTIE_VERTEX_REQUIRE(condition, reason)                  \
-  do {                                                            \
-    if (!(condition)) {                                           \
-      if (::sortie::vertex::testing::in_ci()) FAIL() << (reason); \
-      GTEST_SKIP() << (reason);                                   \
-    }                                                             \
-  } while (false)
+using ::sortie::testing::in_ci;
 
 inline bool have_program(const std::string& name) {
   return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
