@@ -264,14 +264,22 @@ class Conformance {
     expect(doc.HasMember("request"), "dryrun wrote no request");
   }
 
+  // Two ids never scheduled: a foreign one, which a scheduler may refuse by its form alone, and
+  // the id its own dryrun proposed, which has the right form, so it has to be looked up.
   void unknown_id() {
-    const std::string id = "conformance-no-such-app";
-    const Result described = describe(id);
-    expect(described.status == SORTIE_NOT_FOUND,
-           "describe of an unknown id: expected NOT_FOUND, got " + describe_result(described));
-    const Result cancelled = cancel(id);
-    expect(cancelled.status == SORTIE_NOT_FOUND,
-           "cancel of an unknown id: expected NOT_FOUND, got " + describe_result(cancelled));
+    const Result dry = dryrun(input("conformance-unknown", "true", "[]"));
+    expect_ok(dry, "dryrun of a minimal AppDef");
+    const std::string proposed = member(parse(dry.out, "dryrun's output"), "app_id");
+    for (const std::string& id : {std::string("conformance-no-such-app"), proposed}) {
+      const Result described = describe(id);
+      expect(described.status == SORTIE_NOT_FOUND, "describe of the unknown id '" + id +
+                                                       "': expected NOT_FOUND, got " +
+                                                       describe_result(described));
+      const Result cancelled = cancel(id);
+      expect(cancelled.status == SORTIE_NOT_FOUND, "cancel of the unknown id '" + id +
+                                                       "': expected NOT_FOUND, got " +
+                                                       describe_result(cancelled));
+    }
   }
 
   void refuses(const std::string& field) {
