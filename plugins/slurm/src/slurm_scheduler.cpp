@@ -170,10 +170,10 @@ std::vector<std::string> SlurmScheduler::schedule_batch(
 AppStatus SlurmScheduler::status_of(const AppRecord& record) {
   std::vector<const JobFacts*> facts(record.job_ids.size(), nullptr);
   if (!index_.has_ended(record.plan.app_id)) {
-    // One squeue and at most one sacct for every app of the session not known to have ended.
-    std::vector<std::string> job_ids = index_.unfinished_jobs(record.plan.session);
-    job_ids.insert(job_ids.end(), record.job_ids.begin(), record.job_ids.end());
-    const auto& known = queue_.facts(record.plan.tools, job_ids);
+    // One squeue and at most one sacct for every app of the session not known to have ended
+    // (this one among them).
+    const auto& known =
+        queue_.facts(record.plan.tools, index_.unfinished_jobs(record.plan.session));
     for (size_t job = 0; job < record.job_ids.size(); ++job) {
       const auto found = known.find(record.job_ids[job]);
       if (found != known.end()) facts[job] = &found->second;
