@@ -47,6 +47,14 @@ std::string read_file(const std::string& path) {
 
 bool cluster_up() { return shell("scontrol ping 2>/dev/null").find("UP") != std::string::npos; }
 
+// A requeued job waits out Slurm's requeue delay (BeginTime = now + 120 s); the tests let it
+// start at once instead, as an admin would.
+void start_requeued_job_now(const std::string& job) {
+  if (shell("squeue -h -j " + job + " -o %r") == "BeginTime") {
+    shell("scontrol update JobId=" + job + " StartTime=now");
+  }
+}
+
 class SlurmCluster : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -191,13 +199,11 @@ TEST_F(SlurmCluster, RetriesHaveSeparateBudgetsAndKeepEveryAttemptsLogs) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_EQ(shell("scontrol requeue " + job + " 2>&1"), "");
-  const std::string final_status = await(
-      requeued,
-      [](const std::string& s) {
-        const std::string state = json_string_member(s, "state");
-        return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-      },
-      240);
+  const std::string final_status = await(requeued, [&](const std::string& s) {
+    start_requeued_job_now(job);
+    const std::string state = json_string_member(s, "state");
+    return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+  });
   EXPECT_EQ(json_string_member(final_status, "state"), "SUCCEEDED") << final_status;
   EXPECT_NE(final_status.find(R"("num_restarts":2)"), std::string::npos) << final_status;
   EXPECT_EQ(log(requeued, {"--no-prefix"}), "attempt-0\nattempt-1\n");
@@ -435,14 +441,6 @@ TEST_F(SlurmCluster, SeparateRoleJobsStartTogetherShareTheRank0HostAndCancelToge
   EXPECT_EQ(sandbox_.sortie({"cancel", sleepers}, env_).exit_code, 0);
   EXPECT_EQ(json_string_member(await_terminal(sleepers), "state"), "CANCELLED");
   EXPECT_EQ(shell("squeue -h -a -t all -j " + sleeper_jobs + " -o %T"), "CANCELLED\nCANCELLED");
-}
-
-// A job requeued by its own batch script at its time limit waits out Slurm's requeue delay
-// (BeginTime = now + 120 s); the test lets it start at once instead, as an admin would.
-void start_requeued_job_now(const std::string& job) {
-  if (shell("squeue -h -j " + job + " -o %r") == "BeginTime") {
-    shell("scontrol update JobId=" + job + " StartTime=now");
-  }
 }
 
 TEST_F(SlurmCluster, TimeLimitRetriesSpendTheTimeoutBudgetOnly) {
