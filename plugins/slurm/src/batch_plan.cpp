@@ -225,7 +225,8 @@ std::string rank0_lines(const ScriptInputs& in, Rank0Source source) {
   if (source == Rank0Source::kSharedByFirstJob) {
     // The first role's job has started (--dependency=after:) and writes the host first thing.
     return "# The rank-0 host, written by the first role's job, which this job depends on.\n"
-           "first_job=${SLURM_JOB_DEPENDENCY#after:}\n"
+           "first_job=${SLURM_JOB_DEPENDENCY:-}\n"
+           "first_job=${first_job#after:}\n"
            "first_job=${first_job%%[:,?]*}\n"
            "until [[ -s $job_dir/rank0_host ]]; do\n"
            "  if ! [[ $(" +
