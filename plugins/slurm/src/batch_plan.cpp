@@ -484,6 +484,12 @@ std::string write_plan(const BatchPlan& plan) {
     writer.Key(key);
     write_string(writer, value);
   };
+  const auto string_list_field = [&](const char* key, const std::vector<std::string>& values) {
+    writer.Key(key);
+    writer.StartArray();
+    for (const std::string& value : values) write_string(writer, value);
+    writer.EndArray();
+  };
   writer.StartObject();
   string_field("app_id", plan.app_id);
   string_field("name", plan.name);
@@ -491,10 +497,7 @@ std::string write_plan(const BatchPlan& plan) {
   string_field("job_dir", plan.job_dir);
   string_field("comment_tag", plan.comment_tag);
   string_field("script", plan.script);
-  writer.Key("sbatch_argv");
-  writer.StartArray();
-  for (const std::string& arg : plan.sbatch_argv) write_string(writer, arg);
-  writer.EndArray();
+  string_list_field("sbatch_argv", plan.sbatch_argv);
   writer.Key("files");
   writer.StartObject();
   for (const auto& [path, content] : plan.files) {
@@ -533,10 +536,7 @@ std::string write_plan(const BatchPlan& plan) {
       string_field("role", job.role);
       string_field("comment_tag", job.comment_tag);
       string_field("script", job.script);
-      writer.Key("sbatch_argv");
-      writer.StartArray();
-      for (const std::string& arg : job.sbatch_argv) write_string(writer, arg);
-      writer.EndArray();
+      string_list_field("sbatch_argv", job.sbatch_argv);
       writer.EndObject();
     }
     writer.EndArray();
