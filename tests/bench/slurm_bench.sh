@@ -4,7 +4,8 @@
 #      next to a plain `sbatch --wrap` of the same command (the floor);
 #   2. submitting a 100-unit sweep: one `sbatch --array=0-99%10` versus 100 separate `sbatch`
 #      calls (the win job arrays are for), `sortie launch` of a 100-unit sweep on a slurm
-#      executor (one array) and 100 `sortie run` calls (apps one by one).
+#      executor (one array) and 100 `sortie run` calls (apps one by one);
+#   3. `sortie list --active` of those 100 apps (a status each).
 # Every job is held (--hold) in part 2 and cancelled afterwards, so the cluster stays free.
 # Usage: tests/bench/slurm_bench.sh BUILD_DIR [ROUNDS]
 set -euo pipefail
@@ -62,6 +63,11 @@ for ((round = 0; round < rounds; round++)); do
     start=$(now_ms)
     for ((i = 0; i < 100; i++)); do "$sortie" run -s slurm -cfg sbatch_lines=--hold --spec app.yaml >/dev/null; done
     echo $(($(now_ms) - start)) >>sortie_runs.ms
+    for ((i = 0; i < rounds; i++)); do # the status of those 100 apps, each record read once
+      start=$(now_ms)
+      "$sortie" list --active >/dev/null
+      echo $(($(now_ms) - start)) >>sortie_list.ms
+    done
     scancel -n bench
     start=$(now_ms)
     "$sortie" launch sweep.yaml >/dev/null
@@ -78,3 +84,4 @@ echo "| one \`sbatch --array=0-99%10\` (100 units) | $(median <array.ms) |"
 echo "| 100 separate \`sbatch\` calls | $(median <separate.ms) |"
 echo "| \`sortie launch\` of a 100-unit sweep, one array (one round) | $(cat sortie_launch.ms) |"
 echo "| 100 \`sortie run -s slurm\` calls (one round) | $(cat sortie_runs.ms) |"
+echo "| \`sortie list --active\` of those 100 apps | $(median <sortie_list.ms) |"

@@ -102,7 +102,57 @@ TEST(SlurmBatchPlan, AHeterogeneousJobThatCannotBePlacedIsADryrunError) {
     EXPECT_EQ(e.code(), Error::failed_precondition("").code());
     EXPECT_NE(std::string(e.what()).find("needs a node per role"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("1 usable node"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("run option role_jobs=separate"), std::string::npos)
+        << e.what();
   }
+}
+
+TEST(SlurmBatchPlan, SeparateRoleJobsAreAJobPerRoleTiedToTheFirstByADependency) {
+  // One usable node is enough: separate jobs need no node per role.
+  const BatchPlan p =
+      plan(input(R"({"name":"ps","entrypoint":"a","max_retries":1},)"
+                 R"({"name":"worker","entrypoint":"b","num_replicas":2})"),
+           options(R"({"role_jobs":"separate"})"), {memory_not_consumable, one_node});
+  ASSERT_EQ(p.job_count(), 2u);
+  EXPECT_EQ(p.job_of_role(1), 1u);
+  EXPECT_EQ(p.job_file_name("attempts", 1), "attempts-worker");
+  const DependentJob& worker = p.dependents[0];
+  EXPECT_EQ(worker.role, "worker");
+  for (const std::string* script : {&p.script, &worker.script}) {
+    EXPECT_EQ(script->find("hetjob"), std::string::npos) << *script;
+    EXPECT_EQ(script->find("--het-group"), std::string::npos) << *script;
+  }
+  EXPECT_NE(p.script.find("#SBATCH --comment=sortie-app=train-x1\n"), std::string::npos);
+  EXPECT_NE(p.script.find("# role ps\n#SBATCH --ntasks=1\n"), std::string::npos) << p.script;
+  EXPECT_EQ(p.script.find("# role worker"), std::string::npos);
+  EXPECT_NE(p.script.find("ledger=\"$job_dir/attempts-ps\"\nmax_failures=1 "), std::string::npos);
+  EXPECT_NE(p.script.find(">\"$job_dir/rank0_host.tmp\""), std::string::npos);  // shares its host
+  EXPECT_NE(worker.script.find("#SBATCH --comment=sortie-app=train-x1/worker\n"),
+            std::string::npos);
+  EXPECT_NE(worker.script.find("# role worker\n#SBATCH --ntasks=2\n"), std::string::npos)
+      << worker.script;
+  EXPECT_NE(worker.script.find("ledger=\"$job_dir/attempts-worker\"\nmax_failures=0 "),
+            std::string::npos);
+  EXPECT_NE(worker.script.find("first_node=$(<\"$job_dir/rank0_host\")"), std::string::npos);
+  EXPECT_EQ(dependent_sbatch_argv(worker, "42"),
+            (std::vector<std::string>{"sbatch", "--parsable", "--dependency=after:42",
+                                      "/state/jobs/train-x1/batch-worker.sh"}));
+  EXPECT_EQ(dryrun_text(p),
+            "### job 1 of 2, role ps: sbatch --parsable "
+            "/state/jobs/train-x1/batch.sh\n" +
+                p.script +
+                "### job 2 of 2, role worker: sbatch --parsable "
+                "--dependency=after:<job 1> /state/jobs/train-x1/batch-worker.sh\n" +
+                worker.script);
+  // The request carries every job unchanged to schedule.
+  const BatchPlan read = read_plan(write_plan(p));
+  ASSERT_EQ(read.dependents.size(), 1u);
+  EXPECT_TRUE(read.separate_jobs);
+  EXPECT_EQ(read.dependents[0].script, worker.script);
+  EXPECT_EQ(read.dependents[0].comment_tag, worker.comment_tag);
+  EXPECT_EQ(read.dependents[0].sbatch_argv, worker.sbatch_argv);
+  EXPECT_EQ(dryrun_text(read), dryrun_text(p));
+  EXPECT_THROW(options(R"({"role_jobs":"apart"})"), Error);
 }
 
 TEST(SlurmBatchPlan, NamesAndDirectiveValuesAreValidatedForSlurm) {

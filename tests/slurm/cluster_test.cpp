@@ -47,6 +47,14 @@ std::string read_file(const std::string& path) {
 
 bool cluster_up() { return shell("scontrol ping 2>/dev/null").find("UP") != std::string::npos; }
 
+// A requeued job waits out Slurm's requeue delay (BeginTime = now + 120 s); the tests let it
+// start at once instead, as an admin would.
+void start_requeued_job_now(const std::string& job) {
+  if (shell("squeue -h -j " + job + " -o %r") == "BeginTime") {
+    shell("scontrol update JobId=" + job + " StartTime=now");
+  }
+}
+
 class SlurmCluster : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -191,13 +199,11 @@ TEST_F(SlurmCluster, RetriesHaveSeparateBudgetsAndKeepEveryAttemptsLogs) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_EQ(shell("scontrol requeue " + job + " 2>&1"), "");
-  const std::string final_status = await(
-      requeued,
-      [](const std::string& s) {
-        const std::string state = json_string_member(s, "state");
-        return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-      },
-      240);
+  const std::string final_status = await(requeued, [&](const std::string& s) {
+    start_requeued_job_now(job);
+    const std::string state = json_string_member(s, "state");
+    return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+  });
   EXPECT_EQ(json_string_member(final_status, "state"), "SUCCEEDED") << final_status;
   EXPECT_NE(final_status.find(R"("num_restarts":2)"), std::string::npos) << final_status;
   EXPECT_EQ(log(requeued, {"--no-prefix"}), "attempt-0\nattempt-1\n");
@@ -286,6 +292,40 @@ TEST_F(SlurmCluster, DryrunScriptIsByteIdenticalToTheSubmittedOne) {
   sortie::raw_abi::SchedulerClient retried(plugin, "slurm", other_state);
   ASSERT_EQ(retried.schedule(dry.out).status, SORTIE_OK);
   EXPECT_EQ(shell("squeue -h -a -t all -o '%k' | grep -c '^sortie-app=" + app_id + "$'"), "1");
+
+  // role_jobs=separate: the dryrun shows every job's script, each after a "### job" line saying
+  // how it is submitted; each is byte for byte what Slurm stored for that job.
+  const std::string separate_id = "apart-" + std::to_string(::getpid());
+  const auto separate = scheduler.dryrun(
+      R"({"schema":"sortie.dryrun_input/1","app_id":")" + separate_id +
+      R"(","session":"test","cfg":{"role_jobs":"separate","sbatch_lines":["--hold"],"workdir":")" +
+      sandbox_.cwd() +
+      R"("},"app":{"schema":"sortie.appdef/1","name":"apart","roles":[)"
+      R"({"name":"ps","entrypoint":"true"},{"name":"worker","entrypoint":"true"}]}})");
+  ASSERT_EQ(separate.status, SORTIE_OK) << separate.err;
+  const std::string texts = json_string_member(separate.out, "text");
+  std::vector<std::string> scripts;
+  std::istringstream lines(texts);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("### job ", 0) == 0) {
+      scripts.emplace_back();
+    } else if (!scripts.empty()) {
+      scripts.back() += line + "\n";
+    }
+  }
+  ASSERT_EQ(scripts.size(), 2u) << texts;
+  ASSERT_EQ(scheduler.schedule(separate.out).status, SORTIE_OK);
+  const std::vector<std::string> tags = {separate_id, separate_id + "/worker"};
+  for (size_t i = 0; i < tags.size(); ++i) {
+    const std::string separate_job =
+        shell("squeue -h -a -t all -o '%A|%k' | grep '|sortie-app=" + tags[i] +
+              "$' | head -n1 | cut -d'|' -f1");
+    ASSERT_FALSE(separate_job.empty()) << tags[i];
+    jobs_.push_back(separate_job);
+    const std::string stored = sandbox_.root() + "/submitted-" + std::to_string(i) + ".sh";
+    shell("scontrol write batch_script " + separate_job + " " + stored);
+    EXPECT_EQ(read_file(stored), scripts[i]) << tags[i];
+  }
 }
 
 TEST_F(SlurmCluster, WatchingFiftyJobsCostsOneSqueueAndOneSacctPerPoll) {
@@ -338,6 +378,116 @@ TEST_F(SlurmCluster, CancelEndsTheJobAndAnImageRunsWithDocker) {
   const std::string status = await_terminal(boxed);
   EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(boxed);
   EXPECT_EQ(log(boxed, {"--no-prefix"}), "in-container v\n");
+}
+
+// The Slurm job of one role of an app run with role_jobs=separate (the first role's is job_of).
+std::string role_job(const std::string& handle, const std::string& role) {
+  const std::string app_id = handle.substr(handle.rfind('/') + 1);
+  return shell("squeue -h -a -t all -o '%A|%k' | grep '|sortie-app=" + app_id + "/" + role +
+               "\\(,\\|$\\)' | head -n1 | cut -d'|' -f1");
+}
+
+TEST_F(SlurmCluster, SeparateRoleJobsStartTogetherShareTheRank0HostAndCancelTogether) {
+  // sbatch behind a PATH shim that logs each call, to see the dependency asked for.
+  const std::string shim = sandbox_.root() + "/shim";
+  std::filesystem::create_directories(shim);
+  std::ofstream(shim + "/sbatch") << "#!/bin/sh\necho \"$@\" >>" << sandbox_.root()
+                                  << "/sbatch_calls\nexec /usr/bin/sbatch \"$@\"\n";
+  std::filesystem::permissions(shim + "/sbatch", std::filesystem::perms::owner_all);
+  env_["PATH"] = std::string(SORTIE_TEST_PREFIX) + "/bin:" + shim + ":/usr/bin:/bin";
+
+  const std::string script =
+      "getent hosts $SORTIE_RANK0_HOST >/dev/null && echo rank0 $SORTIE_RANK0_HOST of "
+      "$SORTIE_WORLD_SIZE";
+  const std::string handle =
+      run("name: apart\nroles:\n" + shell_role("ps", script) + shell_role("worker", script, 2),
+          {"role_jobs=separate"});
+  const std::string first = job_of(handle);
+  const std::string second = role_job(handle, "worker");
+  ASSERT_FALSE(first.empty());
+  ASSERT_FALSE(second.empty());
+  jobs_.push_back(second);
+  const std::string calls = read_file(sandbox_.root() + "/sbatch_calls");
+  EXPECT_NE(calls.find("--parsable --dependency=after:" + first + " "), std::string::npos) << calls;
+  const std::string status = await_terminal(handle);
+  EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
+  EXPECT_NE(status.find("\"slurm.job_ids\":\"" + first + " " + second + "\""), std::string::npos)
+      << status;
+  // Two jobs, neither heterogeneous, both completed.
+  EXPECT_EQ(shell("sacct -n -X -P -j " + first + "," + second + " -o JobID,State"),
+            first + "|COMPLETED\n" + second + "|COMPLETED");
+  // Every replica of both roles resolved the same rank-0 host, the first role's.
+  const std::string host = shell("scontrol -o show node $(squeue -h -a -t all -j " + first +
+                                 " -o %N | head -n1) | sed 's/.*NodeHostName=\\([^ ]*\\).*/\\1/'");
+  ASSERT_FALSE(host.empty());
+  EXPECT_EQ(log(handle + "/ps", {"--no-prefix"}), "rank0 " + host + " of 3\n");
+  EXPECT_EQ(log(handle + "/worker", {"--no-prefix"}),
+            "rank0 " + host + " of 3\nrank0 " + host + " of 3\n");
+
+  // Cancelling the app cancels every job of it.
+  const std::string sleepers = run("name: sleepers\nroles:\n" + shell_role("ps", "sleep 300") +
+                                       shell_role("worker", "sleep 300"),
+                                   {"role_jobs=separate"});
+  const std::string sleeper_jobs = job_of(sleepers) + "," + role_job(sleepers, "worker");
+  jobs_.push_back(role_job(sleepers, "worker"));
+  const std::string running = await(
+      sleepers,
+      [](const std::string& s) {
+        return s.find(R"("role":"worker","replicas":[{"id":0,"state":"RUNNING")") !=
+               std::string::npos;
+      },
+      60);
+  EXPECT_EQ(json_string_member(running, "state"), "RUNNING") << running;
+  EXPECT_EQ(sandbox_.sortie({"cancel", sleepers}, env_).exit_code, 0);
+  EXPECT_EQ(json_string_member(await_terminal(sleepers), "state"), "CANCELLED");
+  EXPECT_EQ(shell("squeue -h -a -t all -j " + sleeper_jobs + " -o %T"), "CANCELLED\nCANCELLED");
+}
+
+TEST_F(SlurmCluster, TimeLimitRetriesSpendTheTimeoutBudgetOnly) {
+  // --time=1 with SIGUSR1 55 s before it: the signal comes within Slurm's 30 s time-limit check.
+  // The program checkpoints on SIGUSR1 (exits); attempt 0 of `once` times out, attempt 1 finishes.
+  const std::string checkpointing =
+      "trap 'kill $! 2>/dev/null; echo checkpoint-$SORTIE_ATTEMPT; exit 0' USR1; ";
+  const std::vector<std::string> cfg = {"time=1", "max_timeouts=1", "signal_lead=55"};
+  const std::string once =
+      run("name: once\nroles:\n" +
+              shell_role("main", checkpointing +
+                                     "if [ $SORTIE_ATTEMPT = 0 ]; then sleep 100 >/dev/null & "
+                                     "wait; fi; echo done-$SORTIE_ATTEMPT"),
+          cfg);
+  const std::string always = run(
+      "name: always\nroles:\n" + shell_role("main", checkpointing + "sleep 100 >/dev/null & wait"),
+      cfg);
+  const std::vector<std::string> jobs = {job_of(once), job_of(always)};
+  std::map<std::string, std::string> last;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(150);
+  while (std::chrono::steady_clock::now() < deadline && last.size() < 2) {
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string handle = i == 0 ? once : always;
+      if (last.count(handle) != 0) continue;
+      start_requeued_job_now(jobs[i]);
+      const std::string status = status_json(handle);
+      const std::string state = json_string_member(status, "state");
+      if (state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED") last[handle] = status;
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  const std::string& succeeded = last[once];
+  EXPECT_EQ(json_string_member(succeeded, "state"), "SUCCEEDED") << succeeded;
+  EXPECT_NE(succeeded.find(R"("num_restarts":1)"), std::string::npos) << succeeded;
+  EXPECT_NE(succeeded.find(R"("slurm.timeouts":1)"), std::string::npos) << succeeded;
+  EXPECT_NE(succeeded.find(R"("slurm.failures":0)"), std::string::npos) << succeeded;
+  EXPECT_EQ(log(once, {"--no-prefix"}), "checkpoint-0\ndone-1\n");
+
+  const std::string& failed = last[always];
+  EXPECT_EQ(json_string_member(failed, "state"), "FAILED") << failed;
+  EXPECT_EQ(json_string_member(failed, "msg"),
+            "job " + jobs[1] +
+                " reached its time limit 2 time(s), more than the run option max_timeouts allows")
+      << failed;
+  EXPECT_NE(failed.find(R"("slurm.timeouts":2)"), std::string::npos) << failed;
+  EXPECT_NE(failed.find(R"("slurm.failures":0)"), std::string::npos) << failed;
+  EXPECT_EQ(log(always, {"--no-prefix"}), "checkpoint-0\ncheckpoint-1\n");
 }
 
 // Issue 13: a sweep on a slurm executor is one job array (one sbatch, --array=0-4%2); each unit

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "app_records.hpp"
 #include "app_status.hpp"
@@ -39,22 +40,85 @@ TEST(SlurmStatusWords, WithoutAccountingTheTerminalStateSeenIsKept) {
   std::filesystem::remove_all(job_dir);
   std::filesystem::create_directories(job_dir);
   AppRecord record;
-  record.job_id = "77";
+  record.job_ids = {"77"};
   record.plan.app_id = "app-1";
   record.plan.job_dir = job_dir;
   record.plan.roles = {{"main", 1}};
 
-  AppStatus status = build_status(record, nullptr, true);
+  AppStatus status = build_status(record, {nullptr}, true);
   EXPECT_EQ(status.state, AppState::kUnknown);
   EXPECT_EQ(status.msg,
             "Slurm has forgotten job 77 (it left squeue and accounting is disabled, so sacct "
             "cannot say how it ended)");
 
   const JobFacts completed{"COMPLETED", "None", "0:0", false};
-  EXPECT_EQ(build_status(record, &completed, true).state, AppState::kSucceeded);
-  status = build_status(record, nullptr, true);  // squeue forgot it since; the record did not
+  EXPECT_EQ(build_status(record, {&completed}, true).state, AppState::kSucceeded);
+  status = build_status(record, {nullptr}, true);  // squeue forgot it since; the record did not
   EXPECT_EQ(status.state, AppState::kSucceeded);
   EXPECT_EQ(status.msg, "");
+}
+
+// An app of a job per role (role_jobs=separate): running while any job runs, failed once all ended
+// if any failed; each role's replicas follow their own job.
+TEST(SlurmStatusWords, AnAppOfSeveralJobsAggregatesTheirStates) {
+  const auto state_of = [](const std::string& name, const JobFacts& ps, const JobFacts& worker) {
+    const std::string job_dir = ::testing::TempDir() + "slurm-separate-" + name;
+    std::filesystem::remove_all(job_dir);
+    std::filesystem::create_directories(job_dir);
+    AppRecord record;
+    record.job_ids = {"10", "11"};
+    record.plan.app_id = "app-2";
+    record.plan.job_dir = job_dir;
+    record.plan.roles = {{"ps", 1}, {"worker", 1}};
+    record.plan.separate_jobs = true;
+    record.plan.dependents = {{"worker", "sortie-app=app-2/worker", "", {}}};
+    return build_status(record, {&ps, &worker}, false);
+  };
+  const JobFacts running{"RUNNING", "None", "", false};
+  const JobFacts pending{"PENDING", "Dependency", "", false};
+  const JobFacts completed{"COMPLETED", "None", "0:0", true};
+  const JobFacts failed{"FAILED", "None", "1:0", true};
+  const JobFacts cancelled{"CANCELLED", "None", "0:15", true};
+  EXPECT_EQ(state_of("a", running, pending).state, AppState::kRunning);
+  EXPECT_EQ(state_of("b", failed, running).state, AppState::kRunning);
+  AppStatus status = state_of("c", completed, failed);
+  EXPECT_EQ(status.state, AppState::kFailed);
+  EXPECT_EQ(status.roles.at(0).replicas.at(0).state, AppState::kSucceeded);
+  EXPECT_EQ(status.roles.at(1).replicas.at(0).state, AppState::kFailed);
+  EXPECT_EQ(state_of("d", cancelled, cancelled).state, AppState::kCancelled);
+  EXPECT_EQ(state_of("e", completed, completed).state, AppState::kSucceeded);
+  status = state_of("f", completed, pending);
+  EXPECT_EQ(status.state, AppState::kPending);
+  EXPECT_EQ(status.msg, explain_pending("Dependency", "11"));
+}
+
+TEST(SlurmStatusWords, ATimeLimitBeyondMaxTimeoutsIsNamed) {
+  const std::string job_dir = ::testing::TempDir() + "slurm-timeouts";
+  std::filesystem::remove_all(job_dir);
+  std::filesystem::create_directories(job_dir);
+  std::ofstream(job_dir + "/attempts")
+      << "start 0\nend 0 timeout\nstart 1\nend 1 failed 3\nstart 2\nend 2 timeout\n";
+  AppRecord record;
+  record.job_ids = {"12"};
+  record.plan.app_id = "app-3";
+  record.plan.job_dir = job_dir;
+  record.plan.roles = {{"main", 1}};
+  const JobFacts failed{"FAILED", "None", "1:0", true};
+  const AppStatus status = build_status(record, {&failed}, false);
+  EXPECT_EQ(status.state, AppState::kFailed);
+  EXPECT_EQ(status.msg,
+            "job 12 reached its time limit 2 time(s), more than the run option max_timeouts "
+            "allows");
+  EXPECT_EQ(status.num_restarts, 2);
+  const auto metadata = [&](const std::string& key) {
+    for (const auto& [name, value] : status.metadata) {
+      if (name == key) return value;
+    }
+    return std::string("<none>");
+  };
+  EXPECT_EQ(metadata("slurm.timeouts"), "2");
+  EXPECT_EQ(metadata("slurm.failures"), "1");
+  EXPECT_EQ(metadata("slurm.preemptions"), "0");
 }
 
 }  // namespace

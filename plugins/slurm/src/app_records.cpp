@@ -41,53 +41,56 @@ std::string AppRecords::write_job_dir(const BatchPlan& plan) const {
   write_file(plan.job_dir + "/plan.json", write_plan(plan));
   const std::string script = plan.job_dir + "/batch.sh";
   write_file(script, plan.script, true);
+  for (const DependentJob& job : plan.dependents) {
+    write_file(job.sbatch_argv.back(), job.script, true);
+  }
   return script;
 }
 
-void AppRecords::save(const BatchPlan& plan, const std::string& job_id) const {
-  write_file(dir_ + "/" + plan.app_id, job_id + "\n" + plan.job_dir + "\n");
+void AppRecords::save(const BatchPlan& plan, const std::vector<std::string>& job_ids) const {
+  std::string ids;
+  for (const std::string& id : job_ids) ids += (ids.empty() ? "" : " ") + id;
+  write_file(dir_ + "/" + plan.app_id, ids + "\n" + plan.job_dir + "\n");
 }
 
 std::optional<AppRecord> AppRecords::find(std::string_view app_id) const {
   if (app_id.empty() || app_id.find('/') != std::string_view::npos) return std::nullopt;
   std::ifstream in(dir_ + "/" + std::string(app_id));
   AppRecord record;
+  std::string ids;
   std::string job_dir;
-  if (!std::getline(in, record.job_id) || !std::getline(in, job_dir)) return std::nullopt;
+  if (!std::getline(in, ids) || !std::getline(in, job_dir)) return std::nullopt;
+  std::istringstream id_words(ids);
+  for (std::string id; id_words >> id;) record.job_ids.push_back(id);
   record.plan = read_plan(read_text_file(job_dir + "/plan.json"));
+  if (record.job_ids.size() != record.plan.job_count()) {
+    throw Error::internal("slurm: the record of app '" + std::string(app_id) + "' holds " +
+                          std::to_string(record.job_ids.size()) + " job id(s) for " +
+                          std::to_string(record.plan.job_count()) + " job(s)");
+  }
   return record;
 }
 
-AppRecord AppRecords::load(std::string_view app_id) const {
-  std::optional<AppRecord> record = find(app_id);
-  if (!record) throw Error::not_found("slurm: no app '" + std::string(app_id) + "'");
-  return std::move(*record);
-}
-
-std::vector<AppRecord> AppRecords::all() const {
-  std::vector<AppRecord> records;
+std::vector<std::string> AppRecords::app_ids() const {
+  std::vector<std::string> ids;
   for (const auto& entry : std::filesystem::directory_iterator(dir_)) {
-    const std::string name = entry.path().filename().string();
-    if (name.ends_with(".tmp")) continue;
-    try {
-      if (std::optional<AppRecord> record = find(name)) records.push_back(std::move(*record));
-    } catch (const Error&) {
-      // A job directory removed by hand: the app is gone, not an error for the others.
-    }
+    std::string name = entry.path().filename().string();
+    if (!name.ends_with(".tmp")) ids.push_back(std::move(name));
   }
-  return records;
+  return ids;
 }
 
-std::optional<FinalState> AppRecords::final_state(const std::string& job_dir) {
-  std::istringstream in(read_text_file(job_dir + "/final"));
+std::optional<FinalState> AppRecords::final_state(const BatchPlan& plan, size_t job) {
+  std::istringstream in(read_text_file(plan.job_dir + "/" + plan.job_file_name("final", job)));
   FinalState state;
   if (!(in >> state.state)) return std::nullopt;
   in >> state.exit_code;
   return state;
 }
 
-void AppRecords::keep_final_state(const std::string& job_dir, const FinalState& state) {
-  write_file(job_dir + "/final", state.state + " " + state.exit_code + "\n");
+void AppRecords::keep_final_state(const BatchPlan& plan, size_t job, const FinalState& state) {
+  write_file(plan.job_dir + "/" + plan.job_file_name("final", job),
+             state.state + " " + state.exit_code + "\n");
 }
 
 }  // namespace sortie::slurm

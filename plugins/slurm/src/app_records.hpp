@@ -1,7 +1,8 @@
 // The slurm scheduler's durable state (ABI-8), so any later sortie process answers from the app
-// id alone: <state_dir>/apps/<app_id> holds the job id and job directory; the job directory holds
-// the plan (plan.json), the attempt ledger and, once seen, the job's terminal state (`final`),
-// which outlives Slurm's own memory of the job when there is no accounting.
+// id alone: <state_dir>/apps/<app_id> holds the job ids (one, or one per role with
+// role_jobs=separate) and the job directory; the job directory holds the plan (plan.json), each
+// job's attempt ledger and, once seen, each job's terminal state (`final`), which outlives Slurm's
+// own memory of the job when there is no accounting.
 #ifndef SORTIE_SLURM_APP_RECORDS_HPP
 #define SORTIE_SLURM_APP_RECORDS_HPP
 
@@ -15,7 +16,7 @@
 namespace sortie::slurm {
 
 struct AppRecord {
-  std::string job_id;
+  std::vector<std::string> job_ids;  // job I runs what BatchPlan::job_of_role says
   BatchPlan plan;
 };
 
@@ -29,16 +30,16 @@ class AppRecords {
  public:
   explicit AppRecords(std::string state_dir);
 
-  // Writes the job directory (plan.json, batch.sh, task files); returns the script's path.
+  // Writes the job directory (plan.json, batch.sh and the dependent jobs' scripts, task files);
+  // returns the first script's path.
   std::string write_job_dir(const BatchPlan& plan) const;
-  void save(const BatchPlan& plan, const std::string& job_id) const;
-  // Throws NOT_FOUND naming the app.
-  AppRecord load(std::string_view app_id) const;
+  void save(const BatchPlan& plan, const std::vector<std::string>& job_ids) const;
   std::optional<AppRecord> find(std::string_view app_id) const;
-  std::vector<AppRecord> all() const;
+  std::vector<std::string> app_ids() const;  // every app recorded, by listing the directory
 
-  static std::optional<FinalState> final_state(const std::string& job_dir);
-  static void keep_final_state(const std::string& job_dir, const FinalState& state);
+  // Of job `job` of the plan.
+  static std::optional<FinalState> final_state(const BatchPlan& plan, size_t job);
+  static void keep_final_state(const BatchPlan& plan, size_t job, const FinalState& state);
 
  private:
   std::string dir_;

@@ -1,5 +1,6 @@
 #include "app_status.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "pending_reason.hpp"
@@ -27,44 +28,127 @@ AppState app_state_of(std::string_view state) {
   return AppState::kUnknown;
 }
 
-int64_t attempts_started(const std::string& job_dir) {
-  std::istringstream ledger(read_text_file(job_dir + "/attempts"));
-  int64_t started = 0;
-  for (std::string line; std::getline(ledger, line);) started += line.rfind("start ", 0) == 0;
-  return started;
+Ledger read_ledger(const std::string& path) {
+  std::istringstream lines(read_text_file(path));
+  Ledger ledger;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("start ", 0) == 0) {
+      ++ledger.started;
+      continue;
+    }
+    const bool timeout = line.ends_with(" timeout");
+    ledger.timeouts += timeout;
+    ledger.failures += line.find(" failed ") != std::string::npos;
+    ledger.preemptions += line.ends_with(" preempted");
+    ledger.last_ended_by_timeout = timeout;
+  }
+  return ledger;
 }
 
-AppStatus build_status(const AppRecord& record, const JobFacts* facts, bool accounting_disabled) {
-  const BatchPlan& plan = record.plan;
-  AppStatus status;
-  status.app_id = plan.app_id;
-  std::optional<FinalState> final_state = AppRecords::final_state(plan.job_dir);
-  std::string slurm_state;
-  if (final_state) {
-    slurm_state = final_state->state;
+namespace {
+
+// One job of the app as Slurm last told it; its terminal state is kept in the job directory.
+struct JobView {
+  std::string id;
+  std::string slurm_state;  // "" when Slurm has forgotten the job
+  const JobFacts* facts = nullptr;
+  AppState state = AppState::kUnknown;
+  Ledger ledger;
+};
+
+JobView view_job(const BatchPlan& plan, size_t job, const std::string& id, const JobFacts* facts) {
+  JobView view{id, "", facts, AppState::kUnknown,
+               read_ledger(plan.job_dir + "/" + plan.job_file_name("attempts", job))};
+  if (const std::optional<FinalState> kept = AppRecords::final_state(plan, job)) {
+    view.slurm_state = kept->state;
   } else if (facts != nullptr) {
-    slurm_state = facts->state;
-    if (is_terminal(app_state_of(slurm_state))) {
-      AppRecords::keep_final_state(plan.job_dir, {slurm_state, facts->exit_code});
+    view.slurm_state = facts->state;
+    if (is_terminal(app_state_of(view.slurm_state))) {
+      AppRecords::keep_final_state(plan, job, {view.slurm_state, facts->exit_code});
     }
   }
-  status.state = slurm_state.empty() ? AppState::kUnknown : app_state_of(slurm_state);
-  if (slurm_state.empty()) {
-    status.msg = "Slurm has forgotten job " + record.job_id +
-                 (accounting_disabled ? " (it left squeue and accounting is disabled, so sacct "
-                                        "cannot say how it ended)"
-                                      : " (neither squeue nor sacct knows it)");
-  } else if (status.state == AppState::kPending && facts != nullptr) {
-    status.msg = explain_pending(facts->reason, record.job_id);
-  } else if (slurm_state == "TIMEOUT") {
-    status.msg = "job " + record.job_id + " reached its time limit";
-  } else if (slurm_state == "PREEMPTED" || slurm_state == "NODE_FAIL") {
-    status.msg = "job " + record.job_id + " ended " + slurm_state;
+  if (!view.slurm_state.empty()) view.state = app_state_of(view.slurm_state);
+  return view;
+}
+
+// Why a terminal job ended, when its state alone does not say it.
+std::string end_words(const JobView& job) {
+  if (job.slurm_state == "TIMEOUT") return "job " + job.id + " reached its time limit";
+  if (job.state == AppState::kFailed && job.ledger.last_ended_by_timeout) {
+    return "job " + job.id + " reached its time limit " + std::to_string(job.ledger.timeouts) +
+           " time(s), more than the run option max_timeouts allows";
   }
-  const int64_t attempts = attempts_started(plan.job_dir);
-  const int64_t attempt = attempts > 0 ? attempts - 1 : 0;
-  status.num_restarts = attempt;
-  for (const RolePlan& role : plan.roles) {
+  if (job.slurm_state == "PREEMPTED" || job.slurm_state == "NODE_FAIL") {
+    return "job " + job.id + " ended " + job.slurm_state;
+  }
+  return "";
+}
+
+// The app's state from its jobs': running or pending while any is; then failed, cancelled or
+// succeeded, in that order.
+AppState app_state_of_jobs(const std::vector<JobView>& jobs) {
+  bool pending = false;
+  bool unknown = false;
+  for (const JobView& job : jobs) {
+    if (job.state == AppState::kRunning) return AppState::kRunning;
+    pending = pending || job.state == AppState::kPending;
+    unknown = unknown || job.state == AppState::kUnknown;
+  }
+  if (pending) return AppState::kPending;
+  if (unknown) return AppState::kUnknown;
+  for (const AppState state : {AppState::kFailed, AppState::kCancelled}) {
+    for (const JobView& job : jobs) {
+      if (job.state == state) return state;
+    }
+  }
+  return AppState::kSucceeded;
+}
+
+std::string joined(const std::vector<JobView>& jobs, std::string JobView::*field) {
+  std::string text;
+  for (const JobView& job : jobs) text += (text.empty() ? "" : " ") + job.*field;
+  return text;
+}
+
+}  // namespace
+
+AppStatus build_status(const AppRecord& record, const std::vector<const JobFacts*>& facts,
+                       bool accounting_disabled) {
+  const BatchPlan& plan = record.plan;
+  std::vector<JobView> jobs;
+  for (size_t job = 0; job < record.job_ids.size(); ++job) {
+    jobs.push_back(view_job(plan, job, record.job_ids[job], facts.at(job)));
+  }
+  AppStatus status;
+  status.app_id = plan.app_id;
+  status.state = app_state_of_jobs(jobs);
+  for (const JobView& job : jobs) {
+    if (!status.msg.empty()) break;
+    if (job.slurm_state.empty()) {
+      status.msg = "Slurm has forgotten job " + job.id +
+                   (accounting_disabled ? " (it left squeue and accounting is disabled, so sacct "
+                                          "cannot say how it ended)"
+                                        : " (neither squeue nor sacct knows it)");
+    } else if (status.state == AppState::kPending && job.state == AppState::kPending &&
+               job.facts != nullptr) {
+      status.msg = explain_pending(job.facts->reason, job.id);
+    } else if (is_terminal(status.state)) {
+      status.msg = end_words(job);
+    }
+  }
+  int64_t most_attempts = 0;
+  Ledger spent;
+  for (const JobView& job : jobs) {
+    most_attempts = std::max(most_attempts, job.ledger.started);
+    spent.failures += job.ledger.failures;
+    spent.preemptions += job.ledger.preemptions;
+    spent.timeouts += job.ledger.timeouts;
+  }
+  status.num_restarts = most_attempts > 0 ? most_attempts - 1 : 0;
+  for (size_t role_index = 0; role_index < plan.roles.size(); ++role_index) {
+    const RolePlan& role = plan.roles[role_index];
+    const JobView& job = jobs.at(plan.job_of_role(role_index));
+    const int64_t attempt = job.ledger.started > 0 ? job.ledger.started - 1 : 0;
     RoleStatus role_status;
     role_status.role = role.name;
     for (int64_t id = 0; id < role.replicas; ++id) {
@@ -80,13 +164,13 @@ AppStatus build_status(const AppRecord& record, const JobFacts* facts, bool acco
         replica.exit_code = files.exit_code;
         replica.state = *files.exit_code == 0 ? AppState::kSucceeded : AppState::kFailed;
         if (files.signal != 0) replica.msg = "killed by signal " + std::to_string(files.signal);
-        if (status.state == AppState::kCancelled && *files.exit_code != 0) {
+        if (job.state == AppState::kCancelled && *files.exit_code != 0) {
           replica.state = AppState::kCancelled;
         }
-      } else if (files.started_at && !is_terminal(status.state)) {
+      } else if (files.started_at && !is_terminal(job.state)) {
         replica.state = AppState::kRunning;
-      } else if (is_terminal(status.state) || status.state == AppState::kPending) {
-        replica.state = status.state;
+      } else if (is_terminal(job.state) || job.state == AppState::kPending) {
+        replica.state = job.state;
       } else {
         replica.state = AppState::kPending;
       }
@@ -94,12 +178,21 @@ AppStatus build_status(const AppRecord& record, const JobFacts* facts, bool acco
     }
     status.roles.push_back(std::move(role_status));
   }
-  status.metadata.emplace_back("slurm.job_id", json_string(record.job_id));
-  status.metadata.emplace_back("slurm.state", json_string(slurm_state));
-  if (facts != nullptr && !facts->reason.empty() && facts->reason != "None") {
-    status.metadata.emplace_back("slurm.reason", json_string(facts->reason));
+  status.metadata.emplace_back("slurm.job_id", json_string(jobs.front().id));
+  if (jobs.size() > 1) {
+    status.metadata.emplace_back("slurm.job_ids", json_string(joined(jobs, &JobView::id)));
   }
-  status.metadata.emplace_back("slurm.attempts", std::to_string(attempts));
+  status.metadata.emplace_back("slurm.state", json_string(joined(jobs, &JobView::slurm_state)));
+  for (const JobView& job : jobs) {
+    if (job.facts != nullptr && !job.facts->reason.empty() && job.facts->reason != "None") {
+      status.metadata.emplace_back("slurm.reason", json_string(job.facts->reason));
+      break;
+    }
+  }
+  status.metadata.emplace_back("slurm.attempts", std::to_string(most_attempts));
+  status.metadata.emplace_back("slurm.failures", std::to_string(spent.failures));
+  status.metadata.emplace_back("slurm.preemptions", std::to_string(spent.preemptions));
+  status.metadata.emplace_back("slurm.timeouts", std::to_string(spent.timeouts));
   status.metadata.emplace_back("slurm.job_dir", json_string(plan.job_dir));
   return status;
 }

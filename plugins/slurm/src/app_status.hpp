@@ -1,7 +1,8 @@
-// An app's sortie.status/1 from what Slurm says about its job (job_queue.hpp) and what its
-// replicas left in the job directory (replica_files.hpp, the attempt ledger): the job's state,
-// why it is pending in words, per replica state, host and exit code of its latest attempt, and
-// attempts as restarts.
+// An app's sortie.status/1 from what Slurm says about its jobs (job_queue.hpp) and what its
+// replicas left in the job directory (replica_files.hpp, the attempt ledgers): the jobs' state,
+// why one is pending in words, per replica state, host and exit code of its latest attempt, and
+// attempts as restarts. An app of several jobs (role_jobs=separate) is RUNNING while any job
+// runs and, once all ended, FAILED if any failed.
 #ifndef SORTIE_SLURM_APP_STATUS_HPP
 #define SORTIE_SLURM_APP_STATUS_HPP
 
@@ -10,6 +11,7 @@
 #include <sortie/app_status.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app_records.hpp"
 #include "job_queue.hpp"
@@ -19,11 +21,21 @@ namespace sortie::slurm {
 // Slurm's job state name as an AppState.
 AppState app_state_of(std::string_view slurm_state);
 
-// The attempts the batch script started (lines "start N" of <job_dir>/attempts).
-int64_t attempts_started(const std::string& job_dir);
+// What a job's batch script wrote in its ledger: a line "start N" per attempt, "end N <how>"
+// when it ended (succeeded, failed <code>, preempted, timeout).
+struct Ledger {
+  int64_t started = 0;
+  int64_t failures = 0;
+  int64_t preemptions = 0;
+  int64_t timeouts = 0;
+  bool last_ended_by_timeout = false;
+};
+Ledger read_ledger(const std::string& path);
 
-// `facts` is null when Slurm no longer knows the job; `accounting_disabled` says why.
-AppStatus build_status(const AppRecord& record, const JobFacts* facts, bool accounting_disabled);
+// facts[I] is what Slurm says of record.job_ids[I], null when it no longer knows the job;
+// `accounting_disabled` says why.
+AppStatus build_status(const AppRecord& record, const std::vector<const JobFacts*>& facts,
+                       bool accounting_disabled);
 
 }  // namespace sortie::slurm
 

@@ -1,6 +1,8 @@
 #include "batch_plan.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sortie/error.hpp>
 #include <sortie/field_support.hpp>
 #include <sortie/macros.hpp>
@@ -150,23 +152,37 @@ int64_t cpus_of(const Role& role) {
   return role.resource.cpu > 0 ? static_cast<int64_t>(std::ceil(role.resource.cpu)) : 1;
 }
 
-std::string role_block(const Role& role, size_t index, const SlurmOptions& options,
-                       const ClusterQuestions& cluster, bool& memory_checked,
-                       bool& memory_consumable) {
-  const RoleDirectives where = role_directives(role, options, index);
-  std::string block = "# role " + role.name + "\n";
-  block += "#SBATCH --ntasks=" + std::to_string(role.num_replicas) + "\n";
-  if (!where.partition.empty()) block += "#SBATCH --partition=" + where.partition + "\n";
-  if (!where.constraint.empty()) block += "#SBATCH --constraint=" + where.constraint + "\n";
-  if (options.exclusive) block += "#SBATCH --exclusive\n";
-  const int64_t cpus = cpus_of(role);
-  block += "#SBATCH --cpus-per-task=" + std::to_string(cpus) + "\n";
-  if (role.resource.mem_mb > 0) {
+// What every job script of an app is written from; the memory question is asked once, lazily.
+struct ScriptInputs {
+  const AppDef& app;
+  const BatchPlan& plan;
+  const SlurmOptions& options;
+  const ClusterQuestions& cluster;
+  const std::string& task_program;
+  bool memory_checked = false;
+  bool memory_consumable = false;
+
+  bool memory_is_consumable() {
     if (!memory_checked) {
       memory_consumable = cluster.memory_is_consumable(options.tools);
       memory_checked = true;
     }
-    if (memory_consumable) {
+    return memory_consumable;
+  }
+};
+
+std::string role_block(ScriptInputs& in, size_t index) {
+  const Role& role = in.app.roles[index];
+  const RoleDirectives where = role_directives(role, in.options, index);
+  std::string block = "# role " + role.name + "\n";
+  block += "#SBATCH --ntasks=" + std::to_string(role.num_replicas) + "\n";
+  if (!where.partition.empty()) block += "#SBATCH --partition=" + where.partition + "\n";
+  if (!where.constraint.empty()) block += "#SBATCH --constraint=" + where.constraint + "\n";
+  if (in.options.exclusive) block += "#SBATCH --exclusive\n";
+  const int64_t cpus = cpus_of(role);
+  block += "#SBATCH --cpus-per-task=" + std::to_string(cpus) + "\n";
+  if (role.resource.mem_mb > 0) {
+    if (in.memory_is_consumable()) {
       const int64_t per_cpu = (role.resource.mem_mb + cpus - 1) / cpus;
       block += "#SBATCH --mem-per-cpu=" + std::to_string(per_cpu) + "\n";
     } else {
@@ -182,10 +198,10 @@ std::string role_block(const Role& role, size_t index, const SlurmOptions& optio
   return block;
 }
 
-std::string srun_line(const Role& role, size_t index, bool heterogeneous,
+std::string srun_line(const Role& role, std::optional<size_t> het_group,
                       const SlurmOptions& options, const std::string& job_dir) {
   std::string line = "  srun";
-  if (heterogeneous) line += " --het-group=" + std::to_string(index);
+  if (het_group) line += " --het-group=" + std::to_string(*het_group);
   // srun does not inherit --cpus-per-task from the allocation (Slurm 22.05 and later).
   line += " --ntasks=" + std::to_string(role.num_replicas) +
           " --cpus-per-task=" + std::to_string(cpus_of(role)) + " --kill-on-bad-exit=0";
@@ -197,7 +213,144 @@ std::string srun_line(const Role& role, size_t index, bool heterogeneous,
   return line + " \"$task\" \"$job_dir\" " + shell_quote(role.name) + " &\n";
 }
 
+// How a job learns the rank-0 host (the host of the first node of the first role).
+enum class Rank0Source {
+  kOwnFirstNode,        // the job runs the first role
+  kOwnFirstNodeShared,  // ... and writes it to <job_dir>/rank0_host for the other roles' jobs
+  kSharedByFirstJob,    // the job waits for <job_dir>/rank0_host
+};
+
+std::string rank0_lines(const ScriptInputs& in, Rank0Source source) {
+  const std::string scontrol = shell_quote(in.options.tools.scontrol);
+  if (source == Rank0Source::kSharedByFirstJob) {
+    // The first role's job has started (--dependency=after:) and writes the host first thing.
+    return "# The rank-0 host, written by the first role's job, which this job depends on.\n"
+           "first_job=${SLURM_JOB_DEPENDENCY:-}\n"
+           "first_job=${first_job#after:}\n"
+           "first_job=${first_job%%[:,?]*}\n"
+           "until [[ -s $job_dir/rank0_host ]]; do\n"
+           "  if ! [[ $(" +
+           shell_quote(in.options.tools.squeue) +
+           " -h -j \"$first_job\" -o %T 2>/dev/null) =~ "
+           "^(PENDING|CONFIGURING|RUNNING|REQUEUED|REQUEUE_HOLD|SUSPENDED)$ ]]; then\n"
+           "    echo \"sortie: job $first_job (role " +
+           in.app.roles.front().name +
+           ") ended before writing the rank-0 host\" >&2\n"
+           "    exit 1\n"
+           "  fi\n"
+           "  sleep 1\n"
+           "done\n"
+           "first_node=$(<\"$job_dir/rank0_host\")\n"
+           "export SORTIE_RANK0_HOST=$first_node MASTER_ADDR=$first_node\n";
+  }
+  std::string lines =
+      "# The rank-0 host: the host of the first node of the first role.\n"
+      "first_node=$(" +
+      scontrol +
+      " show hostnames \"${SLURM_JOB_NODELIST_HET_GROUP_0:-$SLURM_JOB_NODELIST}\" | head -n 1)\n"
+      "[[ $(" +
+      scontrol +
+      " -o show node \"$first_node\") =~ NodeHostName=([^ ]+) ]] && "
+      "first_node=${BASH_REMATCH[1]}\n"
+      "export SORTIE_RANK0_HOST=$first_node MASTER_ADDR=$first_node\n";
+  if (source == Rank0Source::kOwnFirstNodeShared) {
+    lines +=
+        "echo \"$first_node\" >\"$job_dir/rank0_host.tmp\" && "
+        "mv -f \"$job_dir/rank0_host.tmp\" \"$job_dir/rank0_host\"\n";
+  }
+  return lines;
+}
+
+// The batch script of one job running `roles` (indices into app.roles; several: a
+// heterogeneous job), keeping its ledger in <job_dir>/<ledger>.
+std::string job_script(ScriptInputs& in, const std::vector<size_t>& roles,
+                       const std::string& comment_tag, const std::string& ledger,
+                       Rank0Source rank0) {
+  const SlurmOptions& options = in.options;
+  const BatchPlan& plan = in.plan;
+  std::string script = "#!/bin/bash\n";
+  script += "#SBATCH --job-name=" + in.app.name + "\n";
+  script += "#SBATCH --comment=" + comment_tag +
+            (options.comment.empty() ? "" : "," + options.comment) + "\n";
+  script += "#SBATCH --output=" + plan.job_dir + "/slurm-%j.out\n";
+  script += "#SBATCH --chdir=" + options.workdir + "\n";
+  script += "#SBATCH --requeue\n";
+  if (!options.time.empty()) script += "#SBATCH --time=" + options.time + "\n";
+  if (options.max_timeouts > 0) {
+    script += "#SBATCH --signal=B:USR1@" + std::to_string(options.signal_lead) + "\n";
+  }
+  if (!options.account.empty()) script += "#SBATCH --account=" + options.account + "\n";
+  if (!options.qos.empty()) script += "#SBATCH --qos=" + options.qos + "\n";
+  if (!options.mail_user.empty()) script += "#SBATCH --mail-user=" + options.mail_user + "\n";
+  if (!options.mail_type.empty()) script += "#SBATCH --mail-type=" + options.mail_type + "\n";
+  for (const std::string& line : options.sbatch_lines) script += "#SBATCH " + line + "\n";
+  int64_t max_retries = 0;
+  for (size_t i = 0; i < roles.size(); ++i) {
+    if (i > 0) script += "#SBATCH hetjob\n";
+    script += role_block(in, roles[i]);
+    max_retries = std::max(max_retries, in.app.roles[roles[i]].max_retries);
+  }
+  const std::string scontrol = shell_quote(options.tools.scontrol);
+  script += "set -u\n";
+  script += "job_dir=" + shell_quote(plan.job_dir) + "\n";
+  script += "task=" + shell_quote(in.task_program) + "\n";
+  script += "ledger=\"$job_dir/" + ledger + "\"\n";
+  script += "max_failures=" + std::to_string(max_retries) +
+            " max_preemptions=" + std::to_string(options.max_preemptions) +
+            " max_timeouts=" + std::to_string(options.max_timeouts) + "\n";
+  script += rank0_lines(in, rank0);
+  script +=
+      "# The ledger has a line per attempt start and end; a start without an end was requeued.\n"
+      "touch \"$ledger\"\n"
+      "count() { grep -c -- \"$1\" \"$ledger\"; }\n"
+      "last=$(tail -n 1 \"$ledger\")\n"
+      "if [[ $last == start* ]]; then echo \"end ${last#start } preempted\" >>\"$ledger\"; fi\n"
+      "if (($(count ' preempted$') > max_preemptions)); then\n"
+      "  echo \"sortie: requeued more than max_preemptions=$max_preemptions times\" >&2\n"
+      "  exit 1\n"
+      "fi\n"
+      "timed_out=0\n"
+      "trap 'timed_out=1; kill -USR1 $(jobs -p) 2>/dev/null' USR1\n"
+      "while :; do\n"
+      "  attempt=$(count '^start ')\n"
+      "  echo \"start $attempt\" >>\"$ledger\"\n"
+      "  export SORTIE_ATTEMPT=$attempt\n";
+  for (size_t i = 0; i < roles.size(); ++i) {
+    script += srun_line(in.app.roles[roles[i]],
+                        roles.size() > 1 ? std::optional<size_t>(i) : std::nullopt, options,
+                        plan.job_dir);
+  }
+  script +=
+      "  status=0\n"
+      "  for step in $(jobs -p); do\n"
+      "    while :; do wait \"$step\"; code=$?; kill -0 \"$step\" 2>/dev/null || break; done\n"
+      "    ((code != 0)) && status=$code\n"
+      "  done\n"
+      "  if ((timed_out)); then\n"
+      "    echo \"end $attempt timeout\" >>\"$ledger\"\n"
+      "    if (($(count ' timeout$') <= max_timeouts)); then " +
+      scontrol +
+      " requeue \"$SLURM_JOB_ID\"; exit \"$status\"; fi\n"
+      "    echo \"sortie: reached the time limit more than max_timeouts=$max_timeouts times\" "
+      ">&2\n"
+      "    exit 1\n"
+      "  fi\n"
+      "  if ((status == 0)); then echo \"end $attempt succeeded\" >>\"$ledger\"; exit 0; fi\n"
+      "  echo \"end $attempt failed $status\" >>\"$ledger\"\n"
+      "  if (($(count ' failed ') > max_failures)); then exit \"$status\"; fi\n"
+      "done\n";
+  return script;
+}
+
+std::string partition_words(const std::string& partition) {
+  return partition.empty() ? std::string("(default)") : "'" + partition + "'";
+}
+
 }  // namespace
+
+std::string BatchPlan::job_file_name(std::string_view name, size_t job) const {
+  return separate_jobs ? std::string(name) + "-" + roles.at(job).name : std::string(name);
+}
 
 std::string comment_tag(std::string_view app_id) { return "sortie-app=" + std::string(app_id); }
 
@@ -231,7 +384,6 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
   }
 
   int64_t world_size = 0;
-  int64_t max_retries = 0;
   for (size_t i = 0; i < app.roles.size(); ++i) {
     const Role& role = app.roles[i];
     require_slurm_name("roles[" + std::to_string(i) + "].name", role.name);
@@ -242,103 +394,88 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
           "step; use APPLICATION");
     }
     world_size += role.num_replicas;
-    max_retries = std::max(max_retries, role.max_retries);
     plan.roles.push_back({role.name, role.num_replicas});
   }
-  const bool heterogeneous = app.roles.size() > 1;
-  if (heterogeneous) {
+  plan.separate_jobs = options.separate_role_jobs && app.roles.size() > 1;
+  if (app.roles.size() > 1 && !plan.separate_jobs) {
     const int64_t nodes = cluster.usable_nodes(options.tools, options.partition);
     if (nodes < static_cast<int64_t>(app.roles.size())) {
       throw Error::failed_precondition(
           "slurm: " + std::to_string(app.roles.size()) +
           " roles run as one heterogeneous job, which needs a node per role, but partition " +
-          (options.partition.empty() ? std::string("(default)") : "'" + options.partition + "'") +
-          " has " + std::to_string(nodes) +
-          " usable node(s); it would stay PENDING (Resources). Run the roles as separate apps, "
-          "or choose a partition with enough nodes");
+          partition_words(options.partition) + " has " + std::to_string(nodes) +
+          " usable node(s); it would stay PENDING (Resources). Run the roles as separate jobs "
+          "tied by a dependency with the run option role_jobs=separate, or choose a partition "
+          "with enough nodes");
     }
   }
 
-  std::string script = "#!/bin/bash\n";
-  script += "#SBATCH --job-name=" + app.name + "\n";
-  script += "#SBATCH --comment=" + plan.comment_tag +
-            (options.comment.empty() ? "" : "," + options.comment) + "\n";
-  script += "#SBATCH --output=" + plan.job_dir + "/slurm-%j.out\n";
-  script += "#SBATCH --chdir=" + options.workdir + "\n";
-  script += "#SBATCH --requeue\n";
-  if (!options.time.empty()) script += "#SBATCH --time=" + options.time + "\n";
-  if (options.max_timeouts > 0) {
-    script += "#SBATCH --signal=B:USR1@" + std::to_string(options.signal_lead) + "\n";
+  ScriptInputs in{app, plan, options, cluster, task_program};
+  const std::string first_script = plan.job_dir + "/batch.sh";
+  plan.sbatch_argv = {options.tools.sbatch, "--parsable", first_script};
+  if (!plan.separate_jobs) {
+    std::vector<size_t> all_roles(app.roles.size());
+    for (size_t i = 0; i < all_roles.size(); ++i) all_roles[i] = i;
+    plan.script =
+        job_script(in, all_roles, plan.comment_tag, "attempts", Rank0Source::kOwnFirstNode);
+  } else {
+    plan.script = job_script(in, {0}, plan.comment_tag, plan.job_file_name("attempts", 0),
+                             Rank0Source::kOwnFirstNodeShared);
+    for (size_t i = 1; i < app.roles.size(); ++i) {
+      DependentJob job;
+      job.role = app.roles[i].name;
+      job.comment_tag = plan.comment_tag + "/" + job.role;
+      job.script = job_script(in, {i}, job.comment_tag, plan.job_file_name("attempts", i),
+                              Rank0Source::kSharedByFirstJob);
+      job.sbatch_argv = {options.tools.sbatch, "--parsable",
+                         plan.job_dir + "/batch-" + job.role + ".sh"};
+      plan.dependents.push_back(std::move(job));
+    }
   }
-  if (!options.account.empty()) script += "#SBATCH --account=" + options.account + "\n";
-  if (!options.qos.empty()) script += "#SBATCH --qos=" + options.qos + "\n";
-  if (!options.mail_user.empty()) script += "#SBATCH --mail-user=" + options.mail_user + "\n";
-  if (!options.mail_type.empty()) script += "#SBATCH --mail-type=" + options.mail_type + "\n";
-  for (const std::string& line : options.sbatch_lines) script += "#SBATCH " + line + "\n";
-  bool memory_checked = false;
-  bool memory_consumable = false;
-  for (size_t i = 0; i < app.roles.size(); ++i) {
-    if (i > 0) script += "#SBATCH hetjob\n";
-    script += role_block(app.roles[i], i, options, cluster, memory_checked, memory_consumable);
-  }
-  const std::string scontrol = shell_quote(options.tools.scontrol);
-  script += "set -u\n";
-  script += "job_dir=" + shell_quote(plan.job_dir) + "\n";
-  script += "task=" + shell_quote(task_program) + "\n";
-  script += "ledger=\"$job_dir/attempts\"\n";
-  script += "max_failures=" + std::to_string(max_retries) +
-            " max_preemptions=" + std::to_string(options.max_preemptions) +
-            " max_timeouts=" + std::to_string(options.max_timeouts) + "\n";
-  script +=
-      "# The rank-0 host: the host of the first node of the first role.\n"
-      "first_node=$(" +
-      scontrol +
-      " show hostnames \"${SLURM_JOB_NODELIST_HET_GROUP_0:-$SLURM_JOB_NODELIST}\" | head -n 1)\n"
-      "[[ $(" +
-      scontrol +
-      " -o show node \"$first_node\") =~ NodeHostName=([^ ]+) ]] && "
-      "first_node=${BASH_REMATCH[1]}\n"
-      "export SORTIE_RANK0_HOST=$first_node MASTER_ADDR=$first_node\n"
-      "# The ledger has a line per attempt start and end; a start without an end was requeued.\n"
-      "touch \"$ledger\"\n"
-      "count() { grep -c -- \"$1\" \"$ledger\"; }\n"
-      "last=$(tail -n 1 \"$ledger\")\n"
-      "if [[ $last == start* ]]; then echo \"end ${last#start } preempted\" >>\"$ledger\"; fi\n"
-      "if (($(count ' preempted$') > max_preemptions)); then\n"
-      "  echo \"sortie: requeued more than max_preemptions=$max_preemptions times\" >&2\n"
-      "  exit 1\n"
-      "fi\n"
-      "timed_out=0\n"
-      "trap 'timed_out=1; kill -USR1 $(jobs -p) 2>/dev/null' USR1\n"
-      "while :; do\n"
-      "  attempt=$(count '^start ')\n"
-      "  echo \"start $attempt\" >>\"$ledger\"\n"
-      "  export SORTIE_ATTEMPT=$attempt\n";
-  for (size_t i = 0; i < app.roles.size(); ++i) {
-    script += srun_line(app.roles[i], i, heterogeneous, options, plan.job_dir);
-  }
-  script +=
-      "  status=0\n"
-      "  for step in $(jobs -p); do\n"
-      "    while :; do wait \"$step\"; code=$?; kill -0 \"$step\" 2>/dev/null || break; done\n"
-      "    ((code != 0)) && status=$code\n"
-      "  done\n"
-      "  if ((timed_out)); then\n"
-      "    echo \"end $attempt timeout\" >>\"$ledger\"\n"
-      "    if (($(count ' timeout$') <= max_timeouts)); then " +
-      scontrol +
-      " requeue \"$SLURM_JOB_ID\"; fi\n"
-      "    exit \"$status\"\n"
-      "  fi\n"
-      "  if ((status == 0)); then echo \"end $attempt succeeded\" >>\"$ledger\"; exit 0; fi\n"
-      "  echo \"end $attempt failed $status\" >>\"$ledger\"\n"
-      "  if (($(count ' failed ') > max_failures)); then exit \"$status\"; fi\n"
-      "done\n";
-  plan.script = std::move(script);
-  plan.sbatch_argv = {options.tools.sbatch, "--parsable", plan.job_dir + "/batch.sh"};
   for (const Role& role : app.roles) write_task_files(plan, options, role, world_size);
   return plan;
 }
+
+std::vector<std::string> dependent_sbatch_argv(const DependentJob& dependent,
+                                               std::string_view first_job) {
+  std::vector<std::string> argv = dependent.sbatch_argv;
+  argv.insert(argv.begin() + 2, "--dependency=after:" + std::string(first_job));
+  return argv;
+}
+
+std::string dryrun_text(const BatchPlan& plan) {
+  if (plan.dependents.empty()) return plan.script;
+  const auto joined = [](const std::vector<std::string>& argv) {
+    std::string text;
+    for (const std::string& arg : argv) text += (text.empty() ? "" : " ") + arg;
+    return text;
+  };
+  std::string text = "### job 1 of " + std::to_string(plan.job_count()) + ", role " +
+                     plan.roles.front().name + ": " + joined(plan.sbatch_argv) + "\n" + plan.script;
+  for (size_t i = 0; i < plan.dependents.size(); ++i) {
+    const DependentJob& job = plan.dependents[i];
+    text += "### job " + std::to_string(i + 2) + " of " + std::to_string(plan.job_count()) +
+            ", role " + job.role + ": " + joined(dependent_sbatch_argv(job, "<job 1>")) + "\n" +
+            job.script;
+  }
+  return text;
+}
+
+namespace {
+
+std::vector<std::string> string_list(const rapidjson::Value& object, const char* key,
+                                     const std::string& what) {
+  std::vector<std::string> list;
+  if (const rapidjson::Value* array = array_member(object, key, what)) {
+    for (const rapidjson::Value& item : array->GetArray()) {
+      if (!item.IsString()) throw Error::invalid_argument(what + ": '" + key + "' lists strings");
+      list.emplace_back(item.GetString(), item.GetStringLength());
+    }
+  }
+  return list;
+}
+
+}  // namespace
 
 std::string write_plan(const BatchPlan& plan) {
   rapidjson::StringBuffer buffer;
@@ -347,6 +484,12 @@ std::string write_plan(const BatchPlan& plan) {
     writer.Key(key);
     write_string(writer, value);
   };
+  const auto string_list_field = [&](const char* key, const std::vector<std::string>& values) {
+    writer.Key(key);
+    writer.StartArray();
+    for (const std::string& value : values) write_string(writer, value);
+    writer.EndArray();
+  };
   writer.StartObject();
   string_field("app_id", plan.app_id);
   string_field("name", plan.name);
@@ -354,10 +497,7 @@ std::string write_plan(const BatchPlan& plan) {
   string_field("job_dir", plan.job_dir);
   string_field("comment_tag", plan.comment_tag);
   string_field("script", plan.script);
-  writer.Key("sbatch_argv");
-  writer.StartArray();
-  for (const std::string& arg : plan.sbatch_argv) write_string(writer, arg);
-  writer.EndArray();
+  string_list_field("sbatch_argv", plan.sbatch_argv);
   writer.Key("files");
   writer.StartObject();
   for (const auto& [path, content] : plan.files) {
@@ -388,6 +528,19 @@ std::string write_plan(const BatchPlan& plan) {
     writer.Key("array_parallelism");
     writer.Int64(plan.array_parallelism);
   }
+  if (plan.separate_jobs) {
+    writer.Key("dependents");
+    writer.StartArray();
+    for (const DependentJob& job : plan.dependents) {
+      writer.StartObject();
+      string_field("role", job.role);
+      string_field("comment_tag", job.comment_tag);
+      string_field("script", job.script);
+      string_list_field("sbatch_argv", job.sbatch_argv);
+      writer.EndObject();
+    }
+    writer.EndArray();
+  }
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -402,11 +555,7 @@ BatchPlan read_plan(std::string_view json) {
   plan.job_dir = string_member(document, "job_dir", what);
   plan.comment_tag = string_member(document, "comment_tag", what);
   plan.script = string_member(document, "script", what);
-  if (const rapidjson::Value* argv = array_member(document, "sbatch_argv", what)) {
-    for (const rapidjson::Value& arg : argv->GetArray()) {
-      plan.sbatch_argv.emplace_back(arg.GetString(), arg.GetStringLength());
-    }
-  }
+  plan.sbatch_argv = string_list(document, "sbatch_argv", what);
   if (const rapidjson::Value* files = object_member(document, "files", what)) {
     for (const auto& file : files->GetObject()) {
       plan.files.emplace_back(std::string(file.name.GetString(), file.name.GetStringLength()),
@@ -428,6 +577,14 @@ BatchPlan read_plan(std::string_view json) {
     plan.tools.sinfo = string_member(*tools, "sinfo", what, "sinfo");
   }
   plan.array_parallelism = int_member(document, "array_parallelism", what, 0);
+  if (const rapidjson::Value* dependents = array_member(document, "dependents", what)) {
+    plan.separate_jobs = true;
+    for (const rapidjson::Value& job : dependents->GetArray()) {
+      plan.dependents.push_back(
+          {string_member(job, "role", what), string_member(job, "comment_tag", what),
+           string_member(job, "script", what), string_list(job, "sbatch_argv", what)});
+    }
+  }
   if (plan.app_id.empty() || plan.job_dir.empty() || plan.sbatch_argv.empty()) {
     throw Error::invalid_argument(what + ": app_id, job_dir and sbatch_argv are required");
   }

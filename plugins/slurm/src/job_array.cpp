@@ -26,7 +26,9 @@ std::string shared_directives(const BatchPlan& plan) {
 
 std::string array_key(const BatchPlan& plan) {
   const std::string directives = shared_directives(plan);
-  if (directives.find("#SBATCH hetjob\n") != std::string::npos) return "";
+  if (directives.find("#SBATCH hetjob\n") != std::string::npos || !plan.dependents.empty()) {
+    return "";
+  }
   return directives + "parallelism " + std::to_string(plan.array_parallelism) + "\nsbatch " +
          plan.tools.sbatch;
 }

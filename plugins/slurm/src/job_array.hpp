@@ -2,8 +2,8 @@
 // units): task I of the array runs app I's own batch script from its own job directory, so each
 // app keeps its task files (args and env byte-exact), logs, ledger and app id
 // (<array job>_<I>, which scancel, squeue and sacct address alone). Apps can share an array only
-// when their #SBATCH lines agree but for name, comment and output; a heterogeneous job cannot be
-// an array task.
+// when their #SBATCH lines agree but for name, comment and output; a heterogeneous job, or an app
+// of several jobs (role_jobs=separate), cannot be an array task.
 #ifndef SORTIE_SLURM_JOB_ARRAY_HPP
 #define SORTIE_SLURM_JOB_ARRAY_HPP
 

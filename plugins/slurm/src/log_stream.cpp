@@ -27,7 +27,8 @@ SlurmLogStream::SlurmLogStream(const BatchPlan& plan, std::string_view request_t
   if (find_member(request, "until") != nullptr) until_ = int_member(request, "until", what, 0);
   follow_ = bool_member(request, "follow", what, false);
   bool role_found = role.empty();
-  for (const RolePlan& role_plan : plan.roles) {
+  for (size_t role_index = 0; role_index < plan.roles.size(); ++role_index) {
+    const RolePlan& role_plan = plan.roles[role_index];
     if (!role.empty() && role_plan.name != role) continue;
     role_found = true;
     if (!all_replicas && (replica < 0 || replica >= role_plan.replicas)) {
@@ -39,6 +40,8 @@ SlurmLogStream::SlurmLogStream(const BatchPlan& plan, std::string_view request_t
       if (!all_replicas && id != replica) continue;
       Cursor& cursor = cursors_.emplace_back();
       cursor.role = role_plan.name;
+      cursor.ledger =
+          plan.job_dir + "/" + plan.job_file_name("attempts", plan.job_of_role(role_index));
       cursor.replica = static_cast<uint32_t>(id);
     }
   }
@@ -90,7 +93,7 @@ bool SlurmLogStream::advance(Cursor& cursor, bool ended) {
       continue;
     }
     // This attempt has nothing more now: it is over when its replica exited or a later one began.
-    const bool later = cursor.attempt + 1 < attempts_started(job_dir_);
+    const bool later = cursor.attempt + 1 < read_ledger(cursor.ledger).started;
     if (later) {
       ++cursor.attempt;
       open_attempt(cursor);

@@ -29,6 +29,7 @@ class SlurmLogStream : public LogStream {
  private:
   struct Cursor {
     std::string role;
+    std::string ledger;  // of the job running the role
     uint32_t replica = 0;
     int64_t attempt = 0;
     std::ifstream data;

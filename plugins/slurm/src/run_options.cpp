@@ -42,6 +42,10 @@ constexpr RunOptionSpec kOptions[] = {
     {"container", "str", "\"docker\"",
      "how a role's image runs: docker (docker run in the step), pyxis (srun --container-image) "
      "or apptainer (apptainer exec docker://IMAGE) (default: docker)"},
+    {"role_jobs", "str", "\"hetjob\"",
+     "how an app of several roles is submitted: hetjob (one heterogeneous job, a node per "
+     "role) or separate (a job per role, the later ones with --dependency=after:<first>, so "
+     "all start together and fit where a heterogeneous job cannot) (default: hetjob)"},
     {"sbatch", "str", "\"sbatch\"", "the sbatch program (default: sbatch from PATH)"},
     {"squeue", "str", "\"squeue\"", "the squeue program (default: squeue from PATH)"},
     {"sacct", "str", "\"sacct\"", "the sacct program (default: sacct from PATH)"},
@@ -120,6 +124,12 @@ SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& sta
     throw Error::invalid_argument("run option 'container': '" + container +
                                   "' is not one of docker, pyxis, apptainer");
   }
+  const std::string role_jobs = string_member(cfg, "role_jobs", what, "hetjob");
+  if (role_jobs != "hetjob" && role_jobs != "separate") {
+    throw Error::invalid_argument("run option 'role_jobs': '" + role_jobs +
+                                  "' is not one of hetjob, separate");
+  }
+  options.separate_role_jobs = role_jobs == "separate";
   options.tools.sbatch = string_member(cfg, "sbatch", what, "sbatch");
   options.tools.squeue = string_member(cfg, "squeue", what, "squeue");
   options.tools.sacct = string_member(cfg, "sacct", what, "sacct");

@@ -40,6 +40,7 @@ struct SlurmOptions {
   int64_t signal_lead = 60;       // seconds before the time limit that SIGUSR1 arrives
   int64_t array_parallelism = 0;  // tasks of a job array running at once; 0 = no limit
   ContainerRuntime container = ContainerRuntime::kDocker;
+  bool separate_role_jobs = false;  // role_jobs=separate: a job per role, tied by a dependency
   SlurmTools tools;
 };
 

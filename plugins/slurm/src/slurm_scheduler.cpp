@@ -74,31 +74,49 @@ std::string SlurmScheduler::dryrun(std::string_view input_text) {
   const SlurmOptions options = parse_run_options(input.cfg_json, state_dir_);
   const BatchPlan plan =
       plan_batch(input, options, task_program(), {memory_is_consumable, usable_nodes});
-  return write_dryrun({plan.app_id, write_plan(plan), plan.script});
+  return write_dryrun({plan.app_id, write_plan(plan), dryrun_text(plan)});
 }
 
-std::string SlurmScheduler::queued_job_with_tag(const BatchPlan& plan) {
+std::vector<std::string> SlurmScheduler::submit(const BatchPlan& plan) {
+  // The comment tag of every queued job (sortie's tag comes first in the comment) -> its id.
+  std::map<std::string, std::string> queued;
   std::istringstream jobs(checked_output({plan.tools.squeue, "-h", "-a", "-o", "%A|%k"}));
   for (std::string line; std::getline(jobs, line);) {
     const size_t bar = line.find('|');
     if (bar == std::string::npos) continue;
     const std::string comment = line.substr(bar + 1);
-    if (comment == plan.comment_tag || comment.rfind(plan.comment_tag + ",", 0) == 0) {
-      return line.substr(0, bar);
-    }
+    queued.emplace(comment.substr(0, comment.find(',')), line.substr(0, bar));
   }
-  return "";
+  const auto queued_with_tag = [&](const std::string& tag) {
+    const auto found = queued.find(tag);
+    return found == queued.end() ? std::string() : found->second;
+  };
+  std::vector<std::string> job_ids = {queued_with_tag(plan.comment_tag)};
+  for (const DependentJob& job : plan.dependents) {
+    job_ids.push_back(queued_with_tag(job.comment_tag));
+  }
+  if (std::find(job_ids.begin(), job_ids.end(), "") == job_ids.end()) return job_ids;
+  records_.write_job_dir(plan);
+  std::vector<std::string> submitted;
+  try {
+    if (job_ids[0].empty()) submitted.push_back(job_ids[0] = submitted_job_id(plan.sbatch_argv));
+    for (size_t i = 0; i < plan.dependents.size(); ++i) {
+      if (!job_ids[i + 1].empty()) continue;
+      job_ids[i + 1] = submitted_job_id(dependent_sbatch_argv(plan.dependents[i], job_ids[0]));
+      submitted.push_back(job_ids[i + 1]);
+    }
+  } catch (...) {
+    // Not half an app: the jobs this call submitted go too.
+    for (const std::string& job : submitted) run_command({plan.tools.scancel, job});
+    throw;
+  }
+  return job_ids;
 }
 
 std::string SlurmScheduler::schedule(std::string_view request) {
   const BatchPlan plan = read_plan(read_dryrun(request).request_json);
   if (records_.find(plan.app_id)) return plan.app_id;  // submitted already
-  std::string job_id = queued_job_with_tag(plan);
-  if (job_id.empty()) {
-    records_.write_job_dir(plan);
-    job_id = submitted_job_id(plan.sbatch_argv);
-  }
-  records_.save(plan, job_id);
+  records_.save(plan, submit(plan));
   return plan.app_id;
 }
 
@@ -109,7 +127,7 @@ std::string SlurmScheduler::submit_array(const std::vector<BatchPlan>& plans) {
   const std::string array_job =
       submitted_job_id({plans.front().tools.sbatch, "--parsable", script_path});
   for (size_t i = 0; i < plans.size(); ++i) {
-    records_.save(plans[i], array_job + "_" + std::to_string(i));
+    records_.save(plans[i], {array_job + "_" + std::to_string(i)});
   }
   return array_job;
 }
@@ -150,44 +168,49 @@ std::vector<std::string> SlurmScheduler::schedule_batch(
 }
 
 AppStatus SlurmScheduler::status_of(const AppRecord& record) {
-  // One squeue and at most one sacct for every app of the session not known to have ended.
-  std::vector<std::string> job_ids = {record.job_id};
-  for (const AppRecord& other : records_.all()) {
-    if (other.job_id != record.job_id && other.plan.session == record.plan.session &&
-        !AppRecords::final_state(other.plan.job_dir)) {
-      job_ids.push_back(other.job_id);
+  std::vector<const JobFacts*> facts(record.job_ids.size(), nullptr);
+  if (!index_.has_ended(record.plan.app_id)) {
+    // One squeue and at most one sacct for every app of the session not known to have ended
+    // (this one among them).
+    const auto& known =
+        queue_.facts(record.plan.tools, index_.unfinished_jobs(record.plan.session));
+    for (size_t job = 0; job < record.job_ids.size(); ++job) {
+      const auto found = known.find(record.job_ids[job]);
+      if (found != known.end()) facts[job] = &found->second;
     }
   }
-  if (AppRecords::final_state(record.plan.job_dir)) return build_status(record, nullptr, false);
-  const auto& facts = queue_.facts(record.plan.tools, job_ids);
-  const auto found = facts.find(record.job_id);
-  return build_status(record, found == facts.end() ? nullptr : &found->second,
-                      queue_.accounting_disabled());
+  AppStatus status = build_status(record, facts, queue_.accounting_disabled());
+  if (is_terminal(status.state)) index_.mark_ended(record.plan.app_id);
+  return status;
 }
 
 std::string SlurmScheduler::describe(std::string_view app_id) {
-  return write_status(status_of(records_.load(app_id)));
+  return write_status(status_of(index_.load(app_id)));
 }
 
 std::string SlurmScheduler::list(std::string_view filter_text) {
   const ListFilter filter = read_list_filter(filter_text);
   std::vector<ListedApp> apps;
-  for (const AppRecord& record : records_.all()) {
-    if (!filter.session.empty() && record.plan.session != filter.session) continue;
-    apps.push_back({record.plan.app_id, record.plan.name, status_of(record).state});
+  for (const AppRecord* record : index_.all()) {
+    if (!filter.session.empty() && record->plan.session != filter.session) continue;
+    apps.push_back({record->plan.app_id, record->plan.name, status_of(*record).state});
   }
   return write_app_list(apps);
 }
 
 void SlurmScheduler::cancel(std::string_view app_id) {
-  const AppRecord record = records_.load(app_id);
-  if (AppRecords::final_state(record.plan.job_dir)) return;  // terminal states are final
-  checked_output({record.plan.tools.scancel, record.job_id});
+  const AppRecord& record = index_.load(app_id);
+  std::vector<std::string> scancel = {record.plan.tools.scancel};
+  for (size_t job = 0; job < record.job_ids.size(); ++job) {
+    // Terminal states are final: a job that ended stays as it ended.
+    if (!AppRecords::final_state(record.plan, job)) scancel.push_back(record.job_ids[job]);
+  }
+  if (scancel.size() > 1) checked_output(scancel);
 }
 
 std::unique_ptr<LogStream> SlurmScheduler::log_open(std::string_view app_id,
                                                     std::string_view request) {
-  const AppRecord record = records_.load(app_id);
+  const AppRecord record = index_.load(app_id);
   return std::make_unique<SlurmLogStream>(
       record.plan, request, [this, record] { return is_terminal(status_of(record).state); });
 }

@@ -1,4 +1,5 @@
-// The `slurm` scheduler: runs an app as one Slurm batch job through the command-line tools
+// The `slurm` scheduler: runs an app as a Slurm batch job (or, with role_jobs=separate, a job per
+// role tied by a dependency) through the command-line tools
 // (sbatch, squeue, sacct, scancel, scontrol), each an exec'd argv with explicit output fields.
 // docs/slurm-scheduler.md says what it maps to what.
 #ifndef SORTIE_SLURM_SLURM_SCHEDULER_HPP
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app_index.hpp"
 #include "app_records.hpp"
 #include "job_queue.hpp"
 
@@ -32,14 +34,16 @@ class SlurmScheduler : public Scheduler {
 
  private:
   AppStatus status_of(const AppRecord& record);
-  // A job of this app already in the queue (a retried schedule), found by its comment tag.
-  std::string queued_job_with_tag(const BatchPlan& plan);
+  // Submits the plan's jobs that are not in the queue yet (a retried schedule finds them by their
+  // comment tags); returns every job id, first job first.
+  std::vector<std::string> submit(const BatchPlan& plan);
   // Submits `plans` as one array; records app I as job <array>_<I>.
   std::string submit_array(const std::vector<BatchPlan>& plans);
 
   std::string state_dir_;
   std::string session_;
   AppRecords records_;
+  AppIndex index_{records_};
   JobQueue queue_;
 };
 

@@ -39,8 +39,9 @@ while :; do
   done
   if ((timed_out)); then
     echo "end $attempt timeout" >>"$ledger"
-    if (($(count ' timeout$') <= max_timeouts)); then 'scontrol' requeue "$SLURM_JOB_ID"; fi
-    exit "$status"
+    if (($(count ' timeout$') <= max_timeouts)); then 'scontrol' requeue "$SLURM_JOB_ID"; exit "$status"; fi
+    echo "sortie: reached the time limit more than max_timeouts=$max_timeouts times" >&2
+    exit 1
   fi
   if ((status == 0)); then echo "end $attempt succeeded" >>"$ledger"; exit 0; fi
   echo "end $attempt failed $status" >>"$ledger"
