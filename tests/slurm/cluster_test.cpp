@@ -342,8 +342,9 @@ TEST_F(SlurmCluster, CancelEndsTheJobAndAnImageRunsWithDocker) {
 
 // Issue 13: a sweep on a slurm executor is one job array (one sbatch, --array=0-4%2); each unit
 // is its own array task, with its own args, state and cancel.
-// `sortie launch` of a sweep of `worker` on a slurm executor with `options`, with sbatch behind a
-// PATH shim that logs each call; returns the launch and the sbatch calls (argv, one a line).
+// `sortie [SORTIE_ARGS...] launch` of a sweep of `worker` on a slurm executor with `options`,
+// with sbatch behind a PATH shim that logs each call; returns the launch and the sbatch calls
+// (argv, one a line).
 struct SweepLaunch {
   CommandResult result;
   std::vector<std::string> sbatch_calls;
@@ -352,7 +353,7 @@ struct SweepLaunch {
 class SlurmSweep : public SlurmCluster {
  protected:
   SweepLaunch launch_sweep(const std::string& worker_script, const std::string& options,
-                           const std::string& values) {
+                           const std::string& values, std::vector<std::string> sortie_args = {}) {
     const std::string shim = sandbox_.root() + "/shim";
     std::filesystem::create_directories(shim);
     std::ofstream(shim + "/sbatch") << "#!/bin/sh\necho \"$@\" >>" << sandbox_.root()
@@ -368,7 +369,8 @@ class SlurmSweep : public SlurmCluster {
                           values + "]\n");
     std::map<std::string, std::string> env = env_;
     env["PATH"] = std::string(SORTIE_TEST_PREFIX) + "/bin:" + shim + ":/usr/bin:/bin";
-    SweepLaunch launch{sandbox_.sortie({"launch", experiment}, env), {}};
+    sortie_args.insert(sortie_args.end(), {"launch", experiment});
+    SweepLaunch launch{sandbox_.sortie(sortie_args, env), {}};
     std::istringstream calls(read_file(sandbox_.root() + "/sbatch_calls"));
     for (std::string line; std::getline(calls, line);) launch.sbatch_calls.push_back(line);
     return launch;
@@ -457,6 +459,24 @@ TEST_F(SlurmSweep, ASweepLongerThanMaxArraySizeIsSplitIntoSeveralArrays) {
     EXPECT_FALSE(job.empty()) << first_app;
     if (!job.empty()) jobs_.push_back(job);
   }
+}
+
+// Issue 13: schedule_batch crosses the isolation helper, so a plugin run in its own process
+// still submits a sweep as one array.
+TEST_F(SlurmSweep, ASweepUnderIsolatePluginsIsStillOneArray) {
+  const SweepLaunch launch =
+      launch_sweep("#!/bin/sh\ntrue\n", "sbatch_lines: --hold", "1, 2, 3", {"--isolate-plugins"});
+  ASSERT_EQ(launch.result.exit_code, 0) << launch.result.out << launch.result.err;
+  ASSERT_EQ(launch.sbatch_calls.size(), 1u);
+  const std::string script = submitted_script(launch.sbatch_calls[0]);
+  EXPECT_NE(script.find("\n#SBATCH --array=0-2\n"), std::string::npos) << script;
+  const std::string first_app =
+      shell("sed -n 's/^#SBATCH --comment=//p' " +
+            launch.sbatch_calls[0].substr(launch.sbatch_calls[0].rfind(' ') + 1));
+  const std::string job = shell("squeue -h -a -t all -o '%F|%k' | grep '|" + first_app +
+                                "$' | head -n1 | cut -d'|' -f1");
+  EXPECT_FALSE(job.empty()) << first_app;
+  if (!job.empty()) jobs_.push_back(job);
 }
 
 }  // namespace
