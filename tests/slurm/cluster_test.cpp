@@ -383,6 +383,16 @@ class SlurmSweep : public SlurmCluster {
     for (std::string line; std::getline(calls, line);) launch.sbatch_calls.push_back(line);
     return launch;
   }
+  // The Slurm job of the array an sbatch call (as the shim logged it) submitted, found by the
+  // comment naming its first app, and remembered to cancel; "" when Slurm does not know it.
+  std::string array_job_of(const std::string& sbatch_call) {
+    const std::string first_app = shell("sed -n 's/^#SBATCH --comment=//p' " +
+                                        sbatch_call.substr(sbatch_call.rfind(' ') + 1));
+    const std::string job = shell("squeue -h -a -t all -o '%F|%k' | grep '|" + first_app +
+                                  "$' | head -n1 | cut -d'|' -f1");
+    if (!job.empty()) jobs_.push_back(job);
+    return job;
+  }
 };
 
 // The script an sbatch call (as the shim logged it) submitted.
@@ -459,14 +469,7 @@ TEST_F(SlurmSweep, ASweepLongerThanMaxArraySizeIsSplitIntoSeveralArrays) {
             std::string::npos);
   EXPECT_NE(submitted_script(launch.sbatch_calls[1]).find("\n#SBATCH --array=0-1\n"),
             std::string::npos);
-  for (const std::string& call : launch.sbatch_calls) {
-    const std::string first_app =
-        shell("sed -n 's/^#SBATCH --comment=//p' " + call.substr(call.rfind(' ') + 1));
-    const std::string job = shell("squeue -h -a -t all -o '%F|%k' | grep '|" + first_app +
-                                  "$' | head -n1 | cut -d'|' -f1");
-    EXPECT_FALSE(job.empty()) << first_app;
-    if (!job.empty()) jobs_.push_back(job);
-  }
+  for (const std::string& call : launch.sbatch_calls) EXPECT_FALSE(array_job_of(call).empty());
 }
 
 // Issue 13: schedule_batch crosses the isolation helper, so a plugin run in its own process
@@ -480,13 +483,7 @@ TEST_F(SlurmSweep, ASweepUnderIsolatePluginsIsStillOneArray) {
   ASSERT_EQ(launch.sbatch_calls.size(), 1u);
   const std::string script = submitted_script(launch.sbatch_calls[0]);
   EXPECT_NE(script.find("\n#SBATCH --array=0-2\n"), std::string::npos) << script;
-  const std::string first_app =
-      shell("sed -n 's/^#SBATCH --comment=//p' " +
-            launch.sbatch_calls[0].substr(launch.sbatch_calls[0].rfind(' ') + 1));
-  const std::string job = shell("squeue -h -a -t all -o '%F|%k' | grep '|" + first_app +
-                                "$' | head -n1 | cut -d'|' -f1");
-  EXPECT_FALSE(job.empty()) << first_app;
-  if (!job.empty()) jobs_.push_back(job);
+  EXPECT_FALSE(array_job_of(launch.sbatch_calls[0]).empty());
 }
 
 // Issue 13: a sweep of job groups is one heterogeneous job per unit, submitted one by one inside
