@@ -133,11 +133,18 @@ std::vector<std::string> SchedulerClient::schedule_batch(const std::vector<std::
   }
   std::vector<sortie_str> inputs;
   for (const std::string& request : requests) inputs.push_back(as_str(request));
-  StringSink out, err;
+  // The app ids of a batch are bounded like a list answer (docs/limits.md L-10).
+  StringSink out(limits::kListAnswerBytes);
+  StringSink err;
   const sortie_status status = invoke_printing(print_level_, context_, "schedule_batch", [&] {
     return vtable_->schedule_batch(self_, inputs.data(), inputs.size(), out.get(), err.get());
   });
   check_status(context_, "schedule_batch", status, err.text());
+  if (out.cut()) {
+    throw Error::internal(context_ + ": " +
+                          limits::exceeded("the app ids schedule_batch wrote", out.limit()) +
+                          "; this is a bug in the plugin");
+  }
   std::vector<std::string> app_ids;
   const std::string& text = out.text();
   for (size_t start = 0, end; (end = text.find('\n', start)) != std::string::npos;

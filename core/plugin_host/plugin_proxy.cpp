@@ -149,9 +149,11 @@ class RemoteLibrary {
             quoted_excerpt(outcome.stdout_text) +
             "; a plugin writes only through its sinks and sortie_host_api.log (ABI-11), so "
             "sortie kept the text off its own output";
-        // A submitted app must never be lost: a successful schedule stands (and gets recorded),
-        // with the misbehaviour reported as an error diagnostic. Any other call fails.
-        if (std::string_view(call) == "schedule" && reply.status == SORTIE_OK) {
+        // A submitted app must never be lost: a successful schedule or schedule_batch stands
+        // (and gets recorded), with the misbehaviour reported as an error diagnostic. Any other
+        // call fails.
+        const std::string_view name(call);
+        if ((name == "schedule" || name == "schedule_batch") && reply.status == SORTIE_OK) {
           add_diagnostic(SORTIE_LOG_ERROR, plugin_name_, complaint);
         } else {
           reply.status = SORTIE_INTERNAL;
@@ -258,6 +260,15 @@ sortie_status scheduler_schedule(sortie_scheduler* self, sortie_str input, const
                                  const sortie_sink* err) {
   return forward(self, request("schedule", self).string("input", view_of(input)), "schedule", out,
                  err);
+}
+// The whole batch is one request under one deadline, like a single schedule.
+sortie_status scheduler_schedule_batch(sortie_scheduler* self, const sortie_str* requests,
+                                       size_t count, const sortie_sink* out,
+                                       const sortie_sink* err) {
+  std::vector<std::string_view> inputs;
+  for (size_t i = 0; i < count; ++i) inputs.push_back(view_of(requests[i]));
+  return forward(self, request("schedule_batch", self).raw("inputs", wire_strings(inputs)),
+                 "schedule_batch", out, err);
 }
 sortie_status scheduler_describe(sortie_scheduler* self, sortie_str input, const sortie_sink* out,
                                  const sortie_sink* err) {
@@ -378,7 +389,7 @@ void build_vtable(ProxyComponent& proxy, const rapidjson::Value& description) {
            nullptr,
            nullptr,
            nullptr,
-           nullptr};  // no schedule_batch: an isolated plugin's units are scheduled one by one
+           has_call(description, "schedule_batch") ? scheduler_schedule_batch : nullptr};
       if (has_call(description, "log")) {
         v.log_open = scheduler_log_open;
         v.log_next = scheduler_log_next;

@@ -65,6 +65,15 @@ std::string wire_array(const std::vector<std::string>& items) {
   return {buffer.GetString(), buffer.GetSize()};
 }
 
+std::string wire_strings(const std::vector<std::string_view>& texts) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartArray();
+  for (const std::string_view text : texts) writer.String(text.data(), json_size(text));
+  writer.EndArray();
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
 std::string wire_frame(std::string_view json) {
   if (json.size() > kMaxWireMessageBytes) {
     throw std::length_error("a message of " + std::to_string(json.size()) +

@@ -48,6 +48,9 @@ class WireObject {
 // `items` (each already JSON) as a JSON array.
 std::string wire_array(const std::vector<std::string>& items);
 
+// `texts` as a JSON array of strings, copied byte for byte as WireObject::string does.
+std::string wire_strings(const std::vector<std::string_view>& texts);
+
 // `json` with its length prefix.
 std::string wire_frame(std::string_view json);
 

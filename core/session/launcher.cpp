@@ -1,5 +1,6 @@
 #include <rapidjson/document.h>
 
+#include <optional>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/document_text.hpp>
@@ -119,10 +120,8 @@ std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>&
   std::vector<std::string> app_ids;
   try {
     app_ids = scheduler_.schedule_batch(requests);
-  } catch (const core::Error&) {
-    // All or nothing (ABI-14): none of the batch runs, so none stays recorded.
-    for (const core::AppRecord& record : records) forget_or_keep(ctx_.store(), record.handle);
-    throw;
+  } catch (const core::Error& error) {
+    throw core::Error(error.status(), error.what() + settle_failed_batch(records));
   }
   std::vector<std::string> handles;
   for (size_t i = 0; i < records.size(); ++i) {
@@ -130,6 +129,65 @@ std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>&
     handles.push_back(records[i].handle);
   }
   return handles;
+}
+
+std::string Launcher::settle_failed_batch(const std::vector<core::AppRecord>& records) {
+  // All or nothing is the plugin's promise (ABI-14); the host does not rely on it, so that no
+  // app of a failed batch runs unrecorded. Each app is asked for: one the scheduler does not
+  // know never ran and is forgotten; one it knows is cancelled and stays on record; one it
+  // cannot tell about stays UNSUBMITTED for the next command to settle (submission.hpp).
+  std::vector<std::string> cancelled, running, unsettled;
+  for (const core::AppRecord& record : records) {
+    std::optional<std::string> described;
+    try {
+      described = scheduler_.describe(record.app_id);
+    } catch (const core::Error&) {
+      unsettled.push_back(record.handle);
+      continue;
+    }
+    if (!described) {
+      forget_or_keep(ctx_.store(), record.handle);
+      continue;
+    }
+    core::AppStatus status;
+    try {
+      status = core::status_from_json(*described, scheduler_.context());
+      scheduler_.cancel(record.app_id);
+      status.state = core::AppState::kCancelled;
+      status.msg = "cancelled by sortie: the batch it was submitted in failed";
+      cancelled.push_back(record.handle);
+    } catch (const core::Error& cancel_error) {
+      status.app_id = record.app_id;
+      status.state = core::AppState::kSubmitted;
+      status.msg = std::string("submitted by a batch that failed, and not cancelled: ") +
+                   cancel_error.what();
+      running.push_back(record.handle);
+    }
+    try {
+      ctx_.store().record_status(record.handle, status);
+    } catch (const core::Error&) {
+      // Still UNSUBMITTED: the next command settles it from the scheduler's word.
+    }
+  }
+  const auto join = [](const std::vector<std::string>& handles) {
+    std::string text;
+    for (const std::string& handle : handles) text += (text.empty() ? "" : ", ") + handle;
+    return text;
+  };
+  std::string said;
+  if (!cancelled.empty()) {
+    said += "; the scheduler had submitted part of the batch, so sortie cancelled " +
+            join(cancelled) + " (recorded CANCELLED)";
+  }
+  if (!running.empty()) {
+    said += "; the scheduler had submitted " + join(running) +
+            " and they could not be cancelled: they are recorded, see `sortie status`";
+  }
+  if (!unsettled.empty()) {
+    said += "; the scheduler could not say whether it submitted " + join(unsettled) +
+            ": they stay recorded as submitting and the next sortie command settles them";
+  }
+  return said;
 }
 
 core::AppRecord Launcher::record_unsubmitted(const LaunchPlan& plan, const DryRunResult& dry) {

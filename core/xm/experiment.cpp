@@ -92,6 +92,28 @@ std::string absolute_launch_dir(const std::string& launch_dir) {
       .string();
 }
 
+// The jobs of `group` by flattened name, each with its overrides from `args` applied.
+std::vector<std::pair<std::string, Job>> group_jobs(const JobGroup& group, const GroupArgs& args) {
+  std::vector<std::pair<std::string, Job>> jobs;
+  std::set<std::string> names;
+  for (const core::FlatJob& flat : core::flatten(group)) {
+    Job job = *flat.job;
+    job.name = flat.name;
+    if (const auto it = args.find(flat.name); it != args.end()) core::apply_args(job, it->second);
+    validate_env_vars(job.env_vars, "job '" + flat.name + "': env_vars");
+    names.insert(flat.name);
+    jobs.emplace_back(flat.name, std::move(job));
+  }
+  for (const auto& [name, overrides] : args) {
+    if (names.count(name) == 0) {
+      throw core::Error::not_found("work unit args name job '" + name +
+                                   "', which is not in the job group");
+    }
+  }
+  if (jobs.empty()) throw core::Error::invalid_argument("the job group has no jobs");
+  return jobs;
+}
+
 }  // namespace
 
 const char* to_string(State state) {
@@ -259,36 +281,40 @@ WorkUnit Experiment::add(const Job& job, const JobArgs& args) {
 }
 
 std::vector<WorkUnit> Experiment::add_sweep(const Job& job, const std::vector<JobArgs>& units) {
-  std::vector<Impl::UnitJobs> unit_jobs;
+  std::vector<Job> jobs;
   for (const JobArgs& args : units) {
-    Job resolved = job;
+    Job& resolved = jobs.emplace_back(job);
     if (resolved.name.empty()) resolved.name = job.executable.name;
     core::apply_args(resolved, args);
-    validate_env_vars(resolved.env_vars, "job '" + resolved.name + "': env_vars");
-    unit_jobs.emplace_back().emplace_back(resolved.name, std::move(resolved));
+  }
+  return add_units(jobs);
+}
+
+std::vector<WorkUnit> Experiment::add_units(const std::vector<Job>& jobs) {
+  std::vector<Impl::UnitJobs> unit_jobs;
+  for (Job job : jobs) {
+    if (job.name.empty()) job.name = job.executable.name;
+    validate_env_vars(job.env_vars, "job '" + job.name + "': env_vars");
+    unit_jobs.emplace_back().emplace_back(job.name, std::move(job));
   }
   return impl_->launch(std::move(unit_jobs), false);
 }
 
 WorkUnit Experiment::add(const JobGroup& group, const GroupArgs& args) {
-  std::vector<std::pair<std::string, Job>> jobs;
-  std::set<std::string> names;
-  for (const core::FlatJob& flat : core::flatten(group)) {
-    Job job = *flat.job;
-    job.name = flat.name;
-    if (const auto it = args.find(flat.name); it != args.end()) core::apply_args(job, it->second);
-    validate_env_vars(job.env_vars, "job '" + flat.name + "': env_vars");
-    names.insert(flat.name);
-    jobs.emplace_back(flat.name, std::move(job));
-  }
-  for (const auto& [name, overrides] : args) {
-    if (names.count(name) == 0) {
-      throw core::Error::not_found("work unit args name job '" + name +
-                                   "', which is not in the job group");
-    }
-  }
-  if (jobs.empty()) throw core::Error::invalid_argument("the job group has no jobs");
-  return impl_->launch({std::move(jobs)}, true).front();
+  return add_sweep(group, {args}).front();
+}
+
+std::vector<WorkUnit> Experiment::add_sweep(const JobGroup& group,
+                                            const std::vector<GroupArgs>& units) {
+  std::vector<Impl::UnitJobs> unit_jobs;
+  for (const GroupArgs& args : units) unit_jobs.push_back(group_jobs(group, args));
+  return impl_->launch(std::move(unit_jobs), true);
+}
+
+std::vector<WorkUnit> Experiment::add_units(const std::vector<JobGroup>& groups) {
+  std::vector<Impl::UnitJobs> unit_jobs;
+  for (const JobGroup& group : groups) unit_jobs.push_back(group_jobs(group, {}));
+  return impl_->launch(std::move(unit_jobs), true);
 }
 
 std::vector<WorkUnit> Experiment::work_units() { return impl_->refresh(); }

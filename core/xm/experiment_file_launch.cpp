@@ -14,7 +14,7 @@ void launch_experiment_file(const ExperimentFile& file, xm::Experiment& experime
     packaged[file.executables[i].first] = executables[i];
   }
   if (file.job) {
-    // A sweep of one job launches as one batch where its scheduler can (a Slurm job array).
+    // A sweep launches as one batch where its scheduler can (of one job: a Slurm job array).
     std::vector<xm::JobArgs> units;
     for (const xm::GroupArgs& overrides : file.work_units) {
       const auto it = overrides.find(file.job->name);
@@ -25,8 +25,9 @@ void launch_experiment_file(const ExperimentFile& file, xm::Experiment& experime
     }
     return;
   }
-  for (const xm::GroupArgs& overrides : file.work_units) {
-    events.launched(experiment.add(resolve_group(*file.group, packaged), overrides));
+  for (const xm::WorkUnit& unit :
+       experiment.add_sweep(resolve_group(*file.group, packaged), file.work_units)) {
+    events.launched(unit);
   }
 }
 

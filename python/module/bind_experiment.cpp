@@ -47,10 +47,10 @@ xm::JobGroup group_of(const py::handle& members) {
   return group;
 }
 
-// {job name: (args, env_vars)}
-xm::JobArgs job_args_of(const py::handle& pair) {
-  const auto items = pair.cast<py::tuple>();
-  return {args(items[0]), items[1].cast<xm::EnvVars>()};
+py::list work_units_to_python(const std::vector<xm::WorkUnit>& units) {
+  py::list result;
+  for (const xm::WorkUnit& unit : units) result.append(work_unit_to_python(unit));
+  return result;
 }
 
 }  // namespace
@@ -102,30 +102,29 @@ void bind_experiment(py::module_& module) {
              py::gil_scoped_release release;
              return self.package(converted);
            })
-      .def("add_job",
-           [](xm::Experiment& self, const py::tuple& job, const py::tuple& overrides) {
-             const xm::Job converted = job_of(job);
-             const xm::JobArgs job_args = job_args_of(overrides);
-             xm::WorkUnit unit;
+      // One work unit per job (per group), launched together (Experiment::add_units): a sweep
+      // on a scheduler that submits batches (ABI-14) is one submission.
+      .def("add_jobs",
+           [](xm::Experiment& self, const py::list& jobs) {
+             std::vector<xm::Job> units;
+             for (const py::handle job : jobs) units.push_back(job_of(job));
+             std::vector<xm::WorkUnit> added;
              {
                py::gil_scoped_release release;
-               unit = self.add(converted, job_args);
+               added = self.add_units(units);
              }
-             return work_unit_to_python(unit);
+             return work_units_to_python(added);
            })
-      .def("add_group",
-           [](xm::Experiment& self, const py::list& members, const py::dict& overrides) {
-             const xm::JobGroup group = group_of(members);
-             xm::GroupArgs group_args;
-             for (const auto& [name, pair] : overrides) {
-               group_args[name.cast<std::string>()] = job_args_of(pair);
-             }
-             xm::WorkUnit unit;
+      .def("add_groups",
+           [](xm::Experiment& self, const py::list& groups) {
+             std::vector<xm::JobGroup> units;
+             for (const py::handle members : groups) units.push_back(group_of(members));
+             std::vector<xm::WorkUnit> added;
              {
                py::gil_scoped_release release;
-               unit = self.add(group, group_args);
+               added = self.add_units(units);
              }
-             return work_unit_to_python(unit);
+             return work_units_to_python(added);
            })
       .def("work_units",
            [](xm::Experiment& self) {
@@ -134,9 +133,7 @@ void bind_experiment(py::module_& module) {
                py::gil_scoped_release release;
                units = self.work_units();
              }
-             py::list result;
-             for (const xm::WorkUnit& unit : units) result.append(work_unit_to_python(unit));
-             return result;
+             return work_units_to_python(units);
            })
       .def("cancel", &xm::Experiment::cancel, Release());
 }

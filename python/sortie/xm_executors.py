@@ -1,8 +1,9 @@
-"""XManager's executors (xm_local.Local, Vertex/Caip, Kubernetes) and their specs. An executor
-names a sortie executor type, resolved to a scheduler by the installed plugins (docs/payloads.md
-P-14); what sortie cannot honour is refused by name, never ignored."""
+"""XManager's executors (xm_local.Local, Vertex/Caip, Kubernetes, xm_slurm.Slurm) and their
+specs. An executor names a sortie executor type, resolved to a scheduler by the installed plugins
+(docs/payloads.md P-14); what sortie cannot honour is refused by name, never ignored."""
 
 import dataclasses
+import datetime
 import os
 from typing import Dict, Optional
 
@@ -125,3 +126,53 @@ class Kubernetes(_Executor):
             if value is not None:
                 _refuse(f'Kubernetes({name}=...)', 'sortie runs on the cluster of the current '
                         f'kubeconfig context; drop {name}')
+
+
+def _slurm_time(time):
+    """A time limit as sbatch --time takes it: a datetime.timedelta, minutes, or sbatch's text."""
+    if isinstance(time, datetime.timedelta):
+        seconds = int(time.total_seconds())
+        if seconds <= 0 or time != datetime.timedelta(seconds=seconds):
+            _refuse(f'Slurm(time={time!r})', 'give a positive whole number of seconds')
+        minutes, seconds = divmod(seconds, 60)
+        hours, minutes = divmod(minutes, 60)
+        days, hours = divmod(hours, 24)
+        return f'{days}-{hours:02d}:{minutes:02d}:{seconds:02d}'
+    if isinstance(time, int) and not isinstance(time, bool):
+        if time <= 0:
+            _refuse(f'Slurm(time={time!r})', 'give a positive number of minutes')
+        return str(time)
+    if isinstance(time, str) and time:
+        return time
+    return _refuse(f'Slurm(time={time!r})', 'give a datetime.timedelta, minutes as an int, or '
+                   "sbatch's --time text such as '1:00:00'")
+
+
+class Slurm(_Executor):
+    """Runs jobs as Slurm batch jobs (the slurm scheduler; docs/slurm-scheduler.md). Each
+    argument is the slurm run option of the same name; a sweep added as one
+    `experiment.add(job, args=[...])` is one job array, at most `array_parallelism` units
+    running at once (0: no limit)."""
+    executor_type = 'slurm'
+    Spec = ExecutorSpec
+
+    def __init__(self, requirements=None, *, partition: Optional[str] = None, time=None,
+                 account: Optional[str] = None, qos: Optional[str] = None,
+                 constraint: Optional[str] = None, exclusive: bool = False,
+                 array_parallelism: int = 0):
+        super().__init__(requirements)
+        if not isinstance(array_parallelism, int) or array_parallelism < 0:
+            _refuse(f'Slurm(array_parallelism={array_parallelism!r})',
+                    'give how many work units of a sweep run at once (0: no limit)')
+        self.options = {'array_parallelism': str(array_parallelism)}
+        for name, value in (('partition', partition), ('account', account), ('qos', qos),
+                            ('constraint', constraint)):
+            if value is not None:
+                self.options[name] = value
+        if time is not None:
+            self.options['time'] = _slurm_time(time)
+        if exclusive:
+            self.options['exclusive'] = 'true'
+
+    def request(self, run_options=None):
+        return super().request({**self.options, **(run_options or {})})

@@ -184,6 +184,10 @@ class Experiment:
                 for executable, packageable in zip(packaged, packageables)]
 
     def add(self, job, args=None, *, role=None, identity=''):
+        """Adds a work unit running `job` (an xm.Job or xm.JobGroup) with `args` applied. With a
+        list of args, one work unit per entry, launched together: a sweep on a scheduler that
+        submits batches (the slurm executor) is one submission, e.g. one Slurm job array; the
+        work units are returned as a list."""
         if role is not None:
             raise ValueError('Experiment.add(role=...): sortie runs every work unit the same '
                              'way; drop role')
@@ -193,22 +197,27 @@ class Experiment:
         if callable(job) and not isinstance(job, (xm_jobs.Job, xm_jobs.JobGroup)):
             raise TypeError('Experiment.add: job generators (functions of a work unit) are not '
                             'supported by sortie; build the xm.Job or xm.JobGroup and add it')
-        job = _apply_args(job, args)
+        sweep = isinstance(args, (list, tuple))
+        if sweep and not args:
+            raise ValueError('Experiment.add(job, args=[]): a sweep needs at least one entry of '
+                             'args, one per work unit')
+        units = [_apply_args(job, each) for each in (args if sweep else [args])]
         if isinstance(job, xm_jobs.Job):
-            unit = self._native.add_job(job.request(), ([], {}))
+            added = self._native.add_jobs([unit.request() for unit in units])
         elif isinstance(job, xm_jobs.JobGroup):
-            unit = self._native.add_group(job.request(), {})
+            added = self._native.add_groups([unit.request() for unit in units])
         else:
             raise TypeError(f'Experiment.add: expected an xm.Job or xm.JobGroup, got {job!r}')
-        work_unit = WorkUnit(self, unit)
-        self._units[work_unit.work_unit_id] = work_unit
-        if _runs_locally(job):
-            self._local_units.append(work_unit)
-        if self._dry_run:
-            for request in work_unit.dryrun_requests:
-                payload = json.loads(request)
-                print(json.dumps(payload.get('document', payload.get('request'))), flush=True)
-        return work_unit
+        work_units = [WorkUnit(self, unit) for unit in added]
+        for work_unit in work_units:
+            self._units[work_unit.work_unit_id] = work_unit
+            if _runs_locally(job):
+                self._local_units.append(work_unit)
+            if self._dry_run:
+                for request in work_unit.dryrun_requests:
+                    payload = json.loads(request)
+                    print(json.dumps(payload.get('document', payload.get('request'))), flush=True)
+        return work_units if sweep else work_units[0]
 
     def _wait_for_local_units(self):
         for unit in self._local_units:

@@ -17,6 +17,7 @@
 #include <sortie/core/plugin_isolation.hpp>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace sortie::core {
@@ -180,6 +181,41 @@ TEST(IsolationTest, GoodPluginRunsInAHelperAndAnswersEveryCall) {
                {"scheduler 'fixture_sched' (plugin fixture_good, " + library_of("fixture_good") +
                 "): cancel failed: no app nope"});
   EXPECT_FALSE(mapped_here(library_of("fixture_good")));
+}
+
+// Issue 13: schedule_batch (ABI-14) crosses the helper whole: requests in order, byte-exact
+// (the third is not UTF-8), one app id each back; a batch the plugin fails part-way, or dies
+// in, reads as the same call would in process.
+TEST(IsolationTest, ScheduleBatchCrossesAsOneCall) {
+  isolate_everything();
+  PluginHost host(test_isolation());
+  const Registry registry = fixture("fixture_good");
+  auto scheduler =
+      host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
+  ASSERT_TRUE(scheduler->can_schedule_batch());
+  const std::vector<std::string> requests = {
+      R"({"schema":"sortie.dryrun/1","app_id":"batch-1"})",
+      R"({"schema":"sortie.dryrun/1","app_id":"batch-2","note":"tab\t quote\""})",
+      "{\"schema\":\"sortie.dryrun/1\",\"app_id\":\"batch-3\",\"raw\":\"\xff\xfe\"}"};
+  EXPECT_EQ(scheduler->schedule_batch(requests),
+            (std::vector<std::string>{"batch-1", "batch-2", "batch-3"}));
+  for (const char* app_id : {"batch-1", "batch-2", "batch-3"}) {
+    EXPECT_TRUE(scheduler->describe(app_id).has_value()) << app_id;
+  }
+
+  for (const auto& [name, status, part] :
+       {std::tuple{"fixture_batchfailspartway", SORTIE_UNAVAILABLE,
+                   "schedule_batch failed: the backend dropped the batch after 2 apps"},
+        std::tuple{"fixture_batchabortspartway", SORTIE_UNAVAILABLE,
+                   ") died of SIGABRT (Aborted) during schedule_batch"}}) {
+    SCOPED_TRACE(name);
+    PluginHost failing_host(test_isolation());
+    const Registry failing = fixture(name);
+    auto batch =
+        failing_host.scheduler(only_entry(failing, Group::kSchedulers, "fixture_sched"), kConfig);
+    ASSERT_TRUE(batch->can_schedule_batch());
+    expect_error([&] { batch->schedule_batch(requests); }, status, {part});
+  }
 }
 
 TEST(IsolationTest, LogsCrossWholeWithEveryField) {

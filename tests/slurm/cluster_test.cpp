@@ -492,36 +492,56 @@ TEST_F(SlurmCluster, TimeLimitRetriesSpendTheTimeoutBudgetOnly) {
 
 // Issue 13: a sweep on a slurm executor is one job array (one sbatch, --array=0-4%2); each unit
 // is its own array task, with its own args, state and cancel.
-// `sortie launch` of a sweep of `worker` on a slurm executor with `options`, with sbatch behind a
-// PATH shim that logs each call; returns the launch and the sbatch calls (argv, one a line).
+// `sortie [SORTIE_ARGS...] launch` of a sweep of `worker` on a slurm executor with `options`,
+// with sbatch behind a PATH shim that logs each call; returns the launch and the sbatch calls
+// (argv, one a line).
 struct SweepLaunch {
   CommandResult result;
   std::vector<std::string> sbatch_calls;
 };
 
+struct SweepSetup {
+  std::vector<std::string> sortie_args;                                     // before `launch`
+  std::string job = "job: {executable: worker, executor: slurm, name: w}";  // what a unit runs
+  int failing_sbatch = 0;  // the shim fails this call (1 = the first) instead of submitting
+};
+
 class SlurmSweep : public SlurmCluster {
  protected:
   SweepLaunch launch_sweep(const std::string& worker_script, const std::string& options,
-                           const std::string& values) {
+                           const std::string& values, SweepSetup setup = {}) {
     const std::string shim = sandbox_.root() + "/shim";
+    const std::string calls_file = sandbox_.root() + "/sbatch_calls";
     std::filesystem::create_directories(shim);
-    std::ofstream(shim + "/sbatch") << "#!/bin/sh\necho \"$@\" >>" << sandbox_.root()
-                                    << "/sbatch_calls\nexec /usr/bin/sbatch \"$@\"\n";
+    std::ofstream(shim + "/sbatch")
+        << "#!/bin/sh\necho \"$@\" >>" << calls_file << "\nif [ \"$(wc -l <" << calls_file
+        << ")\" = " << setup.failing_sbatch
+        << " ]; then echo 'sbatch: error: Batch job submission failed (test shim)' >&2; exit 1; "
+           "fi\nexec /usr/bin/sbatch \"$@\"\n";
     std::filesystem::permissions(shim + "/sbatch", std::filesystem::perms::owner_all);
     const std::string worker = sandbox_.write_file("worker.sh", worker_script);
     std::filesystem::permissions(worker, std::filesystem::perms::owner_all);
     const std::string experiment = sandbox_.write_file(
         "sweep.yaml", "title: array sweep\nexecutables:\n  worker: {binary: " + worker +
-                          "}\nexecutors:\n  slurm: {type: slurm, options: {" + options +
-                          "}}\njob: {executable: worker, executor: slurm, name: w}\n"
-                          "sweep:\n  zip:\n    value: [" +
-                          values + "]\n");
+                          "}\nexecutors:\n  slurm: {type: slurm, options: {" + options + "}}\n" +
+                          setup.job + "\nsweep:\n  zip:\n    value: [" + values + "]\n");
     std::map<std::string, std::string> env = env_;
     env["PATH"] = std::string(SORTIE_TEST_PREFIX) + "/bin:" + shim + ":/usr/bin:/bin";
-    SweepLaunch launch{sandbox_.sortie({"launch", experiment}, env), {}};
-    std::istringstream calls(read_file(sandbox_.root() + "/sbatch_calls"));
+    setup.sortie_args.insert(setup.sortie_args.end(), {"launch", experiment});
+    SweepLaunch launch{sandbox_.sortie(setup.sortie_args, env), {}};
+    std::istringstream calls(read_file(calls_file));
     for (std::string line; std::getline(calls, line);) launch.sbatch_calls.push_back(line);
     return launch;
+  }
+  // The Slurm job of the array an sbatch call (as the shim logged it) submitted, found by the
+  // comment naming its first app, and remembered to cancel; "" when Slurm does not know it.
+  std::string array_job_of(const std::string& sbatch_call) {
+    const std::string first_app = shell("sed -n 's/^#SBATCH --comment=//p' " +
+                                        sbatch_call.substr(sbatch_call.rfind(' ') + 1));
+    const std::string job = shell("squeue -h -a -t all -o '%F|%k' | grep '|" + first_app +
+                                  "$' | head -n1 | cut -d'|' -f1");
+    if (!job.empty()) jobs_.push_back(job);
+    return job;
   }
 };
 
@@ -599,13 +619,56 @@ TEST_F(SlurmSweep, ASweepLongerThanMaxArraySizeIsSplitIntoSeveralArrays) {
             std::string::npos);
   EXPECT_NE(submitted_script(launch.sbatch_calls[1]).find("\n#SBATCH --array=0-1\n"),
             std::string::npos);
+  for (const std::string& call : launch.sbatch_calls) EXPECT_FALSE(array_job_of(call).empty());
+}
+
+// Issue 13: schedule_batch crosses the isolation helper, so a plugin run in its own process
+// still submits a sweep as one array.
+TEST_F(SlurmSweep, ASweepUnderIsolatePluginsIsStillOneArray) {
+  SweepSetup isolated;
+  isolated.sortie_args = {"--isolate-plugins"};
+  const SweepLaunch launch =
+      launch_sweep("#!/bin/sh\ntrue\n", "sbatch_lines: --hold", "1, 2, 3", isolated);
+  ASSERT_EQ(launch.result.exit_code, 0) << launch.result.out << launch.result.err;
+  ASSERT_EQ(launch.sbatch_calls.size(), 1u);
+  const std::string script = submitted_script(launch.sbatch_calls[0]);
+  EXPECT_NE(script.find("\n#SBATCH --array=0-2\n"), std::string::npos) << script;
+  EXPECT_FALSE(array_job_of(launch.sbatch_calls[0]).empty());
+}
+
+// Issue 13: a sweep of job groups is one heterogeneous job per unit, submitted one by one inside
+// one schedule_batch. When the third sbatch fails, the two groups already submitted must not run
+// on unrecorded: sortie cancels them and records them CANCELLED; the rest are never recorded.
+TEST_F(SlurmSweep, AGroupSweepWhoseThirdSbatchFailsLeavesNoJobRunningUnrecorded) {
+  SweepSetup groups;
+  groups.job =
+      "job_group:\n  a: {executable: worker, executor: slurm}\n"
+      "  b: {executable: worker, executor: slurm}";
+  groups.failing_sbatch = 3;
+  const SweepLaunch launch =
+      launch_sweep("#!/bin/sh\ntrue\n", "sbatch_lines: --hold", "1, 2, 3, 4", groups);
+  EXPECT_EQ(launch.result.exit_code, 3) << launch.result.out << launch.result.err;
+  ASSERT_EQ(launch.sbatch_calls.size(), 3u);
   for (const std::string& call : launch.sbatch_calls) {
-    const std::string first_app =
-        shell("sed -n 's/^#SBATCH --comment=//p' " + call.substr(call.rfind(' ') + 1));
-    const std::string job = shell("squeue -h -a -t all -o '%F|%k' | grep '|" + first_app +
-                                  "$' | head -n1 | cut -d'|' -f1");
-    EXPECT_FALSE(job.empty()) << first_app;
-    if (!job.empty()) jobs_.push_back(job);
+    EXPECT_NE(submitted_script(call).find("#SBATCH hetjob\n"), std::string::npos) << call;
+  }
+  EXPECT_NE(launch.result.err.find("Batch job submission failed (test shim)"), std::string::npos)
+      << launch.result.err;
+  EXPECT_NE(launch.result.err.find("the scheduler had submitted part of the batch, so sortie "
+                                   "cancelled slurm://default/"),
+            std::string::npos)
+      << launch.result.err;
+
+  const std::string listed =
+      sandbox_.write_file("list.json", sandbox_.sortie({"list", "--json"}, env_).out);
+  EXPECT_EQ(shell("jq -r '[.apps[].state] | join(\" \")' " + listed), "CANCELLED CANCELLED");
+  for (const std::string& handle :
+       {shell("jq -r '.apps[0].handle' " + listed), shell("jq -r '.apps[1].handle' " + listed)}) {
+    const std::string job = job_of(handle);
+    ASSERT_FALSE(job.empty()) << handle;
+    jobs_.push_back(job);
+    EXPECT_EQ(shell("squeue -h -t PENDING,RUNNING -j " + job + " -o %i 2>/dev/null"), "")
+        << handle << " is still queued as job " << job;
   }
 }
 

@@ -100,6 +100,9 @@ std::string optional_calls(const sortie_component& component) {
   if (SORTIE_HAS_MEMBER(v, V, wait) && v->wait != nullptr) calls.emplace_back("\"wait\"");
   // Negotiation checked that log_open, log_next and log_close come together.
   if (SORTIE_HAS_MEMBER(v, V, log_close) && v->log_open != nullptr) calls.emplace_back("\"log\"");
+  if (SORTIE_HAS_MEMBER(v, V, schedule_batch) && v->schedule_batch != nullptr) {
+    calls.emplace_back("\"schedule_batch\"");
+  }
   return wire_array(calls);
 }
 
@@ -232,6 +235,20 @@ std::string PluginServer::handle(const std::string& request_text) {
     } else if (call == "schedule") {
       const auto [v, self] = scheduler();
       status = v->schedule(self, input(), out.get(), err.get());
+    } else if (call == "schedule_batch") {
+      const auto [v, self] = scheduler();
+      if (!SORTIE_HAS_MEMBER(v, sortie_scheduler_vtable, schedule_batch) ||
+          v->schedule_batch == nullptr) {
+        protocol_error("'schedule_batch' reached a scheduler without it");
+      }
+      const rapidjson::Value& inputs = member(request, "inputs");
+      if (!inputs.IsArray()) protocol_error("'inputs' is not an array");
+      std::vector<sortie_str> requests;
+      for (const auto& item : inputs.GetArray()) {
+        if (!item.IsString()) protocol_error("an element of 'inputs' is not a string");
+        requests.push_back(sortie_str{item.GetString(), item.GetStringLength()});
+      }
+      status = v->schedule_batch(self, requests.data(), requests.size(), out.get(), err.get());
     } else if (call == "describe") {
       const auto [v, self] = scheduler();
       status = v->describe(self, input(), out.get(), err.get());

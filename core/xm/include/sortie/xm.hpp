@@ -296,6 +296,13 @@ class Experiment {
   // Adds one work unit per entry of `units` (a sweep) and launches them together: on a scheduler
   // that submits batches (ABI-14), e.g. slurm, as one job array; elsewhere one by one.
   std::vector<WorkUnit> add_sweep(const Job& job, const std::vector<JobArgs>& units);
+  // The same for a job group: each unit is one app whose jobs start and stop together (on
+  // slurm one heterogeneous job per unit, which cannot be an array task).
+  std::vector<WorkUnit> add_sweep(const JobGroup& group, const std::vector<GroupArgs>& units);
+  // Adds one work unit per job, or per job group (each one app whose jobs start together), and
+  // launches them together as add_sweep does.
+  std::vector<WorkUnit> add_units(const std::vector<Job>& jobs);
+  std::vector<WorkUnit> add_units(const std::vector<JobGroup>& groups);
 
   // Current states, refreshed from the schedulers.
   std::vector<WorkUnit> work_units();

@@ -39,6 +39,7 @@ class Launcher {
   // Submits and records; returns the handle SCHEDULER://SESSION/APP_ID.
   std::string schedule(const LaunchPlan& plan, const DryRunResult& dry);
   // Submits the apps together when the scheduler can (ABI-14) and records each; their handles.
+  // When the batch fails, no app of it is left running unrecorded (settle_failed_batch).
   std::vector<std::string> schedule_batch(const std::vector<LaunchPlan>& plans,
                                           const std::vector<DryRunResult>& dries);
 
@@ -48,6 +49,9 @@ class Launcher {
   // Marks it SUBMITTED once the scheduler took it under the dry run's id; cancels it if the
   // store cannot say so.
   void confirm(const core::AppRecord& record, const std::string& app_id);
+  // After a failed schedule_batch: forgets the apps the scheduler never got, cancels (and keeps
+  // on record) those it did; returns what it did, to append to the batch's error.
+  std::string settle_failed_batch(const std::vector<core::AppRecord>& records);
   std::string fetch_images(const core::AppDef& app, const std::string& provider);
   Session& ctx_;
   core::SchedulerClient& scheduler_;
