@@ -22,6 +22,8 @@ struct LocalOptions {
   std::string image_provider;
   double cancel_grace_period_s = 10.0;
   std::optional<std::vector<std::string>> gpu_devices;
+  // Names or "PREFIX*" patterns of the submitter's variables the replicas get; nullopt: all.
+  std::optional<std::vector<std::string>> env_allow;
 };
 
 std::string run_options_payload(ImageMode mode);
