@@ -189,9 +189,11 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
                      " s)\n";
   if (options.env_allow) {
     std::string listed;
-    for (const std::string& pattern : *options.env_allow) listed += " " + pattern;
-    text += "environment: only the env below (env_allow:" + listed +
-            "; SORTIE_* always), not the submitter's\n";
+    for (const std::string& pattern : *options.env_allow) {
+      listed += (listed.empty() ? "" : ", ") + pattern;
+    }
+    text += "environment: each replica gets only its env below, not the submitter's (env_allow: " +
+            listed + "; SORTIE_* always passes)\n";
   }
   for (const RoleLaunch& role : request.roles) {
     for (const ReplicaLaunch& replica : role.replicas) {
