@@ -1,5 +1,6 @@
 #include "environment_allow_list.hpp"
 
+#include <algorithm>
 #include <sortie/error.hpp>
 
 extern char** environ;
@@ -39,6 +40,8 @@ std::vector<std::pair<std::string, std::string>> allowed_environment(
     }
     allowed.emplace_back(std::string(text.substr(0, equals)), std::string(text.substr(equals + 1)));
   }
+  // Sorted, so that a dry run shows the same listing however the environment was ordered.
+  std::sort(allowed.begin(), allowed.end());
   return allowed;
 }
 

@@ -19,7 +19,7 @@ void check_env_allow_patterns(const std::vector<std::string>& patterns);
 // SORTIE_LOCAL_CONTAINMENT, dryrun SORTIE_GPU_DEVICES).
 bool env_allowed(std::string_view name, const std::vector<std::string>& patterns);
 
-// The variables of this process's environment that env_allowed() lets through, in order.
+// The variables of this process's environment that env_allowed() lets through, sorted by name.
 std::vector<std::pair<std::string, std::string>> allowed_environment(
     const std::vector<std::string>& patterns);
 
