@@ -69,9 +69,9 @@ std::string current_directory() {
 std::string run_options_payload(ImageMode mode) { return write_run_options(options_for(mode)); }
 
 LocalOptions parse_run_options(const rapidjson::Value* cfg, ImageMode mode,
-                               const std::string& state_dir) {
+                               std::string_view scheduler, const std::string& state_dir) {
   const OptionTable table = options_for(mode);
-  const RunOptionValues values(cfg, table, mode == ImageMode::kCwd ? "local_cwd" : "local_dir");
+  const RunOptionValues values(cfg, table, scheduler);
   LocalOptions options;
   options.log_dir = values.string("log_dir", state_dir + "/logs");
   if (options.log_dir.empty()) {

@@ -29,9 +29,9 @@ struct LocalOptions {
 std::string run_options_payload(ImageMode mode);
 
 // Parses cfg (absent members take their defaults). Unknown options and wrong types are
-// INVALID_ARGUMENT errors naming the option.
+// INVALID_ARGUMENT errors naming the option and, for an unknown one, `scheduler`.
 LocalOptions parse_run_options(const rapidjson::Value* cfg, ImageMode mode,
-                               const std::string& state_dir);
+                               std::string_view scheduler, const std::string& state_dir);
 
 }  // namespace sortie::local
 
