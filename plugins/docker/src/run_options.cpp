@@ -9,8 +9,8 @@
 namespace sortie::docker {
 namespace {
 
-// copy_env hands the user's variables (credentials among them) to the containers; image_repo
-// chooses the registry the engine pushes to with the user's registry credentials (P-5).
+// Sensitive (P-5): copy_env hands the user's variables (credentials among them) to the
+// containers; image_repo chooses the registry the engine pushes to with the user's credentials.
 constexpr RunOptionSpec kOptions[] = {
     {"copy_env", "list", "null",
      "glob patterns (fnmatch) of the submitter's environment variables copied into every "

@@ -9,7 +9,8 @@
 namespace sortie::kubernetes {
 namespace {
 
-// The kubeconfig and its context choose the credentials and the server they are sent to.
+// Sensitive (P-5): the kubeconfig and its context choose the credentials and the server they
+// are sent to.
 constexpr RunOptionSpec kOptions[] = {
     {"namespace", "str", "null",
      "namespace of the app's objects (default: the context's, else default)"},
