@@ -24,7 +24,11 @@ std::string write_run_options(std::span<const RunOptionSpec> options) {
     const std::string_view default_json = option.default_json;
     writer.RawValue(default_json.data(), default_json.size(), rapidjson::kObjectType);
     writer.Key("required");
-    writer.Bool(false);
+    writer.Bool((option.flags & kRunOptionRequired) != 0);
+    if ((option.flags & kRunOptionSensitive) != 0) {
+      writer.Key("sensitive");
+      writer.Bool(true);
+    }
     writer.Key("help");
     writer.String(option.help);
     writer.EndObject();

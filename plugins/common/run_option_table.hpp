@@ -12,14 +12,23 @@
 
 namespace sortie {
 
+// Bits of RunOptionSpec::flags.
+enum RunOptionFlag : unsigned {
+  kRunOptionRequired = 1u << 0,
+  // Runs a program, chooses credentials or where they are sent: an untrusted .sortieconfig
+  // may not set it (docs/config-trust.md).
+  kRunOptionSensitive = 1u << 1,
+};
+
 struct RunOptionSpec {
   const char* name;
   const char* type;          // str, int, float, bool, list, dict
   const char* default_json;  // the default as JSON text: "null", "false", "\"docker\"", "3"
   const char* help;
+  unsigned flags = 0;  // RunOptionFlag bits
 };
 
-// The sortie.runopts/1 JSON text listing `options` (none required).
+// The sortie.runopts/1 JSON text listing `options`.
 std::string write_run_options(std::span<const RunOptionSpec> options);
 
 // Throws INVALID_ARGUMENT naming the first member of `cfg` that `options` does not list, and

@@ -39,6 +39,15 @@ TEST(DockerRunOptions, DefaultsAndTypedValues) {
   EXPECT_EQ(options.image_provider, "");
   const rapidjson::Document payload = parse_object(run_options_payload(), "runopts");
   EXPECT_EQ(payload["options"].Size(), 6u);
+  // copy_env hands out the user's variables and image_repo chooses where images are pushed with
+  // the user's credentials: an untrusted .sortieconfig may set neither (P-5).
+  std::vector<std::string> sensitive;
+  for (const auto& option : payload["options"].GetArray()) {
+    if (option.HasMember("sensitive") && option["sensitive"].GetBool()) {
+      sensitive.emplace_back(option["name"].GetString());
+    }
+  }
+  EXPECT_EQ(sensitive, (std::vector<std::string>{"copy_env", "image_repo"}));
 }
 
 TEST(DockerRunOptions, RefusesWhatItCannotHonour) {
@@ -47,7 +56,11 @@ TEST(DockerRunOptions, RefusesWhatItCannotHonour) {
   EXPECT_NE(refusal(R"({"cancel_grace_period":-1})").find("cancel_grace_period"),
             std::string::npos);
   EXPECT_NE(refusal(R"({"copy_env":[""]})").find("copy_env"), std::string::npos);
-  EXPECT_NE(refusal(R"({"privileged":"yes"})").find("privileged"), std::string::npos);
+  EXPECT_EQ(refusal(R"({"privileged":"yes"})"),
+            R"(run option 'privileged': expected true or false, got "yes")");
+  EXPECT_EQ(refusal(R"({"quiet":true})"),
+            "run option 'quiet' is not supported by the local_docker scheduler; see `sortie "
+            "runopts local_docker`");
 }
 
 }  // namespace

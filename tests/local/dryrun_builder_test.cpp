@@ -75,6 +75,36 @@ TEST_F(DryrunTest, PrependCwdPutsTheWorkingDirectoryFirstOnPath) {
   EXPECT_EQ(env_of(replica_of(parse(result.out), 0, 0), "PATH"), cwd + ":/opt/bin");
 }
 
+TEST_F(DryrunTest, EnvAllowListsTheAllowedVariablesAndStopsInheritance) {
+  ::setenv("ALLOWED_ONE", "1", 1);
+  ::setenv("PREFIX_TWO", "2", 1);
+  ::setenv("UNLISTED", "3", 1);
+  ::setenv("SORTIE_EXTRA", "4", 1);
+  const std::string roles = R"([{"name":"r","entrypoint":"true","env":{"PREFIX_TWO":"role"}}])";
+  const Result allowed =
+      scheduler_.dryrun(dryrun_input("a", roles, R"({"env_allow":["ALLOWED_ONE","PREFIX_*"]})"));
+  const Result inherited = scheduler_.dryrun(dryrun_input("b", roles, "{}"));
+  ::unsetenv("ALLOWED_ONE");
+  ::unsetenv("PREFIX_TWO");
+  ::unsetenv("UNLISTED");
+  ::unsetenv("SORTIE_EXTRA");
+  ASSERT_EQ(allowed.status, SORTIE_OK) << allowed.err;
+  const rapidjson::Document dry = parse(allowed.out);
+  EXPECT_FALSE(dry["request"]["inherit_environment"].GetBool());
+  const rapidjson::Value& replica = replica_of(dry, 0, 0);
+  EXPECT_EQ(env_of(replica, "ALLOWED_ONE"), "1");
+  EXPECT_EQ(env_of(replica, "PREFIX_TWO"), "role");  // the role's env wins
+  EXPECT_EQ(env_of(replica, "SORTIE_EXTRA"), "4");   // SORTIE_* always passes
+  EXPECT_EQ(env_of(replica, "UNLISTED"), "<unset>");
+  EXPECT_EQ(env_of(replica, "PATH"),
+            "/usr/local/bin:/usr/bin:/bin:" + std::filesystem::current_path().string());
+
+  ASSERT_EQ(inherited.status, SORTIE_OK) << inherited.err;
+  const rapidjson::Document plain = parse(inherited.out);
+  EXPECT_TRUE(plain["request"]["inherit_environment"].GetBool());
+  EXPECT_EQ(env_of(replica_of(plain, 0, 0), "ALLOWED_ONE"), "<unset>");  // inherited, not listed
+}
+
 TEST_F(DryrunTest, DefaultLogDirIsUnderTheStateDir) {
   const Result result =
       scheduler_.dryrun(dryrun_input("a", R"([{"name":"r","entrypoint":"x"}])", "{}"));
@@ -116,9 +146,10 @@ TEST_F(DryrunTest, RefusesUnknownRetryPolicy) {
   const std::string roles = R"([{"name":"r","entrypoint":"x","retry_policy":"HOST"}])";
   const Result result = scheduler_.dryrun(dryrun_input("a", roles, "{}"));
   EXPECT_EQ(result.status, SORTIE_INVALID_ARGUMENT);
-  EXPECT_NE(result.err.find(
-                R"(roles[0].retry_policy: expected "REPLICA", "APPLICATION" or "ROLE", got "HOST")"),
-            std::string::npos)
+  EXPECT_NE(
+      result.err.find(
+          R"(roles[0].retry_policy: expected "REPLICA", "APPLICATION" or "ROLE", got "HOST")"),
+      std::string::npos)
       << result.err;
 }
 

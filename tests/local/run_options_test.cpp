@@ -24,7 +24,8 @@ TEST(RunOptions, DescribesEveryOptionWithTypeDefaultAndHelp) {
                                                           {"auto_set_cuda_visible_devices", "bool"},
                                                           {"image_provider", "str"},
                                                           {"cancel_grace_period", "float"},
-                                                          {"gpu_devices", "list"}};
+                                                          {"gpu_devices", "list"},
+                                                          {"env_allow", "list"}};
   EXPECT_EQ(options["options"].Size(), std::size(expected));
   for (const auto& [name, type] : expected) {
     const rapidjson::Value* option = find_option(options, name);
@@ -55,12 +56,42 @@ TEST(RunOptions, UnknownOptionIsRefusedByName) {
   EXPECT_NE(result.err.find("'cache_size'"), std::string::npos) << result.err;
 }
 
+TEST(RunOptions, UnknownOptionNamesTheSchedulerItWasGivenTo) {
+  TempDir state;
+  SchedulerClient scheduler("local_dir", state.path());
+  const Result result = scheduler.dryrun(dryrun_input("a1", kRole, R"({"cache_size":3})"));
+  EXPECT_EQ(result.status, SORTIE_INVALID_ARGUMENT);
+  EXPECT_NE(result.err.find("not supported by the local_dir scheduler; see `sortie runopts "
+                            "local_dir`"),
+            std::string::npos)
+      << result.err;
+}
+
 TEST(RunOptions, WrongTypeIsRefusedByName) {
   TempDir state;
   SchedulerClient scheduler("local_cwd", state.path());
   const Result result = scheduler.dryrun(dryrun_input("a1", kRole, R"({"prepend_cwd":"yes"})"));
   EXPECT_EQ(result.status, SORTIE_INVALID_ARGUMENT);
-  EXPECT_NE(result.err.find("'prepend_cwd'"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(R"(run option 'prepend_cwd': expected true or false, got "yes")"),
+            std::string::npos)
+      << result.err;
+}
+
+TEST(RunOptions, EnvAllowEntriesAreNamesOrPrefixPatterns) {
+  TempDir state;
+  SchedulerClient scheduler("local_cwd", state.path());
+  for (const char* entry : {"NCCL_*_X", "A=B", ""}) {
+    const std::string cfg = std::string(R"({"env_allow":["PATH",")") + entry + R"("]})";
+    const Result result = scheduler.dryrun(dryrun_input("a1", kRole, cfg));
+    EXPECT_EQ(result.status, SORTIE_INVALID_ARGUMENT) << entry;
+    EXPECT_NE(result.err.find("run option 'env_allow': '" + std::string(entry) +
+                              "' is neither a variable name nor a prefix ending in '*'"),
+              std::string::npos)
+        << result.err;
+  }
+  const Result accepted =
+      scheduler.dryrun(dryrun_input("a1", kRole, R"({"env_allow":["PATH","NCCL_*"]})"));
+  EXPECT_EQ(accepted.status, SORTIE_OK) << accepted.err;
 }
 
 TEST(RunOptions, GpuDevicesWithoutAutoSetIsRefused) {

@@ -1,7 +1,5 @@
 #include "bazel_packager.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +11,7 @@
 #include "bazel_build.hpp"
 #include "bazel_command.hpp"
 #include "digest_store.hpp"
+#include "package_result.hpp"
 
 namespace sortie::bazel {
 namespace {
@@ -112,46 +111,15 @@ Packaged package_container(const BazelExecutable& executable, const TargetOutput
 }
 
 std::string package_result(const PackageRequest& request, const std::vector<Packaged>& packaged) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  w.StartObject();
-  w.Key("schema");
-  w.String("sortie.package_result/1");
-  w.Key("packaged");
-  w.StartArray();
+  PackageResultWriter result;
   for (size_t i = 0; i < packaged.size(); ++i) {
-    w.StartObject();
     if (request.executables[i].kind == kBinaryKind) {
-      w.Key("kind");
-      w.String("process");
-      w.Key("entrypoint");
-      w.String(packaged[i].entrypoint);
-      w.Key("args");
-      w.StartArray();
-      w.EndArray();
-      w.Key("env");
-      w.StartObject();
-      w.EndObject();
-      w.Key("digest");
-      w.String(packaged[i].digest);
-      w.Key("cached");
-      w.Bool(packaged[i].cached);
+      result.add_process(packaged[i].entrypoint, packaged[i].digest, packaged[i].cached);
     } else {
-      w.Key("kind");
-      w.String("executable");
-      w.Key("executable");
-      w.StartObject();
-      w.Key("kind");
-      w.String("container");
-      w.Key("image_path");
-      w.String(packaged[i].image_path);
-      w.EndObject();
+      result.add_container_archive(packaged[i].image_path);
     }
-    w.EndObject();
   }
-  w.EndArray();
-  w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return result.finish();
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <sortie/plugin.hpp>
 
 #include "json_fields.hpp"
+#include "package_result.hpp"
 
 namespace sortie::docker {
 
@@ -82,13 +83,7 @@ std::string PackageRequest::resolve(const std::string& path) const {
 
 std::string package_each(const PackageRequest& request,
                          const std::function<PackagedImage(size_t index)>& package_one) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  w.Key("schema");
-  w.String("sortie.package_result/1");
-  w.Key("packaged");
-  w.StartArray();
+  PackageResultWriter result;
   for (size_t i = 0; i < request.size(); ++i) {
     PackagedImage packaged;
     try {
@@ -96,28 +91,9 @@ std::string package_each(const PackageRequest& request,
     } catch (const Error& error) {
       throw Error(error.code(), request.describe(i) + ": " + error.what());
     }
-    w.StartObject();
-    w.Key("kind");
-    w.String("image");
-    w.Key("image");
-    write_string(w, packaged.image);
-    w.Key("entrypoint");
-    w.Null();
-    w.Key("args");
-    w.StartArray();
-    w.EndArray();
-    w.Key("env");
-    w.StartObject();
-    w.EndObject();
-    w.Key("digest");
-    write_string(w, packaged.digest);
-    w.Key("cached");
-    w.Bool(packaged.cached);
-    w.EndObject();
+    result.add_image(packaged.image, packaged.digest, packaged.cached);
   }
-  w.EndArray();
-  w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return result.finish();
 }
 
 }  // namespace sortie::docker

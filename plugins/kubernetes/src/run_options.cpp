@@ -1,29 +1,25 @@
 #include "run_options.hpp"
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <sortie/plugin.hpp>
 
 #include "dns_names.hpp"
+#include "run_option_table.hpp"
+#include "run_option_values.hpp"
 
 namespace sortie::kubernetes {
 namespace {
 
-struct OptionSpec {
-  const char* name;
-  const char* type;
-  const char* default_value;  // JSON text
-  const char* help;
-};
-
-constexpr OptionSpec kOptions[] = {
+// Sensitive (P-5): the kubeconfig and its context choose the credentials and the server they
+// are sent to.
+constexpr RunOptionSpec kOptions[] = {
     {"namespace", "str", "null",
      "namespace of the app's objects (default: the context's, else default)"},
     {"kubeconfig", "str", "null",
      "kubeconfig file(s), ':'-separated (default: $KUBECONFIG, else ~/.kube/config, else the "
-     "in-cluster service account)"},
-    {"context", "str", "null", "kubeconfig context (default: current-context)"},
+     "in-cluster service account)",
+     kRunOptionSensitive},
+    {"context", "str", "null", "kubeconfig context (default: current-context)",
+     kRunOptionSensitive},
     {"gang_scheduler", "str", "\"none\"",
      "none: a batch/v1 Job per role on the default scheduler; volcano: one Volcano Job "
      "(batch.volcano.sh/v1alpha1, gang-scheduled); jobset: one JobSet (jobset.x-k8s.io/v1alpha2)"},
@@ -67,54 +63,16 @@ const char* gang_name(Gang gang) {
   return "none";
 }
 
-std::string run_options_payload() {
-  rapidjson::Document document(rapidjson::kObjectType);
-  Allocator& allocator = document.GetAllocator();
-  set_string(document, "schema", "sortie.runopts/1", allocator);
-  Json options(rapidjson::kArrayType);
-  for (const OptionSpec& spec : kOptions) {
-    Json option(rapidjson::kObjectType);
-    set_string(option, "name", spec.name, allocator);
-    set_string(option, "type", spec.type, allocator);
-    rapidjson::Document default_value(&allocator);
-    default_value.Parse(spec.default_value);
-    set_member(option, "default", Json(default_value, allocator), allocator);
-    set_member(option, "required", Json(false), allocator);
-    set_string(option, "help", spec.help, allocator);
-    // The kubeconfig and its context choose the credentials and the server they are sent to.
-    const std::string_view name = spec.name;
-    if (name == "kubeconfig" || name == "context") {
-      set_member(option, "sensitive", Json(true), allocator);
-    }
-    options.PushBack(option, allocator);
-  }
-  set_member(document, "options", std::move(options), allocator);
-  return to_json_text(document);
-}
+std::string run_options_payload() { return write_run_options(kOptions); }
 
 KubernetesOptions parse_run_options(const Json* cfg) {
+  const RunOptionValues values(cfg, kOptions, "kubernetes");
   KubernetesOptions options;
-  if (cfg == nullptr) return options;
-  if (!cfg->IsObject()) {
-    throw Error::invalid_argument("dryrun input: 'cfg' must be an object");
-  }
-  for (const auto& member : cfg->GetObject()) {
-    const std::string_view name(member.name.GetString(), member.name.GetStringLength());
-    bool known = false;
-    for (const OptionSpec& spec : kOptions) known = known || name == spec.name;
-    if (!known) {
-      throw Error::invalid_argument(
-          "run option '" + std::string(name) +
-          "' is not supported by the kubernetes scheduler; see `sortie runopts "
-          "kubernetes`");
-    }
-  }
-  const std::string what = "run option";
-  options.connection.kubeconfig = string_member(*cfg, "kubeconfig", what);
-  options.connection.context = string_member(*cfg, "context", what);
-  options.namespace_name = string_member(*cfg, "namespace", what);
+  options.connection.kubeconfig = values.string("kubeconfig");
+  options.connection.context = values.string("context");
+  options.namespace_name = values.string("namespace");
   check_namespace(options.namespace_name);
-  const std::string gang = string_member(*cfg, "gang_scheduler", what, "none");
+  const std::string gang = values.string("gang_scheduler", "none");
   if (gang == "volcano") {
     options.gang = Gang::kVolcano;
   } else if (gang == "jobset") {
@@ -123,23 +81,20 @@ KubernetesOptions parse_run_options(const Json* cfg) {
     throw Error::invalid_argument("run option 'gang_scheduler' = '" + gang +
                                   "': expected none, volcano or jobset");
   }
-  options.queue = string_member(*cfg, "queue", what);
-  options.service_account = string_member(*cfg, "service_account", what);
-  options.priority_class = string_member(*cfg, "priority_class", what);
+  options.queue = values.string("queue");
+  options.service_account = values.string("service_account");
+  options.priority_class = values.string("priority_class");
   if (!is_label_value(options.queue)) {
     throw Error::invalid_argument("run option 'queue' = '" + options.queue +
                                   "' is not a valid queue name (a label value)");
   }
   check_object_name("service_account", options.service_account);
   check_object_name("priority_class", options.priority_class);
-  if (const Json* secrets = array_member(*cfg, "image_pull_secrets", what)) {
-    for (const Json& secret : secrets->GetArray()) {
-      if (!secret.IsString()) {
-        throw Error::invalid_argument("run option 'image_pull_secrets' must list names");
-      }
-      options.image_pull_secrets.emplace_back(secret.GetString(), secret.GetStringLength());
-      check_object_name("image_pull_secrets", options.image_pull_secrets.back());
-    }
+  if (auto secrets = values.string_list("image_pull_secrets")) {
+    options.image_pull_secrets = std::move(*secrets);
+  }
+  for (const std::string& secret : options.image_pull_secrets) {
+    check_object_name("image_pull_secrets", secret);
   }
   return options;
 }

@@ -12,6 +12,7 @@
 #include <sortie/sha256.hpp>
 
 #include "json_fields.hpp"
+#include "package_result.hpp"
 
 namespace sortie::local {
 namespace {
@@ -73,13 +74,7 @@ std::string BinaryPackager::package(std::string_view request_text) {
     throw Error::invalid_argument(std::string(kRequest) + ": member 'executables' is required");
   }
 
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  w.Key("schema");
-  w.String("sortie.package_result/1");
-  w.Key("packaged");
-  w.StartArray();
+  PackageResultWriter result;
   size_t index = 0;
   for (const rapidjson::Value& executable : executables->GetArray()) {
     if (!executable.IsObject()) {
@@ -95,26 +90,9 @@ std::string BinaryPackager::package(std::string_view request_text) {
           what + ": kind '" + kind + "' reached the binary packager, which packages only 'binary'");
     }
     const std::string entrypoint = checked_binary(executable, launch_dir, what);
-    w.StartObject();
-    w.Key("kind");
-    w.String("process");
-    w.Key("entrypoint");
-    write_string(w, entrypoint);
-    w.Key("args");
-    w.StartArray();
-    w.EndArray();
-    w.Key("env");
-    w.StartObject();
-    w.EndObject();
-    w.Key("digest");
-    write_string(w, file_sha256(entrypoint));
-    w.Key("cached");
-    w.Bool(false);
-    w.EndObject();
+    result.add_process(entrypoint, file_sha256(entrypoint), false);
   }
-  w.EndArray();
-  w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return result.finish();
 }
 
 }  // namespace sortie::local

@@ -5,6 +5,7 @@
 #include <sortie/macros.hpp>
 #include <sortie/plugin.hpp>
 
+#include "environment_allow_list.hpp"
 #include "gpu_discovery.hpp"
 #include "image_providers.hpp"
 #include "json_fields.hpp"
@@ -15,6 +16,8 @@ namespace {
 
 constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
 constexpr const char* kRank0Host = "localhost";
+// A replica's PATH base when neither its role nor the submitter's environment gives one.
+constexpr const char* kDefaultPath = "/usr/local/bin:/usr/bin:/bin";
 
 [[noreturn]] void refuse(const std::string& role_what, const std::string& message) {
   throw Error::invalid_argument(role_what + ": " + message);
@@ -79,7 +82,8 @@ void check_path_safe_id(std::string_view id, std::string_view what) {
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
   const DryrunInput input = read_dryrun_input(input_text);
   const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
-  const LocalOptions options = parse_run_options(&cfg, context.mode, context.state_dir);
+  const LocalOptions options =
+      parse_run_options(&cfg, context.mode, context.scheduler_name, context.state_dir);
 
   LaunchRequest request;
   request.app_id = input.app_id;
@@ -89,6 +93,13 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   check_path_safe_id(request.session, "session");
   request.app_dir = options.log_dir + "/" + request.session + "/" + request.app_id;
   request.cancel_grace_period_s = options.cancel_grace_period_s;
+  request.inherit_environment = !options.env_allow.has_value();
+  // With env_allow, each replica's env lists the submitter's variables it gets, first, so that
+  // the role's env and sortie's own override them as they would the inherited ones.
+  const std::vector<std::pair<std::string, std::string>> allowed =
+      options.env_allow ? allowed_environment(*options.env_allow)
+                        : std::vector<std::pair<std::string, std::string>>{};
+  const bool submitter_path_passes = !options.env_allow || env_allowed("PATH", *options.env_allow);
 
   const std::vector<Role>& roles = input.app.roles;
   for (const Role& role : roles) refuse_unsupported(role, context.scheduler_name);
@@ -140,6 +151,7 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       replica.argv.push_back(role.entrypoint);
       for (const std::string& arg : role.args) replica.argv.push_back(macros.apply(arg));
       std::string base_path;
+      for (const auto& [name, value] : allowed) set_env(replica.env, name, value);
       for (const auto& [name, value] : role.env) {
         if (name == "PATH") {
           base_path = macros.apply(value);
@@ -147,10 +159,11 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
           set_env(replica.env, name, macros.apply(value));
         }
       }
-      if (base_path.empty()) {
+      if (base_path.empty() && submitter_path_passes) {
         const char* inherited = std::getenv("PATH");
-        base_path = inherited != nullptr ? inherited : "/usr/local/bin:/usr/bin:/bin";
+        base_path = inherited != nullptr ? inherited : "";
       }
+      if (base_path.empty()) base_path = kDefaultPath;
       set_env(replica.env, "SORTIE_APP_ID", request.app_id);
       set_env(replica.env, "SORTIE_ROLE_NAME", role.name);
       set_env(replica.env, "SORTIE_REPLICA_ID", std::to_string(id));
@@ -175,6 +188,14 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   std::string text = context.scheduler_name + " app " + request.app_id + " in " + request.app_dir +
                      " (cancel grace period " + std::to_string(request.cancel_grace_period_s) +
                      " s)\n";
+  if (options.env_allow) {
+    std::string listed;
+    for (const std::string& pattern : *options.env_allow) {
+      listed += (listed.empty() ? "" : ", ") + pattern;
+    }
+    text += "environment: each replica gets only its env below, not the submitter's (env_allow: " +
+            listed + "; SORTIE_* always passes)\n";
+  }
   for (const RoleLaunch& role : request.roles) {
     for (const ReplicaLaunch& replica : role.replicas) {
       text += "\nrole " + role.name + " replica " + std::to_string(replica.id) + " of " +

@@ -22,6 +22,8 @@ void write_launch_request(JsonWriter& writer, const LaunchRequest& request) {
   write_string(writer, request.app_dir);
   writer.Key("cancel_grace_period");
   writer.Double(request.cancel_grace_period_s);
+  writer.Key("inherit_environment");
+  writer.Bool(request.inherit_environment);
   writer.Key("roles");
   writer.StartArray();
   for (const RoleLaunch& role : request.roles) {
@@ -79,6 +81,7 @@ LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_vie
   request.session = string_member(value, "session", what);
   request.app_dir = string_member(value, "app_dir", what);
   request.cancel_grace_period_s = number_member(value, "cancel_grace_period", what, 10.0);
+  request.inherit_environment = bool_member(value, "inherit_environment", what, true);
   if (request.app_id.empty() || request.app_dir.empty()) {
     throw Error::invalid_argument(std::string(what) +
                                   ": members 'app_id' and 'app_dir' are required");

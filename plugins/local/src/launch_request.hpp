@@ -37,6 +37,9 @@ struct LaunchRequest {
   std::string session;
   std::string app_dir;
   double cancel_grace_period_s = 10.0;
+  // False with the run option env_allow: the supervisor is started with only the SORTIE_*
+  // variables, so a replica's environment is those and its `env`, which lists the allowed ones.
+  bool inherit_environment = true;
   std::vector<RoleLaunch> roles;
 };
 

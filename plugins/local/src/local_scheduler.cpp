@@ -122,7 +122,7 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   registry_.register_app(app_id, request.app_dir);
   starts_.reap_finished();
   try {
-    starts_.start(request.app_dir, lock_fd);
+    starts_.start(request.app_dir, lock_fd, request.inherit_environment);
   } catch (const Error& error) {
     status.state = "FAILED";
     status.msg = error.what();

@@ -22,14 +22,16 @@ struct LocalOptions {
   std::string image_provider;
   double cancel_grace_period_s = 10.0;
   std::optional<std::vector<std::string>> gpu_devices;
+  // Names or "PREFIX*" patterns of the submitter's variables the replicas get; nullopt: all.
+  std::optional<std::vector<std::string>> env_allow;
 };
 
 std::string run_options_payload(ImageMode mode);
 
 // Parses cfg (absent members take their defaults). Unknown options and wrong types are
-// INVALID_ARGUMENT errors naming the option.
+// INVALID_ARGUMENT errors naming the option and, for an unknown one, `scheduler`.
 LocalOptions parse_run_options(const rapidjson::Value* cfg, ImageMode mode,
-                               const std::string& state_dir);
+                               std::string_view scheduler, const std::string& state_dir);
 
 }  // namespace sortie::local
 

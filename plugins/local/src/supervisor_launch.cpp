@@ -12,6 +12,7 @@
 #include <cstring>
 #include <sortie/plugin.hpp>
 
+#include "environment_allow_list.hpp"
 #include "file_util.hpp"
 #include "start_failure.hpp"
 #include "submit_lock.hpp"
@@ -36,7 +37,7 @@ std::string supervisor_executable() {
   return path;
 }
 
-void SupervisorStarts::start(const std::string& app_dir, int lock_fd) {
+void SupervisorStarts::start(const std::string& app_dir, int lock_fd, bool inherit_environment) {
   const std::string program = supervisor_executable();
 
   // The starter opens <app_dir>/supervisor.log itself, so that creating it is not part of
@@ -62,9 +63,19 @@ void SupervisorStarts::start(const std::string& app_dir, int lock_fd) {
   std::string program_arg = program;
   std::string app_dir_arg = app_dir;
   char* argv[] = {program_arg.data(), app_dir_arg.data(), nullptr};
+  std::vector<std::string> sortie_variables;
+  std::vector<char*> sortie_environment;
+  if (!inherit_environment) {
+    for (const auto& [name, value] : allowed_environment({})) {
+      sortie_variables.push_back(name + "=" + value);
+    }
+    for (std::string& variable : sortie_variables) sortie_environment.push_back(variable.data());
+    sortie_environment.push_back(nullptr);
+  }
   pid_t pid = 0;
   // glibc's posix_spawn returns only after the exec, with its error if the exec failed.
-  const int spawned = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv, environ);
+  const int spawned = ::posix_spawn(&pid, program.c_str(), &actions, &attributes, argv,
+                                    inherit_environment ? environ : sortie_environment.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (spawned != 0) {

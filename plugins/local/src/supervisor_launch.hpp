@@ -27,8 +27,9 @@ class SupervisorStarts {
 
   // Spawns the starter in a new session (it appends its stdout and stderr to
   // <app_dir>/supervisor.log), handing it the submission lock `lock_fd` as kSubmitLockFd.
-  // Throws UNAVAILABLE when it cannot be executed at all.
-  void start(const std::string& app_dir, int lock_fd);
+  // With `inherit_environment` false it gets only the SORTIE_* variables of ours (and passes
+  // them on to the replicas). Throws UNAVAILABLE when it cannot be executed at all.
+  void start(const std::string& app_dir, int lock_fd, bool inherit_environment);
   // Reaps the starters that have exited, without blocking.
   void reap_finished();
   // Blocks until the starter of `app_dir`, if it is ours, has exited.

@@ -3,104 +3,72 @@
 #include <sortie/http_client.hpp>
 #include <sortie/plugin.hpp>
 
-#include "json_fields.hpp"
+#include "run_option_table.hpp"
+#include "run_option_values.hpp"
 
 namespace sortie::vertex {
 namespace {
 
-struct OptionSpec {
-  const char* name;
-  const char* type;
-  const char* default_json;
-  bool required;
-  const char* help;
-};
-
-constexpr OptionSpec kOptions[] = {
-    {"project", "str", "null", true, "Google Cloud project id the CustomJob is created in"},
-    {"location", "str", "\"us-central1\"", false, "Vertex AI region"},
-    {"endpoint", "str", "null", false,
-     "API base URL (default: https://{location}-aiplatform.googleapis.com)"},
-    {"display_name", "str", "null", false, "CustomJob displayName (default: the app id)"},
-    {"service_account", "str", "null", false,
+// Sensitive (P-5): the options that run a program, choose credentials or where they are sent.
+constexpr RunOptionSpec kOptions[] = {
+    {"project", "str", "null", "Google Cloud project id the CustomJob is created in",
+     kRunOptionRequired},
+    {"location", "str", "\"us-central1\"", "Vertex AI region"},
+    {"endpoint", "str", "null",
+     "API base URL (default: https://{location}-aiplatform.googleapis.com)", kRunOptionSensitive},
+    {"display_name", "str", "null", "CustomJob displayName (default: the app id)"},
+    {"service_account", "str", "null",
      "service account the replicas run as (jobSpec.serviceAccount); kept for TPU jobs too"},
-    {"network", "str", "null", false,
+    {"network", "str", "null",
      "VPC network to peer, projects/{project_number}/global/networks/{network}"},
-    {"labels", "dict", "null", false,
+    {"labels", "dict", "null",
      "CustomJob labels, added to sortie-session and sortie-app (lower-case, at most 63 chars)"},
-    {"base_output_dir", "str", "null", false,
+    {"base_output_dir", "str", "null",
      "gs:// prefix for job output (jobSpec.baseOutputDirectory; sets AIP_MODEL_DIR etc.)"},
-    {"tensorboard", "str", "null", false,
+    {"tensorboard", "str", "null",
      "TensorBoard resource name, projects/{p}/locations/{l}/tensorboards/{id}"},
-    {"timeout_seconds", "int", "null", false,
+    {"timeout_seconds", "int", "null",
      "stop the job after this many seconds (scheduling.timeout; Vertex default 7 days)"},
-    {"restart_job_on_worker_restart", "bool", "false", false,
+    {"restart_job_on_worker_restart", "bool", "false",
      "restart every replica when one worker restarts (scheduling.restartJobOnWorkerRestart)"},
-    {"enable_web_access", "bool", "false", false, "interactive shell access to the replicas"},
-    {"boot_disk_type", "str", "null", false, "boot disk of every replica: pd-ssd or pd-standard"},
-    {"boot_disk_size_gb", "int", "null", false, "boot disk size of every replica in GB"},
-    {"machine_type", "str", "null", false,
+    {"enable_web_access", "bool", "false", "interactive shell access to the replicas"},
+    {"boot_disk_type", "str", "null", "boot disk of every replica: pd-ssd or pd-standard"},
+    {"boot_disk_size_gb", "int", "null", "boot disk size of every replica in GB"},
+    {"machine_type", "str", "null",
      "machine type of every role without vertex.machine_type (default: from the tables)"},
-    {"accelerator", "str", "null", false,
+    {"accelerator", "str", "null",
      "accelerator of every role without vertex.accelerator: t4, p4, p100, v100, a100, "
      "a100_80gb, l4, h100, h100_mega, h200, b200, tpu_v2, tpu_v3, tpu_v4, tpu_v5e or a Vertex "
      "AcceleratorType"},
-    {"accelerator_count", "int", "null", false,
+    {"accelerator_count", "int", "null",
      "accelerators per replica (default: resource.gpu, or the smallest TPU slice)"},
-    {"tpu_topology", "str", "null", false, "TPU slice topology, e.g. 4x4 (tpuTopology)"},
-    {"push_image_tag", "str", "null", false,
+    {"tpu_topology", "str", "null", "TPU slice topology, e.g. 4x4 (tpuTopology)"},
+    {"push_image_tag", "str", "null",
      "push each role's local image to this tag through the Docker Engine before submitting, "
      "and run that, e.g. us-docker.pkg.dev/p/repo/${role_name}:${app_id} (role metadata "
      "vertex.push_image_tag overrides it)"},
-    {"push_timeout", "float", "1800.0", false, "seconds one image push may take"},
-    {"service_account_key_file", "str", "null", false,
-     "service-account JSON key: sign a JWT and exchange it at the key's token_uri"},
-    {"access_token_command", "str", "\"gcloud auth print-access-token\"", false,
+    {"push_timeout", "float", "1800.0", "seconds one image push may take"},
+    {"service_account_key_file", "str", "null",
+     "service-account JSON key: sign a JWT and exchange it at the key's token_uri",
+     kRunOptionSensitive},
+    {"access_token_command", "str", "\"gcloud auth print-access-token\"",
      "command printing an access token, used when neither GOOGLE_OAUTH_ACCESS_TOKEN nor "
-     "service_account_key_file is set"},
-    {"retries", "int", "5", false,
+     "service_account_key_file is set",
+     kRunOptionSensitive},
+    {"retries", "int", "5",
      "retries of a request answered 429 or 5xx (create: 429 and 503 only), with back-off"},
-    {"retry_base_delay", "float", "1.0", false,
+    {"retry_base_delay", "float", "1.0",
      "seconds before the first retry; doubles each time (a Retry-After header wins)"},
-    {"request_timeout", "float", "60.0", false, "seconds one API request may take"},
+    {"request_timeout", "float", "60.0", "seconds one API request may take"},
 };
 
 bool is_label_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
-std::string required_string(const rapidjson::Value& cfg, const char* key) {
-  std::string value = string_member(cfg, key, "run option");
-  if (value.empty()) {
-    throw Error::invalid_argument(std::string("run option '") + key +
-                                  "' is required by the vertex scheduler; pass -cfg " + key +
-                                  "=... or set it in .sortieconfig");
-  }
-  return value;
-}
-
-// Options that run a program, choose credentials or where they are sent (P-5 "sensitive").
-bool is_sensitive(std::string_view name) {
-  return name == "endpoint" || name == "service_account_key_file" || name == "access_token_command";
-}
-
 }  // namespace
 
-std::string run_options_payload() {
-  std::string out = R"({"schema":"sortie.runopts/1","options":[)";
-  bool first = true;
-  for (const OptionSpec& option : kOptions) {
-    rapidjson::Document help_doc;
-    help_doc.SetString(option.help, help_doc.GetAllocator());
-    out += std::string(first ? "" : ",") + R"({"name":")" + option.name + R"(","type":")" +
-           option.type + R"(","default":)" + option.default_json + R"(,"required":)" +
-           (option.required ? "true" : "false") +
-           (is_sensitive(option.name) ? R"(,"sensitive":true)" : "") + R"(,"help":)" +
-           to_json_text(help_doc) + "}";
-    first = false;
-  }
-  return out + "]}";
-}
+std::string run_options_payload() { return write_run_options(kOptions); }
 
 void check_label(const std::string& key, const std::string& value, const std::string& what) {
   bool valid_key = !key.empty() && key.size() <= 63 && key[0] >= 'a' && key[0] <= 'z';
@@ -116,31 +84,17 @@ void check_label(const std::string& key, const std::string& value, const std::st
 }
 
 VertexOptions parse_run_options(const rapidjson::Value* cfg) {
-  if (cfg == nullptr || !cfg->IsObject()) {
-    throw Error::invalid_argument(
-        "run option 'project' is required by the vertex scheduler; pass -cfg project=...");
-  }
-  for (const auto& member : cfg->GetObject()) {
-    const std::string name(member.name.GetString(), member.name.GetStringLength());
-    bool known = false;
-    for (const OptionSpec& option : kOptions) known = known || name == option.name;
-    if (!known) {
-      throw Error::invalid_argument(
-          "run option '" + name +
-          "' is not supported by the vertex scheduler; see `sortie runopts vertex`");
-    }
-  }
-  const std::string what = "run option";
+  const RunOptionValues values(cfg, kOptions, "vertex");
   VertexOptions options;
-  options.project = required_string(*cfg, "project");
-  options.location = string_member(*cfg, "location", what, options.location);
+  options.project = values.string("project");
+  options.location = values.string("location", options.location);
   for (const char c : options.location) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
       throw Error::invalid_argument("run option 'location' '" + options.location +
                                     "' is not a Vertex AI region such as us-central1");
     }
   }
-  options.endpoint = string_member(*cfg, "endpoint", what);
+  options.endpoint = values.string("endpoint");
   while (!options.endpoint.empty() && options.endpoint.back() == '/') options.endpoint.pop_back();
   // The access token goes there: plain http only to this machine (a test server).
   if (!options.endpoint.empty() && !http::may_carry_credentials(options.endpoint)) {
@@ -149,26 +103,19 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
         "localhost), since the access token is sent there (got '" +
         options.endpoint + "')");
   }
-  options.display_name = string_member(*cfg, "display_name", what);
-  options.service_account = string_member(*cfg, "service_account", what);
-  options.network = string_member(*cfg, "network", what);
-  if (const rapidjson::Value* labels = object_member(*cfg, "labels", what)) {
-    for (const auto& entry : labels->GetObject()) {
-      if (!entry.value.IsString()) {
-        throw Error::invalid_argument("run option 'labels' must map strings to strings");
-      }
-      const std::string key(entry.name.GetString(), entry.name.GetStringLength());
-      const std::string value(entry.value.GetString(), entry.value.GetStringLength());
-      check_label(key, value, "run option 'labels'");
-      options.labels[key] = value;
-    }
+  options.display_name = values.string("display_name");
+  options.service_account = values.string("service_account");
+  options.network = values.string("network");
+  for (const auto& [key, value] : values.string_map("labels")) {
+    check_label(key, value, "run option 'labels'");
+    options.labels[key] = value;
   }
-  options.base_output_dir = string_member(*cfg, "base_output_dir", what);
+  options.base_output_dir = values.string("base_output_dir");
   if (!options.base_output_dir.empty() && options.base_output_dir.rfind("gs://", 0) != 0) {
     throw Error::invalid_argument("run option 'base_output_dir' must be a gs:// URI (got '" +
                                   options.base_output_dir + "')");
   }
-  options.tensorboard = string_member(*cfg, "tensorboard", what);
+  options.tensorboard = values.string("tensorboard");
   if (!options.tensorboard.empty() &&
       (options.tensorboard.rfind("projects/", 0) != 0 ||
        options.tensorboard.find("/tensorboards/") == std::string::npos)) {
@@ -177,14 +124,13 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
         "projects/{project}/locations/{location}/tensorboards/{id} (got '" +
         options.tensorboard + "'); look the id up with `gcloud ai tensorboards list`");
   }
-  options.timeout_seconds = int_member(*cfg, "timeout_seconds", what, 0);
+  options.timeout_seconds = values.integer("timeout_seconds", 0);
   if (options.timeout_seconds < 0) {
     throw Error::invalid_argument("run option 'timeout_seconds' must be positive");
   }
-  options.restart_job_on_worker_restart =
-      bool_member(*cfg, "restart_job_on_worker_restart", what, false);
-  options.enable_web_access = bool_member(*cfg, "enable_web_access", what, false);
-  options.boot_disk_type = string_member(*cfg, "boot_disk_type", what);
+  options.restart_job_on_worker_restart = values.boolean("restart_job_on_worker_restart", false);
+  options.enable_web_access = values.boolean("enable_web_access", false);
+  options.boot_disk_type = values.string("boot_disk_type");
   if (!options.boot_disk_type.empty() && options.boot_disk_type != "pd-ssd" &&
       options.boot_disk_type != "pd-standard") {
     throw Error::invalid_argument(
@@ -192,36 +138,34 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
         "pd-standard (got '" +
         options.boot_disk_type + "')");
   }
-  options.boot_disk_size_gb = int_member(*cfg, "boot_disk_size_gb", what, 0);
+  options.boot_disk_size_gb = values.integer("boot_disk_size_gb", 0);
   if (options.boot_disk_size_gb < 0 || options.boot_disk_size_gb > 2147483647) {
     throw Error::invalid_argument("run option 'boot_disk_size_gb' must be positive");
   }
-  options.machine_type = string_member(*cfg, "machine_type", what);
-  options.accelerator = string_member(*cfg, "accelerator", what);
-  options.accelerator_count = int_member(*cfg, "accelerator_count", what, -1);
-  if (find_member(*cfg, "accelerator_count") != nullptr && options.accelerator_count < 1) {
+  options.machine_type = values.string("machine_type");
+  options.accelerator = values.string("accelerator");
+  options.accelerator_count = values.integer("accelerator_count", -1);
+  if (values.has("accelerator_count") && options.accelerator_count < 1) {
     throw Error::invalid_argument("run option 'accelerator_count' must be at least 1");
   }
-  options.tpu_topology = string_member(*cfg, "tpu_topology", what);
-  options.push_image_tag = string_member(*cfg, "push_image_tag", what);
-  options.push_timeout_s = number_member(*cfg, "push_timeout", what, options.push_timeout_s);
+  options.tpu_topology = values.string("tpu_topology");
+  options.push_image_tag = values.string("push_image_tag");
+  options.push_timeout_s = values.number("push_timeout", options.push_timeout_s);
   if (options.push_timeout_s <= 0) {
     throw Error::invalid_argument("run option 'push_timeout' must be positive");
   }
-  options.service_account_key_file = string_member(*cfg, "service_account_key_file", what);
+  options.service_account_key_file = values.string("service_account_key_file");
   options.access_token_command =
-      string_member(*cfg, "access_token_command", what, options.access_token_command);
-  options.retries = int_member(*cfg, "retries", what, options.retries);
+      values.string("access_token_command", options.access_token_command);
+  options.retries = values.integer("retries", options.retries);
   if (options.retries < 0 || options.retries > 20) {
     throw Error::invalid_argument("run option 'retries' must be between 0 and 20");
   }
-  options.retry_base_delay_s =
-      number_member(*cfg, "retry_base_delay", what, options.retry_base_delay_s);
+  options.retry_base_delay_s = values.number("retry_base_delay", options.retry_base_delay_s);
   if (options.retry_base_delay_s < 0 || options.retry_base_delay_s > 60) {
     throw Error::invalid_argument("run option 'retry_base_delay' must be between 0 and 60 seconds");
   }
-  options.request_timeout_s =
-      number_member(*cfg, "request_timeout", what, options.request_timeout_s);
+  options.request_timeout_s = values.number("request_timeout", options.request_timeout_s);
   if (options.request_timeout_s <= 0) {
     throw Error::invalid_argument("run option 'request_timeout' must be positive");
   }
