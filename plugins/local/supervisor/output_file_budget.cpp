@@ -7,14 +7,25 @@ namespace {
 
 constexpr size_t kFilesPerReplica = 6;  // stdout, stderr, combined and an index for each
 constexpr size_t kPipesPerReplica = 2;
-// epoll, signalfd, timerfd, state.json being rewritten, supervisor.log, the notify FIFO and
-// what the C library may open; generous, since running out kills log writing.
+// epoll, signalfd, timerfd, the cgroup, state.json being rewritten, supervisor.log, the notify
+// FIFO, what the C library may open, and the sanitizers' runtime in checked builds (UBSan opens a
+// pipe for each check of a vtable pointer); generous, since running out kills log writing.
 constexpr size_t kSupervisorReserve = 64;
+
+// The number of replicas whose log files fit in an open-file limit of `fd_limit` beside the pipes
+// of `replicas` replicas and the reserve.
+size_t max_open_for(size_t fd_limit, size_t replicas) {
+  const size_t fixed = kSupervisorReserve + kPipesPerReplica * replicas;
+  return fd_limit > fixed ? (fd_limit - fixed) / kFilesPerReplica : 0;
+}
 
 }  // namespace
 
-OutputFileBudget::OutputFileBudget(size_t replicas, size_t max_open)
-    : max_open_(std::max<size_t>(1, max_open)), position_(replicas), open_(replicas, false) {}
+OutputFileBudget::OutputFileBudget(size_t replicas, size_t fd_limit)
+    : fd_limit_(fd_limit),
+      max_open_(std::max<size_t>(1, max_open_for(fd_limit, replicas))),
+      position_(replicas),
+      open_(replicas, false) {}
 
 size_t OutputFileBudget::use(size_t index) {
   if (open_[index]) {
@@ -33,9 +44,11 @@ size_t OutputFileBudget::use(size_t index) {
   return evicted;
 }
 
-size_t OutputFileBudget::max_open_for(size_t fd_limit, size_t replicas) {
-  const size_t fixed = kSupervisorReserve + kPipesPerReplica * replicas;
-  return fd_limit > fixed ? (fd_limit - fixed) / kFilesPerReplica : 0;
+bool OutputFileBudget::pipes_fit(size_t pipe_ends) const {
+  // A start holds both ends of its two pipes until the child has them.
+  const size_t needed =
+      kSupervisorReserve + kFilesPerReplica * max_open_ + pipe_ends + 2 * kPipesPerReplica;
+  return needed <= fd_limit_;
 }
 
 }  // namespace sortie::local
