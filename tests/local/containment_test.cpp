@@ -48,13 +48,14 @@ bool await_processes(const std::string& program, size_t count) {
   return true;
 }
 
-// The app cgroups (sortie-*) under `dir`.
+// The cgroups of this test's apps (all named contained-*) under `dir`; other tests running at the
+// same time may have app cgroups of their own there.
 size_t app_cgroups_in(const std::string& dir) {
   size_t count = 0;
   DIR* cgroups = ::opendir(dir.c_str());
   if (cgroups == nullptr) return 0;
   while (const dirent* entry = ::readdir(cgroups)) {
-    if (std::string(entry->d_name).rfind("sortie-", 0) == 0) ++count;
+    if (std::string(entry->d_name).rfind("sortie-contained-", 0) == 0) ++count;
   }
   ::closedir(cgroups);
   return count;
@@ -139,24 +140,24 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
 };
 
 TEST_P(ContainmentTest, StatusSaysWhichGuaranteeTheAppHas) {
-  const std::string escapee = submit_escaping_app("guarantee");
-  const rapidjson::Document running = scheduler_.wait_running("guarantee");
+  const std::string escapee = submit_escaping_app("contained-guarantee");
+  const rapidjson::Document running = scheduler_.wait_running("contained-guarantee");
   const std::string msg = running["msg"].GetString();
   EXPECT_EQ(running["metadata"]["containment"].GetString(), std::string(GetParam()));
   const std::map<std::string, std::string> guarantee{{"pid_namespace", "PID namespace"},
                                                      {"cgroup", "cgroup v2 cgroup.kill"},
                                                      {"process_marker", "environment marker"}};
   EXPECT_NE(msg.find(guarantee.at(GetParam())), std::string::npos) << msg;
-  ASSERT_EQ(scheduler_.cancel("guarantee").status, SORTIE_OK);
-  scheduler_.wait_terminal("guarantee");
+  ASSERT_EQ(scheduler_.cancel("contained-guarantee").status, SORTIE_OK);
+  scheduler_.wait_terminal("contained-guarantee");
   EXPECT_TRUE(processes_named(escapee).empty());
 }
 
 TEST_P(ContainmentTest, NothingSurvivesASigkilledSupervisor) {
-  const std::string escapee = submit_escaping_app("killed");
-  scheduler_.wait_running("killed");
+  const std::string escapee = submit_escaping_app("contained-killed");
+  scheduler_.wait_running("contained-killed");
   ASSERT_TRUE(await_processes(escapee, 3)) << processes_named(escapee).size();
-  const std::string cgroup = cgroup_of("killed");
+  const std::string cgroup = cgroup_of("contained-killed");
   if (std::string(GetParam()) == "cgroup") {
     // The replica (a shell, then sleep) and the three escapees are in the app's cgroup.
     ASSERT_FALSE(cgroup.empty());
@@ -165,12 +166,12 @@ TEST_P(ContainmentTest, NothingSurvivesASigkilledSupervisor) {
     for (std::string pid; std::getline(procs, pid);) ++members;
     EXPECT_GE(members, 4u);
   }
-  ASSERT_EQ(::kill(static_cast<pid_t>(supervisor_of("killed")), SIGKILL), 0);
+  ASSERT_EQ(::kill(static_cast<pid_t>(supervisor_of("contained-killed")), SIGKILL), 0);
   if (std::string(GetParam()) == "pid_namespace") {
     // The kernel kills the namespace with its init: no sortie command needed.
     EXPECT_TRUE(await_processes(escapee, 0)) << processes_named(escapee).size() << " survived";
   }
-  const rapidjson::Document status = scheduler_.wait_terminal("killed");
+  const rapidjson::Document status = scheduler_.wait_terminal("contained-killed");
   EXPECT_STREQ(status["state"].GetString(), "FAILED");
   EXPECT_NE(std::string(status["msg"].GetString()).find("died unexpectedly"), std::string::npos);
   EXPECT_TRUE(await_processes(escapee, 0)) << processes_named(escapee).size() << " survived";
@@ -181,11 +182,11 @@ TEST_P(ContainmentTest, NothingSurvivesASigkilledSupervisor) {
 }
 
 TEST_P(ContainmentTest, NothingSurvivesTheEndOfTheApp) {
-  const std::string escapee = submit_escaping_app("ended");
-  scheduler_.wait_running("ended");
+  const std::string escapee = submit_escaping_app("contained-ended");
+  scheduler_.wait_running("contained-ended");
   ASSERT_TRUE(await_processes(escapee, 3));
-  ASSERT_EQ(scheduler_.cancel("ended").status, SORTIE_OK);
-  EXPECT_STREQ(scheduler_.wait_terminal("ended")["state"].GetString(), "CANCELLED");
+  ASSERT_EQ(scheduler_.cancel("contained-ended").status, SORTIE_OK);
+  EXPECT_STREQ(scheduler_.wait_terminal("contained-ended")["state"].GetString(), "CANCELLED");
   EXPECT_TRUE(processes_named(escapee).empty());
 }
 
