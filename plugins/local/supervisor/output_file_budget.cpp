@@ -12,10 +12,13 @@ constexpr size_t kPipesPerReplica = 2;
 // pipe for each check of a vtable pointer); generous, since running out kills log writing.
 constexpr size_t kSupervisorReserve = 64;
 
+// A start holds both ends of its replica's two pipes until the child has its write ends.
+constexpr size_t kStartingWriteEnds = kPipesPerReplica;
+
 // The number of replicas whose log files fit in an open-file limit of `fd_limit` beside the pipes
-// of `replicas` replicas and the reserve.
+// of `replicas` replicas (and a start's write ends) and the reserve.
 size_t max_open_for(size_t fd_limit, size_t replicas) {
-  const size_t fixed = kSupervisorReserve + kPipesPerReplica * replicas;
+  const size_t fixed = kSupervisorReserve + kPipesPerReplica * replicas + kStartingWriteEnds;
   return fd_limit > fixed ? (fd_limit - fixed) / kFilesPerReplica : 0;
 }
 
@@ -45,9 +48,8 @@ size_t OutputFileBudget::use(size_t index) {
 }
 
 bool OutputFileBudget::pipes_fit(size_t pipe_ends) const {
-  // A start holds both ends of its two pipes until the child has them.
-  const size_t needed =
-      kSupervisorReserve + kFilesPerReplica * max_open_ + pipe_ends + 2 * kPipesPerReplica;
+  const size_t needed = kSupervisorReserve + kFilesPerReplica * max_open_ + pipe_ends +
+                        kPipesPerReplica + kStartingWriteEnds;
   return needed <= fd_limit_;
 }
 
