@@ -135,19 +135,13 @@ std::string create_app_cgroup(const std::string& app_id, std::string* why) {
     ::rmdir(dir.c_str());
     return "";
   }
-  // The move a replica makes, there and back: it needs write access to both cgroup.procs files.
+  // The move a replica makes, tried by this process there and back: it needs write access to
+  // our cgroup.procs (that of the common ancestor) as well as to the new one's.
   std::string moved = write_control_file(dir + "/cgroup.procs", "0");
-  if (moved.empty()) {
-    moved = write_control_file(own + "/cgroup.procs", "0");
-    if (!moved.empty()) {
-      // Stuck in the app's cgroup: the supervisor must not be forked there.
-      *why = moved;
-      return "";
-    }
-  }
+  if (moved.empty()) moved = write_control_file(own + "/cgroup.procs", "0");
   if (!moved.empty()) {
     *why = moved;
-    ::rmdir(dir.c_str());
+    ::rmdir(dir.c_str());  // fails, harmlessly, in the unlikely case that we could not leave it
     return "";
   }
   return dir;
