@@ -61,6 +61,17 @@ size_t app_cgroups_in(const std::string& dir) {
   return count;
 }
 
+// Whether a child may enter a new PID namespace, as the supervisor's starter does.
+bool pid_namespaces_allowed() {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::_exit(::unshare(CLONE_NEWPID) == 0 || ::unshare(CLONE_NEWUSER | CLONE_NEWPID) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 class ContainmentTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
@@ -77,16 +88,6 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
       app_cgroups_before_ = app_cgroups_in(own_cgroup_);
     }
     ::setenv("SORTIE_LOCAL_CONTAINMENT", GetParam(), 1);
-  }
-  // Whether a child may enter a new PID namespace, as the supervisor's starter does.
-  static bool pid_namespaces_allowed() {
-    const pid_t child = ::fork();
-    if (child == 0) {
-      ::_exit(::unshare(CLONE_NEWPID) == 0 || ::unshare(CLONE_NEWUSER | CLONE_NEWPID) == 0 ? 0 : 1);
-    }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
   }
   void TearDown() override {
     ::unsetenv("SORTIE_LOCAL_CONTAINMENT");
@@ -192,6 +193,42 @@ TEST_P(ContainmentTest, NothingSurvivesTheEndOfTheApp) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, ContainmentTest,
                          ::testing::Values("pid_namespace", "cgroup", "process_marker"));
+
+// Unasked, the first kind the machine allows is used (docs/local-scheduler.md, "No escapees"):
+// here a PID namespace, and no cgroup is made beside it.
+TEST(ContainmentChoice, APidNamespaceIsPreferredWhereAllowed) {
+  SORTIE_REQUIRE_ENGINE(pid_namespaces_allowed(),
+                        "this kernel refuses PID namespaces (and user namespaces to hold them)");
+  ::unsetenv("SORTIE_LOCAL_CONTAINMENT");
+  TempDir state;
+  SchedulerClient scheduler("local_cwd", state.path());
+  const std::string role = R"({"name":"w","entrypoint":"sleep","args":["1000"]})";
+  ASSERT_EQ(scheduler.submit(dryrun_input("preferred", "[" + role + "]", "{}")), "preferred");
+  const rapidjson::Document running = scheduler.wait_running("preferred");
+  EXPECT_STREQ(running["metadata"]["containment"].GetString(), "pid_namespace");
+  std::ifstream file(state.path() + "/logs/test/preferred/state.json");
+  std::stringstream recorded;
+  recorded << file.rdbuf();
+  EXPECT_FALSE(parse(recorded.str()).HasMember("cgroup")) << recorded.str();
+  ASSERT_EQ(scheduler.cancel("preferred").status, SORTIE_OK);
+  scheduler.wait_terminal("preferred");
+}
+
+TEST(ContainmentChoice, AnUnknownKindIsRefusedNamingTheKinds) {
+  ::setenv("SORTIE_LOCAL_CONTAINMENT", "cgroups", 1);
+  TempDir state;
+  SchedulerClient scheduler("local_cwd", state.path());
+  const std::string role = R"({"name":"w","entrypoint":"true"})";
+  ASSERT_EQ(scheduler.submit(dryrun_input("refused", "[" + role + "]", "{}")), "refused");
+  const rapidjson::Document status = scheduler.wait_terminal("refused");
+  ::unsetenv("SORTIE_LOCAL_CONTAINMENT");
+  EXPECT_STREQ(status["state"].GetString(), "FAILED");
+  EXPECT_NE(std::string(status["msg"].GetString())
+                .find("SORTIE_LOCAL_CONTAINMENT='cgroups': must be pid_namespace, cgroup or "
+                      "process_marker"),
+            std::string::npos)
+      << status["msg"].GetString();
+}
 
 }  // namespace
 }  // namespace sortie::local::testing
