@@ -7,9 +7,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <sortie/core/error.hpp>
 #include <sortie/core/plugin_faults.hpp>
 #include <sortie/core/plugin_isolation.hpp>
+#include <sortie/runner/unfinished_calls.hpp>
 #include <string>
 #include <vector>
 
@@ -172,22 +174,30 @@ int main(int argc, char** argv) {
   const sortie::cli::Args args(argv + i + 1, argv + argc);
   for (const Command& command : kCommands) {
     if (name != command.name) continue;
+    int exit_status = sortie::cli::kExitOk;
+    std::optional<sortie::session::Session> ctx;
     try {
       survive_closed_stdout();
       sortie::core::contain_plugin_crashes(sortie::session::state_dir() + "/plugin-faults");
-      sortie::session::Session ctx(std::move(options));
-      return finish_output(command.name, command.run(ctx, args));
+      ctx.emplace(std::move(options));
+      exit_status = finish_output(command.name, command.run(*ctx, args));
     } catch (const boost::program_options::error& e) {
       std::fprintf(stderr, "sortie %s: %s\n(see `sortie %s --help`)\n", command.name, e.what(),
                    command.name);
-      return sortie::cli::kExitUsage;
+      exit_status = sortie::cli::kExitUsage;
     } catch (const sortie::core::Error& e) {
       std::fprintf(stderr, "sortie %s: error: %s\n", command.name, e.what());
-      return exit_status_of(e.status());
+      exit_status = exit_status_of(e.status());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "sortie %s: error: %s\n", command.name, e.what());
-      return sortie::cli::kExitBackend;
+      exit_status = sortie::cli::kExitBackend;
     }
+    // A plugin call past its deadline still runs: neither the session nor the plugin's statics
+    // may be destroyed under it (sortie/runner/unfinished_calls.hpp).
+    if (sortie::runner::calls_past_deadline_running() > 0) {
+      sortie::runner::leave_process(exit_status);
+    }
+    return exit_status;
   }
   return usage_error("unknown command '" + name + "'");
 }

@@ -1,7 +1,9 @@
 #include "bounded_describe.hpp"
 
+#include <atomic>
 #include <future>
 #include <sortie/core/error.hpp>
+#include <sortie/runner/unfinished_calls.hpp>
 #include <thread>
 #include <utility>
 
@@ -12,20 +14,25 @@ std::optional<std::string> describe_within(std::shared_ptr<core::SchedulerClient
                                            std::chrono::milliseconds deadline) {
   auto answer = std::make_shared<std::promise<std::optional<std::string>>>();
   std::future<std::optional<std::string>> answered = answer->get_future();
+  auto finished = std::make_shared<std::atomic<bool>>(false);
   const std::string context = scheduler->context();
-  std::thread([scheduler = std::move(scheduler), app_id, answer] {
+  std::thread call([scheduler = std::move(scheduler), app_id, answer, finished]() mutable {
     try {
       answer->set_value(scheduler->describe(app_id));
     } catch (...) {
       answer->set_exception(std::current_exception());
     }
-  }).detach();
+    scheduler.reset();  // the last reference may destroy the scheduler: plugin code too
+    *finished = true;
+  });
   if (answered.wait_for(deadline) != std::future_status::ready) {
+    adopt_call_past_deadline(std::move(call), std::move(finished));
     const auto seconds = std::chrono::duration<double>(deadline).count();
     throw core::Error::deadline_exceeded(context + " did not answer describe within " +
                                          std::to_string(seconds).substr(0, 4) +
                                          " s; the state shown is the one recorded last");
   }
+  call.join();
   return answered.get();
 }
 

@@ -15,7 +15,8 @@ namespace sortie::runner {
 
 // What scheduler->describe(app_id) returns or throws, if it does within `deadline`; otherwise
 // throws Error(DEADLINE_EXCEEDED) and leaves the call running on a thread of its own, which
-// keeps `scheduler` alive until it returns (in process, a call cannot be stopped).
+// keeps `scheduler` alive until it returns (in process, a call cannot be stopped) and is adopted
+// by adopt_call_past_deadline (sortie/runner/unfinished_calls.hpp).
 std::optional<std::string> describe_within(std::shared_ptr<core::SchedulerClient> scheduler,
                                            const std::string& app_id,
                                            std::chrono::milliseconds deadline);

@@ -1,6 +1,6 @@
 // No escapees (finding F4): every process an app starts, setsid or double fork included, dies
-// with the app even when its supervisor is SIGKILLed, under either containment
-// (plugins/local/src/containment.hpp).
+// with the app even when its supervisor is SIGKILLed, under each containment
+// (plugins/local/src/containment.hpp), and a cgroup-contained app leaves no cgroup behind.
 #include <dirent.h>
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -11,9 +11,11 @@
 
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
+#include "app_cgroup.hpp"
 #include "engine_required.hpp"
 #include "local_plugin_client.hpp"
 
@@ -46,6 +48,30 @@ bool await_processes(const std::string& program, size_t count) {
   return true;
 }
 
+// The cgroups of this test's apps (all named contained-*) under `dir`; other tests running at the
+// same time may have app cgroups of their own there.
+size_t app_cgroups_in(const std::string& dir) {
+  size_t count = 0;
+  DIR* cgroups = ::opendir(dir.c_str());
+  if (cgroups == nullptr) return 0;
+  while (const dirent* entry = ::readdir(cgroups)) {
+    if (std::string(entry->d_name).rfind("sortie-contained-", 0) == 0) ++count;
+  }
+  ::closedir(cgroups);
+  return count;
+}
+
+// Whether a child may enter a new PID namespace, as the supervisor's starter does.
+bool pid_namespaces_allowed() {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::_exit(::unshare(CLONE_NEWPID) == 0 || ::unshare(CLONE_NEWUSER | CLONE_NEWPID) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 class ContainmentTest : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
@@ -54,19 +80,22 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
           pid_namespaces_allowed(),
           "this kernel refuses PID namespaces (and user namespaces to hold them)");
     }
+    if (std::string(GetParam()) == "cgroup") {
+      std::string why;
+      own_cgroup_ = own_cgroup_dir(&why);
+      SORTIE_REQUIRE_ENGINE(!own_cgroup_.empty() && ::access(own_cgroup_.c_str(), W_OK) == 0,
+                            "no writable cgroup v2 cgroup: " + why);
+      app_cgroups_before_ = app_cgroups_in(own_cgroup_);
+    }
     ::setenv("SORTIE_LOCAL_CONTAINMENT", GetParam(), 1);
   }
-  // Whether a child may enter a new PID namespace, as the supervisor's starter does.
-  static bool pid_namespaces_allowed() {
-    const pid_t child = ::fork();
-    if (child == 0) {
-      ::_exit(::unshare(CLONE_NEWPID) == 0 || ::unshare(CLONE_NEWUSER | CLONE_NEWPID) == 0 ? 0 : 1);
+  void TearDown() override {
+    ::unsetenv("SORTIE_LOCAL_CONTAINMENT");
+    // Every app has ended: its cgroup is gone, whoever killed it.
+    if (!own_cgroup_.empty()) {
+      EXPECT_EQ(app_cgroups_in(own_cgroup_), app_cgroups_before_);
     }
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
   }
-  void TearDown() override { ::unsetenv("SORTIE_LOCAL_CONTAINMENT"); }
 
   // An app whose replica leaves three processes behind that left its process group: one in its
   // own session, one double-forked in its own session, one double-forked in the replica's
@@ -88,57 +117,118 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
     return escapee;
   }
 
-  int64_t supervisor_of(const std::string& app_id) {
+  rapidjson::Document recorded_state(const std::string& app_id) {
     std::ifstream file(state_.path() + "/logs/test/" + app_id + "/state.json");
     std::stringstream text;
     text << file.rdbuf();
-    return parse(text.str())["supervisor"]["pid"].GetInt64();
+    return parse(text.str());
   }
 
+  int64_t supervisor_of(const std::string& app_id) {
+    return recorded_state(app_id)["supervisor"]["pid"].GetInt64();
+  }
+
+  // The app's cgroup ("" unless contained by one), which holds its live processes.
+  std::string cgroup_of(const std::string& app_id) {
+    const rapidjson::Document state = recorded_state(app_id);
+    return state.HasMember("cgroup") ? state["cgroup"].GetString() : "";
+  }
+
+  std::string own_cgroup_;
+  size_t app_cgroups_before_ = 0;
   TempDir state_;
   SchedulerClient scheduler_{"local_cwd", state_.path()};
 };
 
 TEST_P(ContainmentTest, StatusSaysWhichGuaranteeTheAppHas) {
-  const std::string escapee = submit_escaping_app("guarantee");
-  const rapidjson::Document running = scheduler_.wait_running("guarantee");
+  const std::string escapee = submit_escaping_app("contained-guarantee");
+  const rapidjson::Document running = scheduler_.wait_running("contained-guarantee");
   const std::string msg = running["msg"].GetString();
   EXPECT_EQ(running["metadata"]["containment"].GetString(), std::string(GetParam()));
-  EXPECT_NE(
-      msg.find(std::string(GetParam()) == "pid_namespace" ? "PID namespace" : "environment marker"),
-      std::string::npos)
-      << msg;
-  ASSERT_EQ(scheduler_.cancel("guarantee").status, SORTIE_OK);
-  scheduler_.wait_terminal("guarantee");
+  const std::map<std::string, std::string> guarantee{{"pid_namespace", "PID namespace"},
+                                                     {"cgroup", "cgroup v2 cgroup.kill"},
+                                                     {"process_marker", "environment marker"}};
+  EXPECT_NE(msg.find(guarantee.at(GetParam())), std::string::npos) << msg;
+  ASSERT_EQ(scheduler_.cancel("contained-guarantee").status, SORTIE_OK);
+  scheduler_.wait_terminal("contained-guarantee");
   EXPECT_TRUE(processes_named(escapee).empty());
 }
 
 TEST_P(ContainmentTest, NothingSurvivesASigkilledSupervisor) {
-  const std::string escapee = submit_escaping_app("killed");
-  scheduler_.wait_running("killed");
+  const std::string escapee = submit_escaping_app("contained-killed");
+  scheduler_.wait_running("contained-killed");
   ASSERT_TRUE(await_processes(escapee, 3)) << processes_named(escapee).size();
-  ASSERT_EQ(::kill(static_cast<pid_t>(supervisor_of("killed")), SIGKILL), 0);
+  const std::string cgroup = cgroup_of("contained-killed");
+  if (std::string(GetParam()) == "cgroup") {
+    // The replica (a shell, then sleep) and the three escapees are in the app's cgroup.
+    ASSERT_FALSE(cgroup.empty());
+    std::ifstream procs(cgroup + "/cgroup.procs");
+    size_t members = 0;
+    for (std::string pid; std::getline(procs, pid);) ++members;
+    EXPECT_GE(members, 4u);
+  }
+  ASSERT_EQ(::kill(static_cast<pid_t>(supervisor_of("contained-killed")), SIGKILL), 0);
   if (std::string(GetParam()) == "pid_namespace") {
     // The kernel kills the namespace with its init: no sortie command needed.
     EXPECT_TRUE(await_processes(escapee, 0)) << processes_named(escapee).size() << " survived";
   }
-  const rapidjson::Document status = scheduler_.wait_terminal("killed");
+  const rapidjson::Document status = scheduler_.wait_terminal("contained-killed");
   EXPECT_STREQ(status["state"].GetString(), "FAILED");
   EXPECT_NE(std::string(status["msg"].GetString()).find("died unexpectedly"), std::string::npos);
   EXPECT_TRUE(await_processes(escapee, 0)) << processes_named(escapee).size() << " survived";
+  // The reading command killed the cgroup and removed it.
+  if (!cgroup.empty()) {
+    EXPECT_NE(::access(cgroup.c_str(), F_OK), 0) << cgroup << " is left";
+  }
 }
 
 TEST_P(ContainmentTest, NothingSurvivesTheEndOfTheApp) {
-  const std::string escapee = submit_escaping_app("ended");
-  scheduler_.wait_running("ended");
+  const std::string escapee = submit_escaping_app("contained-ended");
+  scheduler_.wait_running("contained-ended");
   ASSERT_TRUE(await_processes(escapee, 3));
-  ASSERT_EQ(scheduler_.cancel("ended").status, SORTIE_OK);
-  EXPECT_STREQ(scheduler_.wait_terminal("ended")["state"].GetString(), "CANCELLED");
+  ASSERT_EQ(scheduler_.cancel("contained-ended").status, SORTIE_OK);
+  EXPECT_STREQ(scheduler_.wait_terminal("contained-ended")["state"].GetString(), "CANCELLED");
   EXPECT_TRUE(processes_named(escapee).empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ContainmentTest,
-                         ::testing::Values("pid_namespace", "process_marker"));
+                         ::testing::Values("pid_namespace", "cgroup", "process_marker"));
+
+// Unasked, the first kind the machine allows is used (docs/local-scheduler.md, "No escapees"):
+// here a PID namespace, and no cgroup is made beside it.
+TEST(ContainmentChoice, APidNamespaceIsPreferredWhereAllowed) {
+  SORTIE_REQUIRE_ENGINE(pid_namespaces_allowed(),
+                        "this kernel refuses PID namespaces (and user namespaces to hold them)");
+  ::unsetenv("SORTIE_LOCAL_CONTAINMENT");
+  TempDir state;
+  SchedulerClient scheduler("local_cwd", state.path());
+  const std::string role = R"({"name":"w","entrypoint":"sleep","args":["1000"]})";
+  ASSERT_EQ(scheduler.submit(dryrun_input("preferred", "[" + role + "]", "{}")), "preferred");
+  const rapidjson::Document running = scheduler.wait_running("preferred");
+  EXPECT_STREQ(running["metadata"]["containment"].GetString(), "pid_namespace");
+  std::ifstream file(state.path() + "/logs/test/preferred/state.json");
+  std::stringstream recorded;
+  recorded << file.rdbuf();
+  EXPECT_FALSE(parse(recorded.str()).HasMember("cgroup")) << recorded.str();
+  ASSERT_EQ(scheduler.cancel("preferred").status, SORTIE_OK);
+  scheduler.wait_terminal("preferred");
+}
+
+TEST(ContainmentChoice, AnUnknownKindIsRefusedNamingTheKinds) {
+  ::setenv("SORTIE_LOCAL_CONTAINMENT", "cgroups", 1);
+  TempDir state;
+  SchedulerClient scheduler("local_cwd", state.path());
+  const std::string role = R"({"name":"w","entrypoint":"true"})";
+  ASSERT_EQ(scheduler.submit(dryrun_input("refused", "[" + role + "]", "{}")), "refused");
+  const rapidjson::Document status = scheduler.wait_terminal("refused");
+  ::unsetenv("SORTIE_LOCAL_CONTAINMENT");
+  EXPECT_STREQ(status["state"].GetString(), "FAILED");
+  EXPECT_NE(std::string(status["msg"].GetString())
+                .find("SORTIE_LOCAL_CONTAINMENT='cgroups': must be pid_namespace, cgroup or "
+                      "process_marker"),
+            std::string::npos)
+      << status["msg"].GetString();
+}
 
 }  // namespace
 }  // namespace sortie::local::testing

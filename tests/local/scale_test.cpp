@@ -158,12 +158,6 @@ TEST_F(ScaleTest, TwoHundredFiftySixReplicasUnderAHard512FileLimitFailWithTheCau
   // Finding F5: the replicas' pipes alone use up a hard limit of 512, so the app cannot run; the
   // supervisor used to die writing state.json (no descriptor left) and the app read "supervisor
   // died unexpectedly". It must end FAILED saying which limit stopped it.
-#if defined(__SANITIZE_ADDRESS__)
-  // Under AddressSanitizer the supervisor still dies at this limit (first seen in CI's sanitizer
-  // run, cause not yet found; ASan's runtime needs descriptors of its own). Until that is
-  // understood, the release build's run of this test is the one that checks finding F5.
-  GTEST_SKIP() << "the supervisor dies at a 512-descriptor limit under AddressSanitizer (known)";
-#endif
   rlimit saved{};
   ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
   ASSERT_GE(saved.rlim_max, 512u);

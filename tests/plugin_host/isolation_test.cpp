@@ -57,6 +57,40 @@ Registry fixture(const std::string& name) {
   return Registry::from_files({std::string(SORTIE_FIXTURE_MANIFEST_DIR) + "/" + name + ".json"});
 }
 
+// A new empty directory for the running test. The host keeps each library it loaded, isolated
+// or not, for the life of the process (by path), and with it a helper an earlier test killed: a
+// test that must see a first load, or a live helper, uses library copies of its own, at a path
+// no other test (nor a repeat of this one, --gtest_repeat) uses.
+fs::path fresh_scratch_dir() {
+  static int made = 0;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path dir = fs::path(SORTIE_TEST_BINARY_DIR) / "scratch" /
+                       (std::string(info->name()) + "." + std::to_string(++made));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// A copy of fixture `library` in `dir`.
+std::string copy_fixture(const fs::path& dir, const std::string& library) {
+  const fs::path copy = dir / ("lib" + library + ".so");
+  fs::copy_file(library_of(library), copy, fs::copy_options::overwrite_existing);
+  return copy.string();
+}
+
+// A manifest of plugin `plugin` (<dir>/<plugin>.json) for the scheduler of the library at
+// `library_path`, with the given "isolation" member.
+Registry manifest_in(const fs::path& dir, const std::string& plugin,
+                     const std::string& library_path, const std::string& isolation) {
+  const std::string path = (dir / (plugin + ".json")).string();
+  std::ofstream(path) << R"({"file_format_version": "1.0", "plugin": {"name": ")" << plugin
+                      << R"(", "version": "1", "library": ")" << library_path
+                      << R"(", "abi": {"min": "1.0", "max": "1.0"}, "isolation": ")" << isolation
+                      << R"("}, "provides": [{"group": "sortie.schedulers", "name":
+      "fixture_sched"}]})";
+  return Registry::from_files({path});
+}
+
 const Entry& only_entry(const Registry& registry, Group group, const std::string& name) {
   const Entry* entry = registry.find(group, name);
   if (entry == nullptr) throw std::runtime_error("fixture manifest lacks " + name);
@@ -110,12 +144,15 @@ void expect_schedule_contained(const std::string& name, sortie_status status,
                                std::initializer_list<std::string> parts) {
   SCOPED_TRACE(name);
   PluginHost host(test_isolation());
-  const Registry registry = fixture(name);
+  // The schedule() below kills the helper: a copy of its own keeps it from the other tests.
+  const fs::path dir = fresh_scratch_dir();
+  const std::string library = copy_fixture(dir, name);
+  const Registry registry = manifest_in(dir, name, library, "subprocess");
   auto scheduler =
       host.scheduler(only_entry(registry, Group::kSchedulers, "fixture_sched"), kConfig);
   EXPECT_EQ(scheduler->run_options(), R"({"schema":"sortie.runopts/1","options":[]})");
-  const std::string context = "scheduler 'fixture_sched' (plugin " + name + ", " +
-                              library_of(name) + "): schedule failed: ";
+  const std::string context =
+      "scheduler 'fixture_sched' (plugin " + name + ", " + library + "): schedule failed: ";
   const std::string message = expect_error([&] { scheduler->schedule(kRequest); }, status, parts);
   EXPECT_EQ(message.rfind(context, 0), 0u) << message;
   EXPECT_NE(message.find("; run `sortie plugins doctor " + name + "` to check the plugin"),
@@ -391,31 +428,14 @@ TEST(IsolationTest, MisbehaviourInTheEntryPointIsContained) {
 
 class IsolationFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    scratch_ = fs::path(SORTIE_TEST_BINARY_DIR) / "scratch" / info->name();
-    fs::remove_all(scratch_);
-    fs::create_directories(scratch_);
-  }
-  // A copy of fixture `library` at a path of this test's own. The host keeps each library it
-  // loaded, isolated or not, for the life of the process (by path), so a test that must see a
-  // first load, or a helper that no earlier test killed, needs a path no other test uses.
-  std::string private_copy(const std::string& library) {
-    const fs::path copy = scratch_ / ("lib" + library + ".so");
-    fs::copy_file(library_of(library), copy, fs::copy_options::overwrite_existing);
-    return copy.string();
-  }
-  // A manifest for the scheduler of the library at `library_path`, with the given "isolation"
-  // member.
-  Registry manifest(const std::string& library_path, const std::string& isolation) {
-    const std::string path = (scratch_ / "m.json").string();
-    std::ofstream(path) << R"({"file_format_version": "1.0", "plugin": {"name": "scratch",
-      "version": "1", "library": ")"
-                        << library_path << R"(", "abi": {"min": "1.0", "max": "1.0"},
-      "isolation": ")" << isolation
-                        << R"("}, "provides": [{"group": "sortie.schedulers", "name":
-      "fixture_sched"}]})";
-    return Registry::from_files({path});
+  void SetUp() override { scratch_ = fresh_scratch_dir(); }
+  // A copy of fixture `library` at a path of this test's own (see fresh_scratch_dir).
+  std::string private_copy(const std::string& library) { return copy_fixture(scratch_, library); }
+  // A manifest of plugin `plugin` for the scheduler of the library at `library_path`, with the
+  // given "isolation" member.
+  Registry manifest(const std::string& library_path, const std::string& isolation,
+                    const std::string& plugin = "scratch") {
+    return manifest_in(scratch_, plugin, library_path, isolation);
   }
   fs::path scratch_;
 };
@@ -432,8 +452,15 @@ TEST_F(IsolationFileTest, ManifestFlagIsolatesOneLibrary) {
   expect_error([&] { scheduler->schedule(kRequest); }, SORTIE_UNAVAILABLE,
                {"died of SIGSEGV (Segmentation fault) during schedule"});
   EXPECT_FALSE(mapped_here(segfault));
-  expect_good_plugin_works(host);  // in process
-  EXPECT_TRUE(mapped_here(library_of("fixture_good")));
+  // In process, from a copy: the shared fixture_good must stay unmapped here for the tests that
+  // check it runs in a helper, whatever order the tests run in.
+  const std::string good = private_copy("fixture_good");
+  const Registry in_process = manifest(good, "in_process", "scratch_good");
+  auto good_scheduler =
+      host.scheduler(only_entry(in_process, Group::kSchedulers, "fixture_sched"), kConfig);
+  EXPECT_NE(good_scheduler->dryrun(R"({"schema":"sortie.dryrun_input/1"})").find("\"fixture-1\""),
+            std::string::npos);
+  EXPECT_TRUE(mapped_here(good));
 }
 
 TEST_F(IsolationFileTest, UnknownIsolationModeIsAManifestProblem) {

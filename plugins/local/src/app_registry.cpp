@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <sortie/plugin.hpp>
 
+#include "app_cgroup.hpp"
 #include "containment.hpp"
 #include "dryrun_builder.hpp"
 #include "file_util.hpp"
@@ -103,7 +104,13 @@ void AppRegistry::store_status(const std::string& app_dir, const AppStatus& stat
 void kill_leftover_replicas(AppStatus& status, const std::string& app_dir,
                             const std::string& replica_state, const std::string& msg) {
   // In a PID namespace the kernel killed them all with the supervisor.
-  if (status.containment != kPidNamespace) kill_marked_processes(app_dir);
+  if (status.containment == kCgroup) {
+    // What cannot be removed now (a process stuck in the kernel) is tried again by the next
+    // command that reads the app.
+    kill_and_remove_cgroup(status.cgroup);
+  } else if (status.containment != kPidNamespace) {
+    kill_marked_processes(app_dir);
+  }
   for (RoleStatus& role : status.roles) {
     for (ReplicaStatus& replica : role.replicas) {
       if (is_terminal(replica.state)) continue;

@@ -35,9 +35,9 @@ class AppRegistry {
   std::string apps_dir_;
 };
 
-// Kills what is left of the app where its containment needs it (the marked processes) and marks
-// the replicas that are not terminal with `replica_state`: the cleanup a vanished supervisor
-// could not do.
+// Kills what is left of the app where its containment needs it (its cgroup, or the marked
+// processes) and marks the replicas that are not terminal with `replica_state`: the cleanup a
+// vanished supervisor could not do.
 void kill_leftover_replicas(AppStatus& status, const std::string& app_dir,
                             const std::string& replica_state, const std::string& msg);
 

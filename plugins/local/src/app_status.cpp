@@ -93,6 +93,10 @@ std::string to_state_json(const AppStatus& status) {
   writer.EndObject();
   writer.Key("containment");
   write_string(writer, status.containment);
+  if (!status.cgroup.empty()) {
+    writer.Key("cgroup");
+    write_string(writer, status.cgroup);
+  }
   write_roles(writer, status);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
@@ -113,6 +117,7 @@ AppStatus parse_state_json(std::string_view text, std::string_view path) {
         static_cast<uint64_t>(int_member(*supervisor, "start_time", path, 0));
   }
   status.containment = string_member(document, "containment", path);
+  status.cgroup = string_member(document, "cgroup", path);
   if (const rapidjson::Value* roles = array_member(document, "roles", path)) {
     for (const rapidjson::Value& role_value : roles->GetArray()) {
       RoleStatus role;

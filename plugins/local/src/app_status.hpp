@@ -38,7 +38,9 @@ struct AppStatus {
   std::string msg;
   int64_t supervisor_pid = 0;  // 0 until the supervisor has started
   uint64_t supervisor_start_time = 0;
-  std::string containment;  // kPidNamespace or kProcessMarker (containment.hpp); "" until started
+  std::string
+      containment;  // kPidNamespace, kCgroup or kProcessMarker (containment.hpp); "" until started
+  std::string cgroup;  // the app's cgroup directory with kCgroup
   std::vector<RoleStatus> roles;
 };
 

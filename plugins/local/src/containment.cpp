@@ -54,6 +54,10 @@ std::string containment_guarantee(std::string_view containment) {
     return "every process of the app dies with it (PID namespace), even if its supervisor is "
            "killed";
   }
+  if (containment == kCgroup) {
+    return "every process of the app is killed with it (cgroup v2 cgroup.kill); if its "
+           "supervisor is killed, at the next sortie command (PID namespaces unavailable)";
+  }
   if (containment == kProcessMarker) {
     return "processes of the app are killed when it ends (environment marker); if its "
            "supervisor is killed, at the next sortie command (PID namespaces unavailable)";

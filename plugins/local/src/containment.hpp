@@ -5,7 +5,11 @@
 // - pid_namespace: the supervisor is the init of a PID namespace of its own (a user namespace
 //   too where the starter is unprivileged). When it dies, even by SIGKILL, the kernel kills every
 //   process of the namespace, setsid and double fork included.
-// - process_marker: where namespaces are refused, every replica carries the environment variable
+// - cgroup: where namespaces are refused but a cgroup v2 child of the starter's cgroup can be
+//   made (a delegated systemd user session, root), the replicas run in it (app_cgroup.hpp). The
+//   supervisor kills it with cgroup.kill when the app ends; the next sortie command that finds
+//   the supervisor dead does it for it.
+// - process_marker: where neither is allowed, every replica carries the environment variable
 //   SORTIE_CONTAINMENT_MARKER=<app dir> (unique, unlike app ids across state dirs); the supervisor
 //   kills the marked processes when the app ends, and the next sortie command that finds the
 //   supervisor dead does it for it. A process that clears its environment escapes this sweep.
@@ -18,6 +22,7 @@
 namespace sortie::local {
 
 inline constexpr std::string_view kPidNamespace = "pid_namespace";
+inline constexpr std::string_view kCgroup = "cgroup";
 inline constexpr std::string_view kProcessMarker = "process_marker";
 inline constexpr const char* kMarkerVariable = "SORTIE_CONTAINMENT_MARKER";
 

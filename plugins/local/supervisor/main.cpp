@@ -15,10 +15,11 @@
 #include <exception>
 #include <string>
 
+#include "app_cgroup.hpp"
+#include "containment_choice.hpp"
 #include "file_util.hpp"
 #include "json_fields.hpp"
 #include "launch_request.hpp"
-#include "pid_namespace.hpp"
 #include "replica_launcher.hpp"
 #include "start_failure.hpp"
 #include "submit_lock.hpp"
@@ -69,19 +70,24 @@ int main(int argc, char** argv) {
   }
 
   // Chosen before the fork: with a PID namespace, the child is the namespace's init.
-  std::string containment;
+  Containment containment;
   try {
-    containment = choose_containment();
+    containment = choose_containment(request.app_id);
   } catch (const std::exception& error) {
     return fail_to_start(app_dir, error.what());
   }
+  // A supervisor that never started left its cgroup empty: remove it with the failure.
+  const auto fail_before_replicas = [&](const std::string& reason) {
+    if (!containment.cgroup_dir.empty()) kill_and_remove_cgroup(containment.cgroup_dir);
+    return fail_to_start(app_dir, reason);
+  };
 
   // The child reports "1" once it has recorded itself, or why it could not.
   int ready[2];
   if (::pipe2(ready, O_CLOEXEC) != 0)
-    return fail_to_start(app_dir, std::string("pipe: ") + std::strerror(errno));
+    return fail_before_replicas(std::string("pipe: ") + std::strerror(errno));
   const pid_t child = ::fork();
-  if (child < 0) return fail_to_start(app_dir, std::string("fork: ") + std::strerror(errno));
+  if (child < 0) return fail_before_replicas(std::string("fork: ") + std::strerror(errno));
   if (child > 0) {
     ::close(ready[1]);
     std::string report;
@@ -91,7 +97,7 @@ int main(int argc, char** argv) {
       report.append(buffer, static_cast<size_t>(n));
       if (report == "1") return 0;
     }
-    return fail_to_start(app_dir, report.empty() ? "it exited before recording itself" : report);
+    return fail_before_replicas(report.empty() ? "it exited before recording itself" : report);
   }
   ::close(ready[0]);
   try {

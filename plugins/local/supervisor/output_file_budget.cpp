@@ -7,14 +7,28 @@ namespace {
 
 constexpr size_t kFilesPerReplica = 6;  // stdout, stderr, combined and an index for each
 constexpr size_t kPipesPerReplica = 2;
-// epoll, signalfd, timerfd, state.json being rewritten, supervisor.log, the notify FIFO and
-// what the C library may open; generous, since running out kills log writing.
+// epoll, signalfd, timerfd, the cgroup, state.json being rewritten, supervisor.log, the notify
+// FIFO, what the C library may open, and the sanitizers' runtime in checked builds (UBSan opens a
+// pipe for each check of a vtable pointer); generous, since running out kills log writing.
 constexpr size_t kSupervisorReserve = 64;
+
+// A start holds both ends of its replica's two pipes until the child has its write ends.
+constexpr size_t kStartingWriteEnds = kPipesPerReplica;
+
+// The number of replicas whose log files fit in an open-file limit of `fd_limit` beside the pipes
+// of `replicas` replicas (and a start's write ends) and the reserve.
+size_t max_open_for(size_t fd_limit, size_t replicas) {
+  const size_t fixed = kSupervisorReserve + kPipesPerReplica * replicas + kStartingWriteEnds;
+  return fd_limit > fixed ? (fd_limit - fixed) / kFilesPerReplica : 0;
+}
 
 }  // namespace
 
-OutputFileBudget::OutputFileBudget(size_t replicas, size_t max_open)
-    : max_open_(std::max<size_t>(1, max_open)), position_(replicas), open_(replicas, false) {}
+OutputFileBudget::OutputFileBudget(size_t replicas, size_t fd_limit)
+    : fd_limit_(fd_limit),
+      max_open_(std::max<size_t>(1, max_open_for(fd_limit, replicas))),
+      position_(replicas),
+      open_(replicas, false) {}
 
 size_t OutputFileBudget::use(size_t index) {
   if (open_[index]) {
@@ -33,9 +47,10 @@ size_t OutputFileBudget::use(size_t index) {
   return evicted;
 }
 
-size_t OutputFileBudget::max_open_for(size_t fd_limit, size_t replicas) {
-  const size_t fixed = kSupervisorReserve + kPipesPerReplica * replicas;
-  return fd_limit > fixed ? (fd_limit - fixed) / kFilesPerReplica : 0;
+bool OutputFileBudget::pipes_fit(size_t pipe_ends) const {
+  const size_t needed = kSupervisorReserve + kFilesPerReplica * max_open_ + pipe_ends +
+                        kPipesPerReplica + kStartingWriteEnds;
+  return needed <= fd_limit_;
 }
 
 }  // namespace sortie::local

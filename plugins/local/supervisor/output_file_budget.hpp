@@ -16,19 +16,21 @@ class OutputFileBudget {
  public:
   static constexpr size_t kNone = static_cast<size_t>(-1);
 
-  // `replicas` is the number of indexes that may be used; at most `max_open` hold files at once
-  // (at least one).
-  OutputFileBudget(size_t replicas, size_t max_open);
+  // `replicas` is the number of indexes that may be used; as many hold files at once as fit in
+  // the open-file limit `fd_limit` beside every replica's pipes and the reserve (at least one).
+  OutputFileBudget(size_t replicas, size_t fd_limit);
 
   // Replica `index` is about to write. Returns the least recently written replica whose files
   // must be closed first to stay within the budget, or kNone.
   size_t use(size_t index);
 
-  // The number of replicas that fit in an open-file limit of `fd_limit`, given the descriptors a
-  // supervisor of `replicas` replicas needs besides log files.
-  static size_t max_open_for(size_t fd_limit, size_t replicas);
+  // Whether another replica's pipes fit beside `pipe_ends` open ones. The supervisor never uses
+  // up its last descriptors: when they are gone, recording the app's state fails, and so does
+  // the sanitizers' runtime, which probes memory through a pipe (a checked supervisor aborted).
+  bool pipes_fit(size_t pipe_ends) const;
 
  private:
+  size_t fd_limit_;
   size_t max_open_;
   std::list<size_t> recent_first_;
   std::vector<std::list<size_t>::iterator> position_;

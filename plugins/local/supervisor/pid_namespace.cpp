@@ -4,12 +4,8 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <sortie/plugin.hpp>
-
-#include "containment.hpp"
+#include <string>
 
 namespace sortie::local {
 namespace {
@@ -36,25 +32,8 @@ bool enter_user_and_pid_namespaces() {
 
 }  // namespace
 
-std::string choose_containment() {
-  const char* variable = std::getenv("SORTIE_LOCAL_CONTAINMENT");
-  const std::string asked = variable == nullptr ? "" : variable;
-  if (asked == kProcessMarker) return asked;
-  if (!asked.empty() && asked != kPidNamespace) {
-    throw Error::invalid_argument("SORTIE_LOCAL_CONTAINMENT='" + asked + "': must be " +
-                                  std::string(kPidNamespace) + " or " +
-                                  std::string(kProcessMarker));
-  }
-  if (::unshare(CLONE_NEWPID) == 0 || enter_user_and_pid_namespaces()) {
-    return std::string(kPidNamespace);
-  }
-  if (asked == kPidNamespace) {
-    throw Error::failed_precondition(
-        "SORTIE_LOCAL_CONTAINMENT=pid_namespace, but this kernel refuses a new PID namespace "
-        "(and a user namespace to hold it): " +
-        std::string(std::strerror(errno)));
-  }
-  return std::string(kProcessMarker);
+bool enter_pid_namespace() {
+  return ::unshare(CLONE_NEWPID) == 0 || enter_user_and_pid_namespaces();
 }
 
 pid_t host_pid() {

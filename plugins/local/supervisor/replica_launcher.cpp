@@ -29,12 +29,13 @@ bool g_fd_limit_raised = false;
 // What the child reports: its pid on the host, and why it could not exec. vfork() shares our
 // memory until the child execs or exits, so the child writes this directly; no pipe is needed.
 struct ChildReport {
-  int step;  // kChdir or kExec, 0 when exec succeeded
+  int step;  // kJoinCgroup, kChdir or kExec, 0 when exec succeeded
   int error;
   char host_pid[24];  // the /proc/self link: differs from the pid we see in a PID namespace
 };
-constexpr int kChdir = 1;
-constexpr int kExec = 2;
+constexpr int kJoinCgroup = 1;
+constexpr int kChdir = 2;
+constexpr int kExec = 3;
 
 std::vector<std::string> merged_environment(const ReplicaLaunch& replica, const std::string& marker,
                                             std::string* path) {
@@ -93,9 +94,15 @@ std::string resolve_program(const std::string& program, const std::string& path,
 
 // Runs in the vforked child, on the parent's memory: system calls only, no allocation, and it
 // never returns.
-[[noreturn]] void exec_child(pid_t supervisor, int stdout_fd, int stderr_fd,
+[[noreturn]] void exec_child(pid_t supervisor, int cgroup_procs_fd, int stdout_fd, int stderr_fd,
                              volatile ChildReport* report, const char* cwd, const char* program,
                              char** argv, char** envp) {
+  // Joined before anything else runs, so whatever the replica starts is born in the cgroup.
+  if (cgroup_procs_fd >= 0 && ::write(cgroup_procs_fd, "0", 1) != 1) {
+    report->error = errno;
+    report->step = kJoinCgroup;
+    ::_exit(127);
+  }
   ::setpgid(0, 0);
   ::readlink("/proc/self", const_cast<char*>(report->host_pid), sizeof(report->host_pid) - 1);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -124,6 +131,7 @@ std::string resolve_program(const std::string& program, const std::string& path,
 // Everything the child needs, prepared before vfork so that the child only makes system calls.
 struct ChildSetup {
   pid_t supervisor;
+  int cgroup_procs_fd;
   int stdout_fd;
   int stderr_fd;
   const char* cwd;
@@ -136,26 +144,28 @@ struct ChildSetup {
 __attribute__((noinline)) pid_t vfork_child(const ChildSetup* setup, volatile ChildReport* report) {
   const pid_t pid = ::vfork();
   if (pid == 0) {
-    exec_child(setup->supervisor, setup->stdout_fd, setup->stderr_fd, report, setup->cwd,
-               setup->program, setup->argv, setup->envp);
+    exec_child(setup->supervisor, setup->cgroup_procs_fd, setup->stdout_fd, setup->stderr_fd,
+               report, setup->cwd, setup->program, setup->argv, setup->envp);
   }
   return pid;
 }
 
 void make_pipe(int fds[2], const std::string& what) {
   if (::pipe2(fds, O_CLOEXEC) == 0) return;
-  if (errno == EMFILE) {
-    rlimit limit{};
-    ::getrlimit(RLIMIT_NOFILE, &limit);
-    throw Error::resource_exhausted(
-        "cannot create a pipe for " + what + ": the supervisor reached its open-file " + "limit (" +
-        std::to_string(limit.rlim_cur) +
-        ", 2 per replica); raise the hard limit (ulimit -Hn) or run fewer replicas");
-  }
+  if (errno == EMFILE) throw open_file_limit_reached(what);
   throw_errno("cannot create a pipe for " + what);
 }
 
 }  // namespace
+
+Error open_file_limit_reached(const std::string& what) {
+  rlimit limit{};
+  ::getrlimit(RLIMIT_NOFILE, &limit);
+  return Error::resource_exhausted(
+      "cannot create a pipe for " + what + ": the supervisor reached its open-file limit (" +
+      std::to_string(limit.rlim_cur) +
+      ", 2 per replica); raise the hard limit (ulimit -Hn) or run fewer replicas");
+}
 
 void raise_fd_limit_for_replicas() {
   rlimit limit{};
@@ -165,7 +175,8 @@ void raise_fd_limit_for_replicas() {
   g_fd_limit_raised = ::setrlimit(RLIMIT_NOFILE, &limit) == 0;
 }
 
-LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& marker) {
+LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& marker,
+                               int cgroup_procs_fd) {
   std::string path;
   std::vector<std::string> argv_strings = replica.argv;
   std::vector<std::string> env_strings = merged_environment(replica, marker, &path);
@@ -181,8 +192,8 @@ LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& 
   make_pipe(out, what);
   make_pipe(err, what);
   volatile ChildReport report{0, 0, {}};
-  const ChildSetup setup{::getpid(),   out[1],      err[1],     replica.cwd.c_str(),
-                         program_path, argv.data(), envp.data()};
+  const ChildSetup setup{::getpid(),          cgroup_procs_fd, out[1],      err[1],
+                         replica.cwd.c_str(), program_path,    argv.data(), envp.data()};
   // vfork: no page-table copy, and we resume as soon as the child has exec'd (or exited).
   const pid_t pid = vfork_child(&setup, &report);
   if (pid < 0) throw_errno("cannot fork " + what);
@@ -200,7 +211,10 @@ LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& 
   launched.stderr_fd = err[0];
   ::fcntl(out[0], F_SETFL, O_NONBLOCK);
   ::fcntl(err[0], F_SETFL, O_NONBLOCK);
-  if (report.step == kChdir) {
+  if (report.step == kJoinCgroup) {
+    launched.exec_error =
+        "cannot join the app's cgroup: " + std::string(std::strerror(report.error));
+  } else if (report.step == kChdir) {
     launched.exec_error = "chdir '" + replica.cwd + "': " + std::strerror(report.error);
   } else if (report.step == kExec) {
     const int error = program.empty() ? resolve_error : report.error;

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <sortie/error.hpp>
 #include <string>
 
 #include "launch_request.hpp"
@@ -26,10 +27,14 @@ struct LaunchedReplica {
 // more than the usual 1024. Replicas get the original limit back before they exec.
 void raise_fd_limit_for_replicas();
 
-// Forks and execs `replica` with the containment `marker` (the app dir, containment.hpp). Blocks
-// only until the
-// child has exec'd or failed to.
-LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& marker);
+// RESOURCE_EXHAUSTED: no room for the pipes of `what` ("replica N") under the open-file limit.
+Error open_file_limit_reached(const std::string& what);
+
+// Forks and execs `replica` with the containment `marker` (the app dir, containment.hpp), in the
+// cgroup whose cgroup.procs is open as `cgroup_procs_fd` (-1: stays in ours). Blocks only until
+// the child has exec'd or failed to.
+LaunchedReplica launch_replica(const ReplicaLaunch& replica, const std::string& marker,
+                               int cgroup_procs_fd);
 
 }  // namespace sortie::local
 

@@ -1,5 +1,6 @@
 #include "supervisor.hpp"
 
+#include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <sortie/plugin.hpp>
 
+#include "app_cgroup.hpp"
 #include "app_notify.hpp"
 #include "containment.hpp"
 #include "file_util.hpp"
@@ -44,9 +46,10 @@ void log_event(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_st
 
 }  // namespace
 
-Supervisor::Supervisor(LaunchRequest request, std::string containment)
+Supervisor::Supervisor(LaunchRequest request, Containment containment)
     : request_(std::move(request)), state_writer_(request_.app_dir) {
-  status_.containment = std::move(containment);
+  status_.containment = std::move(containment.kind);
+  status_.cgroup = std::move(containment.cgroup_dir);
 }
 
 Supervisor::~Supervisor() {
@@ -54,7 +57,7 @@ Supervisor::~Supervisor() {
     if (replica.stdout_fd >= 0) ::close(replica.stdout_fd);
     if (replica.stderr_fd >= 0) ::close(replica.stderr_fd);
   }
-  for (int fd : {epoll_fd_, signal_fd_, timer_fd_}) {
+  for (int fd : {epoll_fd_, signal_fd_, timer_fd_, cgroup_procs_fd_}) {
     if (fd >= 0) ::close(fd);
   }
 }
@@ -87,6 +90,11 @@ void Supervisor::prepare(int submit_lock_fd) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   timer_fd_ = ::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   if (signal_fd_ < 0 || epoll_fd_ < 0 || timer_fd_ < 0) throw_errno("supervisor setup");
+  if (!status_.cgroup.empty()) {
+    const std::string procs = status_.cgroup + "/cgroup.procs";
+    cgroup_procs_fd_ = ::open(procs.c_str(), O_WRONLY | O_CLOEXEC);
+    if (cgroup_procs_fd_ < 0) throw_errno("cannot open " + procs);
+  }
   watch(epoll_fd_, signal_fd_, kSignalSource);
   watch(epoll_fd_, timer_fd_, kTimerSource);
 
@@ -116,8 +124,7 @@ void Supervisor::prepare(int submit_lock_fd) {
   role_restarts_.assign(request_.roles.size(), 0);
   rlimit fd_limit{};
   ::getrlimit(RLIMIT_NOFILE, &fd_limit);
-  output_budget_ = OutputFileBudget(
-      replicas_.size(), OutputFileBudget::max_open_for(fd_limit.rlim_cur, replicas_.size()));
+  output_budget_ = OutputFileBudget(replicas_.size(), fd_limit.rlim_cur);
   if (!write_state()) {
     throw Error::unavailable("cannot record the supervisor in state.json: " + state_unwritten_);
   }
@@ -134,6 +141,7 @@ int Supervisor::run() {
     for (RoleStatus& role : status_.roles) {
       for (ReplicaStatus& replica : role.replicas) replica.state = "CANCELLED";
     }
+    kill_leftovers();  // nothing ran, but the app's cgroup exists
     write_final_state();
     notify_waiters(request_.app_dir);
     log_event("app " + status_.app_id + " " + status_.msg);
@@ -169,18 +177,24 @@ int Supervisor::run() {
       }
     }
   }
+  kill_leftovers();
+  write_final_state();
+  notify_waiters(request_.app_dir);
+  log_event("app " + status_.app_id + " ended " + status_.state);
+  return 0;
+}
+
+void Supervisor::kill_leftovers() {
   if (status_.containment == kPidNamespace) {
     kill_namespace();
+  } else if (status_.containment == kCgroup) {
+    kill_cgroup();
   } else {
     kill_adopted_orphans();
     const int killed = kill_marked_processes(request_.app_dir);
     if (killed > 0)
       log_event("killed " + std::to_string(killed) + " marked process(es) left by replicas");
   }
-  write_final_state();
-  notify_waiters(request_.app_dir);
-  log_event("app " + status_.app_id + " ended " + status_.state);
-  return 0;
 }
 
 void Supervisor::kill_namespace() {
@@ -189,6 +203,16 @@ void Supervisor::kill_namespace() {
   if (::getpid() != 1) return;
   if (::kill(-1, SIGKILL) == 0) log_event("killed the processes the replicas left behind");
   while (::waitpid(-1, nullptr, 0) > 0 || errno == EINTR) {
+  }
+}
+
+void Supervisor::kill_cgroup() {
+  ::close(cgroup_procs_fd_);
+  cgroup_procs_fd_ = -1;
+  const std::string left = kill_and_remove_cgroup(status_.cgroup);
+  if (!left.empty()) log_event(left);
+  // What the replicas left behind was re-parented to us (the subreaper) and is now a zombie.
+  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
   }
 }
 
@@ -229,7 +253,10 @@ void Supervisor::start(Replica& replica) {
   dirty_ = true;
   LaunchedReplica launched;
   try {
-    launched = launch_replica(launch_of(replica), request_.app_dir);
+    if (!output_budget_.pipes_fit(open_pipe_ends())) {
+      throw open_file_limit_reached("replica " + std::to_string(launch_of(replica).id));
+    }
+    launched = launch_replica(launch_of(replica), request_.app_dir, cgroup_procs_fd_);
   } catch (const Error& error) {
     status.state = "FAILED";
     status.msg = error.what();
@@ -482,6 +509,14 @@ void Supervisor::kill_running() {
   for (const Replica& replica : replicas_) {
     if (replica.pid != 0) ::killpg(replica.pid, SIGKILL);
   }
+}
+
+size_t Supervisor::open_pipe_ends() const {
+  size_t open = 0;
+  for (const Replica& replica : replicas_) {
+    open += (replica.stdout_fd >= 0 ? 1 : 0) + (replica.stderr_fd >= 0 ? 1 : 0);
+  }
+  return open;
 }
 
 bool Supervisor::any_running() const {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app_status.hpp"
+#include "containment_choice.hpp"
 #include "launch_request.hpp"
 #include "output_file_budget.hpp"
 #include "replica_output.hpp"
@@ -23,7 +24,7 @@ namespace sortie::local {
 class Supervisor {
  public:
   // `containment` is what choose_containment() chose for this process (containment.hpp).
-  Supervisor(LaunchRequest request, std::string containment);
+  Supervisor(LaunchRequest request, Containment containment);
   ~Supervisor();
   Supervisor(const Supervisor&) = delete;
   Supervisor& operator=(const Supervisor&) = delete;
@@ -66,10 +67,14 @@ class Supervisor {
   void terminate_running(const std::string& reason);
   void terminate(Replica& replica);
   void kill_running();
+  // Kills what the replicas left behind, as the app's containment allows.
+  void kill_leftovers();
   void kill_adopted_orphans();
   void kill_namespace();
+  void kill_cgroup();
   void arm_kill_timer();
   bool any_running() const;
+  size_t open_pipe_ends() const;
   void update_app_state();
   // Records status_ in state.json; on failure logs why, leaves dirty_ set and returns false.
   bool write_state();
@@ -87,6 +92,7 @@ class Supervisor {
   int epoll_fd_ = -1;
   int signal_fd_ = -1;
   int timer_fd_ = -1;
+  int cgroup_procs_fd_ = -1;  // the app cgroup's cgroup.procs, which each replica joins
   bool timer_armed_ = false;
   bool dirty_ = false;            // state changed since state.json was written
   bool waiters_pending_ = false;  // state or output written since waiters were woken
