@@ -25,6 +25,20 @@ ExperimentRecord experiment_from(const Statement& row) {
   return record;
 }
 
+// The experiments `clauses` (WHERE ... ORDER BY ...) select, at most `limit` (0: all).
+std::vector<ExperimentRecord> select_experiments(sqlite3* db, const std::string& path,
+                                                 const std::string& clauses, int limit,
+                                                 const std::string& action) {
+  std::vector<ExperimentRecord> found;
+  Statement query(
+      db, path,
+      std::string("SELECT ") + kExperimentColumns + " FROM experiments " + clauses + " LIMIT ?1",
+      action);
+  query.bind(1, int64_t{limit > 0 ? limit : -1});
+  while (query.step()) found.push_back(experiment_from(query));
+  return found;
+}
+
 Error unknown_experiment(int64_t id, const std::string& path) {
   return Error::not_found("no experiment " + std::to_string(id) + " in the store " + path);
 }
@@ -122,24 +136,12 @@ std::optional<ExperimentRecord> AppStore::experiment(int64_t id) const {
 }
 
 std::vector<ExperimentRecord> AppStore::experiments(int limit) const {
-  std::vector<ExperimentRecord> found;
-  Statement query(
-      db_, path_,
-      std::string("SELECT ") + kExperimentColumns + " FROM experiments ORDER BY id DESC LIMIT ?1",
-      "listing experiments");
-  query.bind(1, int64_t{limit > 0 ? limit : -1});
-  while (query.step()) found.push_back(experiment_from(query));
-  return found;
+  return select_experiments(db_, path_, "ORDER BY id DESC", limit, "listing experiments");
 }
 
 std::vector<ExperimentRecord> AppStore::launching_experiments() const {
-  std::vector<ExperimentRecord> found;
-  Statement query(db_, path_,
-                  std::string("SELECT ") + kExperimentColumns +
-                      " FROM experiments WHERE launcher_pid IS NOT NULL ORDER BY id",
-                  "listing the experiments being launched");
-  while (query.step()) found.push_back(experiment_from(query));
-  return found;
+  return select_experiments(db_, path_, "WHERE launcher_pid IS NOT NULL ORDER BY id", 0,
+                            "listing the experiments being launched");
 }
 
 std::vector<WorkUnitRecord> AppStore::work_units(int64_t experiment_id) const {

@@ -23,10 +23,11 @@ prefix=$2
 export PATH="$prefix/bin:$PATH"
 
 disk=$(mktemp -d /tmp/sortie-full-disk-XXXXXX)
+output=$(mktemp -d /tmp/sortie-full-disk-output-XXXXXX)  # off the full disk
 cleanup() {
-  sortie experiments cancel 1 >/dev/null 2>&1 || true
+  cd /
   umount "$disk" 2>/dev/null || true
-  rm -rf "$disk"
+  rm -rf "$disk" "$output"
 }
 trap cleanup EXIT
 mount -t tmpfs -o size=8m tmpfs "$disk"
@@ -43,7 +44,7 @@ fail() {
 expect_output() {
   local what=$1 needle=$2 out
   shift 2
-  out=$("$@" 2>"$disk/err") || fail "$what exited $?: $(cat "$disk/err")"
+  out=$("$@" 2>"$output/err") || fail "$what exited $?: $(cat "$output/err")"
   [[ "$out" == *"$needle"* ]] || fail "$what printed no '$needle':"$'\n'"$out"
 }
 fill_disk() {
@@ -70,14 +71,14 @@ readers_answer() {
 
 fill_disk
 readers_answer "full disk"
-if sortie run -s local_cwd -- echo never >"$disk/out" 2>"$disk/err"; then
+if sortie run -s local_cwd -- echo never >"$output/out" 2>"$output/err"; then
   fail "run succeeded on a full disk"
 else
   status=$?
 fi
-[[ $status -eq 3 ]] || fail "run on a full disk exited $status, not 3: $(cat "$disk/err")"
-grep -q "disk full writing $SORTIE_STATE_DIR/sortie.db" "$disk/err" ||
-  fail "run's error names no full disk and store: $(cat "$disk/err")"
+[[ $status -eq 3 ]] || fail "run on a full disk exited $status, not 3: $(cat "$output/err")"
+grep -q "disk full writing $SORTIE_STATE_DIR/sortie.db" "$output/err" ||
+  fail "run's error names no full disk and store: $(cat "$output/err")"
 readers_answer "after the refused run"
 
 # A store last closed by a program that removes its WAL files (an SQLite client without
@@ -88,12 +89,14 @@ python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA wa
   "$SORTIE_STATE_DIR/sortie.db"
 rm -f "$SORTIE_STATE_DIR/sortie.db-wal" "$SORTIE_STATE_DIR/sortie.db-shm"
 fill_disk
+store_sum=$(sha256sum <"$SORTIE_STATE_DIR/sortie.db")
 readers_answer "full disk, no WAL files"
-[[ ! -e "$SORTIE_STATE_DIR/sortie.db-shm" ]] || fail "a reader created the -shm file"
+[[ $(sha256sum <"$SORTIE_STATE_DIR/sortie.db") == "$store_sum" ]] || fail "a reader wrote the store"
+[[ ! -s "$SORTIE_STATE_DIR/sortie.db-wal" ]] || fail "a reader wrote a WAL"
 
 # No store yet: no apps, and nothing created.
-SORTIE_STATE_DIR="$disk/none" sortie list >"$disk/out" 2>"$disk/err" ||
-  fail "list without a store failed: $(cat "$disk/err")"
-[[ $(grep -c . "$disk/out") -le 1 ]] || fail "list without a store listed apps: $(cat "$disk/out")"
+SORTIE_STATE_DIR="$disk/none" sortie list >"$output/out" 2>"$output/err" ||
+  fail "list without a store failed: $(cat "$output/err")"
+[[ $(grep -c . "$output/out") -le 1 ]] || fail "list without a store listed apps: $(cat "$output/out")"
 [[ ! -e "$disk/none" ]] || fail "list created $disk/none"
 echo "PASS"
