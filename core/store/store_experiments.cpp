@@ -43,6 +43,25 @@ Error unknown_experiment(int64_t id, const std::string& path) {
   return Error::not_found("no experiment " + std::to_string(id) + " in the store " + path);
 }
 
+// Sets the experiment's launch mark (none: cleared) and partial_reason.
+void write_launch(sqlite3* db, const std::string& path, int64_t experiment_id,
+                  const std::optional<LaunchMarker>& launch, const std::string& partial_reason,
+                  const std::string& action) {
+  write_transaction(db, path, action, [&] {
+    Statement update(db, path,
+                     "UPDATE experiments SET launcher_pid = ?2, launcher_started_at = ?3, "
+                     "units_expected = ?4, partial_reason = ?5 WHERE id = ?1",
+                     action);
+    update.bind(1, experiment_id)
+        .bind(2, launch ? std::optional<int64_t>(launch->pid) : std::nullopt)
+        .bind(3, launch ? std::optional<int64_t>(launch->process_started_at) : std::nullopt)
+        .bind(4, launch ? launch->units_expected : std::nullopt)
+        .bind(5, partial_reason)
+        .run();
+    if (sqlite3_changes(db) == 0) throw unknown_experiment(experiment_id, path);
+  });
+}
+
 }  // namespace
 
 int64_t AppStore::create_experiment(const std::string& title, const std::string& launch_dir) {
@@ -97,42 +116,21 @@ void AppStore::record_experiment_job(int64_t experiment_id, int work_unit_id,
 }
 
 void AppStore::begin_launch(int64_t experiment_id, const LaunchMarker& launch) {
-  const std::string action = "marking the launch of experiment " + std::to_string(experiment_id);
-  write_transaction(db_, path_, action, [&] {
-    Statement update(db_, path_,
-                     "UPDATE experiments SET launcher_pid = ?2, launcher_started_at = ?3, "
-                     "units_expected = ?4, partial_reason = '' WHERE id = ?1",
-                     action);
-    update.bind(1, experiment_id)
-        .bind(2, launch.pid)
-        .bind(3, launch.process_started_at)
-        .bind(4, launch.units_expected)
-        .run();
-    if (sqlite3_changes(db_) == 0) throw unknown_experiment(experiment_id, path_);
-  });
+  write_launch(db_, path_, experiment_id, launch, "",
+               "marking the launch of experiment " + std::to_string(experiment_id));
 }
 
 void AppStore::finish_launch(int64_t experiment_id, const std::string& partial_reason) {
-  const std::string action =
-      "recording the end of the launch of experiment " + std::to_string(experiment_id);
-  write_transaction(db_, path_, action, [&] {
-    Statement update(db_, path_,
-                     "UPDATE experiments SET launcher_pid = NULL, launcher_started_at = NULL, "
-                     "units_expected = NULL, partial_reason = ?2 WHERE id = ?1",
-                     action);
-    update.bind(1, experiment_id).bind(2, partial_reason).run();
-    if (sqlite3_changes(db_) == 0) throw unknown_experiment(experiment_id, path_);
-  });
+  write_launch(db_, path_, experiment_id, std::nullopt, partial_reason,
+               "recording the end of the launch of experiment " + std::to_string(experiment_id));
 }
 
 std::optional<ExperimentRecord> AppStore::experiment(int64_t id) const {
-  std::optional<ExperimentRecord> found;
-  Statement query(db_, path_,
-                  std::string("SELECT ") + kExperimentColumns + " FROM experiments WHERE id = ?1",
-                  "reading experiment " + std::to_string(id));
-  query.bind(1, id);
-  if (query.step()) found = experiment_from(query);
-  return found;
+  const std::vector<ExperimentRecord> found =
+      select_experiments(db_, path_, "WHERE id = " + std::to_string(id), 0,
+                         "reading experiment " + std::to_string(id));
+  if (found.empty()) return std::nullopt;
+  return found.front();
 }
 
 std::vector<ExperimentRecord> AppStore::experiments(int limit) const {
