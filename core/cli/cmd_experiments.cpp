@@ -104,11 +104,20 @@ std::optional<xm::Experiment> recorded_experiment(session::Session& ctx,
   }
 }
 
+// PARTIAL when the launch stopped short (XF-27), else the units' aggregated state.
+std::string experiment_state(const std::vector<xm::WorkUnit>& units,
+                             const std::string& partial_reason) {
+  return partial_reason.empty() ? xm::to_string(xm::state_of(units)) : "PARTIAL";
+}
+
 void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::WorkUnit>& units) {
+  const std::string partial_reason = experiment.partial_reason();
   session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.experiment/1");
   out.key("id").number(experiment.id()).key("title").string(experiment.title());
-  out.key("state").string(xm::to_string(xm::state_of(units))).key("work_units").begin_array();
+  out.key("state").string(experiment_state(units, partial_reason));
+  out.key("partial_reason").string(partial_reason);
+  out.key("units_state").string(xm::to_string(xm::state_of(units))).key("work_units").begin_array();
   for (const xm::WorkUnit& unit : units) {
     out.begin_object().key("id").number(static_cast<int64_t>(unit.id));
     out.key("state").string(xm::to_string(unit.state)).key("jobs").begin_array();
@@ -140,7 +149,13 @@ int show(session::Session& ctx, const Args& args) {
   std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment->id()),
               experiment->title().c_str());
   print_units(units);
-  std::printf("state: %s\n", xm::to_string(xm::state_of(units)));
+  const std::string partial_reason = experiment->partial_reason();
+  if (partial_reason.empty()) {
+    std::printf("state: %s\n", xm::to_string(xm::state_of(units)));
+  } else {
+    std::printf("state: PARTIAL (%s; the launched units are %s)\n", partial_reason.c_str(),
+                xm::to_string(xm::state_of(units)));
+  }
   return kExitOk;
 }
 

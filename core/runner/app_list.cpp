@@ -90,7 +90,7 @@ AppList Runner::list(const ListOptions& options) {
 
   AppList list;
   std::set<std::string> seen;
-  for (const auto& record : session.store().list(filter)) {
+  for (const auto& record : session.records().list(filter)) {
     ListedApp app{record.handle, record.name, core::to_string(record.state), record.submitted_at,
                   ""};
     const auto silence = silent.find(record.scheduler);
@@ -102,7 +102,7 @@ AppList Runner::list(const ListOptions& options) {
         if (auto json = describe_within(scheduler, record.app_id, deadline)) {
           const auto status = core::status_from_json(*json, scheduler->context());
           app.state = core::to_string(status.state);
-          session::cache_status(session.store(), record.handle, status);
+          session::cache_status(session, record.handle, status);
         }
       } catch (const core::Error& e) {
         app.unverified = e.what();

@@ -117,7 +117,7 @@ void Runner::Impl::remember_submitted(const std::string& handle,
   session::AppLookup app;
   app.handle = core::parse_app_handle(handle);
   app.scheduler = std::move(scheduler);
-  app.status = session_.store().last_status(handle);
+  app.status = session_.records().last_status(handle);
   apps_.insert_or_assign(handle, std::move(app));
 }
 
@@ -185,7 +185,7 @@ std::optional<AppStatus> Runner::status(const std::string& handle) {
 std::optional<AppDescription> Runner::describe(const std::string& handle) {
   session::Session& session = impl_->session();
   const session::AppLookup& app = impl_->look_up(handle);
-  const auto record = session.store().get(app.handle.str());
+  const auto record = session.records().get(app.handle.str());
   if (!app.status && !record) return std::nullopt;
   AppDescription description;
   description.handle = app.handle.str();
@@ -205,8 +205,7 @@ AppStatus Runner::wait(const std::string& handle, std::chrono::milliseconds time
   if (core::is_terminal(app.status->state)) {
     return public_status(app);
   }
-  session::AppWaiter waiter(app.loaded_scheduler(), session.store(), app.handle.str(),
-                            app.handle.app_id);
+  session::AppWaiter waiter(app.loaded_scheduler(), session, app.handle.str(), app.handle.app_id);
   waiter.until_terminal(timeout.count());
   if (waiter.last()) {
     app.status = waiter.last();
@@ -220,7 +219,7 @@ void Runner::cancel(const std::string& handle, const std::string& reason) {
   const session::AppLookup& app = impl_->known_app(handle);
   if (!app.status) throw unknown_app(app.handle.str());
   app.loaded_scheduler().cancel(app.handle.app_id);
-  if (session.store().get(app.handle.str())) {
+  if (session.records().get(app.handle.str())) {
     session.store().add_event(app.handle.str(), "cancel_requested", reason);
   }
 }

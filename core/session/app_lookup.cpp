@@ -16,11 +16,11 @@ AppLookup lookup_app(Session& ctx, const std::string& handle_text) {
   AppLookup lookup;
   lookup.handle = core::parse_app_handle(handle_text);
   const std::string handle = lookup.handle.str();
-  const bool recorded = ctx.store().get(handle).has_value();
+  const bool recorded = ctx.records().get(handle).has_value();
   if (recorded &&
       ctx.registry().find(registry::Group::kSchedulers, lookup.handle.scheduler) == nullptr) {
     // An app recorded here ran on a plugin since removed: its record is all there is.
-    lookup.status = ctx.store().last_status(handle);
+    lookup.status = ctx.records().last_status(handle);
     lookup.from_store_only = true;
     lookup.not_refreshed = "its scheduler '" + lookup.handle.scheduler +
                            "' is not on the plugin search path, so its state cannot be "
@@ -30,9 +30,9 @@ AppLookup lookup_app(Session& ctx, const std::string& handle_text) {
   lookup.scheduler = ctx.scheduler(lookup.handle.scheduler, lookup.handle.session);
   if (auto json = lookup.scheduler->describe(lookup.handle.app_id)) {
     lookup.status = core::status_from_json(*json, lookup.scheduler->context());
-    if (recorded) cache_status(ctx.store(), handle, *lookup.status);
+    if (recorded) cache_status(ctx, handle, *lookup.status);
   } else if (recorded) {
-    lookup.status = ctx.store().last_status(handle);
+    lookup.status = ctx.records().last_status(handle);
     lookup.from_store_only = true;
   }
   return lookup;

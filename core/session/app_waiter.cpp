@@ -3,6 +3,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/app_waiter.hpp>
+#include <sortie/session/session.hpp>
 #include <sortie/session/status_cache.hpp>
 #include <thread>
 #include <utility>
@@ -36,13 +37,13 @@ int interrupted() { return g_interrupt_signal; }
 
 void clear_interrupted() { g_interrupt_signal = 0; }
 
-AppWaiter::AppWaiter(core::SchedulerClient& scheduler, core::AppStore& store, std::string handle,
+AppWaiter::AppWaiter(core::SchedulerClient& scheduler, Session& session, std::string handle,
                      std::string app_id)
     : scheduler_(scheduler),
-      store_(store),
+      session_(session),
       handle_(std::move(handle)),
       app_id_(std::move(app_id)),
-      recorded_(store_.get(handle_).has_value()) {}
+      recorded_(session_.records().get(handle_).has_value()) {}
 
 core::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
   if (scheduler_.can_wait()) {
@@ -67,7 +68,7 @@ core::AppStatus AppWaiter::step(int64_t timeout_ms) {
   core::AppStatus status = fetch(timeout_ms);
   const bool changed =
       !last_ || last_->state != status.state || last_->num_restarts != status.num_restarts;
-  if (changed && recorded_) cache_status(store_, handle_, status);
+  if (changed && recorded_) cache_status(session_, handle_, status);
   last_ = status;
   return status;
 }

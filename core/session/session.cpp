@@ -7,6 +7,7 @@
 #include <sortie/core/plugin_isolation.hpp>
 #include <sortie/core/private_files.hpp>
 #include <sortie/session/json_text.hpp>
+#include <sortie/session/launch_marker.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/session/submission.hpp>
 #include <utility>
@@ -62,6 +63,14 @@ int64_t now_ns() {
 
 namespace {
 
+bool needs_settling(const core::AppStore& store) {
+  if (has_unsettled_submissions(store)) return true;
+  for (const core::ExperimentRecord& experiment : store.launching_experiments()) {
+    if (launcher_gone(experiment)) return true;
+  }
+  return false;
+}
+
 // The flags over SORTIE_ISOLATE_PLUGINS and SORTIE_PLUGIN_TIMEOUT.
 core::IsolationOptions isolation_of(const SessionOptions& options) {
   core::IsolationOptions isolation = core::isolation_options_from_env({});
@@ -115,8 +124,34 @@ core::AppStore& Session::store() {
     for (const std::string& settled : reconcile_submissions(*this)) {
       if (options_.on_reconciled) options_.on_reconciled(settled);
     }
+    for (const std::string& settled : reconcile_launches(*this)) {
+      if (options_.on_reconciled) options_.on_reconciled(settled);
+    }
   }
   return *store_;
+}
+
+const core::AppStore& Session::records() {
+  if (store_) return *store_;
+  // The stand-in for a store not created yet gives way once another process created it.
+  std::error_code missing;
+  if (reader_ && reader_->is_placeholder() &&
+      std::filesystem::exists(core::AppStore::default_path(), missing)) {
+    reader_.reset();
+  }
+  if (reader_) return *reader_;
+  reader_ = core::AppStore::open_read_only(core::AppStore::default_path());
+  // An older schema: the writers' open migrates it.
+  if (!reader_) return store();
+  if (needs_settling(*reader_)) {
+    try {
+      return store();
+    } catch (const core::Error&) {
+      // Cannot be written (disk full, read-only): what was read is shown; readers still derive
+      // an interrupted launch, and the next command that can write settles both.
+    }
+  }
+  return *reader_;
 }
 
 const core::ConfigFile& Session::config() {

@@ -1,11 +1,18 @@
 #include <sortie/core/error.hpp>
+#include <sortie/session/session.hpp>
 #include <sortie/session/status_cache.hpp>
 
 namespace sortie::session {
 
-bool cache_status(core::AppStore& store, const std::string& handle, const core::AppStatus& status) {
+bool cache_status(Session& session, const std::string& handle, const core::AppStatus& status) {
   try {
-    store.record_status(handle, status);
+    const std::optional<core::AppRecord> recorded = session.records().get(handle);
+    if (!recorded) return false;
+    // What the store already says is not written again: a reader writes only news.
+    if (recorded->state == status.state && recorded->num_restarts == status.num_restarts) {
+      return true;
+    }
+    session.store().record_status(handle, status);
     return true;
   } catch (const core::Error&) {
     return false;

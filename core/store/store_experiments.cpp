@@ -1,4 +1,4 @@
-// The experiment tables of the app store (schema version 2, store_schema.cpp).
+// The experiment tables of the app store (schema versions 2 and 3, store_schema.cpp).
 #include <sortie/core/error.hpp>
 #include <sortie/core/store.hpp>
 
@@ -12,8 +12,54 @@ using store_detail::read_transaction;
 using store_detail::Statement;
 using store_detail::write_transaction;
 
+constexpr const char* kExperimentColumns =
+    "id, title, launch_dir, created_at, launcher_pid, launcher_started_at, units_expected, "
+    "partial_reason";
+
 ExperimentRecord experiment_from(const Statement& row) {
-  return ExperimentRecord{row.integer(0), row.text(1), row.text(2), row.integer(3)};
+  ExperimentRecord record{row.integer(0), row.text(1), row.text(2), row.integer(3), {}, {}};
+  if (const auto pid = row.optional_integer(4)) {
+    record.launch = LaunchMarker{*pid, row.integer(5), row.optional_integer(6)};
+  }
+  record.partial_reason = row.text(7);
+  return record;
+}
+
+// The experiments `clauses` (WHERE ... ORDER BY ...) select, at most `limit` (0: all).
+std::vector<ExperimentRecord> select_experiments(sqlite3* db, const std::string& path,
+                                                 const std::string& clauses, int limit,
+                                                 const std::string& action) {
+  std::vector<ExperimentRecord> found;
+  Statement query(
+      db, path,
+      std::string("SELECT ") + kExperimentColumns + " FROM experiments " + clauses + " LIMIT ?1",
+      action);
+  query.bind(1, int64_t{limit > 0 ? limit : -1});
+  while (query.step()) found.push_back(experiment_from(query));
+  return found;
+}
+
+Error unknown_experiment(int64_t id, const std::string& path) {
+  return Error::not_found("no experiment " + std::to_string(id) + " in the store " + path);
+}
+
+// Sets the experiment's launch mark (none: cleared) and partial_reason.
+void write_launch(sqlite3* db, const std::string& path, int64_t experiment_id,
+                  const std::optional<LaunchMarker>& launch, const std::string& partial_reason,
+                  const std::string& action) {
+  write_transaction(db, path, action, [&] {
+    Statement update(db, path,
+                     "UPDATE experiments SET launcher_pid = ?2, launcher_started_at = ?3, "
+                     "units_expected = ?4, partial_reason = ?5 WHERE id = ?1",
+                     action);
+    update.bind(1, experiment_id)
+        .bind(2, launch ? std::optional<int64_t>(launch->pid) : std::nullopt)
+        .bind(3, launch ? std::optional<int64_t>(launch->process_started_at) : std::nullopt)
+        .bind(4, launch ? launch->units_expected : std::nullopt)
+        .bind(5, partial_reason)
+        .run();
+    if (sqlite3_changes(db) == 0) throw unknown_experiment(experiment_id, path);
+  });
 }
 
 }  // namespace
@@ -37,10 +83,7 @@ int AppStore::reserve_work_unit(int64_t experiment_id, const std::string& args_j
   const std::string action = "adding a work unit to experiment " + std::to_string(experiment_id);
   int64_t id = 0;
   write_transaction(db_, path_, action, [&] {
-    if (!experiment(experiment_id)) {
-      throw Error::not_found("no experiment " + std::to_string(experiment_id) + " in the store " +
-                             path_);
-    }
+    if (!experiment(experiment_id)) throw unknown_experiment(experiment_id, path_);
     Statement insert(db_, path_,
                      "INSERT INTO work_units (experiment_id, work_unit_id, args_json, created_at) "
                      "SELECT ?1, COALESCE(MAX(work_unit_id), 0) + 1, ?2, ?3 FROM work_units "
@@ -72,25 +115,31 @@ void AppStore::record_experiment_job(int64_t experiment_id, int work_unit_id,
   });
 }
 
+void AppStore::begin_launch(int64_t experiment_id, const LaunchMarker& launch) {
+  write_launch(db_, path_, experiment_id, launch, "",
+               "marking the launch of experiment " + std::to_string(experiment_id));
+}
+
+void AppStore::finish_launch(int64_t experiment_id, const std::string& partial_reason) {
+  write_launch(db_, path_, experiment_id, std::nullopt, partial_reason,
+               "recording the end of the launch of experiment " + std::to_string(experiment_id));
+}
+
 std::optional<ExperimentRecord> AppStore::experiment(int64_t id) const {
-  std::optional<ExperimentRecord> found;
-  Statement query(db_, path_,
-                  "SELECT id, title, launch_dir, created_at FROM experiments WHERE id = ?1",
-                  "reading experiment " + std::to_string(id));
-  query.bind(1, id);
-  if (query.step()) found = experiment_from(query);
-  return found;
+  const std::vector<ExperimentRecord> found =
+      select_experiments(db_, path_, "WHERE id = " + std::to_string(id), 0,
+                         "reading experiment " + std::to_string(id));
+  if (found.empty()) return std::nullopt;
+  return found.front();
 }
 
 std::vector<ExperimentRecord> AppStore::experiments(int limit) const {
-  std::vector<ExperimentRecord> found;
-  Statement query(db_, path_,
-                  "SELECT id, title, launch_dir, created_at FROM experiments ORDER BY id DESC "
-                  "LIMIT ?1",
-                  "listing experiments");
-  query.bind(1, int64_t{limit > 0 ? limit : -1});
-  while (query.step()) found.push_back(experiment_from(query));
-  return found;
+  return select_experiments(db_, path_, "ORDER BY id DESC", limit, "listing experiments");
+}
+
+std::vector<ExperimentRecord> AppStore::launching_experiments() const {
+  return select_experiments(db_, path_, "WHERE launcher_pid IS NOT NULL ORDER BY id", 0,
+                            "listing the experiments being launched");
 }
 
 std::vector<WorkUnitRecord> AppStore::work_units(int64_t experiment_id) const {

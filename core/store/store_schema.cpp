@@ -94,6 +94,14 @@ CREATE TABLE experiment_jobs (
   FOREIGN KEY (experiment_id, work_unit_id) REFERENCES work_units ON DELETE CASCADE
 );
 )sql",
+    // 3: a launch in progress (the launching process and how many work units it means to add),
+    // and why an experiment's launch stopped short (docs/experiments.md, "Interrupted launches").
+    R"sql(
+ALTER TABLE experiments ADD COLUMN launcher_pid INTEGER;
+ALTER TABLE experiments ADD COLUMN launcher_started_at INTEGER;
+ALTER TABLE experiments ADD COLUMN units_expected INTEGER;
+ALTER TABLE experiments ADD COLUMN partial_reason TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 struct Marks {
@@ -132,11 +140,17 @@ void check_marks(sqlite3* db, const std::string& path, const Marks& marks) {
 
 }  // namespace
 
-void migrate_schema(sqlite3* db, const std::string& path) {
+bool schema_is_current(sqlite3* db, const std::string& path) {
   const Marks marks = read_marks(db, path);
   if (marks.application_id == kStoreApplicationId && marks.user_version == kStoreSchemaVersion) {
-    return;
+    return true;
   }
+  check_marks(db, path, marks);
+  return false;
+}
+
+void migrate_schema(sqlite3* db, const std::string& path) {
+  if (schema_is_current(db, path)) return;
   write_transaction(db, path, "creating or upgrading the schema", [&] {
     // Read again under the lock: another process may be migrating concurrently, and the marks and
     // the schema must come from one snapshot.

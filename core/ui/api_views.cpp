@@ -4,6 +4,7 @@
 #include <map>
 #include <sortie/core/error.hpp>
 #include <sortie/session/json_text.hpp>
+#include <sortie/session/launch_marker.hpp>
 #include <vector>
 
 #include "work_unit_args.hpp"
@@ -22,12 +23,12 @@ int attention_rank(const std::string& state) {
   return static_cast<int>(found - kOrder.begin());
 }
 
-std::string recorded_state(core::AppStore& store, const std::string& handle) {
+std::string recorded_state(const core::AppStore& store, const std::string& handle) {
   const auto record = store.get(handle);
   return record ? core::to_string(record->state) : "UNKNOWN";
 }
 
-std::string unit_state(core::AppStore& store, const core::WorkUnitRecord& unit) {
+std::string unit_state(const core::AppStore& store, const core::WorkUnitRecord& unit) {
   std::string state = "UNSUBMITTED";
   for (const core::ExperimentJobRecord& job : unit.jobs) {
     const std::string job_state = recorded_state(store, job.handle);
@@ -60,7 +61,7 @@ void replica_json(JsonText& out, const runner::ReplicaStatus& replica) {
 }  // namespace
 
 std::string experiments_json(WorkerContext& context) {
-  core::AppStore& store = context.session().store();
+  const core::AppStore& store = context.session().records();
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.experiments/1").key("experiments");
   out.begin_array();
@@ -70,6 +71,7 @@ std::string experiments_json(WorkerContext& context) {
     for (const core::WorkUnitRecord& unit : units) ++states[unit_state(store, unit)];
     out.begin_object().key("id").number(experiment.id).key("title").string(experiment.title);
     out.key("created_at").number(experiment.created_at);
+    out.key("partial_reason").string(session::partial_reason(experiment, units));
     out.key("work_units").number(static_cast<int64_t>(units.size())).key("states").begin_object();
     for (const auto& [state, count] : states) out.key(state).number(count);
     out.end_object().end_object();
@@ -79,15 +81,18 @@ std::string experiments_json(WorkerContext& context) {
 }
 
 std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
-  core::AppStore& store = context.session().store();
+  const core::AppStore& store = context.session().records();
   const auto experiment = store.experiment(id);
   if (!experiment) return std::nullopt;
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.experiment/1");
   out.key("id").number(experiment->id).key("title").string(experiment->title);
   out.key("launch_dir").string(experiment->launch_dir);
-  out.key("created_at").number(experiment->created_at).key("work_units").begin_array();
-  for (const core::WorkUnitRecord& unit : store.work_units(id)) {
+  const std::vector<core::WorkUnitRecord> units = store.work_units(id);
+  out.key("created_at").number(experiment->created_at);
+  out.key("partial_reason").string(session::partial_reason(*experiment, units));
+  out.key("work_units").begin_array();
+  for (const core::WorkUnitRecord& unit : units) {
     out.begin_object().key("id").number(int64_t{unit.work_unit_id});
     out.key("args").begin_object();
     for (const auto& [name, value] : hyperparameters_of(unit.args_json)) {
@@ -109,7 +114,7 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
 std::string apps_json(WorkerContext& context) {
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.apps/1").key("apps").begin_array();
-  for (const core::AppRecord& app : context.session().store().list({})) {
+  for (const core::AppRecord& app : context.session().records().list({})) {
     out.begin_object().key("handle").string(app.handle).key("name").string(app.name);
     out.key("state").string(core::to_string(app.state));
     out.key("submitted_at").number(app.submitted_at).end_object();
@@ -143,7 +148,7 @@ std::string app_json(WorkerContext& context, const std::string& handle) {
     out.key("state").string("UNKNOWN").key("roles").begin_array().end_array();
   }
   out.key("events").begin_array();
-  for (const core::AppEvent& event : context.session().store().events(description->handle)) {
+  for (const core::AppEvent& event : context.session().records().events(description->handle)) {
     out.raw(event_json(event));
   }
   out.end_array().end_object();

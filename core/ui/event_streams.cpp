@@ -58,7 +58,7 @@ void stream_store_events(WorkerContext& context, int64_t after_id, httplib::Data
                          const std::atomic<bool>& stopping) {
   EventWriter writer(sink);
   while (!stopping) {
-    const auto events = context.session().store().events_after(after_id, kEventsPerRead);
+    const auto events = context.session().records().events_after(after_id, kEventsPerRead);
     for (const core::AppEvent& event : events) {
       if (!writer.send("app", event.id, event_json(event))) return;
       after_id = event.id;

@@ -40,7 +40,7 @@ std::string recorded_handle(session::Session& session, const std::string& text) 
                                         " characters");
   }
   const std::string handle = core::parse_app_handle(text).str();
-  if (!session.store().get(handle)) {
+  if (!session.records().get(handle)) {
     throw core::Error::not_found("app " + shown(handle) + " is not in the store");
   }
   return handle;

@@ -9,6 +9,7 @@
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/session/json_text.hpp>
+#include <sortie/session/launch_marker.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/xm.hpp>
 #include <sortie/xm/session_binding.hpp>
@@ -160,8 +161,34 @@ class Experiment::Impl {
 
   using UnitJobs = std::vector<std::pair<std::string, Job>>;
 
+  // Marks a launch as under way (session/launch_marker.hpp) for as long as it lives.
+  class LaunchMark {
+   public:
+    LaunchMark(Impl& impl, std::optional<int64_t> units) : impl_(impl) {
+      impl_.ctx_.store().begin_launch(impl_.recorded_id(), session::this_process_launch(units));
+    }
+    ~LaunchMark() {
+      try {
+        impl_.ctx_.store().finish_launch(impl_.id_, "");
+      } catch (const core::Error& error) {
+        // The mark stays; once this process is gone the experiment reads PARTIAL.
+        std::fprintf(stderr, "sortie: experiment %lld: %s\n", static_cast<long long>(impl_.id_),
+                     error.what());
+      }
+    }
+    LaunchMark(const LaunchMark&) = delete;
+    LaunchMark& operator=(const LaunchMark&) = delete;
+
+   private:
+    Impl& impl_;
+  };
+  std::optional<LaunchMark> declared_launch_;  // begin_launch() .. finish_launch()
+
   // Launches the units together (one batch per scheduler that offers one); in order.
   std::vector<WorkUnit> launch(std::vector<UnitJobs> units, bool gang) {
+    std::optional<LaunchMark> batch_launch;
+    if (!declared_launch_ && !dry_run_)
+      batch_launch.emplace(*this, static_cast<int64_t>(units.size()));
     std::vector<xm_impl::WorkUnitJobs> unit_jobs;
     for (UnitJobs& jobs : units) {
       // A dry run records nothing: its work units are numbered here, under experiment 0.
@@ -187,7 +214,7 @@ class Experiment::Impl {
   std::vector<WorkUnit> refresh() {
     std::map<std::string, State> by_handle;
     std::vector<WorkUnit> units;
-    for (const core::WorkUnitRecord& record : ctx_.store().work_units(id_)) {
+    for (const core::WorkUnitRecord& record : ctx_.records().work_units(id_)) {
       WorkUnit unit;
       unit.experiment_id = id_;
       unit.id = record.work_unit_id;
@@ -213,7 +240,7 @@ class Experiment::Impl {
 
   std::set<std::string> handles() {
     std::set<std::string> found;
-    for (const core::WorkUnitRecord& unit : ctx_.store().work_units(id_)) {
+    for (const core::WorkUnitRecord& unit : ctx_.records().work_units(id_)) {
       for (const core::ExperimentJobRecord& job : unit.jobs) found.insert(job.handle);
     }
     return found;
@@ -249,7 +276,7 @@ Experiment SessionBinding::get(session::Session& session, int64_t id) {
 
 Experiment SessionBinding::reopened(std::unique_ptr<Experiment::Impl> impl, int64_t id,
                                     bool recorded_launch_dir) {
-  const auto record = impl->ctx_.store().experiment(id);
+  const auto record = impl->ctx_.records().experiment(id);
   if (!record) {
     throw core::Error::not_found("no experiment " + std::to_string(id) +
                                  " in the store (see `sortie experiments list`)");
@@ -263,7 +290,7 @@ Experiment SessionBinding::reopened(std::unique_ptr<Experiment::Impl> impl, int6
 std::vector<int64_t> Experiment::list_ids(const Options& options) {
   Impl impl(options);
   std::vector<int64_t> ids;
-  for (const core::ExperimentRecord& record : impl.ctx_.store().experiments(0)) {
+  for (const core::ExperimentRecord& record : impl.ctx_.records().experiments(0)) {
     ids.push_back(record.id);
   }
   return ids;
@@ -317,6 +344,20 @@ std::vector<WorkUnit> Experiment::add_units(const std::vector<JobGroup>& groups)
   return impl_->launch(std::move(unit_jobs), true);
 }
 
+void Experiment::begin_launch(std::optional<int64_t> units) {
+  if (impl_->dry_run_ || impl_->declared_launch_) return;
+  impl_->declared_launch_.emplace(*impl_, units);
+}
+
+void Experiment::finish_launch() { impl_->declared_launch_.reset(); }
+
+std::string Experiment::partial_reason() {
+  if (impl_->id_ == 0) return "";
+  const auto record = impl_->ctx_.records().experiment(impl_->id_);
+  if (!record) return "";
+  return session::partial_reason(*record, impl_->ctx_.records().work_units(impl_->id_));
+}
+
 std::vector<WorkUnit> Experiment::work_units() { return impl_->refresh(); }
 
 State state_of(const std::vector<WorkUnit>& units) {
@@ -332,7 +373,7 @@ State Experiment::wait_until_complete() {
     if (session::interrupted() != 0) break;  // the caller decides what an interruption means
     session::AppLookup app = session::lookup_app(impl_->ctx_, handle);
     if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
-    session::AppWaiter waiter(*app.scheduler, impl_->ctx_.store(), handle, app.handle.app_id);
+    session::AppWaiter waiter(*app.scheduler, impl_->ctx_, handle, app.handle.app_id);
     waiter.until_terminal(-1);
   }
   return state();

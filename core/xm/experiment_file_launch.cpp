@@ -2,13 +2,11 @@
 #include <sortie/core/experiment_file_launch.hpp>
 
 namespace sortie::core {
+namespace {
 
-void launch_experiment_file(const ExperimentFile& file, xm::Experiment& experiment,
-                            const FileLaunchEvents& events) {
-  std::vector<xm::Packageable> packageables;
-  for (const auto& [name, packageable] : file.executables) packageables.push_back(packageable);
-  const std::vector<xm::Executable> executables = experiment.package(packageables);
-  events.packaged();
+void launch_work_units(const ExperimentFile& file, xm::Experiment& experiment,
+                       const std::vector<xm::Executable>& executables,
+                       const FileLaunchEvents& events) {
   std::map<std::string, xm::Executable> packaged;
   for (size_t i = 0; i < executables.size(); ++i) {
     packaged[file.executables[i].first] = executables[i];
@@ -29,6 +27,25 @@ void launch_experiment_file(const ExperimentFile& file, xm::Experiment& experime
        experiment.add_sweep(resolve_group(*file.group, packaged), file.work_units)) {
     events.launched(unit);
   }
+}
+
+}  // namespace
+
+void launch_experiment_file(const ExperimentFile& file, xm::Experiment& experiment,
+                            const FileLaunchEvents& events) {
+  std::vector<xm::Packageable> packageables;
+  for (const auto& [name, packageable] : file.executables) packageables.push_back(packageable);
+  const std::vector<xm::Executable> executables = experiment.package(packageables);
+  events.packaged();
+  // One mark over every unit of the file: a launch killed between two units reads PARTIAL.
+  experiment.begin_launch(static_cast<int64_t>(file.work_units.size()));
+  try {
+    launch_work_units(file, experiment, executables, events);
+  } catch (...) {
+    experiment.finish_launch();
+    throw;
+  }
+  experiment.finish_launch();
 }
 
 }  // namespace sortie::core

@@ -11,7 +11,7 @@ namespace sortie::xm {
 namespace {
 
 std::string job_state(session::Session& ctx, const std::string& handle) {
-  const auto app = ctx.store().get(handle);
+  const auto app = ctx.records().get(handle);
   if (!app) return "UNKNOWN";
   if (core::is_terminal(app->state)) return core::to_string(app->state);
   try {
@@ -43,8 +43,8 @@ std::string unit_state(session::Session& ctx, const core::WorkUnitRecord& unit,
 std::vector<ExperimentSummary> SessionBinding::list(session::Session& session, int limit) {
   std::vector<ExperimentSummary> summaries;
   std::map<std::string, std::string> known;
-  for (const core::ExperimentRecord& experiment : session.store().experiments(limit)) {
-    const auto units = session.store().work_units(experiment.id);
+  for (const core::ExperimentRecord& experiment : session.records().experiments(limit)) {
+    const auto units = session.records().work_units(experiment.id);
     std::set<std::string> states;
     for (const core::WorkUnitRecord& unit : units) states.insert(unit_state(session, unit, known));
     summaries.push_back({experiment.id, experiment.title, experiment.launch_dir,

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -73,6 +76,8 @@ TEST_F(CliExperimentsTest, ASweepIsOneExperimentThatAnotherShellSeesAndCancels) 
         << shown.out;
   }
   EXPECT_EQ(shown.out.find("work unit 5:"), std::string::npos) << shown.out;
+  // A launch that finished is never partial.
+  EXPECT_NE(shown.out.find("\nstate: RUNNING\n"), std::string::npos) << shown.out;
 
   // ...and cancels it as one.
   const CommandResult cancelled = sandbox_.sortie({"experiments", "cancel", id});
@@ -117,11 +122,13 @@ job_group:
   EXPECT_NE(logs.out.find(id + "_1_server --port=8080"), std::string::npos) << logs.out;
 }
 
-TEST_F(CliExperimentsTest, SigtermToAWaitingLaunchCancelsTheExperiment) {
+class CliLaunchSignalTest : public CliExperimentsTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(CliLaunchSignalTest, ASignalToAWaitingLaunchCancelsTheExperiment) {
   // Finding F6: `launch --wait` died of the signal and left the experiment running.
   const std::string file = write_sweep("pair", "{lr: [0.1, 0.01]}");
-  const CommandResult launched =
-      sandbox_.sortie_interrupted({"launch", file, "--wait"}, SIGTERM, [](const std::string& out) {
+  const CommandResult launched = sandbox_.sortie_interrupted(
+      {"launch", file, "--wait"}, GetParam(), [](const std::string& out) {
         return std::count(out.begin(), out.end(), '\n') >= 3;  // the experiment and its 2 units
       });
   EXPECT_EQ(launched.exit_code, 130) << launched.out << launched.err;
@@ -132,6 +139,55 @@ TEST_F(CliExperimentsTest, SigtermToAWaitingLaunchCancelsTheExperiment) {
     EXPECT_EQ(json_string_member(sandbox_.wait_terminal(job.second), "state"), "CANCELLED")
         << job.second;
   }
+}
+
+INSTANTIATE_TEST_SUITE_P(SigintAndSigterm, CliLaunchSignalTest, ::testing::Values(SIGINT, SIGTERM));
+
+// Issue 16 point 5: a `launch` SIGKILLed part-way through a sweep leaves its experiment PARTIAL
+// with the reason, not the state of the units it happened to launch.
+TEST_F(CliExperimentsTest, ALaunchKilledPartWayLeavesItsExperimentPartial) {
+  const std::map<std::string, std::string> env{{"SORTIE_PLUGIN_PATH", COUNTING_PLUGIN_DIR}};
+  // The counting scheduler (tests/cli/fixtures) holds the 4th submission until this file goes.
+  const std::string hold = sandbox_.write_file("state/schedulers/counting/hold_after", "3");
+  const std::string scheduled = sandbox_.root() + "/state/schedulers/counting/scheduled";
+  const std::string file = sandbox_.write_file("twenty.yaml", R"(title: twenty
+executables:
+  trainer: {binary: ./job.sh}
+job: {executable: trainer, name: train, executor: {type: counting}}
+sweep:
+  product: {seed: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]}
+)");
+  const CommandResult killed = sandbox_.sortie_interrupted(
+      {"launch", file}, SIGKILL,
+      [&](const std::string&) {
+        std::ifstream in(scheduled);
+        return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(),
+                          '\n') >= 3;
+      },
+      env);
+  std::filesystem::remove(hold);
+  ASSERT_EQ(killed.exit_code, 128 + SIGKILL) << killed.out << killed.err;
+  const std::string id = experiment_id(killed.out);
+  ASSERT_FALSE(id.empty()) << killed.out;
+
+  const CommandResult shown = sandbox_.sortie({"experiments", "show", id}, env);
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_TRUE(std::regex_search(
+      shown.out, std::regex("\nstate: PARTIAL \\(launched 3 of 20 work units; the launch was "
+                            "interrupted \\(its process [0-9]+ is gone\\); the launched units "
+                            "are [A-Z]+\\)\n")))
+      << shown.out;
+  const CommandResult json = sandbox_.sortie({"experiments", "show", id, "--json"}, env);
+  EXPECT_EQ(json_string_member(json.out, "state"), "PARTIAL") << json.out;
+  EXPECT_TRUE(std::regex_match(json_string_member(json.out, "partial_reason"),
+                               std::regex("launched 3 of 20 work units; the launch was "
+                                          "interrupted \\(its process [0-9]+ is gone\\)")))
+      << json.out;
+  // Once settled (a command that can write records the reason), it reads the same.
+  const CommandResult again = sandbox_.sortie({"experiments", "show", id, "--json"}, env);
+  EXPECT_EQ(json_string_member(again.out, "partial_reason"),
+            json_string_member(json.out, "partial_reason"));
+  EXPECT_EQ(sandbox_.sortie({"experiments", "cancel", id}, env).exit_code, 0);
 }
 
 TEST_F(CliExperimentsTest, AnExecutorNoPluginProvidesIsRefusedByName) {

@@ -153,8 +153,9 @@ CommandResult CliSandbox::sortie(const std::vector<std::string>& args,
 
 CommandResult CliSandbox::sortie_interrupted(
     const std::vector<std::string>& args, int signal,
-    const std::function<bool(const std::string&)>& ready) const {
-  const int pid = spawn(args, {});
+    const std::function<bool(const std::string&)>& ready,
+    const std::map<std::string, std::string>& extra_env) const {
+  const int pid = spawn(args, extra_env);
   // The probe runs other sortie commands, whose output must not clobber the watched one's.
   const std::string watched = root_ + "/interrupted.out";
   std::filesystem::rename(root_ + "/last.out", watched);

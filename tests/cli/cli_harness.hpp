@@ -43,7 +43,8 @@ class CliSandbox {
   // Starts `sortie ARGS...`, calls `ready(stdout so far)` every 20 ms until it returns true (at
   // most ~10 s), then sends `signal` and waits for the process to end.
   CommandResult sortie_interrupted(const std::vector<std::string>& args, int signal,
-                                   const std::function<bool(const std::string&)>& ready) const;
+                                   const std::function<bool(const std::string&)>& ready,
+                                   const std::map<std::string, std::string>& extra_env = {}) const;
   // Runs every command at once, each `sortie ARGS...` its own process, as that many shells
   // would; returns their results in order.
   std::vector<CommandResult> sortie_concurrently(

@@ -1,11 +1,13 @@
 """Shared by the Python API tests: each test runs the installed sortie (PATH, PYTHONPATH set by
 tests/python/CMakeLists.txt) from a scratch directory outside the tree, with a store of its own."""
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -22,6 +24,24 @@ class ScratchTestCase(unittest.TestCase):
         self.env = dict(os.environ, SORTIE_STATE_DIR=os.path.join(self.scratch, 'state'))
         self.env.pop('SORTIE_SESSION', None)
         os.environ['SORTIE_STATE_DIR'] = self.env['SORTIE_STATE_DIR']
+        # Cleanups run last-in first-out: this one before the scratch directory goes.
+        self.addCleanup(self.cancel_leftover_apps)
+
+    def cancel_leftover_apps(self):
+        """Cancels every app of the scratch store that is still active, whatever the test did,
+        then fails the test if a local supervisor of its state directory still runs: an app
+        outliving its test would outlive its scratch directory too."""
+        listed = subprocess.run(['sortie', 'list', '--active', '--json'], cwd=self.scratch,
+                                env=self.env, capture_output=True, text=True, timeout=120)
+        if listed.returncode == 0:
+            for app in json.loads(listed.stdout)['apps']:
+                subprocess.run(['sortie', 'cancel', app['handle']], cwd=self.scratch,
+                               env=self.env, capture_output=True, timeout=120)
+        deadline = time.monotonic() + 10
+        while supervisors_under(self.scratch) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.assertEqual(supervisors_under(self.scratch), [],
+                         'local apps still run after the test and the cancellation of its apps')
 
     def copy_example(self, name):
         source = os.path.join(EXAMPLES_DIR, name)
@@ -39,6 +59,21 @@ class ScratchTestCase(unittest.TestCase):
             self.fail(f'{" ".join(words)} exited {result.returncode}\nstdout:\n{result.stdout}'
                       f'\nstderr:\n{result.stderr}')
         return result
+
+
+def supervisors_under(directory):
+    """The command lines of running sortie-local-supervisor processes that name `directory`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir('/proc')):
+        try:
+            with open(f'/proc/{pid}/cmdline', 'rb') as cmdline:
+                words = cmdline.read().decode(errors='replace').split('\0')
+        except OSError:
+            continue
+        if words and words[0].endswith('sortie-local-supervisor') and \
+                any(directory in word for word in words):
+            found.append(' '.join(words))
+    return found
 
 
 def main():

@@ -92,6 +92,8 @@ class TorchxRunnerTest(support.ScratchTestCase):
         self.assertEqual(runner.list('local_cwd'), [])
         handle = runner.schedule(info)
         self.assertTrue(handle.startswith('local_cwd://dry/dry-'), handle)
+        # Waited for, so that its supervisor is done before the scratch directory goes.
+        self.assertEqual(runner.wait(handle).state, specs.AppState.SUCCEEDED)
 
 
 if __name__ == '__main__':

@@ -304,6 +304,16 @@ class Experiment {
   std::vector<WorkUnit> add_units(const std::vector<Job>& jobs);
   std::vector<WorkUnit> add_units(const std::vector<JobGroup>& groups);
 
+  // Declares that this process launches `units` work units (nullopt: not known) until
+  // finish_launch(), e.g. every unit of an experiment file. If the process dies before, the
+  // experiment's launch stopped short: partial_reason() says so. Without a declaration each
+  // add()/add_sweep() covers its own units.
+  void begin_launch(std::optional<int64_t> units);
+  void finish_launch();
+  // Why the experiment's launch stopped short ("launched 3 of 20 work units; the launch was
+  // interrupted (its process 1234 is gone)"), or empty when it did not.
+  std::string partial_reason();
+
   // Current states, refreshed from the schedulers.
   std::vector<WorkUnit> work_units();
   // state_of(work_units()).

@@ -11,10 +11,11 @@
 #include <optional>
 #include <sortie/core/model.hpp>
 #include <sortie/core/plugin_host.hpp>
-#include <sortie/core/store.hpp>
 #include <string>
 
 namespace sortie::session {
+
+class Session;
 
 // Installs the SIGINT/SIGTERM handlers used by interrupted().
 void install_interrupt_handlers();
@@ -26,7 +27,8 @@ void clear_interrupted();
 
 class AppWaiter {
  public:
-  AppWaiter(core::SchedulerClient& scheduler, core::AppStore& store, std::string handle,
+  // Changes are recorded through `session` (status_cache.hpp) when `handle` is recorded there.
+  AppWaiter(core::SchedulerClient& scheduler, Session& session, std::string handle,
             std::string app_id);
 
   // Returns the status once terminal, or nullopt when interrupted() or when `timeout_ms`
@@ -39,7 +41,7 @@ class AppWaiter {
  private:
   core::AppStatus fetch(int64_t timeout_ms);
   core::SchedulerClient& scheduler_;
-  core::AppStore& store_;
+  Session& session_;
   std::string handle_;
   std::string app_id_;
   bool recorded_;  // apps launched elsewhere are followed but not recorded

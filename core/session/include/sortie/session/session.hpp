@@ -50,8 +50,13 @@ class Session {
   bool plugin_timeout_chosen() const { return plugin_timeout_chosen_; }
   const registry::Registry& registry();
   core::PluginHost& plugin_host();
-  // Opened on first use, when it also settles interrupted submissions (submission.hpp).
+  // The writers' connection, opened on first use, when it also settles interrupted submissions
+  // (submission.hpp) and launches (launch_marker.hpp).
   core::AppStore& store();
+  // The readers' view (docs/store.md, "Readers"): the writers' connection once open, else a
+  // read-only one that creates and migrates nothing. When a dead process left something to
+  // settle, it opens the writers' connection to settle it, and reads on when it cannot.
+  const core::AppStore& records();
   const core::ConfigFile& config();
 
   // The scheduler component `name`, created with its config (docs/payloads.md P-4); an unknown
@@ -81,6 +86,7 @@ class Session {
   std::optional<registry::Registry> registry_;
   core::PluginHost plugin_host_;
   std::unique_ptr<core::AppStore> store_;
+  std::unique_ptr<core::AppStore> reader_;
   std::optional<core::ConfigFile> config_;
   bool problems_reported_ = false;
   bool plugin_timeout_chosen_ = false;

@@ -1,6 +1,7 @@
 // The store keeps the last status a scheduler reported for each app, as a cache for `list` and
-// for apps whose scheduler later forgets them. Readers (status, log, wait, list) refresh it, but
-// never fail because of it: a full disk or read-only store still answers (finding F5).
+// for apps whose scheduler later forgets them. Readers (status, log, wait, list) refresh it when
+// the state or restart count changed, through the writers' connection opened only then, and
+// never fail because of it: a full disk or read-only store still answers (docs/store.md).
 #ifndef SORTIE_SESSION_STATUS_CACHE_HPP
 #define SORTIE_SESSION_STATUS_CACHE_HPP
 
@@ -10,8 +11,11 @@
 
 namespace sortie::session {
 
-// Records `status` for `handle`; false (nothing changed) when the store cannot be written.
-bool cache_status(core::AppStore& store, const std::string& handle, const core::AppStatus& status);
+class Session;
+
+// Records `status` for the recorded app `handle` unless the store already has its state and
+// restart count; false when `handle` is not recorded or the store cannot be written.
+bool cache_status(Session& session, const std::string& handle, const core::AppStatus& status);
 
 }  // namespace sortie::session
 

@@ -50,11 +50,21 @@ struct ListFilter {
   int limit = 0;                  // 0 = no limit; newest first
 };
 
+// A launch of work units under way: set before its first unit, cleared after its last
+// (docs/experiments.md, "Interrupted launches").
+struct LaunchMarker {
+  int64_t pid = 0;
+  int64_t process_started_at = 0;  // the launcher's start, ns since epoch: tells a reused pid
+  std::optional<int64_t> units_expected;  // nullopt when the launcher did not say
+};
+
 struct ExperimentRecord {
   int64_t id = 0;
   std::string title;
   std::string launch_dir;
-  int64_t created_at = 0;  // ns since epoch
+  int64_t created_at = 0;              // ns since epoch
+  std::optional<LaunchMarker> launch;  // set while a launch is (or was, if it died) under way
+  std::string partial_reason;          // why a launch stopped short; empty when none did
 };
 
 // One job of a work unit: the role `role` of the app `handle`.
@@ -78,11 +88,18 @@ class AppStore {
   // Opens (creating if needed) the database at `path`, creating parent directories, WAL mode,
   // schema migrations. Throws Error naming the path and what to do (e.g. disk full, read-only).
   static std::unique_ptr<AppStore> open(const std::string& path);
+  // Opens the database at `path` for reading only (store_read_only.cpp): creates, migrates and
+  // writes nothing, so a full disk or a read-only directory still reads. A store not created yet
+  // reads as empty. nullptr when its schema is older than this build's (open() migrates it).
+  // Meant to be used const: it is for reads only.
+  static std::unique_ptr<AppStore> open_read_only(const std::string& path);
   // $SORTIE_STATE_DIR/sortie.db, else $XDG_STATE_HOME/sortie/sortie.db, else
   // ~/.local/state/sortie/sortie.db.
   static std::string default_path();
   ~AppStore();
   AppStore(const AppStore&) = delete;
+  // True for the empty stand-in open_read_only gives when no store existed yet.
+  bool is_placeholder() const { return placeholder_; }
   AppStore& operator=(const AppStore&) = delete;
 
   // Inserts a new app (and its roles from appdef_json) with a "submitted" event.
@@ -111,14 +128,20 @@ class AppStore {
   // Records that a job of a work unit runs as `job.role` of the recorded app `job.handle`.
   void record_experiment_job(int64_t experiment_id, int work_unit_id,
                              const ExperimentJobRecord& job);
+  // Marks `launch` as under way on the experiment; finish_launch clears the mark, recording
+  // `partial_reason` when the launch stopped short (empty when it did not).
+  void begin_launch(int64_t experiment_id, const LaunchMarker& launch);
+  void finish_launch(int64_t experiment_id, const std::string& partial_reason);
   std::optional<ExperimentRecord> experiment(int64_t id) const;
   std::vector<ExperimentRecord> experiments(int limit) const;           // newest first; 0 = all
+  std::vector<ExperimentRecord> launching_experiments() const;          // those with a launch mark
   std::vector<WorkUnitRecord> work_units(int64_t experiment_id) const;  // by id
 
  private:
   explicit AppStore(sqlite3* db, std::string path);
   sqlite3* db_;
   std::string path_;
+  bool placeholder_ = false;
 };
 
 }  // namespace sortie::core
