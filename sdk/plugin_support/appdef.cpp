@@ -195,8 +195,7 @@ class AppDefReader {
       role.num_replicas = in_range(*replicas, replicas_path, 1, kMaxCount);
       if (static_cast<size_t>(role.num_replicas) > limits::value(limits::kReplicasPerRole)) {
         fail(replicas_path,
-             limits::exceeded("num_replicas (" + std::to_string(role.num_replicas) + ")",
-                              limits::kReplicasPerRole));
+             limits::exceeded(std::to_string(role.num_replicas), limits::kReplicasPerRole));
       }
     }
     if (const Json* minimum = find(value, "min_replicas")) {

@@ -47,11 +47,12 @@ TEST(SpecFileTest, ReplicasPerRoleAreLimited) {
            replicas + "\n";
   };
   EXPECT_EQ(parse(spec("10000")).roles[0].num_replicas, 10000);
-  EXPECT_NE(parse_error(spec("2147483647"))
-                .find("num_replicas (2147483647) exceeds the limit of 10000 replicas "
-                      "(docs/limits.md L-13); raise it with SORTIE_LIMIT_REPLICAS_PER_ROLE=<n>"),
-            std::string::npos);
-  EXPECT_NE(parse_error(spec("10001")).find("num_replicas (10001) exceeds"), std::string::npos);
+  EXPECT_EQ(parse_error(spec("2147483647")),
+            "spec.yaml:5:19: roles[0].num_replicas: 2147483647 exceeds the limit of 10000 replicas "
+            "(docs/limits.md L-13); raise it with SORTIE_LIMIT_REPLICAS_PER_ROLE=<n>");
+  EXPECT_EQ(parse_error(spec("2147483648")),
+            "spec.yaml:5:19: roles[0].num_replicas: must be at most 2147483647, got 2147483648");
+  EXPECT_NE(parse_error(spec("10001")).find("num_replicas: 10001 exceeds"), std::string::npos);
 }
 
 // docs/limits.md L-2, L-3: spec YAML (and JSON, read by the same parser) is loaded within limits.

@@ -136,7 +136,7 @@ TEST(AppDefTest, NamesTheFieldPathOfEachError) {
             R"(roles[0].num_replicas: expected an integer, got "2")");
   EXPECT_EQ(role_error(R"(,"num_replicas":0)"), "roles[0].num_replicas: must be at least 1, got 0");
   EXPECT_EQ(role_error(R"(,"num_replicas":20000)"),
-            "roles[0].num_replicas: num_replicas (20000) exceeds the limit of 10000 replicas "
+            "roles[0].num_replicas: 20000 exceeds the limit of 10000 replicas "
             "(docs/limits.md L-13); raise it with SORTIE_LIMIT_REPLICAS_PER_ROLE=<n>");
   EXPECT_EQ(role_error(R"(,"num_replicas":2,"min_replicas":3)"),
             "roles[0].min_replicas: must be between 1 and num_replicas (2), got 3");
