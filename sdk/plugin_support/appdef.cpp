@@ -1,4 +1,6 @@
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <sortie/appdef.hpp>
 #include <sortie/limits.hpp>
@@ -65,21 +67,36 @@ class AppDefReader {
   }
 
  private:
-  // With text scalars, a string that holds a JSON number or boolean is read as that value.
-  const Json& scalar(const Json& value, rapidjson::Document& holder) const {
+  // With text scalars, a string that reads as a number or a boolean (YAML 1.2's core schema:
+  // decimal numbers, true/True/TRUE, false/False/FALSE) is read as that value.
+  const Json& scalar(const Json& value, rapidjson::Value& holder) const {
     if (!text_scalars_ || !value.IsString()) return value;
-    holder.Parse(value.GetString(), value.GetStringLength());
-    if (holder.HasParseError() || !(holder.IsNumber() || holder.IsBool())) return value;
-    return holder;
+    const std::string_view text(value.GetString(), value.GetStringLength());
+    if (text == "true" || text == "True" || text == "TRUE") return holder.SetBool(true);
+    if (text == "false" || text == "False" || text == "FALSE") return holder.SetBool(false);
+    if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string_view::npos) {
+      return value;
+    }
+    int64_t integer = 0;
+    const auto [integer_end, error] =
+        std::from_chars(text.data(), text.data() + text.size(), integer);
+    if (error == std::errc() && integer_end == text.data() + text.size()) {
+      return holder.SetInt64(integer);
+    }
+    const std::string digits(text);
+    char* end = nullptr;
+    const double number = std::strtod(digits.c_str(), &end);
+    if (end != digits.c_str() + digits.size() || !std::isfinite(number)) return value;
+    return holder.SetDouble(number);
   }
 
   int64_t integer(const Json& value, const std::string& path) const {
-    rapidjson::Document holder;
+    rapidjson::Value holder;
     return int_value(scalar(value, holder), path);
   }
 
   double number(const Json& value, const std::string& path) const {
-    rapidjson::Document holder;
+    rapidjson::Value holder;
     const Json& read = scalar(value, holder);
     if (!read.IsNumber()) fail_type(path, "a number", value);
     return read.GetDouble();
@@ -88,7 +105,7 @@ class AppDefReader {
   bool boolean(const Json& object, const char* key, const std::string& prefix) const {
     const Json* value = find(object, key);
     if (value == nullptr) return false;
-    rapidjson::Document holder;
+    rapidjson::Value holder;
     const Json& read = scalar(*value, holder);
     if (!read.IsBool()) fail_type(member_path(prefix, key), "true or false", *value);
     return read.GetBool();

@@ -214,6 +214,28 @@ TEST(AppDefTest, TextScalarsReadNumbersAndBooleansFromStrings) {
     EXPECT_STREQ(e.what(), R"(roles[0].num_replicas: expected an integer, got "two")");
   }
   EXPECT_EQ(error_of(app), R"(roles[0].num_replicas: expected an integer, got "3")");
+  // YAML 1.2's core schema: these read as numbers and booleans, 0x10 and yes stay strings.
+  const auto text_role = [](const std::string& members) {
+    return read_appdef(app_with_role(R"(,"entrypoint":"e")" + members), ScalarForm::kText).roles[0];
+  };
+  EXPECT_EQ(text_role(R"(,"num_replicas":"010")").num_replicas, 10);
+  EXPECT_EQ(text_role(R"(,"num_replicas":"1e1")").num_replicas, 10);
+  EXPECT_EQ(text_role(R"(,"resource":{"cpu":".5"})").resource.cpu, 0.5);
+  EXPECT_TRUE(text_role(R"(,"mounts":[{"type":"bind","src":"/a","dst":"/b","read_only":"True"}])")
+                  .mounts[0]
+                  .read_only);
+  try {
+    text_role(R"(,"mounts":[{"type":"bind","src":"/a","dst":"/b","read_only":"yes"}])");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), R"(roles[0].mounts[0].read_only: expected true or false, got "yes")");
+  }
+  try {
+    text_role(R"(,"num_replicas":"0x10")");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), R"(roles[0].num_replicas: expected an integer, got "0x10")");
+  }
 }
 
 TEST(AppDefTest, ReadsAResourceAlone) {

@@ -71,7 +71,8 @@ struct AppDef {
 
 // How a document writes its scalars. JSON payloads are typed (kTyped). kText is for documents
 // whose scalars are all text, such as YAML app specs the host turns into JSON: a member that
-// must be a number or a boolean may then also be a string holding one ("2", "0.5", "true").
+// must be a number or a boolean may then also be a string holding one, as YAML 1.2's core
+// schema reads it ("2", "-0.5", "1e3", "true", "False"); "0x10" or "yes" stay strings.
 enum class ScalarForm { kTyped, kText };
 
 // Reads a sortie.appdef/1 object (JSON text).
