@@ -33,18 +33,6 @@ std::string metadata_object(const ::sortie::StringPairs& pairs) {
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-MountType mount_type_from_sdk(::sortie::MountType type) {
-  switch (type) {
-    case ::sortie::MountType::kVolume:
-      return MountType::kVolume;
-    case ::sortie::MountType::kDevice:
-      return MountType::kDevice;
-    case ::sortie::MountType::kBind:
-      break;
-  }
-  return MountType::kBind;
-}
-
 Role role_from_sdk(const ::sortie::Role& sdk) {
   Role role;
   role.name = sdk.name;
@@ -60,8 +48,8 @@ Role role_from_sdk(const ::sortie::Role& sdk) {
   role.resource = resource_from_sdk(sdk.resource);
   role.port_map = count_map(sdk.port_map);
   for (const ::sortie::Mount& mount : sdk.mounts) {
-    role.mounts.push_back(Mount{mount_type_from_sdk(mount.type), mount.src, mount.dst,
-                                mount.read_only, mount.permissions});
+    role.mounts.push_back(
+        Mount{mount.type, mount.src, mount.dst, mount.read_only, mount.permissions});
   }
   role.metadata_json = metadata_object(sdk.metadata);
   return role;

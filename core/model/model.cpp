@@ -26,17 +26,7 @@ std::optional<RetryPolicy> retry_policy_from_string(std::string_view name) noexc
   return retry_policy_from_name(name);
 }
 
-const char* to_string(MountType type) noexcept {
-  switch (type) {
-    case MountType::kBind:
-      return "bind";
-    case MountType::kVolume:
-      return "volume";
-    case MountType::kDevice:
-      return "device";
-  }
-  return "bind";
-}
+const char* to_string(MountType type) noexcept { return mount_type_name(type).data(); }
 
 void validate(const AppDef& app) {
   // The SDK's reader is the one check of an AppDef; an app built in code goes through it too.

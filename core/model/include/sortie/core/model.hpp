@@ -11,6 +11,7 @@
 #include <optional>
 #include <sortie/app_state.hpp>
 #include <sortie/app_status.hpp>
+#include <sortie/appdef.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +32,8 @@ using ::sortie::AppState;
 using ::sortie::is_terminal;
 using ::sortie::RetryPolicy;
 
-enum class MountType { kBind, kVolume, kDevice };
+// Mount types are the SDK's (sortie/appdef.hpp), as the payloads name them.
+using ::sortie::MountType;
 
 struct Mount {
   MountType type = MountType::kBind;
