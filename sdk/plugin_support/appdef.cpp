@@ -13,6 +13,8 @@ namespace {
 
 // Counts the host keeps as int (retries, GPUs, devices) stay below 2^31.
 constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
+// What a negative resource amount other than -1 hears.
+constexpr const char* kNotAnAmount = "must be at least 0 (or -1: unset), got ";
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
@@ -50,8 +52,12 @@ class AppDefReader {
     check_schema(value, "sortie.resource/1", path);
     Resource resource;
     if (const Json* cpu = find(value, "cpu")) {
-      resource.cpu = number(*cpu, member_path(path, "cpu"));
-      if (resource.cpu != -1) at_least_zero_or_unset(resource.cpu, member_path(path, "cpu"));
+      rapidjson::Value holder;
+      const Json& read = scalar(*cpu, holder);
+      const std::string cpu_path = member_path(path, "cpu");
+      if (!read.IsNumber()) fail_type(cpu_path, "a number", *cpu);
+      resource.cpu = read.GetDouble();
+      if (resource.cpu < 0 && resource.cpu != -1) fail(cpu_path, kNotAnAmount + describe(read));
     }
     resource.gpu = amount(value, "gpu", path, kMaxCount);
     resource.mem_mb = amount(value, "memMB", path, std::numeric_limits<int64_t>::max());
@@ -95,13 +101,6 @@ class AppDefReader {
     return int_value(scalar(value, holder), path);
   }
 
-  double number(const Json& value, const std::string& path) const {
-    rapidjson::Value holder;
-    const Json& read = scalar(value, holder);
-    if (!read.IsNumber()) fail_type(path, "a number", value);
-    return read.GetDouble();
-  }
-
   bool boolean(const Json& object, const char* key, const std::string& prefix) const {
     const Json* value = find(object, key);
     if (value == nullptr) return false;
@@ -122,15 +121,6 @@ class AppDefReader {
     return number;
   }
 
-  static void at_least_zero_or_unset(double number, const std::string& path) {
-    if (number < 0 || !std::isfinite(number)) {
-      std::string text = std::to_string(number);
-      text.erase(text.find_last_not_of('0') + 1);
-      if (text.back() == '.') text.pop_back();
-      fail(path, "must be at least 0 (or -1: unset), got " + text);
-    }
-  }
-
   // A resource amount: absent or -1 means unset.
   int64_t amount(const Json& object, const char* key, const std::string& prefix,
                  int64_t max) const {
@@ -139,7 +129,7 @@ class AppDefReader {
     const std::string path = member_path(prefix, key);
     const int64_t number = integer(*value, path);
     if (number == -1) return -1;
-    at_least_zero_or_unset(static_cast<double>(number), path);
+    if (number < 0) fail(path, kNotAnAmount + std::to_string(number));
     if (number > max) {
       fail(path, "must be at most " + std::to_string(max) + ", got " + std::to_string(number));
     }
