@@ -219,6 +219,11 @@ TEST(SpecFileTest, SyntaxErrorsAndEmptySpecs) {
   EXPECT_EQ(parse_error(""), "spec.yaml: the app spec is empty");
 }
 
+// P-2: an image may run its own ENTRYPOINT, in a spec as in a payload.
+TEST(SpecFileTest, AnImageRoleMayLeaveOutTheEntrypoint) {
+  EXPECT_EQ(parse("name: a\nroles: [{name: r, image: busybox}]").roles[0].entrypoint, "");
+}
+
 TEST(SpecFileTest, ChecksAcrossFieldsCarryLinesToo) {
   EXPECT_EQ(parse_error("name: a\nroles: [{name: r, entrypoint: e}, {name: r, entrypoint: f}]"),
             R"(spec.yaml:2:42: roles[1].name: "r" is used twice; role names must be unique)");
