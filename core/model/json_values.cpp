@@ -83,20 +83,6 @@ double as_number(const Value& value, const Where& where) {
   return value.GetDouble();
 }
 
-int64_t as_int64(const Value& value, const Where& where, int64_t min) {
-  if (!value.IsInt64() || value.GetInt64() < min) {
-    fail_expected(where, "an integer >= " + std::to_string(min), value);
-  }
-  return value.GetInt64();
-}
-
-int as_int(const Value& value, const Where& where, int min) {
-  if (!value.IsInt() || value.GetInt() < min) {
-    fail_expected(where, "an integer >= " + std::to_string(min), value);
-  }
-  return value.GetInt();
-}
-
 std::vector<std::string> as_string_list(const Value& value, const Where& where) {
   if (!value.IsArray()) fail_expected(where, "a list of strings", value);
   std::vector<std::string> items;
@@ -112,16 +98,6 @@ std::map<std::string, std::string> as_string_map(const Value& value, const Where
   for (const auto& member : value.GetObject()) {
     const std::string key(member.name.GetString(), member.name.GetStringLength());
     items[key] = as_string(member.value, where / key);
-  }
-  return items;
-}
-
-std::map<std::string, int> as_int_map(const Value& value, const Where& where, int min) {
-  if (!value.IsObject()) fail_expected(where, "an object of integers", value);
-  std::map<std::string, int> items;
-  for (const auto& member : value.GetObject()) {
-    const std::string key(member.name.GetString(), member.name.GetStringLength());
-    items[key] = as_int(member.value, where / key, min);
   }
   return items;
 }

@@ -7,7 +7,6 @@
 
 #include <rapidjson/document.h>
 
-#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -45,11 +44,8 @@ const Value* find(const Value& object, const char* name);
 std::string as_string(const Value& value, const Where& where);
 bool as_bool(const Value& value, const Where& where);
 double as_number(const Value& value, const Where& where);
-int as_int(const Value& value, const Where& where, int min);
-int64_t as_int64(const Value& value, const Where& where, int64_t min);
 std::vector<std::string> as_string_list(const Value& value, const Where& where);
 std::map<std::string, std::string> as_string_map(const Value& value, const Where& where);
-std::map<std::string, int> as_int_map(const Value& value, const Where& where, int min);
 
 // Refuses a "schema" member other than `expected`; an absent one is accepted.
 void check_schema(const Value& object, const Where& where, std::string_view expected);

@@ -5,14 +5,12 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 
-#include "json_values.hpp"
+#include "appdef_from_sdk.hpp"
 
 namespace sortie::core {
 namespace {
 
 using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-using json::Value;
-using json::Where;
 
 void write_string(Writer& w, std::string_view text) {
   w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
@@ -125,112 +123,14 @@ std::string text_of(const rapidjson::StringBuffer& buffer) {
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-// ---- readers ----
-
-Resource read_resource(const Value& value, const Where& where) {
-  json::as_object(value, where);
-  Resource res;
-  if (const Value* cpu = json::find(value, "cpu")) {
-    res.cpu = json::as_number(*cpu, where / "cpu");
-    if (res.cpu < 0 && res.cpu != -1) json::fail_expected(where / "cpu", "a number >= 0", *cpu);
+// Runs an SDK payload reader; its errors name the field, `origin` adds the document.
+template <typename Read>
+auto with_origin(std::string_view origin, const Read& read) {
+  try {
+    return read();
+  } catch (const Error& e) {
+    throw Error(e.status(), std::string(origin) + ": " + e.what());
   }
-  if (const Value* gpu = json::find(value, "gpu")) res.gpu = json::as_int(*gpu, where / "gpu", -1);
-  if (const Value* mem = json::find(value, "memMB")) {
-    res.mem_mb = json::as_int64(*mem, where / "memMB", -1);
-  }
-  if (const Value* caps = json::find(value, "capabilities")) {
-    res.capabilities = json::as_string_map(*caps, where / "capabilities");
-  }
-  if (const Value* devices = json::find(value, "devices")) {
-    res.devices = json::as_int_map(*devices, where / "devices", 0);
-  }
-  return res;
-}
-
-Mount read_mount(const Value& value, const Where& where) {
-  json::as_object(value, where);
-  Mount mount;
-  const Value* type = json::find(value, "type");
-  if (type == nullptr)
-    throw Error::invalid_argument(where.prefix() + "type is required (bind, volume or device)");
-  const std::string type_name = json::as_string(*type, where / "type");
-  if (type_name == "bind") {
-    mount.type = MountType::kBind;
-  } else if (type_name == "volume") {
-    mount.type = MountType::kVolume;
-  } else if (type_name == "device") {
-    mount.type = MountType::kDevice;
-  } else {
-    json::fail_expected(where / "type", "\"bind\", \"volume\" or \"device\"", *type);
-  }
-  if (const Value* src = json::find(value, "src")) mount.src = json::as_string(*src, where / "src");
-  if (const Value* dst = json::find(value, "dst")) mount.dst = json::as_string(*dst, where / "dst");
-  if (const Value* ro = json::find(value, "read_only")) {
-    mount.read_only = json::as_bool(*ro, where / "read_only");
-  }
-  if (const Value* perm = json::find(value, "permissions")) {
-    mount.permissions = json::as_string(*perm, where / "permissions");
-  }
-  // A device appears at its own path unless told otherwise (TorchX DeviceMount).
-  if (mount.type == MountType::kDevice && mount.dst.empty()) mount.dst = mount.src;
-  return mount;
-}
-
-std::string required_string(const Value& object, const char* name, const Where& where) {
-  const Value* value = json::find(object, name);
-  if (value == nullptr) throw Error::invalid_argument(where.prefix() + name + " is required");
-  return json::as_string(*value, where / name);
-}
-
-Role read_role(const Value& value, const Where& where) {
-  json::as_object(value, where);
-  json::check_schema(value, where, "sortie.role/1");
-  Role role;
-  role.name = required_string(value, "name", where);
-  if (const Value* v = json::find(value, "image"))
-    role.image = json::as_string(*v, where / "image");
-  // An image may run its own entrypoint (docs/payloads.md P-2); a process needs one.
-  if (role.image.empty() || json::find(value, "entrypoint") != nullptr) {
-    role.entrypoint = required_string(value, "entrypoint", where);
-  }
-  if (const Value* v = json::find(value, "base_image")) {
-    role.base_image = json::as_string(*v, where / "base_image");
-  }
-  if (const Value* v = json::find(value, "args"))
-    role.args = json::as_string_list(*v, where / "args");
-  if (const Value* v = json::find(value, "env")) role.env = json::as_string_map(*v, where / "env");
-  if (const Value* v = json::find(value, "num_replicas")) {
-    role.num_replicas = json::as_int(*v, where / "num_replicas", 1);
-  }
-  if (const Value* v = json::find(value, "min_replicas")) {
-    role.min_replicas = json::as_int(*v, where / "min_replicas", 1);
-  }
-  if (const Value* v = json::find(value, "max_retries")) {
-    role.max_retries = json::as_int(*v, where / "max_retries", 0);
-  }
-  if (const Value* v = json::find(value, "retry_policy")) {
-    const auto policy = retry_policy_from_string(json::as_string(*v, where / "retry_policy"));
-    if (!policy) {
-      json::fail_expected(where / "retry_policy", "\"REPLICA\", \"APPLICATION\" or \"ROLE\"", *v);
-    }
-    role.retry_policy = *policy;
-  }
-  if (const Value* v = json::find(value, "resource")) {
-    role.resource = read_resource(*v, where / "resource");
-  }
-  if (const Value* v = json::find(value, "port_map")) {
-    role.port_map = json::as_int_map(*v, where / "port_map", 0);
-  }
-  if (const Value* v = json::find(value, "mounts")) {
-    json::as_array(*v, where / "mounts");
-    for (rapidjson::SizeType i = 0; i < v->Size(); ++i) {
-      role.mounts.push_back(read_mount((*v)[i], (where / "mounts")[i]));
-    }
-  }
-  if (const Value* v = json::find(value, "metadata")) {
-    role.metadata_json = json::compact(json::as_object(*v, where / "metadata"));
-  }
-  return role;
 }
 
 }  // namespace
@@ -268,38 +168,15 @@ std::string to_json(const Resource& res) {
 std::string to_json(const AppStatus& status) { return write_status(status); }
 
 AppDef appdef_from_json(std::string_view text, std::string_view origin) {
-  const auto document = json::parse(text, origin);
-  const Where where{std::string(origin), ""};
-  json::as_object(document, where);
-  json::check_schema(document, where, "sortie.appdef/1");
-  AppDef app;
-  app.name = required_string(document, "name", where);
-  if (const Value* v = json::find(document, "metadata")) {
-    app.metadata = json::as_string_map(*v, where / "metadata");
-  }
-  const Value* roles = json::find(document, "roles");
-  if (roles == nullptr) throw Error::invalid_argument(where.prefix() + "roles is required");
-  json::as_array(*roles, where / "roles");
-  for (rapidjson::SizeType i = 0; i < roles->Size(); ++i) {
-    app.roles.push_back(read_role((*roles)[i], (where / "roles")[i]));
-  }
-  return app;
+  return with_origin(origin, [&] { return appdef_from_sdk(::sortie::read_appdef(text)); });
 }
 
 Resource resource_from_json(std::string_view text, std::string_view origin) {
-  const auto document = json::parse(text, origin);
-  const Where where{std::string(origin), ""};
-  json::as_object(document, where);
-  json::check_schema(document, where, "sortie.resource/1");
-  return read_resource(document, where);
+  return with_origin(origin, [&] { return resource_from_sdk(::sortie::read_resource(text)); });
 }
 
 AppStatus status_from_json(std::string_view text, std::string_view origin) {
-  try {
-    return read_status(text);
-  } catch (const Error& e) {
-    throw Error(e.status(), std::string(origin) + ": " + e.what());
-  }
+  return with_origin(origin, [&] { return read_status(text); });
 }
 
 }  // namespace sortie::core

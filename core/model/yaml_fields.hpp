@@ -2,7 +2,7 @@
 //
 // The reading vocabulary shared by the files people write (app specs, experiment files): the
 // one YAML document loader, field paths, and errors that name where the field is written:
-// "spec.yaml:4:11: roles[0].args: expected a list of strings, got \"5\"".
+// "exp.yaml:2:53: executables.t.env_vars: expected a mapping of names to strings, got \"y\"".
 #ifndef SORTIE_CORE_SRC_YAML_FIELDS_HPP
 #define SORTIE_CORE_SRC_YAML_FIELDS_HPP
 

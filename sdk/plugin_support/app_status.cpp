@@ -72,7 +72,7 @@ AppState read_state(const payload::Json& object, const std::string& path, AppSta
 }
 
 ReplicaStatus read_replica(const payload::Json& value, const std::string& path) {
-  if (!value.IsObject()) payload::fail(path, "must be an object");
+  if (!value.IsObject()) payload::fail_type(path, "an object", value);
   ReplicaStatus replica;
   replica.id = read_count(value, "id", path).value_or(0);
   replica.state = read_state(value, path, AppState::kUnknown);
@@ -105,7 +105,7 @@ AppStatus read_status(std::string_view json) {
   if (const payload::Json* roles = payload::read_array(document, "roles", "")) {
     for (const payload::Json& value : roles->GetArray()) {
       const std::string path = "roles[" + std::to_string(status.roles.size()) + "]";
-      if (!value.IsObject()) payload::fail(path, "must be an object");
+      if (!value.IsObject()) payload::fail_type(path, "an object", value);
       RoleStatus& role = status.roles.emplace_back();
       role.role = payload::read_string(value, "role", path);
       if (const payload::Json* replicas = payload::read_array(value, "replicas", path)) {

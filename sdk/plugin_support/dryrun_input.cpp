@@ -26,7 +26,7 @@ DryrunInput read_dryrun_input(std::string_view json) {
     for (const auto& entry : images->GetObject()) {
       const std::string role(entry.name.GetString(), entry.name.GetStringLength());
       const std::string path = "images." + role;
-      if (!entry.value.IsObject()) fail(path, "must be an object");
+      if (!entry.value.IsObject()) fail_type(path, "an object", entry.value);
       ProvidedImage image;
       image.img_root = read_string(entry.value, "img_root", path);
       image.cwd = read_string(entry.value, "cwd", path, image.img_root);

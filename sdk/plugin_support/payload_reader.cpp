@@ -28,17 +28,40 @@ rapidjson::Document parse_object(std::string_view text, std::string_view what) {
   return document;
 }
 
-void check_schema(const Json& object, std::string_view expected) {
+void check_schema(const Json& object, std::string_view expected, const std::string& prefix) {
   const Json* schema = find(object, "schema");
   if (schema == nullptr) return;
   if (!schema->IsString() || std::string_view(schema->GetString()) != expected) {
-    fail("schema", "expected \"" + std::string(expected) + "\", got " + to_text(*schema) +
-                       " (a payload of another kind or major version)");
+    fail(member_path(prefix, "schema"), "expected \"" + std::string(expected) + "\", got " +
+                                            describe(*schema) +
+                                            " (a payload of another kind or major version)");
   }
 }
 
 void fail(const std::string& path, const std::string& message) {
   throw Error::invalid_argument(path + ": " + message);
+}
+
+std::string describe(const Json& value) {
+  // Long texts are cut: the path already says where the value is.
+  constexpr size_t kShown = 60;
+  if (value.IsObject()) return "an object";
+  if (value.IsArray()) return "an array";
+  const std::string text = to_text(value);
+  return text.size() <= kShown ? text : text.substr(0, kShown) + "...";
+}
+
+void fail_type(const std::string& path, std::string_view expected, const Json& got) {
+  fail(path, "expected " + std::string(expected) + ", got " + describe(got));
+}
+
+int64_t int_value(const Json& value, const std::string& path) {
+  if (value.IsInt64()) return value.GetInt64();
+  if (value.IsDouble() &&
+      value.GetDouble() == static_cast<double>(static_cast<int64_t>(value.GetDouble()))) {
+    return static_cast<int64_t>(value.GetDouble());
+  }
+  fail_type(path, "an integer", value);
 }
 
 std::string member_path(const std::string& prefix, std::string_view key) {
@@ -55,46 +78,42 @@ std::string read_string(const Json& object, const char* key, const std::string& 
                         std::string fallback) {
   const Json* value = find(object, key);
   if (value == nullptr) return fallback;
-  if (!value->IsString()) fail(member_path(prefix, key), "must be a string");
+  if (!value->IsString()) fail_type(member_path(prefix, key), "a string", *value);
   return std::string(value->GetString(), value->GetStringLength());
 }
 
 int64_t read_int(const Json& object, const char* key, const std::string& prefix, int64_t fallback) {
   const Json* value = find(object, key);
   if (value == nullptr) return fallback;
-  if (value->IsInt64()) return value->GetInt64();
-  // Some writers spell integers as integral doubles (2.0).
-  if (value->IsDouble() &&
-      value->GetDouble() == static_cast<double>(static_cast<int64_t>(value->GetDouble()))) {
-    return static_cast<int64_t>(value->GetDouble());
-  }
-  fail(member_path(prefix, key), "must be an integer");
+  return int_value(*value, member_path(prefix, key));
 }
 
 double read_number(const Json& object, const char* key, const std::string& prefix,
                    double fallback) {
   const Json* value = find(object, key);
   if (value == nullptr) return fallback;
-  if (!value->IsNumber()) fail(member_path(prefix, key), "must be a number");
+  if (!value->IsNumber()) fail_type(member_path(prefix, key), "a number", *value);
   return value->GetDouble();
 }
 
 bool read_bool(const Json& object, const char* key, const std::string& prefix, bool fallback) {
   const Json* value = find(object, key);
   if (value == nullptr) return fallback;
-  if (!value->IsBool()) fail(member_path(prefix, key), "must be true or false");
+  if (!value->IsBool()) fail_type(member_path(prefix, key), "true or false", *value);
   return value->GetBool();
 }
 
 const Json* read_object(const Json& object, const char* key, const std::string& prefix) {
   const Json* value = find(object, key);
-  if (value != nullptr && !value->IsObject()) fail(member_path(prefix, key), "must be an object");
+  if (value != nullptr && !value->IsObject())
+    fail_type(member_path(prefix, key), "an object", *value);
   return value;
 }
 
 const Json* read_array(const Json& object, const char* key, const std::string& prefix) {
   const Json* value = find(object, key);
-  if (value != nullptr && !value->IsArray()) fail(member_path(prefix, key), "must be an array");
+  if (value != nullptr && !value->IsArray())
+    fail_type(member_path(prefix, key), "an array", *value);
   return value;
 }
 
@@ -105,7 +124,8 @@ std::vector<std::string> read_strings(const Json& object, const char* key,
   if (list == nullptr) return out;
   for (const Json& item : list->GetArray()) {
     if (!item.IsString()) {
-      fail(member_path(prefix, key) + "[" + std::to_string(out.size()) + "]", "must be a string");
+      fail_type(member_path(prefix, key) + "[" + std::to_string(out.size()) + "]", "a string",
+                item);
     }
     out.emplace_back(item.GetString(), item.GetStringLength());
   }
@@ -120,7 +140,9 @@ std::vector<std::pair<std::string, std::string>> read_string_map(const Json& obj
   if (map == nullptr) return out;
   for (const auto& entry : map->GetObject()) {
     std::string name(entry.name.GetString(), entry.name.GetStringLength());
-    if (!entry.value.IsString()) fail(member_path(prefix, key) + "." + name, "must be a string");
+    if (!entry.value.IsString()) {
+      fail_type(member_path(prefix, key) + "." + name, "a string", entry.value);
+    }
     out.emplace_back(std::move(name),
                      std::string(entry.value.GetString(), entry.value.GetStringLength()));
   }

@@ -19,11 +19,21 @@ using Json = rapidjson::Value;
 rapidjson::Document parse_object(std::string_view text, std::string_view what);
 
 // A "schema" member, when present, must name `expected`: a payload of another kind or major
-// version is refused rather than misread.
-void check_schema(const Json& object, std::string_view expected);
+// version is refused rather than misread. `prefix` is the object's own path ("" at the root).
+void check_schema(const Json& object, std::string_view expected, const std::string& prefix = "");
 
 // INVALID_ARGUMENT "<path>: <message>".
 [[noreturn]] void fail(const std::string& path, const std::string& message);
+
+// What was written, for "got ...": a scalar's JSON text (shortened), "an object" or "an array".
+std::string describe(const Json& value);
+
+// INVALID_ARGUMENT "<path>: expected <expected>, got <describe(got)>", as the host words its
+// files (docs/specs.md).
+[[noreturn]] void fail_type(const std::string& path, std::string_view expected, const Json& got);
+
+// An integer value; integral doubles (2.0) count, as some writers spell integers so.
+int64_t int_value(const Json& value, const std::string& path);
 
 // "<prefix>.<key>", or key alone at the root.
 std::string member_path(const std::string& prefix, std::string_view key);

@@ -64,7 +64,7 @@ TEST(CliLimits, ReplicasPastTheLimitAreRefusedAtTheLimitAccepted) {
   const auto refused =
       sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "--spec", spec_with("2147483647")});
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
-  EXPECT_NE(refused.err.find("num_replicas (2147483647) exceeds the limit of 10000 replicas "
+  EXPECT_NE(refused.err.find("num_replicas: 2147483647 exceeds the limit of 10000 replicas "
                              "(docs/limits.md L-13); raise it with "
                              "SORTIE_LIMIT_REPLICAS_PER_ROLE=<n>"),
             std::string::npos)

@@ -137,7 +137,7 @@ TEST(ModelJsonTest, ErrorsNameOriginAndJsonPath) {
                                   {"name":"s","entrypoint":"e","num_replicas":"two"}]})",
                                "spec.json");
             }),
-            R"(spec.json: roles[1].num_replicas: expected an integer >= 1, got "two")");
+            R"(spec.json: roles[1].num_replicas: expected an integer, got "two")");
   EXPECT_EQ(error_of([] {
               appdef_from_json(
                   R"({"name":"a","roles":[{"name":"r","entrypoint":"e","args":["x",3]}]})",
@@ -145,10 +145,11 @@ TEST(ModelJsonTest, ErrorsNameOriginAndJsonPath) {
             }),
             "plugin docker: roles[0].args[1]: expected a string, got 3");
   EXPECT_EQ(error_of([] { appdef_from_json(R"({"name":"a","roles":[{"name":"r"}]})", "o"); }),
-            "o: roles[0]: entrypoint is required");
-  EXPECT_EQ(error_of([] { appdef_from_json(R"({"roles":[]})", "o"); }), "o: name is required");
-  EXPECT_EQ(error_of([] { appdef_from_json(R"({"name":"a"})", "o"); }), "o: roles is required");
-  EXPECT_EQ(error_of([] { appdef_from_json(R"([1])", "o"); }), "o: expected an object, got a list");
+            "o: roles[0].entrypoint: is required when the role has no image");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"({"roles":[]})", "o"); }), "o: name: is required");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"({"name":"a"})", "o"); }), "o: roles: is required");
+  EXPECT_EQ(error_of([] { appdef_from_json(R"([1])", "o"); }),
+            "o: sortie.appdef/1: expected a JSON object");
   EXPECT_EQ(
       error_of([] {
         appdef_from_json(R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
@@ -161,7 +162,7 @@ TEST(ModelJsonTest, ErrorsNameOriginAndJsonPath) {
                                   "resource":{"memMB":"1G"}}]})",
                                "o");
             }),
-            R"(o: roles[0].resource.memMB: expected an integer >= -1, got "1G")");
+            R"(o: roles[0].resource.memMB: expected an integer, got "1G")");
   EXPECT_EQ(error_of([] {
               appdef_from_json(R"({"name":"a","roles":[{"name":"r","entrypoint":"e",
                                   "mounts":[{"type":"nfs","src":"a","dst":"b"}]}]})",
@@ -179,9 +180,9 @@ TEST(ModelJsonTest, ErrorsNameOriginAndJsonPath) {
                                   "metadata":[1]}]})",
                                "o");
             }),
-            "o: roles[0].metadata: expected an object, got a list");
+            "o: roles[0].metadata: expected an object, got an array");
   EXPECT_EQ(error_of([] { appdef_from_json(R"({"name": )", "o"); }),
-            "o: invalid JSON at offset 9: Invalid value.");
+            "o: sortie.appdef/1: invalid JSON at offset 9: Invalid value.");
   EXPECT_EQ(error_of([] { appdef_from_json(R"({"schema":"sortie.appdef/2","name":"a"})", "o"); }),
             R"(o: schema: expected "sortie.appdef/1", got "sortie.appdef/2" (a payload of )"
             "another kind or major version)");
@@ -197,11 +198,11 @@ TEST(ModelJsonTest, ResourceRoundTripsAndReportsErrors) {
   EXPECT_EQ(resource_from_json(to_json(res), "test"), res);
   EXPECT_EQ(resource_from_json(R"({"cpu":null})", "test"), Resource{});
   EXPECT_EQ(error_of([] { resource_from_json(R"({"gpu":1.5})", "named resource gpu.x"); }),
-            "named resource gpu.x: gpu: expected an integer >= -1, got 1.5");
+            "named resource gpu.x: gpu: expected an integer, got 1.5");
   EXPECT_EQ(error_of([] { resource_from_json(R"({"cpu":-3})", "r"); }),
-            "r: cpu: expected a number >= 0, got -3");
+            "r: cpu: must be at least 0 (or -1: unset), got -3");
   EXPECT_EQ(error_of([] { resource_from_json(R"({"devices":{"efa":-1}})", "r"); }),
-            "r: devices.efa: expected an integer >= 0, got -1");
+            "r: devices.efa: must be at least 0, got -1");
 }
 
 TEST(ModelJsonTest, StatusRoundTripsWithKnownAndUnknownValues) {
@@ -285,13 +286,13 @@ TEST(ModelJsonTest, StatusErrorsNameThePath) {
                                   "roles":[{"role":"r","replicas":[{"id":0,"pid":"12"}]}]})",
                                "plugin p");
             }),
-            "plugin p: roles[0].replicas[0].pid: must be an integer");
+            R"(plugin p: roles[0].replicas[0].pid: expected an integer, got "12")");
   EXPECT_EQ(error_of([] {
               status_from_json(R"({"app_id":"x","state":"RUNNING",
                                   "roles":[{"role":"r","replicas":[{"exit_code":1.5}]}]})",
                                "plugin p");
             }),
-            "plugin p: roles[0].replicas[0].exit_code: must be an integer");
+            "plugin p: roles[0].replicas[0].exit_code: expected an integer, got 1.5");
   EXPECT_EQ(error_of([] { status_from_json(R"({"schema":"sortie.list/1"})", "plugin p"); }),
             R"(plugin p: schema: expected "sortie.status/1", got "sortie.list/1" (a payload of )"
             "another kind or major version)");

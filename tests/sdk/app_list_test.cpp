@@ -18,7 +18,7 @@ TEST(AppListTest, NamesTheFilterFieldAtFault) {
     FAIL() << "accepted a numeric session";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), Code::kInvalidArgument);
-    EXPECT_STREQ(e.what(), "session: must be a string");
+    EXPECT_STREQ(e.what(), "session: expected a string, got 1");
   }
 }
 

@@ -87,7 +87,7 @@ TEST(AppStatusTest, ReadingNamesTheFieldAtFault) {
             "roles[0].replicas[0].pid: must be an integer >= 0");
   EXPECT_EQ(read_error(R"({"app_id":"x","state":"RUNNING",)"
                        R"("roles":[{"role":"r","replicas":[{"exit_code":1.5}]}]})"),
-            "roles[0].replicas[0].exit_code: must be an integer");
+            "roles[0].replicas[0].exit_code: expected an integer, got 1.5");
   EXPECT_EQ(read_error(R"({"schema":"sortie.list/1"})"),
             R"(schema: expected "sortie.status/1", got "sortie.list/1" (a payload of another )"
             "kind or major version)");

@@ -107,59 +107,149 @@ TEST(AppDefTest, NamesTheFieldPathOfEachError) {
   EXPECT_EQ(error_of("{"),
             "sortie.appdef/1: invalid JSON at offset 1: Missing a name for "
             "object member.");
-  EXPECT_EQ(error_of(R"({"name":"a"})"), "roles: the app has no roles");
-  EXPECT_EQ(error_of(R"({"name":"a","roles":{}})"), "roles: must be an array");
-  EXPECT_EQ(error_of(R"({"name":1,"roles":[]})"), "name: must be a string");
+  EXPECT_EQ(error_of(R"({"schema":"sortie.appdef/2","name":"a"})"),
+            R"(schema: expected "sortie.appdef/1", got "sortie.appdef/2" (a payload of another )"
+            "kind or major version)");
+  EXPECT_EQ(error_of(R"({"roles":[]})"), "name: is required");
+  EXPECT_EQ(error_of(R"({"name":"a"})"), "roles: is required");
+  EXPECT_EQ(error_of(R"({"name":"a","roles":[]})"), "roles: must hold at least one role");
+  EXPECT_EQ(error_of(R"({"name":"a","roles":{}})"), "roles: expected an array, got an object");
+  EXPECT_EQ(error_of(R"({"name":1,"roles":[]})"), "name: expected a string, got 1");
   EXPECT_EQ(error_of(R"({"name":"a","metadata":{"k":1},"roles":[]})"),
-            "metadata.k: must be a string");
-  EXPECT_EQ(error_of(R"({"roles":[7]})"), "roles[0]: must be an object");
-  EXPECT_EQ(error_of(R"({"roles":[{"entrypoint":"e"}]})"), "roles[0].name: is required");
-  EXPECT_EQ(error_of(R"({"roles":[{"name":"r","entrypoint":"e"},{"name":"r","entrypoint":"e"}]})"),
-            "roles[1].name: 'r' is used twice");
-  EXPECT_EQ(role_error(R"(,"image":3)"), "roles[0].image: must be a string");
-  EXPECT_EQ(role_error(R"(,"base_image":[])"), "roles[0].base_image: must be a string");
-  EXPECT_EQ(role_error(R"(,"args":"x")"), "roles[0].args: must be an array");
-  EXPECT_EQ(role_error(R"(,"args":["a",1])"), "roles[0].args[1]: must be a string");
-  EXPECT_EQ(role_error(R"(,"env":[])"), "roles[0].env: must be an object");
-  EXPECT_EQ(role_error(R"(,"env":{"A":1})"), "roles[0].env.A: must be a string");
-  EXPECT_EQ(role_error(R"(,"num_replicas":"2")"), "roles[0].num_replicas: must be an integer");
-  EXPECT_EQ(role_error(R"(,"num_replicas":0)"), "roles[0].num_replicas: must be at least 1");
+            "metadata.k: expected a string, got 1");
+  EXPECT_EQ(error_of(R"({"name":"a","roles":[7]})"), "roles[0]: expected an object, got 7");
+  EXPECT_EQ(error_of(R"({"name":"a","roles":[{"entrypoint":"e"}]})"), "roles[0].name: is required");
+  EXPECT_EQ(error_of(R"({"name":"a","roles":[{"schema":"sortie.resource/1","name":"r"}]})"),
+            R"(roles[0].schema: expected "sortie.role/1", got "sortie.resource/1" (a payload of )"
+            "another kind or major version)");
+  EXPECT_EQ(error_of(R"({"name":"a","roles":[{"name":"r","entrypoint":"e"},)"
+                     R"({"name":"r","entrypoint":"e"}]})"),
+            R"(roles[1].name: "r" is used twice; role names must be unique)");
+  EXPECT_EQ(role_error(R"(,"image":3)"), "roles[0].image: expected a string, got 3");
+  EXPECT_EQ(role_error(R"(,"base_image":[])"),
+            "roles[0].base_image: expected a string, got an array");
+  EXPECT_EQ(role_error(R"(,"args":"x")"), R"(roles[0].args: expected an array, got "x")");
+  EXPECT_EQ(role_error(R"(,"args":["a",1])"), "roles[0].args[1]: expected a string, got 1");
+  EXPECT_EQ(role_error(R"(,"env":[])"), "roles[0].env: expected an object, got an array");
+  EXPECT_EQ(role_error(R"(,"env":{"A":1})"), "roles[0].env.A: expected a string, got 1");
+  EXPECT_EQ(role_error(R"(,"num_replicas":"2")"),
+            R"(roles[0].num_replicas: expected an integer, got "2")");
+  EXPECT_EQ(role_error(R"(,"num_replicas":0)"), "roles[0].num_replicas: must be at least 1, got 0");
+  EXPECT_EQ(role_error(R"(,"num_replicas":20000)"),
+            "roles[0].num_replicas: 20000 exceeds the limit of 10000 replicas "
+            "(docs/limits.md L-13); raise it with SORTIE_LIMIT_REPLICAS_PER_ROLE=<n>");
   EXPECT_EQ(role_error(R"(,"num_replicas":2,"min_replicas":3)"),
             "roles[0].min_replicas: must be between 1 and num_replicas (2), got 3");
   EXPECT_EQ(role_error(R"(,"min_replicas":0)"),
             "roles[0].min_replicas: must be between 1 and num_replicas (1), got 0");
-  EXPECT_EQ(role_error(R"(,"max_retries":-1)"), "roles[0].max_retries: must be >= 0");
+  EXPECT_EQ(role_error(R"(,"max_retries":-1)"), "roles[0].max_retries: must be at least 0, got -1");
+  EXPECT_EQ(role_error(R"(,"max_retries":2147483648)"),
+            "roles[0].max_retries: must be at most 2147483647, got 2147483648");
   EXPECT_EQ(role_error(R"(,"retry_policy":"HOST")"),
             R"(roles[0].retry_policy: expected "REPLICA", "APPLICATION" or "ROLE", got "HOST")");
-  EXPECT_EQ(role_error(R"(,"retry_policy":1)"), "roles[0].retry_policy: must be a string");
-  EXPECT_EQ(role_error(R"(,"resource":1)"), "roles[0].resource: must be an object");
-  EXPECT_EQ(role_error(R"(,"resource":{"cpu":"1"})"), "roles[0].resource.cpu: must be a number");
-  EXPECT_EQ(role_error(R"(,"resource":{"gpu":0.5})"), "roles[0].resource.gpu: must be an integer");
+  EXPECT_EQ(role_error(R"(,"retry_policy":1)"), "roles[0].retry_policy: expected a string, got 1");
+  EXPECT_EQ(role_error(R"(,"resource":1)"), "roles[0].resource: expected an object, got 1");
+  EXPECT_EQ(role_error(R"(,"resource":{"cpu":"1"})"),
+            R"(roles[0].resource.cpu: expected a number, got "1")");
+  EXPECT_EQ(role_error(R"(,"resource":{"cpu":-0.5})"),
+            "roles[0].resource.cpu: must be at least 0 (or -1: unset), got -0.5");
+  EXPECT_EQ(role_error(R"(,"resource":{"gpu":0.5})"),
+            "roles[0].resource.gpu: expected an integer, got 0.5");
+  EXPECT_EQ(role_error(R"(,"resource":{"gpu":-2})"),
+            "roles[0].resource.gpu: must be at least 0 (or -1: unset), got -2");
   EXPECT_EQ(role_error(R"(,"resource":{"memMB":"1G"})"),
-            "roles[0].resource.memMB: must be an integer");
+            R"(roles[0].resource.memMB: expected an integer, got "1G")");
   EXPECT_EQ(role_error(R"(,"resource":{"capabilities":{"z":1}})"),
-            "roles[0].resource.capabilities.z: must be a string");
+            "roles[0].resource.capabilities.z: expected a string, got 1");
   EXPECT_EQ(role_error(R"(,"resource":{"devices":{"fpga":-1}})"),
-            "roles[0].resource.devices.fpga: must be a count >= 0");
+            "roles[0].resource.devices.fpga: must be at least 0, got -1");
   EXPECT_EQ(role_error(R"(,"port_map":{"http":0})"),
-            "roles[0].port_map.http: must be a port number from 1 to 65535");
+            "roles[0].port_map.http: must be a port number from 1 to 65535, got 0");
   EXPECT_EQ(role_error(R"(,"port_map":{"http":"80"})"),
-            "roles[0].port_map.http: must be a port number from 1 to 65535");
-  EXPECT_EQ(role_error(R"(,"mounts":{})"), "roles[0].mounts: must be an array");
-  EXPECT_EQ(role_error(R"(,"mounts":[1])"), "roles[0].mounts[0]: must be an object");
+            R"(roles[0].port_map.http: expected an integer, got "80")");
+  EXPECT_EQ(role_error(R"(,"mounts":{})"), "roles[0].mounts: expected an array, got an object");
+  EXPECT_EQ(role_error(R"(,"mounts":[1])"), "roles[0].mounts[0]: expected an object, got 1");
+  EXPECT_EQ(role_error(R"(,"mounts":[{"src":"/a","dst":"/b"}])"),
+            R"(roles[0].mounts[0].type: is required ("bind", "volume" or "device"))");
   EXPECT_EQ(role_error(R"(,"mounts":[{"type":"tmpfs","src":"/a","dst":"/b"}])"),
             R"(roles[0].mounts[0].type: expected "bind", "volume" or "device", got "tmpfs")");
   EXPECT_EQ(role_error(R"(,"mounts":[{"type":"bind","dst":"/b"}])"),
             "roles[0].mounts[0].src: is required");
+  EXPECT_EQ(role_error(R"(,"mounts":[{"type":"bind","src":"/a"}])"),
+            "roles[0].mounts[0].dst: is required");
   EXPECT_EQ(role_error(R"(,"mounts":[{"type":"bind","src":"a","dst":"/b"}])"),
             R"(roles[0].mounts[0].src: must be an absolute host path, got "a")");
   EXPECT_EQ(role_error(R"(,"mounts":[{"type":"volume","src":"v","dst":"b"}])"),
             R"(roles[0].mounts[0].dst: must be an absolute path, got "b")");
   EXPECT_EQ(role_error(R"(,"mounts":[{"type":"bind","src":"/a","dst":"/b","read_only":1}])"),
-            "roles[0].mounts[0].read_only: must be true or false");
+            "roles[0].mounts[0].read_only: expected true or false, got 1");
   EXPECT_EQ(role_error(R"(,"mounts":[{"type":"device","src":"/dev/x","permissions":"rx"}])"),
             R"(roles[0].mounts[0].permissions: must use only r, w and m, got "rx")");
-  EXPECT_EQ(role_error(R"(,"metadata":[])"), "roles[0].metadata: must be an object");
+  EXPECT_EQ(role_error(R"(,"metadata":[])"), "roles[0].metadata: expected an object, got an array");
+}
+
+// ScalarForm::kText: numbers and booleans may arrive as text (YAML specs the host converts);
+// what is not one still fails with the same words as a typed payload.
+TEST(AppDefTest, TextScalarsReadNumbersAndBooleansFromStrings) {
+  const std::string app = app_with_role(
+      R"(,"entrypoint":"e","num_replicas":"3","max_retries":"2","resource":{"cpu":"0.5",)"
+      R"("gpu":"1","memMB":"1024","devices":{"fpga":"2"}},"port_map":{"http":"80"},)"
+      R"("mounts":[{"type":"bind","src":"/a","dst":"/b","read_only":"true"}],)"
+      R"("args":["2"],"metadata":{"m":"4"})");
+  const Role role = read_appdef(app, ScalarForm::kText).roles[0];
+  EXPECT_EQ(role.num_replicas, 3);
+  EXPECT_EQ(role.max_retries, 2);
+  EXPECT_EQ(role.resource.cpu, 0.5);
+  EXPECT_EQ(role.resource.gpu, 1);
+  EXPECT_EQ(role.resource.mem_mb, 1024);
+  EXPECT_EQ(role.resource.devices, (CountPairs{{"fpga", 2}}));
+  EXPECT_EQ(role.port_map, (CountPairs{{"http", 80}}));
+  EXPECT_TRUE(role.mounts[0].read_only);
+  EXPECT_EQ(role.args, std::vector<std::string>{"2"});       // strings stay strings
+  EXPECT_EQ(role.metadata, (StringPairs{{"m", R"("4")"}}));  // metadata is kept as written
+  try {
+    read_appdef(app_with_role(R"(,"entrypoint":"e","num_replicas":"two")"), ScalarForm::kText);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), R"(roles[0].num_replicas: expected an integer, got "two")");
+  }
+  EXPECT_EQ(error_of(app), R"(roles[0].num_replicas: expected an integer, got "3")");
+  // YAML 1.2's core schema: these read as numbers and booleans, 0x10 and yes stay strings.
+  const auto text_role = [](const std::string& members) {
+    return read_appdef(app_with_role(R"(,"entrypoint":"e")" + members), ScalarForm::kText).roles[0];
+  };
+  EXPECT_EQ(text_role(R"(,"num_replicas":"010")").num_replicas, 10);
+  EXPECT_EQ(text_role(R"(,"num_replicas":"1e1")").num_replicas, 10);
+  EXPECT_EQ(text_role(R"(,"resource":{"cpu":".5"})").resource.cpu, 0.5);
+  EXPECT_TRUE(text_role(R"(,"mounts":[{"type":"bind","src":"/a","dst":"/b","read_only":"True"}])")
+                  .mounts[0]
+                  .read_only);
+  try {
+    text_role(R"(,"mounts":[{"type":"bind","src":"/a","dst":"/b","read_only":"yes"}])");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), R"(roles[0].mounts[0].read_only: expected true or false, got "yes")");
+  }
+  try {
+    text_role(R"(,"num_replicas":"0x10")");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), R"(roles[0].num_replicas: expected an integer, got "0x10")");
+  }
+}
+
+TEST(AppDefTest, ReadsAResourceAlone) {
+  const Resource resource =
+      read_resource(R"({"schema":"sortie.resource/1","cpu":2,"gpu":1,"memMB":4096})");
+  EXPECT_EQ(resource.cpu, 2);
+  EXPECT_EQ(resource.gpu, 1);
+  EXPECT_EQ(resource.mem_mb, 4096);
+  try {
+    read_resource(R"({"gpu":1.5})");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "gpu: expected an integer, got 1.5");
+  }
 }
 
 }  // namespace

@@ -52,14 +52,16 @@ TEST(DryrunInputTest, DefaultsWhatIsAbsent) {
 TEST(DryrunInputTest, NamesTheFieldPathOfEachError) {
   EXPECT_EQ(error_of("[]"), "sortie.dryrun_input/1: expected a JSON object");
   EXPECT_EQ(error_of(R"({"app_id":"x"})"), "app: is required");
-  EXPECT_EQ(error_of(input_with(R"(,"app_id":7)")), "app_id: must be a string");
-  EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","session":1)")), "session: must be a string");
-  EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","cfg":[])")), "cfg: must be an object");
+  EXPECT_EQ(error_of(input_with(R"(,"app_id":7)")), "app_id: expected a string, got 7");
+  EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","session":1)")),
+            "session: expected a string, got 1");
+  EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","cfg":[])")),
+            "cfg: expected an object, got an array");
   EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","images":{"r":1})")),
-            "images.r: must be an object");
+            "images.r: expected an object, got 1");
   EXPECT_EQ(error_of(input_with(R"(,"app_id":"x","images":{"r":{"img_root":2}})")),
-            "images.r.img_root: must be a string");
-  EXPECT_EQ(error_of(R"({"app_id":"x","app":{"roles":[{"name":"r"}]}})"),
+            "images.r.img_root: expected a string, got 2");
+  EXPECT_EQ(error_of(R"({"app_id":"x","app":{"name":"a","roles":[{"name":"r"}]}})"),
             "roles[0].entrypoint: is required when the role has no image");
 }
 

@@ -58,12 +58,12 @@ TEST(LogRequestTest, SelectsRolesReplicasStreamsAndTimes) {
 }
 
 TEST(LogRequestTest, ErrorsNameTheMember) {
-  EXPECT_EQ(read_error(R"({"replica":"0"})"), "replica: must be an integer");
+  EXPECT_EQ(read_error(R"({"replica":"0"})"), R"(replica: expected an integer, got "0")");
   EXPECT_EQ(read_error(R"({"replica":-1})"), "replica: must be an integer >= 0");
   EXPECT_EQ(read_error(R"({"streams":"both"})"),
             R"(streams: expected "stdout", "stderr" or "combined", got "both")");
   EXPECT_EQ(read_error(R"({"tail":-2})"), "tail: must be an integer >= 0");
-  EXPECT_EQ(read_error(R"({"follow":"yes"})"), "follow: must be true or false");
+  EXPECT_EQ(read_error(R"({"follow":"yes"})"), R"(follow: expected true or false, got "yes")");
   EXPECT_EQ(read_error("[]"), "sortie.log_request/1: expected a JSON object");
 }
 

@@ -3,8 +3,10 @@
 //
 // The reader checks what every scheduler relies on (types, ranges, names, mount shapes) and
 // throws sortie::Error INVALID_ARGUMENT naming the field path, e.g.
-// `roles[1].retry_policy: expected "REPLICA", "APPLICATION" or "ROLE", got "HOST"`. What one
-// scheduler cannot honour (mounts on a process scheduler, ...) is that scheduler's to refuse.
+// `roles[1].retry_policy: expected "REPLICA", "APPLICATION" or "ROLE", got "HOST"`. It is the one
+// reader of an AppDef: the host reads JSON payloads, components and YAML app specs through it,
+// so each field is checked, and worded, once. What one scheduler cannot honour (mounts on a
+// process scheduler, ...) is that scheduler's to refuse.
 #ifndef SORTIE_APPDEF_HPP
 #define SORTIE_APPDEF_HPP
 
@@ -26,10 +28,10 @@ using CountPairs = std::vector<std::pair<std::string, int64_t>>;
 // A per-replica resource request; a negative number means unset.
 struct Resource {
   double cpu = -1;
-  int64_t gpu = -1;
+  int64_t gpu = -1;          // up to 2^31 - 1
   int64_t mem_mb = -1;       // "memMB"
   StringPairs capabilities;  // e.g. node labels
-  CountPairs devices;        // device name -> count (>= 0)
+  CountPairs devices;        // device name -> count (0 to 2^31 - 1)
 };
 
 enum class MountType { kBind, kVolume, kDevice };
@@ -51,9 +53,9 @@ struct Role {
   std::string entrypoint;  // "" only with an image: run the image's own ENTRYPOINT
   std::vector<std::string> args;
   StringPairs env;
-  int64_t num_replicas = 1;             // >= 1
+  int64_t num_replicas = 1;             // 1 to the REPLICAS_PER_ROLE limit (docs/limits.md)
   std::optional<int64_t> min_replicas;  // between 1 and num_replicas
-  int64_t max_retries = 0;              // >= 0
+  int64_t max_retries = 0;              // 0 to 2^31 - 1
   RetryPolicy retry_policy = RetryPolicy::kApplication;
   Resource resource;
   CountPairs port_map;  // ports from 1 to 65535
@@ -62,13 +64,23 @@ struct Role {
 };
 
 struct AppDef {
-  std::string name;
+  std::string name;  // non-empty
   StringPairs metadata;
   std::vector<Role> roles;  // at least one
 };
 
+// How a document writes its scalars. JSON payloads are typed (kTyped). kText is for documents
+// whose scalars are all text, such as YAML app specs the host turns into JSON: a member that
+// must be a number or a boolean may then also be a string holding one, as YAML 1.2's core
+// schema reads it ("2", "-0.5", "1e3", "true", "False"); "0x10" or "yes" stay strings.
+enum class ScalarForm { kTyped, kText };
+
 // Reads a sortie.appdef/1 object (JSON text).
-AppDef read_appdef(std::string_view json);
+AppDef read_appdef(std::string_view json, ScalarForm scalars = ScalarForm::kTyped);
+
+// Reads a sortie.resource/1 object (P-3), e.g. a named resource; errors name its members alone
+// ("gpu: expected an integer, got 1.5").
+Resource read_resource(std::string_view json, ScalarForm scalars = ScalarForm::kTyped);
 
 }  // namespace sortie
 

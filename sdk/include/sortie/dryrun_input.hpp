@@ -33,7 +33,7 @@ struct DryrunInput {
 };
 
 // Reads sortie.dryrun_input/1 JSON text. Errors name the field path; the app's fields from the
-// app's own root ("roles[0].args[1]: must be a string"), as read_appdef does.
+// app's own root ("roles[0].args[1]: expected a string, got 1"), as read_appdef does.
 DryrunInput read_dryrun_input(std::string_view json);
 
 }  // namespace sortie

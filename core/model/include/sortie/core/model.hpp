@@ -11,6 +11,7 @@
 #include <optional>
 #include <sortie/app_state.hpp>
 #include <sortie/app_status.hpp>
+#include <sortie/appdef.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +32,8 @@ using ::sortie::AppState;
 using ::sortie::is_terminal;
 using ::sortie::RetryPolicy;
 
-enum class MountType { kBind, kVolume, kDevice };
+// Mount types are the SDK's (sortie/appdef.hpp), as the payloads name them.
+using ::sortie::MountType;
 
 struct Mount {
   MountType type = MountType::kBind;
@@ -77,9 +79,9 @@ const char* to_string(RetryPolicy policy) noexcept;
 std::optional<RetryPolicy> retry_policy_from_string(std::string_view name) noexcept;
 const char* to_string(MountType type) noexcept;
 
-// Checks what the model requires beyond types (non-empty unique role names, entrypoint set,
-// num_replicas >= 1, min_replicas <= num_replicas, max_retries >= 0); throws Error naming the
-// role and field.
+// Checks an app built in code as its JSON form is checked: through the SDK's one AppDef reader
+// (sortie/appdef.hpp; unique non-empty role names, entrypoint or image, replica and retry ranges,
+// resources, ports, mounts). Throws Error "app 'NAME': roles[1].num_replicas: ...".
 void validate(const AppDef& app);
 
 // "{name}-{random}": lower-case, DNS-1123 safe, at most 63 characters (names are truncated).

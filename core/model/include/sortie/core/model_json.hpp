@@ -1,8 +1,9 @@
 // File: sortie/core/model_json.hpp
 //
-// The JSON forms of the model (docs/payloads.md P-1, P-2, P-3, P-8). Parsers throw Error with
-// `origin` (a file name or "plugin X") and the JSON path of the offending member, e.g.
-// "spec.json: roles[1].num_replicas: expected an integer >= 1, got \"two\"".
+// The JSON forms of the model (docs/payloads.md P-1, P-2, P-3, P-8). AppDefs and resources are
+// read by the SDK's one reader (sortie/appdef.hpp); parsers throw its Error with `origin` (a file
+// name or "plugin X") in front, e.g.
+// "spec.json: roles[1].num_replicas: expected an integer, got \"two\"".
 #ifndef SORTIE_CORE_MODEL_JSON_HPP
 #define SORTIE_CORE_MODEL_JSON_HPP
 

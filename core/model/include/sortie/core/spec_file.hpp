@@ -1,7 +1,9 @@
 // File: sortie/core/spec_file.hpp
 //
 // App specs written by people, in YAML or JSON (JSON is read as YAML, so both report lines).
-// Errors read "FILE:LINE:COL: roles[0].args: expected a list of strings".
+// Fields are checked by the SDK's one AppDef reader (sortie/appdef.hpp), so errors read as for a
+// JSON AppDef with where the field is written in front:
+// "FILE:LINE:COL: roles[0].args: expected an array, got \"echo hi\"".
 #ifndef SORTIE_CORE_SPEC_FILE_HPP
 #define SORTIE_CORE_SPEC_FILE_HPP
 
@@ -18,8 +20,7 @@ using NamedResourceLookup = std::function<std::optional<Resource>(const std::str
 
 // Reads an AppDef from a file. A role's `resource` may be a mapping or a named-resource string
 // (resolved through `lookup`; an unknown name is an error listing the close ones among
-// `resource_names`). Unknown keys are errors (a typo must not be silently dropped). Validates
-// the result.
+// `resource_names`). Unknown keys are errors (a typo must not be silently dropped).
 AppDef load_app_spec(const std::string& path, const NamedResourceLookup& lookup,
                      const std::vector<std::string>& resource_names = {});
 
