@@ -93,6 +93,13 @@ inline std::string dryrun_input(const std::string& app_id, const std::string& ro
          roles + R"(},"cfg":)" + cfg + R"(,"app_id":")" + app_id + R"(","session":"test"})";
 }
 
+// The app's state.json as the supervisor keeps it: in its runtime directory (reached through
+// <app_dir>/run) while it runs and $XDG_RUNTIME_DIR is usable, else in the app directory.
+inline std::string state_json_path(const std::string& app_dir) {
+  const std::string runtime = app_dir + "/run/state.json";
+  return std::filesystem::exists(runtime) ? runtime : app_dir + "/state.json";
+}
+
 // True when no process with this pid runs (absent from /proc, or a zombie nobody reaped yet).
 inline bool process_gone(int64_t pid) {
   const std::string path = "/proc/" + std::to_string(pid) + "/stat";
