@@ -119,6 +119,7 @@ class AppStore {
   explicit AppStore(sqlite3* db, std::string path);
   sqlite3* db_;
   std::string path_;
+  int64_t wal_frames_ = 0;  // the WAL's size after this connection's last commit
 };
 
 }  // namespace sortie::core
