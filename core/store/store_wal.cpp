@@ -73,21 +73,4 @@ void checkpoint_in_background(const std::string& path) {
   posix_spawn_file_actions_destroy(&files);
 }
 
-bool checkpoint_store_file(const std::string& path) {
-  sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);
-  if (rc == SQLITE_OK) {
-    // Like every connection of the store: the WAL file stays when we close (store.cpp).
-    int persist_wal = 1;
-    sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist_wal);
-    sqlite3_exec(db, "PRAGMA synchronous = NORMAL", nullptr, nullptr, nullptr);
-    sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-    // Everything is in the database now; emptying the WAL only needs a moment of the write lock,
-    // and without a busy handler it gives up rather than make a writer or reader wait.
-    sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
-  }
-  sqlite3_close_v2(db);
-  return rc == SQLITE_OK;
-}
-
 }  // namespace sortie::core::store_detail
