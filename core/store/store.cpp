@@ -17,6 +17,7 @@
 
 #include "store_schema.hpp"
 #include "store_sqlite.hpp"
+#include "store_wal.hpp"
 
 namespace sortie::core {
 namespace {
@@ -193,8 +194,8 @@ std::unique_ptr<AppStore> AppStore::open(const std::string& path) {
   // ms each), and a full disk still opens and reads the store, since nothing is created.
   int persist_wal = 1;
   sqlite3_file_control(db.get(), "main", SQLITE_FCNTL_PERSIST_WAL, &persist_wal);
-  // Nor a checkpoint (and its fsync, ~6 ms) on every exit: SQLite checkpoints as the WAL grows
-  // (every 1000 pages), which keeps synchronous = NORMAL's guarantee below.
+  // Nor a checkpoint (and its fsyncs, ~6 ms each) on every exit: a helper process checkpoints
+  // once the WAL has grown (store_wal.hpp), which keeps synchronous = NORMAL's guarantee below.
   sqlite3_db_config(db.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
   // NORMAL in WAL mode: a power loss may drop the last commits but never corrupts the file; a
   // crash of the process loses nothing committed.
@@ -204,9 +205,16 @@ std::unique_ptr<AppStore> AppStore::open(const std::string& path) {
   return std::unique_ptr<AppStore>(new AppStore(db.release(), path));
 }
 
-AppStore::AppStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+AppStore::AppStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {
+  store_detail::watch_wal(db_, &wal_frames_);
+}
 
-AppStore::~AppStore() { sqlite3_close_v2(db_); }
+AppStore::~AppStore() {
+  sqlite3_close_v2(db_);
+  if (wal_frames_ >= store_detail::kBackgroundCheckpointFrames) {
+    store_detail::checkpoint_in_background(path_);
+  }
+}
 
 void AppStore::record_submission(const AppRecord& record) {
   if (record.handle.empty()) {

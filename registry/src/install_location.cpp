@@ -50,6 +50,8 @@ fs::path install_prefix_of(const fs::path& file) {
   const fs::path dir = file.parent_path();
   if (fs::path prefix = strip_tail(dir, SORTIE_INSTALL_LIBDIR); !prefix.empty()) return prefix;
   if (fs::path prefix = strip_tail(dir, SORTIE_INSTALL_BINDIR); !prefix.empty()) return prefix;
+  // The helper programs (libexec/sortie/sortie-ui runs `sortie ui`).
+  if (fs::path prefix = strip_tail(dir, SORTIE_INSTALL_LIBEXECDIR); !prefix.empty()) return prefix;
   return dir.parent_path();
 }
 

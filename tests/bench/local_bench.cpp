@@ -184,7 +184,10 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     {
-      std::ifstream in(work + "/state/logs/bench/rss/state.json");
+      // In the runtime directory (<app_dir>/run) while it runs, when $XDG_RUNTIME_DIR is usable.
+      const std::string app_dir = work + "/state/logs/bench/rss";
+      std::ifstream in(std::filesystem::exists(app_dir + "/run") ? app_dir + "/run/state.json"
+                                                                 : app_dir + "/state.json");
       state_json.assign(std::istreambuf_iterator<char>(in), {});
     }
     const long supervisor_pid =

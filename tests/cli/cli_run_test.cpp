@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -135,6 +136,36 @@ TEST(CliRun, SortieconfigSuppliesSchedulerDefaults) {
   std::string line;
   std::getline(out, line);
   EXPECT_EQ(line, "x");
+}
+
+TEST(CliRun, TheStoresWalIsEmptiedByABackgroundCheckpoint) {
+  CliSandbox sandbox;
+  const std::string wal = sandbox.root() + "/state/sortie.db-wal";
+  std::vector<std::string> handles;
+  // Each run commits about 30 WAL frames (4 KiB pages).
+  for (int i = 0; i < 12; ++i) {
+    const auto run = sandbox.sortie({"run", "--wait", "-s", "local_cwd", "--", "true"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    handles.push_back(first_line(run.out));
+  }
+  // Without the helper the WAL would now hold every frame of the twelve runs (over 300). With
+  // it, a command that leaves 256 or more starts the helper, which empties the WAL: at rest it
+  // holds fewer. The helper runs detached: give it up to 10 s.
+  constexpr uintmax_t kHeader = 32, kFrame = 24 + 4096, kThreshold = 256;
+  std::error_code ec;
+  for (int round = 0;
+       round < 500 && std::filesystem::file_size(wal, ec) >= kHeader + kThreshold * kFrame;
+       ++round) {
+    ::usleep(20000);
+  }
+  EXPECT_TRUE(std::filesystem::exists(wal));
+  EXPECT_LT(std::filesystem::file_size(wal, ec), kHeader + kThreshold * kFrame);
+  // Everything committed is still there, now in the database file.
+  const auto list = sandbox.sortie({"list"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  for (const std::string& handle : handles) {
+    EXPECT_NE(list.out.find(handle), std::string::npos) << handle << " missing from\n" << list.out;
+  }
 }
 
 TEST(CliRun, DescribeShowsTheDefinitionFromTheStore) {

@@ -118,7 +118,7 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
   }
 
   rapidjson::Document recorded_state(const std::string& app_id) {
-    std::ifstream file(state_.path() + "/logs/test/" + app_id + "/state.json");
+    std::ifstream file(state_json_path(state_.path() + "/logs/test/" + app_id));
     std::stringstream text;
     text << file.rdbuf();
     return parse(text.str());

@@ -44,7 +44,14 @@ class TempDir {
     std::string pattern = ::testing::TempDir() + "sortie-local-XXXXXX";
     path_ = ::mkdtemp(pattern.data());
   }
-  ~TempDir() { std::filesystem::remove_all(path_); }
+  ~TempDir() {
+    // A supervisor may still be moving an ended app's state into it (runtime_dir.hpp): what it
+    // adds meanwhile is removed by the next round.
+    std::error_code ignored;
+    for (int round = 0; round < 10 && std::filesystem::exists(path_, ignored); ++round) {
+      std::filesystem::remove_all(path_, ignored);
+    }
+  }
   const std::string& path() const { return path_; }
 
  private:
@@ -91,6 +98,13 @@ inline std::string dryrun_input(const std::string& app_id, const std::string& ro
   return R"({"schema":"sortie.dryrun_input/1","app":{"schema":"sortie.appdef/1","name":"app",)"
          R"("roles":)" +
          roles + R"(},"cfg":)" + cfg + R"(,"app_id":")" + app_id + R"(","session":"test"})";
+}
+
+// The app's state.json as the supervisor keeps it: in its runtime directory (reached through
+// <app_dir>/run) while it runs and $XDG_RUNTIME_DIR is usable, else in the app directory.
+inline std::string state_json_path(const std::string& app_dir) {
+  const std::string runtime = app_dir + "/run/state.json";
+  return std::filesystem::exists(runtime) ? runtime : app_dir + "/state.json";
 }
 
 // True when no process with this pid runs (absent from /proc, or a zombie nobody reaped yet).

@@ -36,7 +36,7 @@ class LocalSchedulerTest : public ::testing::Test {
     return std::string(status["ui_url"].GetString()).substr(std::strlen("file://"));
   }
   static rapidjson::Document state_file(const rapidjson::Document& status) {
-    std::ifstream file(app_dir(status) + "/state.json");
+    std::ifstream file(state_json_path(app_dir(status)));
     std::stringstream text;
     text << file.rdbuf();
     return parse(text.str());

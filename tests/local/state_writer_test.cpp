@@ -23,12 +23,11 @@ TEST(StateWriterTest, AnAppEndsRecordedWhenStateJsonCannotGrow) {
   ASSERT_EQ(scheduler.submit(dryrun_input("tight", "[" + role + "]", "{}")), "tight");
   scheduler.wait_running("tight");
 
-  const std::string state_json = state.path() + "/logs/test/tight/state.json";
+  const std::string state_json = state_json_path(state.path() + "/logs/test/tight");
   std::ifstream file(state_json);
   std::stringstream text;
   text << file.rdbuf();
-  const auto supervisor =
-      static_cast<pid_t>(parse(text.str())["supervisor"]["pid"].GetInt64());
+  const auto supervisor = static_cast<pid_t>(parse(text.str())["supervisor"]["pid"].GetInt64());
   struct stat info {};
   ASSERT_EQ(::stat(state_json.c_str(), &info), 0);
   // No file the supervisor writes may grow past state.json's present size from now on.

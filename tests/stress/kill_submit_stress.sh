@@ -67,7 +67,8 @@ recorded=$(check_list RUNNING) || failures=$((failures + 1))
 # SIGKILL every supervisor; nothing of the apps may survive.
 python3 - "$SORTIE_STATE_DIR" <<'PY'
 import json, os, signal, sys
-for root, _, files in os.walk(sys.argv[1]):
+# followlinks: a running app's state.json is in its runtime directory, <app_dir>/run.
+for root, _, files in os.walk(sys.argv[1], followlinks=True):
     if "state.json" in files:
         pid = json.load(open(os.path.join(root, "state.json")))["supervisor"]["pid"]
         if pid:

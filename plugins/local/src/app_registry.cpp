@@ -12,7 +12,9 @@
 #include "containment.hpp"
 #include "dryrun_builder.hpp"
 #include "file_util.hpp"
+#include "launch_request.hpp"
 #include "process_info.hpp"
+#include "runtime_dir.hpp"
 #include "submit_lock.hpp"
 
 namespace sortie::local {
@@ -60,9 +62,54 @@ AppStatus AppRegistry::load_status(std::string_view app_id) const {
   return load_status_from_dir(app_dir(app_id));
 }
 
+AppStatus status_before_start(const LaunchRequest& request) {
+  AppStatus status;
+  status.app_id = request.app_id;
+  status.name = request.app_name;
+  status.session = request.session;
+  for (const RoleLaunch& role : request.roles) {
+    RoleStatus role_status;
+    role_status.role = role.name;
+    for (const ReplicaLaunch& replica : role.replicas) {
+      ReplicaStatus replica_status;
+      replica_status.id = replica.id;
+      role_status.replicas.push_back(replica_status);
+    }
+    status.roles.push_back(std::move(role_status));
+  }
+  return status;
+}
+
+namespace {
+
+// What is known of an app whose runtime files vanished before it ended: the machine restarted or
+// the runtime directory was removed (at logout), and with it the supervisor's record. The app's
+// processes did not survive a restart; its request and logs are still in the app directory.
+AppStatus status_without_runtime_files(const std::string& app_dir) {
+  const std::string request_path = app_dir + "/request.json";
+  const LaunchRequest request =
+      read_launch_request(parse_object(read_file(request_path), request_path), request_path);
+  AppStatus status = status_before_start(request);
+  status.state = "FAILED";
+  status.msg = "its runtime directory " + runtime_dir_of(app_dir) +
+               " vanished before the app ended (the machine restarted, or it was removed at "
+               "logout); its logs are in " +
+               app_dir;
+  for (RoleStatus& role : status.roles) {
+    for (ReplicaStatus& replica : role.replicas) {
+      replica.state = "FAILED";
+      replica.msg = status.msg;
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
 AppStatus AppRegistry::read_recorded_status(const std::string& app_dir) const {
-  const std::string path = app_dir + "/state.json";
-  return parse_state_json(read_file(path), path);
+  const std::optional<std::string> text = read_state_text(app_dir);
+  if (!text) return status_without_runtime_files(app_dir);
+  return parse_state_json(*text, app_dir + "/state.json");
 }
 
 AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
@@ -98,7 +145,7 @@ AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
 }
 
 void AppRegistry::store_status(const std::string& app_dir, const AppStatus& status) const {
-  write_file_atomically(app_dir + "/state.json", to_state_json(status));
+  write_file_atomically(writable_state_path(app_dir), to_state_json(status));
 }
 
 void kill_leftover_replicas(AppStatus& status, const std::string& app_dir,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app_status.hpp"
+#include "launch_request.hpp"
 
 namespace sortie::local {
 
@@ -34,6 +35,9 @@ class AppRegistry {
   std::string scheduler_name_;
   std::string apps_dir_;
 };
+
+// SUBMITTED, each replica of the request PENDING: the status before the supervisor runs.
+AppStatus status_before_start(const LaunchRequest& request);
 
 // Kills what is left of the app where its containment needs it (its cgroup, or the marked
 // processes) and marks the replicas that are not terminal with `replica_state`: the cleanup a

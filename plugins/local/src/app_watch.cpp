@@ -12,10 +12,12 @@
 #include "app_notify.hpp"
 #include "file_util.hpp"
 #include "process_info.hpp"
+#include "runtime_dir.hpp"
 
 namespace sortie::local {
 
-AppWatch::AppWatch(const std::string& app_dir) : fifo_path_(notify_fifo_path(app_dir)) {
+AppWatch::AppWatch(const std::string& app_dir)
+    : fifo_path_(notify_fifo_path(runtime_dir_of(app_dir))) {
   open_fifo();
 }
 
@@ -28,7 +30,13 @@ void AppWatch::open_fifo() {
   if (fifo_fd_ >= 0) ::close(fifo_fd_);
   // Non-blocking: opening the read end must not wait for a writer.
   fifo_fd_ = ::open(fifo_path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fifo_fd_ < 0) throw_errno("cannot open '" + fifo_path_ + "'");
+  // A runtime FIFO is gone once the app has ended and its final state is in the app directory
+  // (runtime_dir.hpp), or with a vanished runtime directory: then the state read next is final
+  // and nobody waits. Any other failure is an error, and so is a wait without the FIFO.
+  if (fifo_fd_ < 0) {
+    fifo_error_ = errno;
+    if (fifo_error_ != ENOENT) throw_errno("cannot open '" + fifo_path_ + "'");
+  }
 }
 
 void AppWatch::watch_supervisor(const AppStatus& status) {
@@ -49,6 +57,10 @@ void AppWatch::watch_supervisor(const AppStatus& status) {
 }
 
 AppWatch::Wake AppWatch::wait(int64_t timeout_ms) {
+  if (fifo_fd_ < 0) {
+    errno = fifo_error_;
+    throw_errno("cannot wait for a change of the app: cannot open '" + fifo_path_ + "'");
+  }
   pollfd fds[2] = {{fifo_fd_, POLLIN, 0}, {pid_fd_, POLLIN, 0}};
   const nfds_t count = pid_fd_ >= 0 ? 2 : 1;
   const int timeout =

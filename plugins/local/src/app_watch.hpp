@@ -29,6 +29,7 @@ class AppWatch {
  private:
   void open_fifo();
   std::string fifo_path_;
+  int fifo_error_ = 0;  // why the FIFO could not be opened (ENOENT: the app ended)
   int fifo_fd_ = -1;
   int pid_fd_ = -1;
   bool supervisor_watched_ = false;

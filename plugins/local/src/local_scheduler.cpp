@@ -17,6 +17,7 @@
 #include "log_stream.hpp"
 #include "process_info.hpp"
 #include "run_options.hpp"
+#include "runtime_dir.hpp"
 #include "start_failure.hpp"
 #include "submit_lock.hpp"
 #include "supervisor_launch.hpp"
@@ -102,22 +103,9 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
     int fd;
     ~CloseLock() { ::close(fd); }
   } close_lock{lock_fd};
-  create_notify_fifo(request.app_dir);
+  create_notify_fifo(create_runtime_dir(request.app_dir, app_id));
   write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
-  AppStatus status;
-  status.app_id = app_id;
-  status.name = request.app_name;
-  status.session = request.session;
-  for (const RoleLaunch& role : request.roles) {
-    RoleStatus role_status;
-    role_status.role = role.name;
-    for (const ReplicaLaunch& replica : role.replicas) {
-      ReplicaStatus replica_status;
-      replica_status.id = replica.id;
-      role_status.replicas.push_back(replica_status);
-    }
-    status.roles.push_back(std::move(role_status));
-  }
+  AppStatus status = status_before_start(request);
   registry_.store_status(request.app_dir, status);
   registry_.register_app(app_id, request.app_dir);
   starts_.reap_finished();
@@ -165,7 +153,7 @@ void LocalScheduler::cancel(std::string_view app_id) {
   if (status.supervisor_pid == 0) {
     // Submitted by another process whose supervisor is still starting: leave a request it checks
     // right after recording itself, then look again in case it recorded itself meanwhile.
-    write_file_atomically(cancel_request_path(dir), "");
+    write_file_atomically(cancel_request_path(runtime_dir_of(dir)), "");
     status = registry_.read_recorded_status(dir);
     if (is_terminal(status.state) || status.supervisor_pid == 0) return;
   }
@@ -178,6 +166,7 @@ void LocalScheduler::cancel(std::string_view app_id) {
   status.state = "CANCELLED";
   status.msg = msg;
   registry_.store_status(dir, status);
+  retire_runtime_dir(dir, runtime_dir_of(dir));  // what the supervisor would have done
 }
 
 std::string LocalScheduler::wait(std::string_view app_id, std::string_view known_state,
@@ -190,7 +179,9 @@ std::string LocalScheduler::wait(std::string_view app_id, std::string_view known
     const AppStatus status = registry_.load_status_from_dir(dir);
     watch.watch_supervisor(status);
     const int64_t remaining = deadline - monotonic_ms();
-    if (known_state.empty() || status.state != known_state || (timeout_ms >= 0 && remaining <= 0)) {
+    // A terminal state never changes again (and its runtime files are gone: runtime_dir.hpp).
+    if (known_state.empty() || status.state != known_state || is_terminal(status.state) ||
+        (timeout_ms >= 0 && remaining <= 0)) {
       return to_status_payload(status, "file://" + dir);
     }
     if (watch.wait(timeout_ms < 0 ? -1 : remaining) == AppWatch::Wake::kSignal) {

@@ -5,13 +5,15 @@
 #include "app_notify.hpp"
 #include "app_status.hpp"
 #include "file_util.hpp"
+#include "runtime_dir.hpp"
 
 namespace sortie::local {
 
 void record_start_failure(const std::string& app_dir, const std::string& msg) noexcept {
   try {
-    const std::string path = app_dir + "/state.json";
-    AppStatus status = parse_state_json(read_file(path), path);
+    const std::optional<std::string> text = read_state_text(app_dir);
+    if (!text) return;
+    AppStatus status = parse_state_json(*text, app_dir + "/state.json");
     if (status.supervisor_pid != 0 || is_terminal(status.state)) return;
     status.state = "FAILED";
     status.msg = msg;
@@ -21,8 +23,10 @@ void record_start_failure(const std::string& app_dir, const std::string& msg) no
         replica.msg = "never started: " + msg;
       }
     }
-    write_file_atomically(path, to_state_json(status));
-    notify_waiters(app_dir);
+    write_file_atomically(writable_state_path(app_dir), to_state_json(status));
+    const std::string runtime_dir = runtime_dir_of(app_dir);
+    notify_waiters(runtime_dir);
+    retire_runtime_dir(app_dir, runtime_dir);
   } catch (const std::exception&) {
     // The app dir itself is unusable; describe() reports that when asked.
   }

@@ -19,9 +19,8 @@ constexpr size_t kSpareBytes = 2048;
 
 }  // namespace
 
-StateWriter::StateWriter(std::string app_dir)
-    : path_(std::move(app_dir) + "/state.json"),
-      spare_fd_(::open("/dev/null", O_RDONLY | O_CLOEXEC)) {}
+StateWriter::StateWriter(std::string dir)
+    : path_(std::move(dir) + "/state.json"), spare_fd_(::open("/dev/null", O_RDONLY | O_CLOEXEC)) {}
 
 StateWriter::~StateWriter() {
   if (spare_fd_ >= 0) ::close(spare_fd_);

@@ -1,4 +1,4 @@
-// Writes <app_dir>/state.json for the supervisor so that its own I/O errors never kill it
+// Writes the app's state.json for the supervisor so that its own I/O errors never kill it
 // (finding F5): a descriptor is kept in reserve for the write, so a supervisor at its open-file
 // limit still records the state; each file is written with room to spare, so when the disk is
 // full and no new file can be made, the state is rewritten in place instead.
@@ -12,7 +12,7 @@ namespace sortie::local {
 
 class StateWriter {
  public:
-  explicit StateWriter(std::string app_dir);
+  explicit StateWriter(std::string dir);  // the app's runtime directory (runtime_dir.hpp)
   ~StateWriter();
   StateWriter(const StateWriter&) = delete;
   StateWriter& operator=(const StateWriter&) = delete;

@@ -21,6 +21,7 @@
 #include "pid_namespace.hpp"
 #include "process_info.hpp"
 #include "replica_launcher.hpp"
+#include "runtime_dir.hpp"
 #include "start_failure.hpp"
 
 namespace sortie::local {
@@ -47,7 +48,9 @@ void log_event(const std::string& text) { std::fprintf(stderr, "%s\n", text.c_st
 }  // namespace
 
 Supervisor::Supervisor(LaunchRequest request, Containment containment)
-    : request_(std::move(request)), state_writer_(request_.app_dir) {
+    : request_(std::move(request)),
+      runtime_dir_(runtime_dir_of(request_.app_dir)),
+      state_writer_(runtime_dir_) {
   status_.containment = std::move(containment.kind);
   status_.cgroup = std::move(containment.cgroup_dir);
 }
@@ -131,7 +134,7 @@ void Supervisor::prepare(int submit_lock_fd) {
   if (submit_lock_fd >= 0) ::close(submit_lock_fd);  // recorded: the submission is over
   // Checked after recording ourselves: a cancel() that found no supervisor pid left this file
   // before reading the state, so one of the two always sees the other.
-  cancelled_before_start_ = ::access(cancel_request_path(request_.app_dir).c_str(), F_OK) == 0;
+  cancelled_before_start_ = ::access(cancel_request_path(runtime_dir_).c_str(), F_OK) == 0;
 }
 
 int Supervisor::run() {
@@ -143,7 +146,8 @@ int Supervisor::run() {
     }
     kill_leftovers();  // nothing ran, but the app's cgroup exists
     write_final_state();
-    notify_waiters(request_.app_dir);
+    notify_waiters(runtime_dir_);
+    retire_runtime_files();
     log_event("app " + status_.app_id + " " + status_.msg);
     return 0;
   }
@@ -153,7 +157,7 @@ int Supervisor::run() {
   while (!is_terminal(status_.state)) {
     if (dirty_) write_state();
     if (waiters_pending_) {
-      notify_waiters(request_.app_dir);
+      notify_waiters(runtime_dir_);
       waiters_pending_ = false;
     }
     // A state that could not be written is retried every second, whatever else happens.
@@ -179,7 +183,8 @@ int Supervisor::run() {
   }
   kill_leftovers();
   write_final_state();
-  notify_waiters(request_.app_dir);
+  notify_waiters(runtime_dir_);
+  retire_runtime_files();
   log_event("app " + status_.app_id + " ended " + status_.state);
   return 0;
 }
@@ -563,6 +568,16 @@ bool Supervisor::write_state() {
   dirty_ = false;
   waiters_pending_ = true;
   return true;
+}
+
+void Supervisor::retire_runtime_files() {
+  // After the waiters were woken: moving the final state to disk is not on their path. A final
+  // state that could not be recorded stays where readers look for it.
+  if (dirty_) return;
+  if (!retire_runtime_dir(request_.app_dir, runtime_dir_)) {
+    log_event("cannot copy the final state into " + request_.app_dir + "; it stays in " +
+              runtime_dir_);
+  }
 }
 
 void Supervisor::write_final_state() {

@@ -1,6 +1,6 @@
 // The per-app supervisor process: starts the replicas of a LaunchRequest, collects their output,
 // reaps them (and, as child subreaper, anything they leave behind), applies the retry policy,
-// honours cancellation and keeps <app_dir>/state.json current. Single-threaded, driven by one
+// honours cancellation and keeps the app's state.json current. Single-threaded, driven by one
 // epoll set (replica pipes, a signalfd and a grace-period timerfd).
 #ifndef SORTIE_LOCAL_SUPERVISOR_HPP
 #define SORTIE_LOCAL_SUPERVISOR_HPP
@@ -80,8 +80,11 @@ class Supervisor {
   bool write_state();
   // Writes the final state, retrying for as long as the disk refuses.
   void write_final_state();
+  // Moves the recorded final state into the app directory (runtime_dir.hpp).
+  void retire_runtime_files();
 
   LaunchRequest request_;
+  std::string runtime_dir_;  // where state.json, the notify FIFO and cancel_request live
   StateWriter state_writer_;
   std::string state_unwritten_;  // why the last state.json write failed; empty once one succeeds
   AppStatus status_;

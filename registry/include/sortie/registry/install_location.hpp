@@ -17,8 +17,9 @@ namespace sortie::registry {
 // function is linked into; "" if the system cannot tell.
 std::string own_module_file();
 
-// The prefix of an installation that holds `file` in its bin or library directory
-// (CMAKE_INSTALL_BINDIR, CMAKE_INSTALL_LIBDIR), or else in a directory one level below it.
+// The prefix of an installation that holds `file` in its bin, library or helper directory
+// (CMAKE_INSTALL_BINDIR, CMAKE_INSTALL_LIBDIR, libexec/sortie), or else in a directory one level
+// below it.
 std::filesystem::path install_prefix_of(const std::filesystem::path& file);
 
 }  // namespace sortie::registry

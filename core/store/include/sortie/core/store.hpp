@@ -142,6 +142,7 @@ class AppStore {
   sqlite3* db_;
   std::string path_;
   bool placeholder_ = false;
+  int64_t wal_frames_ = 0;  // the WAL's size after this connection's last commit
 };
 
 }  // namespace sortie::core
