@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "app_cgroup.hpp"
 #include "engine_required.hpp"
@@ -48,19 +49,6 @@ bool await_processes(const std::string& program, size_t count) {
   return true;
 }
 
-// The cgroups of this test's apps (all named contained-*) under `dir`; other tests running at the
-// same time may have app cgroups of their own there.
-size_t app_cgroups_in(const std::string& dir) {
-  size_t count = 0;
-  DIR* cgroups = ::opendir(dir.c_str());
-  if (cgroups == nullptr) return 0;
-  while (const dirent* entry = ::readdir(cgroups)) {
-    if (std::string(entry->d_name).rfind("sortie-contained-", 0) == 0) ++count;
-  }
-  ::closedir(cgroups);
-  return count;
-}
-
 // Whether a child may enter a new PID namespace, as the supervisor's starter does.
 bool pid_namespaces_allowed() {
   const pid_t child = ::fork();
@@ -85,15 +73,17 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
       own_cgroup_ = own_cgroup_dir(&why);
       SORTIE_REQUIRE_ENGINE(!own_cgroup_.empty() && ::access(own_cgroup_.c_str(), W_OK) == 0,
                             "no writable cgroup v2 cgroup: " + why);
-      app_cgroups_before_ = app_cgroups_in(own_cgroup_);
     }
     ::setenv("SORTIE_LOCAL_CONTAINMENT", GetParam(), 1);
   }
   void TearDown() override {
     ::unsetenv("SORTIE_LOCAL_CONTAINMENT");
-    // Every app has ended: its cgroup is gone, whoever killed it.
-    if (!own_cgroup_.empty()) {
-      EXPECT_EQ(app_cgroups_in(own_cgroup_), app_cgroups_before_);
+    // Every app has ended: its cgroup is gone, whoever killed it. Only this test's apps are
+    // looked at: other tests' apps may have cgroups of their own in the same parent meanwhile.
+    for (const std::string& app_id : submitted_) {
+      const std::string cgroup = cgroup_of(app_id);
+      EXPECT_TRUE(cgroup.empty() || ::access(cgroup.c_str(), F_OK) != 0)
+          << cgroup << " was left behind";
     }
   }
 
@@ -114,6 +104,7 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
     const std::string role =
         R"({"name":"w","entrypoint":"sh","args":["-c",)" + std::string(quoted.GetString()) + "]}";
     EXPECT_EQ(scheduler_.submit(dryrun_input(app_id, "[" + role + "]", "{}")), app_id);
+    submitted_.push_back(app_id);
     return escapee;
   }
 
@@ -135,7 +126,7 @@ class ContainmentTest : public ::testing::TestWithParam<const char*> {
   }
 
   std::string own_cgroup_;
-  size_t app_cgroups_before_ = 0;
+  std::vector<std::string> submitted_;  // the ids of the apps this test submitted
   TempDir state_;
   SchedulerClient scheduler_{"local_cwd", state_.path()};
 };

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/syscall.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -169,6 +170,21 @@ TEST_F(LocalSchedulerTest, KilledSupervisorTakesItsReplicasAlong) {
     EXPECT_TRUE(process_gone(pids[i])) << pids[i];
     ::close(pid_fds[i]);
   }
+}
+
+// A supervisor whose app directory was deleted (a scratch state directory removed under a
+// running app) cannot record its end anywhere: it must exit rather than retry for an hour.
+TEST_F(LocalSchedulerTest, SupervisorWhoseAppDirectoryWasRemovedStillExits) {
+  const std::string app = submit("removed", shell_role("a", "exec sleep 1000"));
+  const rapidjson::Document running = scheduler_.wait_running(app);
+  const auto supervisor = static_cast<pid_t>(state_file(running)["supervisor"]["pid"].GetInt64());
+  const int supervisor_fd = static_cast<int>(::syscall(SYS_pidfd_open, supervisor, 0));
+  ASSERT_GE(supervisor_fd, 0);
+  std::filesystem::remove_all(app_dir(running));
+  ASSERT_EQ(::kill(supervisor, SIGTERM), 0);
+  pollfd exited{supervisor_fd, POLLIN, 0};
+  EXPECT_EQ(::poll(&exited, 1, 10000), 1) << "the supervisor still runs 10 s after SIGTERM";
+  ::close(supervisor_fd);
 }
 
 TEST_F(LocalSchedulerTest, ReplicaPolicyRestartsOnlyTheFailedReplica) {

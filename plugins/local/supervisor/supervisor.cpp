@@ -581,9 +581,14 @@ void Supervisor::retire_runtime_files() {
 }
 
 void Supervisor::write_final_state() {
-  // Exiting unrecorded would leave readers to say "died unexpectedly" and lose the real end.
+  // Exiting unrecorded would leave readers to say "died unexpectedly" and lose the real end, so
+  // a failed write (a full disk) is retried for up to an hour; but once the app's directory is
+  // gone nobody can read the state any more, and waiting would only leave a process behind.
   constexpr int kAttempts = 3600;
-  for (int attempt = 0; attempt < kAttempts && !write_state(); ++attempt) ::sleep(1);
+  for (int attempt = 0; attempt < kAttempts && !write_state(); ++attempt) {
+    if (::access(request_.app_dir.c_str(), F_OK) != 0 && errno == ENOENT) return;
+    ::sleep(1);
+  }
 }
 
 }  // namespace sortie::local
