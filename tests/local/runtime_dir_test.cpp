@@ -138,6 +138,19 @@ TEST_F(RuntimeDirTest, VanishedRuntimeDirectoryReadsAsFailedNamingIt) {
   EXPECT_EQ(logs.status, SORTIE_OK) << logs.err;
 }
 
+TEST_F(RuntimeDirTest, RuntimeDirectoryVanishingUnderALiveSupervisorMovesItsStateToTheAppDir) {
+  const std::string app = submit("loggedout", "sleep 60");
+  scheduler_.wait_running(app);
+  const std::string runtime_dir = fs::read_symlink(app_dir(app) + "/run").string();
+  const int64_t supervisor = supervisor_pid(app);
+  fs::remove_all(runtime_dir);  // what a logout does to $XDG_RUNTIME_DIR
+  ASSERT_EQ(::kill(static_cast<pid_t>(supervisor), SIGTERM), 0);
+  wait_exit(supervisor);  // instead of retrying the vanished directory for an hour
+  EXPECT_FALSE(fs::exists(app_dir(app) + "/run"));
+  EXPECT_NE(read_text(app_dir(app) + "/state.json").find("\"CANCELLED\""), std::string::npos);
+  EXPECT_STREQ(parse(scheduler_.describe(app).out)["state"].GetString(), "CANCELLED");
+}
+
 TEST_F(RuntimeDirTest, RuntimeDirNotPrivateLeavesTheFilesInTheAppDirectory) {
   ::chmod(runtime_.path().c_str(), 0755);  // not what the XDG spec promises: not trusted
   const std::string app = submit("shared", "exit 0");

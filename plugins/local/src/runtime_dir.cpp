@@ -103,4 +103,9 @@ bool retire_runtime_dir(const std::string& app_dir, const std::string& runtime_d
   return true;
 }
 
+std::string fall_back_to_app_dir(const std::string& app_dir) {
+  ::unlink((app_dir + kRunLink).c_str());
+  return app_dir;
+}
+
 }  // namespace sortie::local

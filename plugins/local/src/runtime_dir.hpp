@@ -34,6 +34,11 @@ std::optional<std::string> read_state_text(const std::string& app_dir);
 // be written, so readers keep finding the state where it is.
 bool retire_runtime_dir(const std::string& app_dir, const std::string& runtime_dir);
 
+// When the runtime directory vanished under a running app (a logout or a reboot emptied
+// $XDG_RUNTIME_DIR): removes the dangling link, so the app directory holds the runtime files
+// from now on, and returns the app directory.
+std::string fall_back_to_app_dir(const std::string& app_dir);
+
 }  // namespace sortie::local
 
 #endif  // SORTIE_LOCAL_RUNTIME_DIR_HPP

@@ -20,6 +20,8 @@ class StateWriter {
   // Records `state_json`; false (with error() set) when neither an atomic replacement nor an
   // in-place rewrite worked. Never throws.
   bool write(std::string_view state_json);
+  // Writes into `dir` from now on (its runtime directory vanished: runtime_dir.hpp).
+  void move_to(const std::string& dir) { path_ = dir + "/state.json"; }
   // Why the last write failed.
   const std::string& error() const { return error_; }
 

@@ -585,8 +585,18 @@ void Supervisor::write_final_state() {
   // a failed write (a full disk) is retried for up to an hour; but once the app's directory is
   // gone nobody can read the state any more, and waiting would only leave a process behind.
   constexpr int kAttempts = 3600;
+  const auto gone = [](const std::string& dir) {
+    return ::access(dir.c_str(), F_OK) != 0 && errno == ENOENT;
+  };
   for (int attempt = 0; attempt < kAttempts && !write_state(); ++attempt) {
-    if (::access(request_.app_dir.c_str(), F_OK) != 0 && errno == ENOENT) return;
+    if (gone(request_.app_dir)) return;
+    if (runtime_dir_ != request_.app_dir && gone(runtime_dir_)) {
+      log_event("the runtime directory " + runtime_dir_ +
+                " vanished; recording in the app directory");
+      runtime_dir_ = fall_back_to_app_dir(request_.app_dir);
+      state_writer_.move_to(runtime_dir_);
+      continue;
+    }
     ::sleep(1);
   }
 }
