@@ -16,8 +16,8 @@ namespace sortie::core::store_detail {
 inline constexpr int kStoreSchemaVersion = 3;
 inline constexpr int32_t kStoreApplicationId = 0x536f7274;  // "Sort"
 
-// True when the database is sortie's at kStoreSchemaVersion; false when it is older (or empty).
-// Throws Error for a foreign SQLite file or one written by a newer sortie. Writes nothing.
+// True when the database is sortie's at kStoreSchemaVersion; false otherwise (older, empty, being
+// created, foreign or newer: migrate_schema tells them apart under the write lock). Writes nothing.
 bool schema_is_current(sqlite3* db, const std::string& path);
 
 // Brings the database to kStoreSchemaVersion. When it already is there (every open but the
