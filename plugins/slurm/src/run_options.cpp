@@ -6,6 +6,7 @@
 
 #include "json_fields.hpp"
 #include "run_option_table.hpp"
+#include "run_option_values.hpp"
 
 namespace sortie::slurm {
 namespace {
@@ -72,36 +73,31 @@ std::string run_options_payload() { return write_run_options(kOptions); }
 
 SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& state_dir) {
   const rapidjson::Document cfg = parse_object(cfg_json, "run options");
-  const std::string what = "run option";
-  refuse_unknown_run_options(cfg, kOptions, "slurm");
+  const RunOptionValues values(&cfg, kOptions, "slurm");
   SlurmOptions options;
-  options.partition = string_member(cfg, "partition", what);
-  options.time = string_member(cfg, "time", what);
-  options.account = string_member(cfg, "account", what);
-  options.qos = string_member(cfg, "qos", what);
-  options.constraint = string_member(cfg, "constraint", what);
-  options.comment = string_member(cfg, "comment", what);
-  options.mail_user = string_member(cfg, "mail_user", what);
-  options.mail_type = string_member(cfg, "mail_type", what);
-  options.exclusive = bool_member(cfg, "exclusive", what, false);
-  options.job_dir = absolute(string_member(cfg, "job_dir", what, state_dir + "/jobs"));
-  options.workdir = absolute(string_member(cfg, "workdir", what, current_directory()));
-  if (const rapidjson::Value* lines = array_member(cfg, "sbatch_lines", what)) {
-    for (const rapidjson::Value& line : lines->GetArray()) {
-      if (!line.IsString())
-        throw Error::invalid_argument("run option 'sbatch_lines' lists strings");
-      const std::string text(line.GetString(), line.GetStringLength());
-      if (text.find('\n') != std::string::npos) {
-        throw Error::invalid_argument("run option 'sbatch_lines': '" + text +
-                                      "' holds a newline; give one directive per entry");
-      }
-      options.sbatch_lines.push_back(text);
+  options.partition = values.string("partition");
+  options.time = values.string("time");
+  options.account = values.string("account");
+  options.qos = values.string("qos");
+  options.constraint = values.string("constraint");
+  options.comment = values.string("comment");
+  options.mail_user = values.string("mail_user");
+  options.mail_type = values.string("mail_type");
+  options.exclusive = values.boolean("exclusive", false);
+  options.job_dir = absolute(values.string("job_dir", state_dir + "/jobs"));
+  options.workdir = absolute(values.string("workdir", current_directory()));
+  for (std::string& text :
+       values.string_list("sbatch_lines").value_or(std::vector<std::string>{})) {
+    if (text.find('\n') != std::string::npos) {
+      throw Error::invalid_argument("run option 'sbatch_lines': '" + text +
+                                    "' holds a newline; give one directive per entry");
     }
+    options.sbatch_lines.push_back(std::move(text));
   }
-  options.max_preemptions = int_member(cfg, "max_preemptions", what, 3);
-  options.max_timeouts = int_member(cfg, "max_timeouts", what, 0);
-  options.signal_lead = int_member(cfg, "signal_lead", what, 60);
-  options.array_parallelism = int_member(cfg, "array_parallelism", what, 0);
+  options.max_preemptions = values.integer("max_preemptions", 3);
+  options.max_timeouts = values.integer("max_timeouts", 0);
+  options.signal_lead = values.integer("signal_lead", 60);
+  options.array_parallelism = values.integer("array_parallelism", 0);
   if (options.array_parallelism < 0) {
     throw Error::invalid_argument("run option 'array_parallelism' must be >= 0 (0: no limit)");
   }
@@ -113,7 +109,7 @@ SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& sta
     throw Error::invalid_argument(
         "run option 'max_timeouts' needs a time limit: set the run option 'time' too");
   }
-  const std::string container = string_member(cfg, "container", what, "docker");
+  const std::string container = values.string("container", "docker");
   if (container == "docker") {
     options.container = ContainerRuntime::kDocker;
   } else if (container == "pyxis") {
@@ -124,18 +120,18 @@ SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& sta
     throw Error::invalid_argument("run option 'container': '" + container +
                                   "' is not one of docker, pyxis, apptainer");
   }
-  const std::string role_jobs = string_member(cfg, "role_jobs", what, "hetjob");
+  const std::string role_jobs = values.string("role_jobs", "hetjob");
   if (role_jobs != "hetjob" && role_jobs != "separate") {
     throw Error::invalid_argument("run option 'role_jobs': '" + role_jobs +
                                   "' is not one of hetjob, separate");
   }
   options.separate_role_jobs = role_jobs == "separate";
-  options.tools.sbatch = string_member(cfg, "sbatch", what, "sbatch");
-  options.tools.squeue = string_member(cfg, "squeue", what, "squeue");
-  options.tools.sacct = string_member(cfg, "sacct", what, "sacct");
-  options.tools.scancel = string_member(cfg, "scancel", what, "scancel");
-  options.tools.scontrol = string_member(cfg, "scontrol", what, "scontrol");
-  options.tools.sinfo = string_member(cfg, "sinfo", what, "sinfo");
+  options.tools.sbatch = values.string("sbatch", "sbatch");
+  options.tools.squeue = values.string("squeue", "squeue");
+  options.tools.sacct = values.string("sacct", "sacct");
+  options.tools.scancel = values.string("scancel", "scancel");
+  options.tools.scontrol = values.string("scontrol", "scontrol");
+  options.tools.sinfo = values.string("sinfo", "sinfo");
   return options;
 }
 
