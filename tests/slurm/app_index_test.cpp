@@ -3,6 +3,7 @@
 #include "app_index.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <sortie/error.hpp>
@@ -16,6 +17,7 @@ class SlurmAppIndex : public ::testing::Test {
     std::filesystem::remove_all(state_dir_);
     for (int i = 0; i < 50; ++i) record("app-" + std::to_string(i), i % 2 == 0 ? "even" : "odd");
   }
+  void TearDown() override { std::filesystem::remove_all(state_dir_); }
   void record(const std::string& app_id, const std::string& session) {
     BatchPlan plan;
     plan.app_id = app_id;
@@ -27,7 +29,8 @@ class SlurmAppIndex : public ::testing::Test {
     records_.save(plan, {std::to_string(1000 + recorded_++)});
   }
 
-  std::string state_dir_ = ::testing::TempDir() + "slurm-app-index";
+  // Per process: ctest runs this suite's tests side by side.
+  std::string state_dir_ = ::testing::TempDir() + "slurm-app-index-" + std::to_string(::getpid());
   int recorded_ = 0;
   AppRecords records_{state_dir_};
 };
