@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <sortie/plugin.hpp>
 
+#include "http_status.hpp"
 #include "json_fields.hpp"
 
 namespace sortie::docker {
@@ -22,23 +23,6 @@ std::pair<int, int> version_parts(std::string_view version) {
   };
   if (dot == std::string_view::npos) return {number(version), 0};
   return {number(version.substr(0, dot)), number(version.substr(dot + 1))};
-}
-
-Code code_for_status(long status) {
-  switch (status) {
-    case 400:
-      return Code::kInvalidArgument;
-    case 401:
-      return Code::kUnauthenticated;
-    case 403:
-      return Code::kPermissionDenied;
-    case 404:
-      return Code::kNotFound;
-    case 409:
-      return Code::kAlreadyExists;
-    default:
-      return status >= 500 ? Code::kUnavailable : Code::kUnknown;
-  }
 }
 
 }  // namespace
@@ -170,9 +154,9 @@ http::Response Engine::expect(const std::string& method, const std::string& path
                               int64_t timeout_ms) {
   http::Response response = call(method, path, body, timeout_ms);
   if (!response.ok()) {
-    throw Error(code_for_status(response.status), what + ": the Docker Engine answered " +
-                                                      std::to_string(response.status) + ": " +
-                                                      engine_message(response.body));
+    throw Error(code_for_http_status(response.status), what + ": the Docker Engine answered " +
+                                                           std::to_string(response.status) + ": " +
+                                                           engine_message(response.body));
   }
   return response;
 }

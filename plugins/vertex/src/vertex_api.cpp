@@ -5,6 +5,7 @@
 #include <sortie/plugin.hpp>
 #include <thread>
 
+#include "http_status.hpp"
 #include "json_fields.hpp"
 
 namespace sortie::vertex {
@@ -23,29 +24,6 @@ http::Endpoint endpoint_of(const Connection& connection) {
 bool retryable_status(long status, bool is_create) {
   if (status == 429 || status == 503) return true;
   return !is_create && (status == 500 || status == 502 || status == 504);
-}
-
-Code code_for_status(long status) {
-  switch (status) {
-    case 400:
-      return Code::kInvalidArgument;
-    case 401:
-      return Code::kUnauthenticated;
-    case 403:
-      return Code::kPermissionDenied;
-    case 404:
-      return Code::kNotFound;
-    case 409:
-      return Code::kAlreadyExists;
-    case 412:
-      return Code::kFailedPrecondition;
-    case 429:
-      return Code::kResourceExhausted;
-    case 501:
-      return Code::kUnimplemented;
-    default:
-      return status >= 500 ? Code::kUnavailable : Code::kUnknown;
-  }
 }
 
 // "HTTP 400 INVALID_ARGUMENT: <message>" from a google.rpc.Status error body.
@@ -143,7 +121,7 @@ rapidjson::Document VertexApi::call(const std::string& method, const std::string
       continue;
     }
     const bool gave_up = retryable_status(response.status, is_create);
-    throw Error(code_for_status(response.status),
+    throw Error(code_for_http_status(response.status),
                 "Vertex AI " + what + " failed: " + api_error_text(response) +
                     hint_for(response.status, tokens_.description()) +
                     (gave_up ? " (after " + std::to_string(attempt) + " retries)" : ""));
