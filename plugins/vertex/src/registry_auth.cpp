@@ -6,6 +6,7 @@
 #include <sortie/plugin.hpp>
 #include <sstream>
 
+#include "base64.hpp"
 #include "json_fields.hpp"
 #include "jwt.hpp"
 
@@ -30,30 +31,6 @@ std::string registry_of_config_key(std::string key) {
   }
   key = key.substr(0, key.find('/'));
   return key == "index.docker.io" || key == "registry-1.docker.io" ? "docker.io" : key;
-}
-
-// Standard base64 (padding optional), as `docker login` writes "auth".
-std::optional<std::string> base64_decode(std::string_view text) {
-  std::string out;
-  uint32_t bits = 0;
-  int count = 0;
-  for (const char c : text) {
-    int value = -1;
-    if (c >= 'A' && c <= 'Z') value = c - 'A';
-    if (c >= 'a' && c <= 'z') value = c - 'a' + 26;
-    if (c >= '0' && c <= '9') value = c - '0' + 52;
-    if (c == '+') value = 62;
-    if (c == '/') value = 63;
-    if (c == '=') break;
-    if (value < 0) return std::nullopt;
-    bits = (bits << 6) | static_cast<uint32_t>(value);
-    count += 6;
-    if (count >= 8) {
-      count -= 8;
-      out += static_cast<char>((bits >> count) & 0xff);
-    }
-  }
-  return out;
 }
 
 std::string base64url_padded(std::string_view bytes) {
@@ -92,7 +69,7 @@ RegistryCredentials registry_credentials(const std::string& registry) {
         credentials.password = string_member(entry.value, "password", entry_what);
         const std::string auth = string_member(entry.value, "auth", entry_what);
         if (!auth.empty()) {
-          const std::optional<std::string> decoded = base64_decode(auth);
+          const std::optional<std::string> decoded = base64_decode(auth, {.stop_at_padding = true});
           const size_t colon = decoded ? decoded->find(':') : std::string::npos;
           if (colon == std::string::npos) {
             throw Error::invalid_argument(
