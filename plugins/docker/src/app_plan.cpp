@@ -305,6 +305,30 @@ std::string replica_hostname(std::string_view role, int64_t replica_id) {
 
 std::string network_name(std::string_view app_id) { return "sortie-" + std::string(app_id); }
 
+void write_role_layouts(JsonWriter& writer, const std::vector<RoleLayout>& roles) {
+  writer.StartArray();
+  for (const RoleLayout& role : roles) {
+    writer.StartObject();
+    writer.Key("name");
+    write_string(writer, role.name);
+    writer.Key("num_replicas");
+    writer.Int64(role.num_replicas);
+    writer.EndObject();
+  }
+  writer.EndArray();
+}
+
+std::vector<RoleLayout> read_role_layouts(const rapidjson::Value& object, const std::string& what) {
+  std::vector<RoleLayout> roles;
+  if (const rapidjson::Value* array = array_member(object, "roles", what)) {
+    for (const rapidjson::Value& role : array->GetArray()) {
+      roles.push_back(
+          {string_member(role, "name", what + " role"), int_member(role, "num_replicas", what, 1)});
+    }
+  }
+  return roles;
+}
+
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
   const DryrunInput input = read_dryrun_input(input_text);
   const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
@@ -438,17 +462,10 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
     w.EndObject();
   }
   w.EndArray();
+  std::vector<RoleLayout> layouts;
+  for (const Role& role : roles) layouts.push_back({role.name, role.num_replicas});
   w.Key("roles");
-  w.StartArray();
-  for (const Role& role : roles) {
-    w.StartObject();
-    w.Key("name");
-    write_string(w, role.name);
-    w.Key("num_replicas");
-    w.Int64(role.num_replicas);
-    w.EndObject();
-  }
-  w.EndArray();
+  write_role_layouts(w, layouts);
   w.Key("containers");
   w.StartArray();
   for (size_t r = 0; r < roles.size(); ++r) {
@@ -550,12 +567,7 @@ AppPlan read_plan(const rapidjson::Value& request) {
                              string_member(push, "tag", what + " push")});
     }
   }
-  if (const rapidjson::Value* roles = array_member(request, "roles", what)) {
-    for (const rapidjson::Value& role : roles->GetArray()) {
-      plan.roles.push_back(
-          {string_member(role, "name", what + " role"), int_member(role, "num_replicas", what, 1)});
-    }
-  }
+  plan.roles = read_role_layouts(request, what);
   const rapidjson::Value* containers = array_member(request, "containers", what);
   if (containers == nullptr || containers->Empty()) {
     throw Error::invalid_argument(what + ": 'containers' is required");

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "json_fields.hpp"
+
 namespace sortie::docker {
 
 struct SchedulerContext {
@@ -38,6 +40,10 @@ struct RoleLayout {
   std::string name;
   int64_t num_replicas = 1;
 };
+
+// The "roles" array of the dryrun request and of the app record: [{"name", "num_replicas"}].
+void write_role_layouts(JsonWriter& writer, const std::vector<RoleLayout>& roles);
+std::vector<RoleLayout> read_role_layouts(const rapidjson::Value& object, const std::string& what);
 
 struct AppPlan {
   std::string app_id;

@@ -39,16 +39,7 @@ void AppRecords::store(const AppRecord& record) const {
   w.Key("session");
   write_string(w, record.session);
   w.Key("roles");
-  w.StartArray();
-  for (const RoleLayout& role : record.roles) {
-    w.StartObject();
-    w.Key("name");
-    write_string(w, role.name);
-    w.Key("num_replicas");
-    w.Int64(role.num_replicas);
-    w.EndObject();
-  }
-  w.EndArray();
+  write_role_layouts(w, record.roles);
   w.Key("failure");
   write_string(w, record.failure);
   w.Key("final_status");
@@ -89,12 +80,7 @@ std::optional<AppRecord> AppRecords::load(std::string_view app_id) const {
   record.app_id = string_member(document, "app_id", what);
   record.name = string_member(document, "name", what);
   record.session = string_member(document, "session", what);
-  if (const rapidjson::Value* roles = array_member(document, "roles", what)) {
-    for (const rapidjson::Value& role : roles->GetArray()) {
-      record.roles.push_back(
-          {string_member(role, "name", what), int_member(role, "num_replicas", what, 1)});
-    }
-  }
+  record.roles = read_role_layouts(document, what);
   record.failure = string_member(document, "failure", what);
   record.final_status = string_member(document, "final_status", what);
   if (const rapidjson::Value* stopped = array_member(document, "stopped", what)) {
