@@ -104,18 +104,13 @@ BuiltImage build_or_reuse(Engine& engine, const std::string& tag, const std::str
   request.body = context;
   request.content_type = "application/x-tar";
   ProgressReader progress("building " + tag);
-  std::string error_body;
-  const http::Response response = engine.stream(request, [&](std::string_view chunk) {
-    progress.feed(chunk);
-    if (error_body.size() < 4096) error_body.append(chunk);
-    return true;
-  });
-  progress.finish();
+  const http::Response response = progress.stream(engine, request);
   if (!response.ok() || !progress.error().empty()) {
-    std::string message = "building image " + tag + " failed: " +
-                          (progress.error().empty()
-                               ? engine_message(response.body.empty() ? error_body : response.body)
-                               : progress.error());
+    std::string message =
+        "building image " + tag + " failed: " +
+        (progress.error().empty()
+             ? engine_message(response.body.empty() ? progress.error_body() : response.body)
+             : progress.error());
     if (!progress.recent_output().empty()) {
       message += "\nlast build output:";
       for (const std::string& line : progress.recent_output()) message += "\n  " + line;

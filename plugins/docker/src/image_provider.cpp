@@ -66,17 +66,11 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
     request.body = context.tar;
     request.content_type = "application/x-tar";
     ProgressReader progress("building " + tag);
-    std::string error_body;
-    const http::Response response = engine.stream(request, [&](std::string_view chunk) {
-      progress.feed(chunk);
-      if (error_body.size() < 4096) error_body.append(chunk);
-      return true;
-    });
-    progress.finish();
+    const http::Response response = progress.stream(engine, request);
     if (!response.ok() || !progress.error().empty()) {
       throw Error::failed_precondition(
-          "role '" + name + "': building the workspace image over " + image +
-          " failed: " + (progress.error().empty() ? engine_message(error_body) : progress.error()));
+          "role '" + name + "': building the workspace image over " + image + " failed: " +
+          (progress.error().empty() ? engine_message(progress.error_body()) : progress.error()));
     }
   }
   const rapidjson::Document built = engine.expect_json(

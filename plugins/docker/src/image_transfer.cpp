@@ -32,6 +32,16 @@ void ProgressReader::finish() {
   buffer_.clear();
 }
 
+http::Response ProgressReader::stream(Engine& engine, const http::Request& request) {
+  const http::Response response = engine.stream(request, [&](std::string_view chunk) {
+    feed(chunk);
+    if (error_body_.size() < kErrorBodyBytes) error_body_.append(chunk);
+    return true;
+  });
+  finish();
+  return response;
+}
+
 void ProgressReader::message(std::string_view line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
   if (line.empty()) return;
@@ -103,21 +113,15 @@ void ensure_image(Engine& engine, const std::string& image) {
   }
   info("image " + image + " is not local; pulling it");
   ProgressReader progress("pulling " + image);
-  std::string error_body;
   http::Request request;
   request.method = "POST";
   request.path = path;
   request.headers = {{"X-Registry-Auth", kAnonymousAuth}};
-  const http::Response response = engine.stream(request, [&](std::string_view chunk) {
-    progress.feed(chunk);
-    if (error_body.size() < 4096) error_body.append(chunk);
-    return true;
-  });
-  progress.finish();
+  const http::Response response = progress.stream(engine, request);
   if (!response.ok()) {
-    throw Error(
-        response.status == 404 ? Code::kNotFound : Code::kUnavailable,
-        "image " + image + " is not local and pulling it failed: " + engine_message(error_body));
+    throw Error(response.status == 404 ? Code::kNotFound : Code::kUnavailable,
+                "image " + image + " is not local and pulling it failed: " +
+                    engine_message(progress.error_body()));
   }
   if (!progress.error().empty()) {
     throw Error::unavailable("image " + image +
@@ -134,21 +138,15 @@ void push_image(Engine& engine, const std::string& source, const std::string& re
   const std::string target = repository + ":" + tag;
   info("pushing " + target);
   ProgressReader progress("pushing " + target);
-  std::string error_body;
   http::Request request;
   request.method = "POST";
   request.path = "/images/" + http::url_encode(repository) + "/push?tag=" + http::url_encode(tag);
   request.headers = {{"X-Registry-Auth", kAnonymousAuth}};
-  const http::Response response = engine.stream(request, [&](std::string_view chunk) {
-    progress.feed(chunk);
-    if (error_body.size() < 4096) error_body.append(chunk);
-    return true;
-  });
-  progress.finish();
+  const http::Response response = progress.stream(engine, request);
   if (!response.ok() || !progress.error().empty()) {
     throw Error::unavailable(
-        "pushing " + target +
-        " failed: " + (progress.error().empty() ? engine_message(error_body) : progress.error()) +
+        "pushing " + target + " failed: " +
+        (progress.error().empty() ? engine_message(progress.error_body()) : progress.error()) +
         " (is the registry up, and does the Engine trust it?)");
   }
 }
