@@ -65,12 +65,20 @@ core::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
 }
 
 core::AppStatus AppWaiter::step(int64_t timeout_ms) {
-  core::AppStatus status = fetch(timeout_ms);
+  // An unrecorded state is recorded once it has held kSettleMs, so the wait is cut to that.
+  const bool settling = unrecorded_;
+  core::AppStatus status = fetch(settling ? std::min(timeout_ms, kSettleMs) : timeout_ms);
   const bool changed =
       !last_ || last_->state != status.state || last_->num_restarts != status.num_restarts;
-  if (changed && recorded_) cache_status(session_, handle_, status);
   last_ = status;
+  if (changed) unrecorded_ = true;
+  if (core::is_terminal(status.state) || (settling && !changed)) record_latest();
   return status;
+}
+
+void AppWaiter::record_latest() {
+  if (unrecorded_ && recorded_ && last_) cache_status(session_, handle_, *last_);
+  unrecorded_ = false;
 }
 
 std::optional<core::AppStatus> AppWaiter::until_terminal(int64_t timeout_ms) {
@@ -79,11 +87,12 @@ std::optional<core::AppStatus> AppWaiter::until_terminal(int64_t timeout_ms) {
     int64_t slice = 60'000;
     if (deadline >= 0) {
       slice = std::min(slice, deadline - steady_ms());
-      if (slice <= 0) return std::nullopt;
+      if (slice <= 0) break;
     }
     core::AppStatus status = step(slice);
     if (core::is_terminal(status.state)) return status;
   }
+  record_latest();
   return std::nullopt;
 }
 

@@ -1,7 +1,10 @@
 // File: core/session/include/sortie/session/app_waiter.hpp
 //
-// Follows an app's state until it is terminal, recording every change in the store. Uses the
-// scheduler's blocking wait() when it has one (event-driven), else describe() with back-off.
+// Follows an app's state until it is terminal, recording its changes in the store: the terminal
+// state at once, an intermediate one once it has held 100 ms or when the wait returns without a
+// terminal state (a short app costs one write; `list` asks the scheduler about unfinished apps
+// anyway, so the record is a cache). Uses the scheduler's blocking wait() when it has one
+// (event-driven), else describe() with back-off.
 // SIGINT/SIGTERM interrupt the wait (handlers installed without SA_RESTART, so a blocked wait
 // returns at once) and are reported through interrupted().
 #ifndef SORTIE_SESSION_APP_WAITER_HPP
@@ -34,19 +37,24 @@ class AppWaiter {
   // Returns the status once terminal, or nullopt when interrupted() or when `timeout_ms`
   // (negative = forever) passed first. The latest status is available from last().
   std::optional<core::AppStatus> until_terminal(int64_t timeout_ms);
-  // One step: waits at most timeout_ms for a change and records it. Returns the status.
+  // One step: waits at most timeout_ms for a change (100 ms while a state waits to be recorded)
+  // and records what is due (above). Returns the status.
   core::AppStatus step(int64_t timeout_ms);
   const std::optional<core::AppStatus>& last() const { return last_; }
 
  private:
+  static constexpr int64_t kSettleMs = 100;
   core::AppStatus fetch(int64_t timeout_ms);
+  // Writes last() to the store if it changed since the last write.
+  void record_latest();
   core::SchedulerClient& scheduler_;
   Session& session_;
   std::string handle_;
   std::string app_id_;
   bool recorded_;  // apps launched elsewhere are followed but not recorded
   std::optional<core::AppStatus> last_;
-  int64_t poll_ms_ = 5;  // back-off for schedulers without wait()
+  bool unrecorded_ = false;  // last_ differs from what this waiter last recorded
+  int64_t poll_ms_ = 5;      // back-off for schedulers without wait()
 };
 
 }  // namespace sortie::session
