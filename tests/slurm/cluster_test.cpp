@@ -420,8 +420,9 @@ TEST_F(SlurmCluster, SeparateRoleJobsStartTogetherShareTheRank0HostAndCancelToge
   EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
   EXPECT_NE(status.find("\"slurm.job_ids\":\"" + first + " " + second + "\""), std::string::npos)
       << status;
-  // Two jobs, neither heterogeneous, both completed.
-  EXPECT_EQ(shell("sacct -n -X -P -j " + first + "," + second + " -o JobID,State"),
+  // Two jobs, neither heterogeneous, both completed. Asked of slurmctld (squeue keeps ended jobs
+  // for MinJobAge): sacct may not have the second job's end yet when the app reads SUCCEEDED.
+  EXPECT_EQ(shell("squeue -h -a -t all -j " + first + "," + second + " -o '%i|%T' | sort -n"),
             first + "|COMPLETED\n" + second + "|COMPLETED");
   // Every replica of both roles resolved the same rank-0 host, the first role's.
   const std::string host = shell("scontrol -o show node $(squeue -h -a -t all -j " + first +
