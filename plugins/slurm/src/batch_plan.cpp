@@ -336,6 +336,10 @@ std::string job_script(ScriptInputs& in, const std::vector<size_t>& roles,
       "    exit 1\n"
       "  fi\n"
       "  if ((status == 0)); then echo \"end $attempt succeeded\" >>\"$ledger\"; exit 0; fi\n"
+      // A step killed by SIGTERM or SIGKILL is most often Slurm ending the job (a requeue, a
+      // preemption, a cancel), whose signal to this script can trail the step's end: wait for it
+      // before calling the attempt a failure, or a preemption would spend the failure budget.
+      "  if ((status == 143 || status == 137)); then sleep 5; fi\n"
       "  echo \"end $attempt failed $status\" >>\"$ledger\"\n"
       "  if (($(count ' failed ') > max_failures)); then exit \"$status\"; fi\n"
       "done\n";

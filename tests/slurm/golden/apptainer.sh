@@ -44,6 +44,7 @@ while :; do
     exit 1
   fi
   if ((status == 0)); then echo "end $attempt succeeded" >>"$ledger"; exit 0; fi
+  if ((status == 143 || status == 137)); then sleep 5; fi
   echo "end $attempt failed $status" >>"$ledger"
   if (($(count ' failed ') > max_failures)); then exit "$status"; fi
 done
