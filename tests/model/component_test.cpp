@@ -167,9 +167,9 @@ TEST_F(ComponentTest, SpmdSetsDistributedEnvAndKeepsRuntimeMacros) {
   EXPECT_EQ(run("dist.spmd", {"--master_port", "1234", "true"}).roles[0].env.at("MASTER_PORT"),
             "1234");
   EXPECT_EQ(run("dist.spmd", {"true"}).roles[0].num_replicas, 2);
-  EXPECT_EQ(run_error("dist.spmd", {"-j", "0", "true"}),
-            "component dist.spmd (" + kManifest +
-                "): roles[0].num_replicas: must be at least 1, got 0");
+  EXPECT_EQ(
+      run_error("dist.spmd", {"-j", "0", "true"}),
+      "component dist.spmd (" + kManifest + "): roles[0].num_replicas: must be at least 1, got 0");
 }
 
 TEST_F(ComponentTest, CommandLineErrorsNameTheParameter) {
