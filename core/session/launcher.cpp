@@ -206,7 +206,7 @@ core::AppRecord Launcher::record_unsubmitted(const LaunchPlan& plan, const DryRu
   record.cfg_json = dry.cfg_json;
   record.submitted_at = now_ns();
   record.updated_at = record.submitted_at;
-  ctx_.store().record_submission(record);
+  ctx_.store().record_submission(record, plan.work_unit);
   return record;
 }
 

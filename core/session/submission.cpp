@@ -59,6 +59,8 @@ std::vector<std::string> reconcile_submissions(Session& session) {
         status.msg =
             "submission interrupted: " + died + ", before " + record.scheduler + " accepted it";
         outcome = record.scheduler + " never got it, recorded FAILED";
+        // Its work unit was not launched: an experiment lists only apps its scheduler got.
+        store.unlink_from_experiments(record.handle);
       }
       store.record_status(record.handle, status);
       settled.push_back("app " + record.handle + ": " + died + "; " + outcome);

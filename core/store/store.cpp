@@ -152,6 +152,28 @@ void insert_event(sqlite3* db, const std::string& path, const std::string& handl
   insert.bind(1, handle).bind(2, at).bind(3, kind).bind(4, detail).run();
 }
 
+// Inside record_submission's transaction.
+void insert_experiment_jobs(sqlite3* db, const std::string& path, const std::string& handle,
+                            const WorkUnitLink& unit) {
+  const std::string action = "recording the jobs of work unit " +
+                             std::to_string(unit.experiment_id) + "_" +
+                             std::to_string(unit.work_unit_id) + " run by app " + handle;
+  Statement insert(db, path,
+                   "INSERT INTO experiment_jobs (experiment_id, work_unit_id, job_name, "
+                   "full_name, handle, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                   action);
+  for (const ExperimentJobRecord& job : unit.jobs) {
+    insert.bind(1, unit.experiment_id)
+        .bind(2, int64_t{unit.work_unit_id})
+        .bind(3, job.job_name)
+        .bind(4, job.full_name)
+        .bind(5, handle)
+        .bind(6, job.role)
+        .run();
+    insert.reset();
+  }
+}
+
 }  // namespace
 
 std::string AppStore::default_path() {
@@ -216,7 +238,7 @@ AppStore::~AppStore() {
   }
 }
 
-void AppStore::record_submission(const AppRecord& record) {
+void AppStore::record_submission(const AppRecord& record, const std::optional<WorkUnitLink>& unit) {
   if (record.handle.empty()) {
     throw Error::invalid_argument(
         "cannot record an app without a handle (expected SCHEDULER://SESSION/APP_ID)");
@@ -260,6 +282,7 @@ void AppStore::record_submission(const AppRecord& record) {
       insert_role.reset();
     }
     insert_event(db_, path_, record.handle, submitted_at, "submitted", to_string(record.state));
+    if (unit) insert_experiment_jobs(db_, path_, record.handle, *unit);
   });
 }
 
@@ -323,6 +346,9 @@ void AppStore::add_event(const std::string& handle, const std::string& kind,
 
 void AppStore::forget(const std::string& handle) {
   write_transaction(db_, path_, "forgetting app " + handle, [&] {
+    Statement unlink(db_, path_, "DELETE FROM experiment_jobs WHERE handle = ?1",
+                     "forgetting app " + handle);
+    unlink.bind(1, handle).run();
     Statement remove(db_, path_, "DELETE FROM apps WHERE handle = ?1", "forgetting app " + handle);
     remove.bind(1, handle).run();
   });

@@ -97,21 +97,11 @@ int AppStore::reserve_work_unit(int64_t experiment_id, const std::string& args_j
   return static_cast<int>(id);
 }
 
-void AppStore::record_experiment_job(int64_t experiment_id, int work_unit_id,
-                                     const ExperimentJobRecord& job) {
-  const std::string action = "recording job " + job.full_name;
+void AppStore::unlink_from_experiments(const std::string& handle) {
+  const std::string action = "removing app " + handle + " from its work units";
   write_transaction(db_, path_, action, [&] {
-    Statement insert(db_, path_,
-                     "INSERT INTO experiment_jobs (experiment_id, work_unit_id, job_name, "
-                     "full_name, handle, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                     action);
-    insert.bind(1, experiment_id)
-        .bind(2, int64_t{work_unit_id})
-        .bind(3, job.job_name)
-        .bind(4, job.full_name)
-        .bind(5, job.handle)
-        .bind(6, job.role)
-        .run();
+    Statement unlink(db_, path_, "DELETE FROM experiment_jobs WHERE handle = ?1", action);
+    unlink.bind(1, handle).run();
   });
 }
 

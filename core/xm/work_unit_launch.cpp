@@ -220,6 +220,9 @@ std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::str
       plan.app.roles.push_back(role_of(job_name, full_name, unit, job));
       app.records.push_back({job_name, full_name, "", job_name});
     }
+    if (!unit.dry_run) {
+      plan.work_unit = core::WorkUnitLink{unit.experiment_id, unit.work_unit_id, app.records};
+    }
     core::validate(plan.app);
     auto scheduler = ctx.scheduler(plan.scheduler, session);
     app.dry = session::Launcher(ctx, *scheduler).dryrun(plan);
@@ -241,14 +244,10 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
     }
   }
   std::vector<std::vector<LaunchedJob>> launched(units.size());
-  // Recorded as soon as submitted, so an app that runs is never missing from its experiment.
+  // The store has the jobs already: the Launcher records them with the app, before submitting.
   const auto record = [&](size_t i, const std::string& handle) {
-    const WorkUnitJobs& unit = units[apps[i].unit];
     for (core::ExperimentJobRecord& job : apps[i].records) {
       job.handle = handle;
-      if (!unit.dry_run) {
-        ctx.store().record_experiment_job(unit.experiment_id, unit.work_unit_id, job);
-      }
       launched[apps[i].unit].push_back({job, apps[i].dry.dryrun_json});
     }
   };

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <sortie/core/store.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/session/submission.hpp>
@@ -36,8 +37,9 @@ class SubmissionTest : public ::testing::Test {
     return std::make_unique<Session>(options);
   }
   // Records an app of local_cwd that its scheduler never received, as a submitter with
-  // `message` left it.
-  static void record_unsubmitted(const std::string& app_id, const std::string& message) {
+  // `message` left it, running the jobs of `unit` if given.
+  static void record_unsubmitted(const std::string& app_id, const std::string& message,
+                                 const std::optional<core::WorkUnitLink>& unit = std::nullopt) {
     auto store = core::AppStore::open(core::AppStore::default_path());
     core::AppRecord record;
     record.handle = "local_cwd://default/" + app_id;
@@ -48,7 +50,13 @@ class SubmissionTest : public ::testing::Test {
     record.state = core::AppState::kUnsubmitted;
     record.msg = message;
     record.appdef_json = R"({"schema":"sortie.appdef/1","name":"app","roles":[]})";
-    store->record_submission(record);
+    store->record_submission(record, unit);
+  }
+  static pid_t dead_pid() {
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    ::waitpid(child, nullptr, 0);
+    return child;
   }
   // The message a submitter with pid `pid` leaves (submitting_message() of that process).
   static std::string message_of(pid_t pid) {
@@ -62,10 +70,7 @@ class SubmissionTest : public ::testing::Test {
 };
 
 TEST_F(SubmissionTest, ARecordOfADeadSubmitterIsSettledAndSaid) {
-  const pid_t child = ::fork();
-  if (child == 0) ::_exit(0);
-  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
-  record_unsubmitted("orphan", message_of(child));
+  record_unsubmitted("orphan", message_of(dead_pid()));
   auto s = session();
   const auto status = s->store().last_status("local_cwd://default/orphan");
   ASSERT_TRUE(status.has_value());
@@ -73,6 +78,22 @@ TEST_F(SubmissionTest, ARecordOfADeadSubmitterIsSettledAndSaid) {
   EXPECT_NE(status->msg.find("submission interrupted"), std::string::npos) << status->msg;
   ASSERT_EQ(settled_.size(), 1u);
   EXPECT_NE(settled_[0].find("local_cwd://default/orphan"), std::string::npos) << settled_[0];
+}
+
+TEST_F(SubmissionTest, AnExperimentsAppItsSchedulerNeverGotLeavesItsWorkUnitUnlaunched) {
+  int64_t experiment = 0;
+  {
+    auto store = core::AppStore::open(core::AppStore::default_path());
+    experiment = store->create_experiment("sweep", "/w");
+    store->reserve_work_unit(experiment, "{}");
+  }
+  record_unsubmitted("unit-app", message_of(dead_pid()),
+                     core::WorkUnitLink{experiment, 1, {{"train", "1_1_train", "", "train"}}});
+  auto s = session();
+  const auto units = s->store().work_units(experiment);
+  ASSERT_EQ(units.size(), 1u);
+  EXPECT_TRUE(units[0].jobs.empty());
+  EXPECT_EQ(s->store().get("local_cwd://default/unit-app")->state, core::AppState::kFailed);
 }
 
 TEST_F(SubmissionTest, ARecordOfALiveSubmitterIsLeftAlone) {

@@ -46,17 +46,16 @@ TEST_F(ExperimentStoreTest, ExperimentsAndWorkUnitsAreNumberedFromOne) {
 
 TEST_F(ExperimentStoreTest, JobsReadBackUnderTheirWorkUnitsInOrder) {
   auto store = AppStore::open(path());
-  store->record_submission(sample_record("group-app"));
-  store->record_submission(sample_record("single-app"));
   const int64_t id = store->create_experiment("gang", "/w");
   const int unit1 = store->reserve_work_unit(id, R"({"server":{"args":["--port=1"]}})");
   const int unit2 = store->reserve_work_unit(id, "{}");
-  store->record_experiment_job(id, unit1,
-                               {"server", "1_1_server", "local://default/group-app", "server"});
-  store->record_experiment_job(id, unit1,
-                               {"client", "1_1_client", "local://default/group-app", "client"});
-  store->record_experiment_job(id, unit2,
-                               {"train", "1_2_train", "local://default/single-app", "train"});
+  store->record_submission(sample_record("group-app"),
+                           WorkUnitLink{id,
+                                        unit1,
+                                        {{"server", "1_1_server", "", "server"},
+                                         {"client", "1_1_client", "", "client"}}});
+  store->record_submission(sample_record("single-app"),
+                           WorkUnitLink{id, unit2, {{"train", "1_2_train", "", "train"}}});
 
   const auto units = store->work_units(id);
   ASSERT_EQ(units.size(), 2u);
@@ -66,17 +65,38 @@ TEST_F(ExperimentStoreTest, JobsReadBackUnderTheirWorkUnitsInOrder) {
   EXPECT_EQ(units[0].jobs[0].job_name, "server");  // insertion order, not name order
   EXPECT_EQ(units[0].jobs[1].full_name, "1_1_client");
   EXPECT_EQ(units[0].jobs[1].role, "client");
+  EXPECT_EQ(units[0].jobs[1].handle, "local://default/group-app");  // the app's own handle
   ASSERT_EQ(units[1].jobs.size(), 1u);
   EXPECT_EQ(units[1].jobs[0].handle, "local://default/single-app");
 }
 
-TEST_F(ExperimentStoreTest, AJobMustPointAtARecordedApp) {
+TEST_F(ExperimentStoreTest, AnAppAndItsJobsAreRecordedTogetherOrNotAtAll) {
   auto store = AppStore::open(path());
   const int64_t id = store->create_experiment("x", "/w");
-  const int unit = store->reserve_work_unit(id, "{}");
-  EXPECT_THROW(store->record_experiment_job(id, unit, {"j", "1_1_j", "local://default/none", "j"}),
-               Error);
+  EXPECT_THROW(
+      store->record_submission(sample_record("a1"), WorkUnitLink{id, 7, {{"j", "1_7_j", "", "j"}}}),
+      Error);  // no work unit 7
+  EXPECT_FALSE(store->get("local://default/a1").has_value());
   EXPECT_THROW(store->reserve_work_unit(42, "{}"), Error);
+}
+
+TEST_F(ExperimentStoreTest, ForgettingOrUnlinkingAnAppTakesItOutOfItsWorkUnit) {
+  auto store = AppStore::open(path());
+  const int64_t id = store->create_experiment("x", "/w");
+  const int unit1 = store->reserve_work_unit(id, "{}");
+  const int unit2 = store->reserve_work_unit(id, "{}");
+  store->record_submission(sample_record("refused"),
+                           WorkUnitLink{id, unit1, {{"j", "1_1_j", "", "j"}}});
+  store->record_submission(sample_record("never-got"),
+                           WorkUnitLink{id, unit2, {{"j", "1_2_j", "", "j"}}});
+  store->forget("local://default/refused");
+  store->unlink_from_experiments("local://default/never-got");
+  const auto units = store->work_units(id);
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_TRUE(units[0].jobs.empty());
+  EXPECT_TRUE(units[1].jobs.empty());
+  EXPECT_FALSE(store->get("local://default/refused").has_value());
+  EXPECT_TRUE(store->get("local://default/never-got").has_value());  // kept on record
 }
 
 TEST_F(ExperimentStoreTest, ConcurrentProcessesNeverGetTheSameWorkUnitId) {

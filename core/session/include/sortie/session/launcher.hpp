@@ -8,9 +8,11 @@
 #define SORTIE_SESSION_LAUNCHER_HPP
 
 #include <map>
+#include <optional>
 #include <sortie/core/model.hpp>
 #include <sortie/core/plugin_host.hpp>
 #include <sortie/core/runopts.hpp>
+#include <sortie/core/store.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
 #include <vector>
@@ -22,6 +24,8 @@ struct LaunchPlan {
   std::string scheduler;
   std::string session;
   std::map<std::string, core::RawOpt> raw_cfg;  // config-file values overridden by -cfg
+  // The experiment's jobs this app runs, recorded with it before it is submitted.
+  std::optional<core::WorkUnitLink> work_unit;
 };
 
 struct DryRunResult {

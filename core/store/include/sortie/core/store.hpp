@@ -75,6 +75,14 @@ struct ExperimentJobRecord {
   std::string role;
 };
 
+// The work unit an app runs jobs of, recorded with the app itself (record_submission) so that an
+// experiment never misses an app that may be running. Each job's handle is the app's.
+struct WorkUnitLink {
+  int64_t experiment_id = 0;
+  int work_unit_id = 0;
+  std::vector<ExperimentJobRecord> jobs;
+};
+
 struct WorkUnitRecord {
   int64_t experiment_id = 0;
   int work_unit_id = 0;
@@ -102,15 +110,20 @@ class AppStore {
   bool is_placeholder() const { return placeholder_; }
   AppStore& operator=(const AppStore&) = delete;
 
-  // Inserts a new app (and its roles from appdef_json) with a "submitted" event.
-  void record_submission(const AppRecord& record);
+  // Inserts a new app (and its roles from appdef_json) with a "submitted" event and, in the same
+  // transaction, the jobs of `unit` it runs. A unit that does not exist: Error, nothing recorded.
+  void record_submission(const AppRecord& record,
+                         const std::optional<WorkUnitLink>& unit = std::nullopt);
   // Replaces the app's state, restarts, msg and replica rows with `status`; appends a "state"
   // event when the app state changed. Unknown handle: Error(NOT_FOUND).
   void record_status(const std::string& handle, const AppStatus& status);
   void add_event(const std::string& handle, const std::string& kind, const std::string& detail);
-  // Deletes the app with its roles, replicas and events: for a submission its scheduler refused,
-  // so the app never existed. No-op for an unknown handle.
+  // Deletes the app with its roles, replicas, events and experiment jobs: for a submission its
+  // scheduler refused, so the app never existed. No-op for an unknown handle.
   void forget(const std::string& handle);
+  // Removes the app from the work units that named it, keeping its own record: for a submission
+  // its scheduler never got, so its work unit was not launched.
+  void unlink_from_experiments(const std::string& handle);
 
   std::optional<AppRecord> get(const std::string& handle) const;
   // The last recorded status (app + replicas), or nullopt for an unknown handle.
@@ -125,9 +138,6 @@ class AppStore {
   int64_t create_experiment(const std::string& title, const std::string& launch_dir);
   // Reserves the next work unit id of the experiment (1, 2, ...), atomically across processes.
   int reserve_work_unit(int64_t experiment_id, const std::string& args_json);
-  // Records that a job of a work unit runs as `job.role` of the recorded app `job.handle`.
-  void record_experiment_job(int64_t experiment_id, int work_unit_id,
-                             const ExperimentJobRecord& job);
   // Marks `launch` as under way on the experiment; finish_launch clears the mark, recording
   // `partial_reason` when the launch stopped short (empty when it did not).
   void begin_launch(int64_t experiment_id, const LaunchMarker& launch);
