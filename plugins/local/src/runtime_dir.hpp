@@ -25,13 +25,14 @@ std::string runtime_dir_of(const std::string& app_dir);
 // directory.
 std::string writable_state_path(const std::string& app_dir);
 
-// The app's state.json: the runtime copy while there is one, else the app directory's. nullopt
-// when neither exists: the runtime directory vanished (reboot, logout) before the app ended.
+// The app's state.json: the app directory's once it has one (the app ended), else the runtime
+// copy. nullopt when neither exists: the runtime directory vanished (reboot, logout) before the
+// app ended.
 std::optional<std::string> read_state_text(const std::string& app_dir);
 
 // After the final state is in the runtime directory: copies it into the app directory, then
-// removes the link and the runtime files. Returns false (changing nothing) when the copy cannot
-// be written, so readers keep finding the state where it is.
+// removes the runtime files; the `run` link is left dangling. Returns false (changing nothing)
+// when the copy cannot be written, so readers keep finding the state where it is.
 bool retire_runtime_dir(const std::string& app_dir, const std::string& runtime_dir);
 
 // When the runtime directory vanished under a running app (a logout or a reboot emptied
