@@ -39,7 +39,11 @@ echo "store: $(df --output=fstype "$work" | tail -n 1) ($work); runtime dir: $(d
 echo
 echo "| \`sortie run --wait -- true\`, $runs runs | median | mean | min | max |"
 echo "|---|---|---|---|---|"
-for mode in app_dir runtime_dir; do
+# The runtime directory first: the app-directory mode replaces state.json on the disk several
+# times per run, and on a journal-less ext4 every inode freed in the last minute slows each
+# allocation in its group (docs/local-scheduler.md, "Runtime files"); neither mode should be
+# measured in the other's wake.
+for mode in runtime_dir app_dir; do
   if [[ $mode == runtime_dir ]]; then
     export XDG_RUNTIME_DIR=$runtime
     label="runtime files under \$XDG_RUNTIME_DIR (tmpfs)"

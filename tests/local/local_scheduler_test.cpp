@@ -285,6 +285,24 @@ TEST_F(LocalSchedulerTest, ScheduleTwiceIsAlreadyExists) {
   scheduler_.wait_terminal("twice");
 }
 
+// The starter is spawned before the app's files are written (start_signal.hpp): when writing
+// them fails, it is never told to go, and exits without starting anything.
+TEST_F(LocalSchedulerTest, AScheduleThatFailsAfterSpawningTheStarterStartsNothing) {
+  TempDir out;
+  {
+    SchedulerClient scheduler("local_cwd", state_.path());
+    const Result dry = scheduler.dryrun(
+        dryrun_input("blocked", "[" + shell_role("w", "touch " + out.path() + "/ran") + "]", "{}"));
+    ASSERT_EQ(dry.status, SORTIE_OK) << dry.err;
+    std::filesystem::create_directories(state_.path() + "/apps");
+    std::filesystem::create_symlink("/elsewhere", state_.path() + "/apps/blocked");
+    const Result scheduled = scheduler.schedule(dry.out);
+    EXPECT_EQ(scheduled.status, SORTIE_ALREADY_EXISTS) << scheduled.err;
+  }  // the instance waits for its starters: this one has exited
+  EXPECT_FALSE(std::filesystem::exists(out.path() + "/ran"));
+  EXPECT_FALSE(std::filesystem::exists(state_.path() + "/logs/test/blocked/supervisor.log"));
+}
+
 TEST_F(LocalSchedulerTest, WaitReturnsAtTimeoutWithTheCurrentState) {
   const std::string app = submit("slow", shell_role("w", "exec sleep 1000"));
   scheduler_.wait_running(app);

@@ -103,14 +103,17 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
     int fd;
     ~CloseLock() { ::close(fd); }
   } close_lock{lock_fd};
+  starts_.reap_finished();
+  // Started first, told to go once the files below are written (start_signal.hpp); if writing
+  // them fails, the signal closes unsent and the starter exits without touching the app.
+  StartSignal start = starts_.start(request.app_dir, lock_fd, request.inherit_environment);
   create_notify_fifo(create_runtime_dir(request.app_dir, app_id));
   write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
   AppStatus status = status_before_start(request);
   registry_.store_status(request.app_dir, status);
   registry_.register_app(app_id, request.app_dir);
-  starts_.reap_finished();
   try {
-    starts_.start(request.app_dir, lock_fd, request.inherit_environment);
+    start.go();
   } catch (const Error& error) {
     status.state = "FAILED";
     status.msg = error.what();

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,8 +38,18 @@ std::string supervisor_executable() {
   return path;
 }
 
-void SupervisorStarts::start(const std::string& app_dir, int lock_fd, bool inherit_environment) {
+StartSignal SupervisorStarts::start(const std::string& app_dir, int lock_fd,
+                                    bool inherit_environment) {
   const std::string program = supervisor_executable();
+  int signal_fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, signal_fds) != 0) {
+    throw Error::unavailable(std::string("local scheduler: socketpair: ") + std::strerror(errno));
+  }
+  StartSignal signal(signal_fds[0]);
+  struct CloseReceiver {
+    int fd;
+    ~CloseReceiver() { ::close(fd); }
+  } close_receiver{signal_fds[1]};
 
   // The starter opens <app_dir>/supervisor.log itself, so that creating it is not part of
   // schedule(): every inode created here is paid once per submitted app.
@@ -48,6 +59,7 @@ void SupervisorStarts::start(const std::string& app_dir, int lock_fd, bool inher
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
   posix_spawn_file_actions_adddup2(&actions, lock_fd, kSubmitLockFd);
+  posix_spawn_file_actions_adddup2(&actions, signal_fds[1], kStartSignalFd);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   // A new session: the terminal's SIGINT/SIGHUP do not reach the app. Signal state is reset so
@@ -83,6 +95,7 @@ void SupervisorStarts::start(const std::string& app_dir, int lock_fd, bool inher
                              "': " + std::strerror(spawned));
   }
   starters_.push_back(Starter{pid, app_dir});
+  return signal;
 }
 
 bool SupervisorStarts::reap(const Starter& starter, bool block) {

@@ -1,5 +1,6 @@
 // Starts sortie-local-supervisor for an app, detached from the calling process, without waiting
-// for it: submitting many apps overlaps their supervisors' start-up.
+// for it: submitting many apps overlaps their supervisors' start-up, and each starter's start-up
+// overlaps with writing its app's files (start_signal.hpp).
 #ifndef SORTIE_LOCAL_SUPERVISOR_LAUNCH_HPP
 #define SORTIE_LOCAL_SUPERVISOR_LAUNCH_HPP
 
@@ -7,6 +8,8 @@
 
 #include <string>
 #include <vector>
+
+#include "start_signal.hpp"
 
 namespace sortie::local {
 
@@ -26,10 +29,12 @@ class SupervisorStarts {
   SupervisorStarts& operator=(const SupervisorStarts&) = delete;
 
   // Spawns the starter in a new session (it appends its stdout and stderr to
-  // <app_dir>/supervisor.log), handing it the submission lock `lock_fd` as kSubmitLockFd.
-  // With `inherit_environment` false it gets only the SORTIE_* variables of ours (and passes
-  // them on to the replicas). Throws UNAVAILABLE when it cannot be executed at all.
-  void start(const std::string& app_dir, int lock_fd, bool inherit_environment);
+  // <app_dir>/supervisor.log), handing it the submission lock `lock_fd` as kSubmitLockFd and
+  // the receiving end of the returned signal as kStartSignalFd: it reads nothing of the app
+  // before go() (start_signal.hpp). With `inherit_environment` false it gets only the SORTIE_*
+  // variables of ours (and passes them on to the replicas). Throws UNAVAILABLE when it cannot
+  // be executed at all.
+  StartSignal start(const std::string& app_dir, int lock_fd, bool inherit_environment);
   // Reaps the starters that have exited, without blocking.
   void reap_finished();
   // Blocks until the starter of `app_dir`, if it is ours, has exited.

@@ -22,6 +22,7 @@
 #include "launch_request.hpp"
 #include "replica_launcher.hpp"
 #include "start_failure.hpp"
+#include "start_signal.hpp"
 #include "submit_lock.hpp"
 #include "supervisor.hpp"
 
@@ -52,6 +53,16 @@ int main(int argc, char** argv) {
   const std::string app_dir = argv[1];
   // The submission lock (submit_lock.hpp), if we were handed it: never the replicas'.
   const int submit_lock_fd = ::fcntl(kSubmitLockFd, F_SETFD, FD_CLOEXEC) == 0 ? kSubmitLockFd : -1;
+  // Spawned before the app's files were written: nothing of the app is read before the go, and
+  // without one schedule() gave up, so there is nothing to record.
+  if (::fcntl(kStartSignalFd, F_GETFD) < 0) {
+    std::fprintf(stderr,
+                 "sortie-local-supervisor: no start signal on descriptor %d: only the "
+                 "local scheduler starts it\n",
+                 kStartSignalFd);
+    return 2;
+  }
+  if (!await_start_signal()) return 0;
   // Everything the starter and the supervisor print goes to the app's supervisor.log.
   const std::string log = app_dir + "/supervisor.log";
   const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);

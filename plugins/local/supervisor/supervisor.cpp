@@ -352,13 +352,15 @@ void Supervisor::output_failed(Replica& replica, const std::string& error) {
 void Supervisor::on_output(Replica& replica, int32_t stream) {
   int& fd = stream == SORTIE_STREAM_STDOUT ? replica.stdout_fd : replica.stderr_fd;
   if (fd < 0) return;
-  waiters_pending_ = true;  // log followers read what this call writes
   char buffer[65536];
   // Bounded so that one chatty replica cannot starve the others; epoll reports the rest.
   for (int round = 0; round < 16; ++round) {
     const ssize_t n = ::read(fd, buffer, sizeof(buffer));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return;  // EAGAIN: drained for now
+    // Log followers read what this call writes; the end of a stream that wrote nothing (no log
+    // file exists) is news to nobody, and waking every waiter for it only costs them CPU.
+    if (n > 0 || replica.output) waiters_pending_ = true;
     if (n == 0) {
       end_output(replica, stream);
       ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, fd, nullptr);
