@@ -46,7 +46,7 @@ void print_experiments_json(const std::vector<xm::ExperimentSummary>& rows) {
     out.key("created_at").number(row.created_at);
     out.key("work_units").number(row.work_units).key("states").begin_array();
     for (const std::string& state : row.states) out.string(state);
-    out.end_array().end_object();
+    out.end_array().key("partial_reason").string(row.partial_reason).end_object();
   }
   out.end_array().end_object();
   std::printf("%s\n", out.str().c_str());
@@ -72,7 +72,8 @@ int list(session::Session& ctx, const Args& args) {
   }
   std::printf("%-6s %-30s %-10s %s\n", "ID", "TITLE", "UNITS", "STATES");
   for (const xm::ExperimentSummary& row : rows) {
-    std::string text;
+    // An interrupted launch says so first: its units' states alone would not (XF-27).
+    std::string text = row.partial_reason.empty() ? "" : "PARTIAL";
     for (const std::string& state : row.states) text += (text.empty() ? "" : ", ") + state;
     std::printf("%-6lld %-30s %-10lld %s\n", static_cast<long long>(row.id), row.title.c_str(),
                 static_cast<long long>(row.work_units), text.c_str());

@@ -4,6 +4,7 @@
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/session/app_lookup.hpp>
+#include <sortie/session/launch_marker.hpp>
 #include <sortie/xm.hpp>
 #include <sortie/xm/session_binding.hpp>
 
@@ -49,7 +50,8 @@ std::vector<ExperimentSummary> SessionBinding::list(session::Session& session, i
     for (const core::WorkUnitRecord& unit : units) states.insert(unit_state(session, unit, known));
     summaries.push_back({experiment.id, experiment.title, experiment.launch_dir,
                          experiment.created_at, static_cast<int64_t>(units.size()),
-                         std::vector<std::string>(states.begin(), states.end())});
+                         std::vector<std::string>(states.begin(), states.end()),
+                         session::partial_reason(experiment, units)});
   }
   return summaries;
 }

@@ -135,6 +135,11 @@ void bind_experiment(py::module_& module) {
              }
              return work_units_to_python(units);
            })
+      // The `with` block of a launch script is one launch (XF-27): killed inside it, the
+      // experiment reads PARTIAL.
+      .def(
+          "begin_launch", [](xm::Experiment& self) { self.begin_launch(std::nullopt); }, Release())
+      .def("finish_launch", &xm::Experiment::finish_launch, Release())
       .def("cancel", &xm::Experiment::cancel, Release());
 }
 

@@ -223,18 +223,33 @@ class Experiment:
         for unit in self._local_units:
             unit._wait()
 
+    # The `with` block is the launch (docs/experiments.md, XF-27): a script killed inside it
+    # leaves the experiment PARTIAL, naming how many work units it launched. Leaving the block,
+    # by an exception too, ends the launch before waiting for the local work units.
+    def _begin_launch(self):
+        if not self._dry_run:
+            self._native.begin_launch()
+
+    def _finish_launch(self):
+        if not self._dry_run:
+            self._native.finish_launch()
+
     def __enter__(self):
+        self._begin_launch()
         return self
 
     def __exit__(self, exc_type, exc_value, traceback):
+        self._finish_launch()
         if exc_type is None and not self._dry_run:
             self._wait_for_local_units()
         return False
 
     async def __aenter__(self):
+        await _blocking.InThread(self._begin_launch)
         return self
 
     async def __aexit__(self, exc_type, exc_value, traceback):
+        await _blocking.InThread(self._finish_launch)
         if exc_type is None and not self._dry_run:
             await _blocking.InThread(self._wait_for_local_units)
         return False

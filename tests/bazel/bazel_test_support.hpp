@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "raw_abi_client.hpp"
+#include "temp_dir.hpp"
 
 namespace sortie::bazel::testing {
 
@@ -167,32 +168,8 @@ class PackagerClient : public raw_abi::PackagerClient {
       : raw_abi::PackagerClient(bazel_plugin(), name, state_dir) {}
 };
 
-// A temporary directory, removed at the end with everything in it (Bazel leaves read-only
-// directories in its output root, so they are made writable first).
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = ::testing::TempDir() + "sortie-bazel-XXXXXX";
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(path_, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_directory(ec) && !it->is_symlink(ec)) {
-        fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
-      }
-    }
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+// Removes Bazel's read-only output trees too (tests/framework/temp_dir.hpp).
+using ::sortie::testing::TempDir;
 
 // A request element.
 inline std::string bazel_executable(const std::string& kind, const std::string& name,

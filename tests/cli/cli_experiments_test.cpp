@@ -187,6 +187,14 @@ sweep:
                                std::regex("launched 3 of 20 work units; the launch was "
                                           "interrupted \\(its process [0-9]+ is gone\\)")))
       << json.out;
+  const CommandResult listed = sandbox_.sortie({"experiments", "list"}, env);
+  EXPECT_TRUE(std::regex_search(listed.out, std::regex("\n" + id + " +twenty +20 +PARTIAL, ")))
+      << listed.out;
+  const CommandResult listed_json = sandbox_.sortie({"experiments", "list", "--json"}, env);
+  EXPECT_NE(listed_json.out.find(R"("partial_reason":")" +
+                                 json_string_member(json.out, "partial_reason") + "\""),
+            std::string::npos)
+      << listed_json.out;
   // Once settled (a command that can write records the reason), it reads the same.
   const CommandResult again = sandbox_.sortie({"experiments", "show", id, "--json"}, env);
   EXPECT_EQ(json_string_member(again.out, "partial_reason"),

@@ -22,6 +22,7 @@
 #include "engine.hpp"
 #include "image_transfer.hpp"
 #include "json_fields.hpp"
+#include "temp_dir.hpp"
 
 namespace sortie::docker::testing {
 
@@ -91,21 +92,7 @@ class HostLog {
   std::vector<std::string> lines_;
 };
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = ::testing::TempDir() + "sortie-docker-XXXXXX";
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using ::sortie::testing::TempDir;
 
 // A fresh app id per call, unique across concurrent test processes.
 inline std::string fresh_app_id(const std::string& name) {

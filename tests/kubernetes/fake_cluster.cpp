@@ -77,18 +77,7 @@ const TestPki& test_pki() {
   return pki;
 }
 
-TempDir::TempDir() {
-  static int counter = 0;
-  path_ = std::string(SORTIE_TEST_BINARY_DIR) + "/tmp-" + std::to_string(::getpid()) + "-" +
-          std::to_string(counter++);
-  std::filesystem::remove_all(path_);
-  std::filesystem::create_directories(path_);
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
+TempDir::TempDir() : ::sortie::testing::TempDir("tmp", SORTIE_TEST_BINARY_DIR) {}
 
 FakeApiServer::FakeApiServer(FakeServerOptions options) : options_(std::move(options)) {
   const std::string port_file = dir_.path() + "/port";

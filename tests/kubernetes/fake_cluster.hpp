@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.hpp"
+
 namespace sortie::kubernetes::testing {
 
 // Where the generated certificates are (one set per test process).
@@ -23,14 +25,9 @@ struct TestPki {
 const TestPki& test_pki();
 
 // A fresh temporary directory under the test binary dir, removed at exit of the object.
-class TempDir {
+class TempDir : public ::sortie::testing::TempDir {
  public:
   TempDir();
-  ~TempDir();
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
 };
 
 struct FakeServerOptions {

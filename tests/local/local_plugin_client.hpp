@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "raw_abi_client.hpp"
+#include "temp_dir.hpp"
 
 namespace sortie::local::testing {
 
@@ -38,25 +39,7 @@ inline const raw_abi::RawPlugin& local_plugin() {
 }
 
 // A temporary directory removed at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = ::testing::TempDir() + "sortie-local-XXXXXX";
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    // A supervisor may still be moving an ended app's state into it (runtime_dir.hpp): what it
-    // adds meanwhile is removed by the next round.
-    std::error_code ignored;
-    for (int round = 0; round < 10 && std::filesystem::exists(path_, ignored); ++round) {
-      std::filesystem::remove_all(path_, ignored);
-    }
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using ::sortie::testing::TempDir;
 
 // One of the plugin's schedulers, created with `state_dir` as the host would.
 class SchedulerClient : public raw_abi::SchedulerClient {

@@ -131,8 +131,9 @@ TEST_F(RuntimeDirTest, VanishedRuntimeDirectoryReadsAsFailedNamingIt) {
   const int64_t supervisor = supervisor_pid(app);
   const rapidjson::Document state = parse(read_text(runtime_dir + "/state.json"));
   const int64_t replica = state["roles"][0]["replicas"][0]["pid"].GetInt64();
-  // What a reboot does: every process is gone, and so is the tmpfs.
-  for (const int64_t pid : {replica, supervisor}) {
+  // What a reboot does: every process is gone, and so is the tmpfs. The supervisor first: one
+  // that saw its replica die would record that end before the runtime directory goes.
+  for (const int64_t pid : {supervisor, replica}) {
     ::kill(static_cast<pid_t>(pid), SIGKILL);
     wait_exit(pid);
   }

@@ -1,6 +1,7 @@
 """XManager-style launch scripts (examples/python/local_arg_printer) run through `sortie launch`
 with only their imports changed, and write what their jobs were given."""
 
+import json
 import os
 
 import support
@@ -37,6 +38,42 @@ class LocalLaunchTest(support.ScratchTestCase):
                          ['work unit 1: SUCCEEDED', 'work unit 2: SUCCEEDED'])
         with open(output) as lines:
             self.assertEqual(sorted(lines.read().splitlines()), ['--seed=0', '--seed=1'])
+
+    def launch_block(self, program, job_args, statements):
+        """Runs `sortie launch` on a script whose `with` block packages `program`, makes `job`
+        of it with `job_args` and runs `statements`; returns the launch's result and experiment
+        1 as shown."""
+        script = os.path.join(self.scratch, 'script.py')
+        with open(script, 'w') as source:
+            source.write(
+                'import os, signal\n'
+                'from sortie import xm, xm_local\n'
+                'with xm_local.create_experiment(experiment_title="block") as experiment:\n'
+                '    [executable] = experiment.package([xm.binary(\n'
+                f'        path="{program}", executor_spec=xm_local.Local.Spec())])\n'
+                '    job = xm.Job(executable=executable, executor=xm_local.Local(),\n'
+                f'                 args={job_args!r})\n'
+                + ''.join(f'    {statement}\n' for statement in statements))
+        result = self.run_command('sortie', 'launch', script, check=False)
+        shown = self.run_command('sortie', 'experiments', 'show', '1', '--json').stdout
+        return result, json.loads(shown)
+
+    def test_a_script_killed_between_two_adds_leaves_its_experiment_partial(self):
+        # Issue 16 point 6: each add() is its own launch unless the `with` block declares one.
+        result, shown = self.launch_block('/bin/sleep', ['600'], [
+            'experiment.add(job)', 'os.kill(os.getpid(), signal.SIGKILL)', 'experiment.add(job)'])
+        # `sortie launch` becomes the script's Python (execv): it dies of the signal itself.
+        self.assertEqual(result.returncode, -9, result.stderr)
+        self.assertEqual(shown['state'], 'PARTIAL')
+        self.assertRegex(shown['partial_reason'],
+                         r'^launched 1 work units; the launch was interrupted '
+                         r'\(its process [0-9]+ is gone\)$')
+        self.assertEqual(shown['units_state'], 'RUNNING')
+
+    def test_a_script_that_finishes_its_block_is_not_partial(self):
+        result, shown = self.launch_block('/bin/true', [], ['experiment.add(job)'])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual((shown['state'], shown['partial_reason']), ('SUCCEEDED', ''))
 
     def test_script_runs_with_debian_python_and_its_arguments(self):
         script = os.path.join(self.scratch, 'where.py')

@@ -11,26 +11,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "temp_dir.hpp"
+
 namespace sortie::core::testing {
 
 // A fresh directory under the test binary dir, removed when the test ends.
-class ScratchDir {
+class ScratchDir : public ::sortie::testing::TempDir {
  public:
-  ScratchDir() {
-    std::string pattern = std::string(SORTIE_TEST_BINARY_DIR) + "/scratch-XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp " + pattern);
-    path_ = pattern;
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  ScratchDir() : ::sortie::testing::TempDir("scratch", SORTIE_TEST_BINARY_DIR) {}
 };
 
 inline std::string appdef_json(const std::string& name) {

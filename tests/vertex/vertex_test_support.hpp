@@ -26,6 +26,7 @@
 
 #include "engine_required.hpp"
 #include "raw_abi_client.hpp"
+#include "temp_dir.hpp"
 
 extern char** environ;
 
@@ -55,18 +56,7 @@ inline void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::trunc) << text;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = ::testing::TempDir() + "sortie-vertex-XXXXXX";
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using ::sortie::testing::TempDir;
 
 // A python3 test server from tests/vertex/fake/ as a child process on 127.0.0.1 (a free port it
 // picks and prints as "PORT <n>"); it stops when its stdin closes or on SIGTERM.

@@ -264,6 +264,8 @@ struct ExperimentSummary {
   // '/' ("RUNNING/SUCCEEDED"), with " (unverified)" when the scheduler could not confirm a
   // recorded state that is not terminal, and "NOT LAUNCHED" for a unit that has no job.
   std::vector<std::string> states;
+  // Why its launch stopped short (docs/experiments.md, XF-27); empty when it did not.
+  std::string partial_reason;
 };
 
 // The newest `limit` experiments (0: all), newest first. Only jobs not yet terminal are asked of
