@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <sortie/plugin_abi.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -330,6 +331,29 @@ TEST_F(RegistryTest, ManifestsPastTheLimitsAreProblemsAndTheOthersStay) {
   EXPECT_NE(registry.find(Group::kSchedulers, "good"), nullptr);
   EXPECT_NE(registry.find(Group::kSchedulers, "big"), nullptr);  // at_limit.json, read whole
   EXPECT_EQ(registry.find(Group::kSchedulers, "good")->manifest_path, good);
+}
+
+// REG-15 (issue 16 finding 8): a library another user could replace is never loaded, nor is
+// one owned by another user than us or root; the manifest's other problems do not matter then.
+TEST_F(RegistryTest, ALibraryOthersCanReplaceOrOwnIsNotRead) {
+  const std::string library = write("plugins/libopen.so", "");
+  write("one/open.json", scheduler_manifest("open", library));
+  fs::permissions(library, fs::perms::others_write, fs::perm_options::add);
+  const std::string foreign = write("plugins/libforeign.so", "");
+  write("two/foreign.json", scheduler_manifest("foreign", foreign));
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a file to another user needs root (CI is root)";
+  ASSERT_EQ(::chown(foreign.c_str(), 65534, 65534), 0);
+  const Registry registry = discover_in({dir("one"), dir("two")});
+  EXPECT_EQ(registry.find(Group::kSchedulers, "open"), nullptr);
+  EXPECT_EQ(registry.find(Group::kSchedulers, "foreign"), nullptr);
+  ASSERT_EQ(registry.problems().size(), 2u);
+  EXPECT_EQ(
+      registry.problems()[0].message,
+      "not read: " + library + " is writable by every user (chmod o-w " + library + " to use it)");
+  EXPECT_EQ(registry.problems()[1].message,
+            "not read: " + foreign +
+                " is owned by another user (uid 65534); only your own or root's plugins are "
+                "loaded");
 }
 
 TEST_F(RegistryTest, BadEntriesAreSkippedAndTheRestOfTheManifestStays) {
