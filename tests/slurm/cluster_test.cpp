@@ -194,9 +194,10 @@ TEST_F(SlurmCluster, RetriesHaveSeparateBudgetsAndKeepEveryAttemptsLogs) {
   EXPECT_EQ(log(handle, {"--no-prefix"}), "attempt-0\nattempt-1\nattempt-2\n");
 
   // Requeued once while running (a simulated preemption), then fails once: max_retries=1 holds,
-  // because the requeue comes out of the preemption budget.
+  // because the requeue comes out of the preemption budget. `exec`: a shell that outlived the
+  // SIGTERM of its `sleep` went on counting inside the preempted attempt (failed once in CI).
   const std::string preempted =
-      "if [ ! -e started-$SORTIE_APP_ID ]; then touch started-$SORTIE_APP_ID; sleep 60; fi; " +
+      "if [ ! -e started-$SORTIE_APP_ID ]; then touch started-$SORTIE_APP_ID; exec sleep 60; fi; " +
       counting.substr(0, counting.find("test ")) + "test $n -ge 1";
   const std::string requeued =
       run("name: preempt\nroles:\n" + shell_role("main", preempted, 1, "    max_retries: 1\n"));
