@@ -155,7 +155,11 @@ class Experiment::Impl {
   // The experiment's id, recording it first if no one needed it yet: an experiment whose
   // packaging fails before it is shown or given a work unit leaves no record behind.
   int64_t recorded_id() {
-    if (id_ == 0 && !dry_run_) id_ = ctx_.store().create_experiment(title_, launch_dir_);
+    if (id_ == 0 && !dry_run_) {
+      id_ = ctx_.store().create_experiment(title_, launch_dir_);
+      // A launch declared before the experiment was recorded is marked from its first record on.
+      if (launch_declared_) declared_launch_.emplace(*this, declared_units_);
+    }
     return id_;
   }
 
@@ -182,12 +186,16 @@ class Experiment::Impl {
    private:
     Impl& impl_;
   };
-  std::optional<LaunchMark> declared_launch_;  // begin_launch() .. finish_launch()
+  // begin_launch() .. finish_launch(); the mark exists once the experiment is recorded, so a
+  // launch that fails before (packaging) leaves no experiment behind, partial or not.
+  bool launch_declared_ = false;
+  std::optional<int64_t> declared_units_;
+  std::optional<LaunchMark> declared_launch_;
 
   // Launches the units together (one batch per scheduler that offers one); in order.
   std::vector<WorkUnit> launch(std::vector<UnitJobs> units, bool gang) {
     std::optional<LaunchMark> batch_launch;
-    if (!declared_launch_ && !dry_run_)
+    if (!launch_declared_ && !dry_run_)
       batch_launch.emplace(*this, static_cast<int64_t>(units.size()));
     std::vector<xm_impl::WorkUnitJobs> unit_jobs;
     for (UnitJobs& jobs : units) {
@@ -345,11 +353,16 @@ std::vector<WorkUnit> Experiment::add_units(const std::vector<JobGroup>& groups)
 }
 
 void Experiment::begin_launch(std::optional<int64_t> units) {
-  if (impl_->dry_run_ || impl_->declared_launch_) return;
-  impl_->declared_launch_.emplace(*impl_, units);
+  if (impl_->dry_run_ || impl_->launch_declared_) return;
+  impl_->launch_declared_ = true;
+  impl_->declared_units_ = units;
+  if (impl_->id_ != 0) impl_->declared_launch_.emplace(*impl_, units);
 }
 
-void Experiment::finish_launch() { impl_->declared_launch_.reset(); }
+void Experiment::finish_launch() {
+  impl_->declared_launch_.reset();
+  impl_->launch_declared_ = false;
+}
 
 std::string Experiment::partial_reason() {
   if (impl_->id_ == 0) return "";

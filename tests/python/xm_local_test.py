@@ -39,10 +39,10 @@ class LocalLaunchTest(support.ScratchTestCase):
         with open(output) as lines:
             self.assertEqual(sorted(lines.read().splitlines()), ['--seed=0', '--seed=1'])
 
-    def launch_block(self, program, job_args, statements):
+    def launch_block(self, program, job_args, statements, show=True):
         """Runs `sortie launch` on a script whose `with` block packages `program`, makes `job`
         of it with `job_args` and runs `statements`; returns the launch's result and experiment
-        1 as shown."""
+        1 as shown (None with show=False)."""
         script = os.path.join(self.scratch, 'script.py')
         with open(script, 'w') as source:
             source.write(
@@ -55,6 +55,8 @@ class LocalLaunchTest(support.ScratchTestCase):
                 f'                 args={job_args!r})\n'
                 + ''.join(f'    {statement}\n' for statement in statements))
         result = self.run_command('sortie', 'launch', script, check=False)
+        if not show:
+            return result, None
         shown = self.run_command('sortie', 'experiments', 'show', '1', '--json').stdout
         return result, json.loads(shown)
 
@@ -74,6 +76,13 @@ class LocalLaunchTest(support.ScratchTestCase):
         result, shown = self.launch_block('/bin/true', [], ['experiment.add(job)'])
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual((shown['state'], shown['partial_reason']), ('SUCCEEDED', ''))
+
+    def test_a_block_whose_packaging_fails_leaves_no_experiment(self):
+        result, _ = self.launch_block('/nonexistent/program', [], ['experiment.add(job)'],
+                                      show=False)
+        self.assertNotEqual(result.returncode, 0)
+        listed = self.run_command('sortie', 'experiments', 'list', '--json').stdout
+        self.assertEqual(json.loads(listed)['experiments'], [])
 
     def test_script_runs_with_debian_python_and_its_arguments(self):
         script = os.path.join(self.scratch, 'where.py')
