@@ -23,11 +23,12 @@
 
 namespace {
 
-pid_t child = 0;
-
-void forward_signal(int signal) {
-  if (child > 0) ::kill(child, signal);
-}
+// Slurm signals every process of a step itself (its proctrack plugin: all descendants with
+// linuxproc and cgroup, the task's process group with pgid, where the program stays), so the
+// program gets each signal once, directly; this process only survives them, to relay its output
+// and record how it ended. Forwarding them too delivered them twice: a checkpoint on SIGUSR1 ran
+// twice (SlurmCluster.TimeLimitRetriesSpendTheTimeoutBudgetOnly, once in CI).
+void outlive_signal(int /*signal*/) {}
 
 std::vector<std::string> read_entries(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -93,15 +94,19 @@ int main(int argc, char** argv) {
     std::perror("sortie-slurm-task: pipe");
     return 127;
   }
-  child = ::fork();
+  // Before the fork, so that no signal finds this process unprepared; exec resets the handler to
+  // the default in the program.
+  for (int signal : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCONT}) {
+    struct sigaction action {};
+    action.sa_handler = outlive_signal;
+    ::sigaction(signal, &action, nullptr);
+  }
+  const pid_t child = ::fork();
   if (child < 0) {
     std::perror("sortie-slurm-task: fork");
     return 127;
   }
   if (child == 0) {
-    // Its own process group: a signal Slurm sends to the task's group reaches the program once,
-    // forwarded by this process, not a second time directly.
-    ::setpgid(0, 0);
     ::dup2(out_pipe[1], STDOUT_FILENO);
     ::dup2(err_pipe[1], STDERR_FILENO);
     std::vector<char*> exec_argv;
@@ -114,11 +119,6 @@ int main(int argc, char** argv) {
   }
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
-  for (int signal : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCONT}) {
-    struct sigaction action {};
-    action.sa_handler = forward_signal;
-    ::sigaction(signal, &action, nullptr);
-  }
   output.started(::getpid());
 
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
