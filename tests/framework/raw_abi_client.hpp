@@ -157,6 +157,14 @@ class SchedulerClient : public ComponentClient<sortie_scheduler_vtable, sortie_s
     return call(
         [&](auto* out, auto* err) { return table_->schedule(self_, str(request), out, err); });
   }
+  // ABI-14: the requests together; out gets their app ids, one per line.
+  Result schedule_batch(const std::vector<std::string>& requests) const {
+    std::vector<sortie_str> views;
+    for (const std::string& request : requests) views.push_back(str(request));
+    return call([&](auto* out, auto* err) {
+      return table_->schedule_batch(self_, views.data(), views.size(), out, err);
+    });
+  }
   Result describe(const std::string& app_id) const {
     return call(
         [&](auto* out, auto* err) { return table_->describe(self_, str(app_id), out, err); });

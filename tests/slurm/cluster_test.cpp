@@ -267,6 +267,44 @@ TEST_F(SlurmCluster, EnvValuesArriveByteExact) {
   EXPECT_EQ(read_file(sandbox_.cwd() + "/env-" + app_id), expected);
 }
 
+// ABI-14 is the plugin's own promise too, not only the host's: when the third of three
+// heterogeneous jobs of a batch fails to submit, the plugin cancels the two it submitted before
+// it reports the failure (the host is not involved here).
+TEST_F(SlurmCluster, ABatchThatFailsCancelsWhatThePluginSubmitted) {
+  sortie::raw_abi::RawPlugin plugin(SORTIE_SLURM_PLUGIN);
+  const std::string state_dir = sandbox_.root() + "/batch-state";
+  std::filesystem::create_directories(state_dir);
+  sortie::raw_abi::SchedulerClient scheduler(plugin, "slurm", state_dir);
+  const std::string shim = sandbox_.write_file(
+      "batch-shim/sbatch",
+      "#!/bin/sh\nn=$(($(cat \"$0.count\" 2>/dev/null || echo 0) + 1)); echo $n >\"$0.count\"\n"
+      "if [ $n = 3 ]; then echo 'sbatch: error: failed (test shim)' >&2; exit 1; fi\n"
+      "exec sbatch \"$@\"\n");
+  std::filesystem::permissions(shim, std::filesystem::perms::owner_all);
+  std::vector<std::string> requests, app_ids;
+  for (int i = 0; i < 3; ++i) {
+    app_ids.push_back("group" + std::to_string(i) + "-" + std::to_string(::getpid()));
+    const auto dry =
+        scheduler.dryrun(R"({"schema":"sortie.dryrun_input/1","app_id":")" + app_ids.back() +
+                         R"(","session":"test","cfg":{"sbatch":")" + shim +
+                         R"(","sbatch_lines":["--hold"],)" + R"("workdir":")" + sandbox_.cwd() +
+                         R"("},"app":{"schema":"sortie.appdef/1","name":"group","roles":[)" +
+                         R"({"name":"a","entrypoint":"true"},{"name":"b","entrypoint":"true"}]}})");
+    ASSERT_EQ(dry.status, SORTIE_OK) << dry.err;
+    requests.push_back(dry.out);
+  }
+  const auto batch = scheduler.schedule_batch(requests);
+  EXPECT_NE(batch.status, SORTIE_OK);
+  EXPECT_NE(batch.err.find("failed (test shim)"), std::string::npos) << batch.err;
+  for (int i = 0; i < 2; ++i) {
+    const std::string tag = "sortie-app=" + app_ids[static_cast<size_t>(i)];
+    const std::string jobs = shell("squeue -h -a -t all -o '%i %k %T' | grep ' " + tag + " '");
+    ASSERT_FALSE(jobs.empty()) << "app " << app_ids[static_cast<size_t>(i)] << " was submitted";
+    jobs_.push_back(jobs.substr(0, jobs.find(' ')));
+    EXPECT_EQ(jobs.find("PENDING"), std::string::npos) << jobs;  // cancelled, not queued
+  }
+}
+
 TEST_F(SlurmCluster, DryrunScriptIsByteIdenticalToTheSubmittedOne) {
   // Through the C ABI: the very request dryrun returned is the one scheduled.
   sortie::raw_abi::RawPlugin plugin(SORTIE_SLURM_PLUGIN);

@@ -143,8 +143,9 @@ std::vector<std::string> SlurmScheduler::schedule_batch(
       arrays[key].push_back(plans.size() - 1);
     }
   }
-  // All or nothing (ABI-14): a failure cancels the arrays already submitted.
+  // All or nothing (ABI-14): a failure cancels the arrays and the apps already submitted.
   std::vector<std::string> submitted;
+  std::vector<std::string> alone;
   try {
     for (const auto& [key, members] : arrays) {
       if (members.size() < 2) continue;  // submitted alone below
@@ -157,9 +158,20 @@ std::vector<std::string> SlurmScheduler::schedule_batch(
         submitted.push_back(submit_array(array));
       }
     }
-    for (const std::string_view request : requests) schedule(request);  // the rest, alone
+    for (size_t i = 0; i < requests.size(); ++i) {
+      if (records_.find(plans[i].app_id)) continue;  // in an array above
+      schedule(requests[i]);  // the rest, alone (a job group is a heterogeneous job)
+      alone.push_back(plans[i].app_id);
+    }
   } catch (...) {
     for (const std::string& job : submitted) run_command({plans.front().tools.scancel, job});
+    for (const std::string& app_id : alone) {
+      try {
+        cancel(app_id);
+      } catch (const Error&) {
+        // The host asks about every app of a failed batch and cancels what still runs.
+      }
+    }
     throw;
   }
   std::vector<std::string> app_ids;
