@@ -75,6 +75,13 @@ class SlurmCluster : public ::testing::Test {
     if (lock_ >= 0) ::close(lock_);
   }
 
+  // Writes an executable script at `relative` in the sandbox (a shim of a Slurm command).
+  std::string write_program(const std::string& relative, const std::string& script) {
+    const std::string path = sandbox_.write_file(relative, script);
+    std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+    return path;
+  }
+
   // Runs `sortie run -s slurm` of a spec; returns the handle (and remembers the job to cancel).
   std::string run(const std::string& spec, const std::vector<std::string>& cfg = {}) {
     std::vector<std::string> args = {"run", "-s", "slurm"};
@@ -275,12 +282,11 @@ TEST_F(SlurmCluster, ABatchThatFailsCancelsWhatThePluginSubmitted) {
   const std::string state_dir = sandbox_.root() + "/batch-state";
   std::filesystem::create_directories(state_dir);
   sortie::raw_abi::SchedulerClient scheduler(plugin, "slurm", state_dir);
-  const std::string shim = sandbox_.write_file(
+  const std::string shim = write_program(
       "batch-shim/sbatch",
       "#!/bin/sh\nn=$(($(cat \"$0.count\" 2>/dev/null || echo 0) + 1)); echo $n >\"$0.count\"\n"
       "if [ $n = 3 ]; then echo 'sbatch: error: failed (test shim)' >&2; exit 1; fi\n"
       "exec sbatch \"$@\"\n");
-  std::filesystem::permissions(shim, std::filesystem::perms::owner_all);
   std::vector<std::string> requests, app_ids;
   for (int i = 0; i < 3; ++i) {
     app_ids.push_back("group" + std::to_string(i) + "-" + std::to_string(::getpid()));
@@ -652,12 +658,11 @@ TEST_F(SlurmSweep, FiveUnitSweepIsOneArrayWhoseTasksFailAndCancelAlone) {
 
 TEST_F(SlurmSweep, ASweepLongerThanMaxArraySizeIsSplitIntoSeveralArrays) {
   // scontrol behind a shim that says MaxArraySize=3: five units are arrays of 3 and 2.
-  const std::string scontrol = sandbox_.write_file(
-      "scontrol",
-      "#!/bin/sh\nif [ \"$1 $2\" = 'show config' ]; then /usr/bin/scontrol \"$@\" | "
-      "sed 's/^MaxArraySize .*/MaxArraySize            = 3/'; else exec "
-      "/usr/bin/scontrol \"$@\"; fi\n");
-  std::filesystem::permissions(scontrol, std::filesystem::perms::owner_all);
+  const std::string scontrol =
+      write_program("scontrol",
+                    "#!/bin/sh\nif [ \"$1 $2\" = 'show config' ]; then /usr/bin/scontrol \"$@\" | "
+                    "sed 's/^MaxArraySize .*/MaxArraySize            = 3/'; else exec "
+                    "/usr/bin/scontrol \"$@\"; fi\n");
   const SweepLaunch launch = launch_sweep(
       "#!/bin/sh\ntrue\n", "sbatch_lines: --hold, scontrol: " + scontrol, "1, 2, 3, 4, 5");
   ASSERT_EQ(launch.result.exit_code, 0) << launch.result.out << launch.result.err;
