@@ -245,7 +245,7 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
   }
   std::vector<std::vector<LaunchedJob>> launched(units.size());
   // The store has the jobs already: the Launcher records them with the app, before submitting.
-  const auto record = [&](size_t i, const std::string& handle) {
+  const auto add_launched = [&](size_t i, const std::string& handle) {
     for (core::ExperimentJobRecord& job : apps[i].records) {
       job.handle = handle;
       launched[apps[i].unit].push_back({job, apps[i].dry.dryrun_json});
@@ -256,7 +256,7 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
   std::map<std::string, std::vector<size_t>> by_scheduler;
   for (size_t i = 0; i < apps.size(); ++i) {
     if (dry_run) {
-      record(i, "");
+      add_launched(i, "");
     } else {
       by_scheduler[apps[i].plan.scheduler].push_back(i);
     }
@@ -272,9 +272,9 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
         dries.push_back(apps[i].dry);
       }
       const std::vector<std::string> handles = launcher.schedule_batch(plans, dries);
-      for (size_t k = 0; k < members.size(); ++k) record(members[k], handles[k]);
+      for (size_t k = 0; k < members.size(); ++k) add_launched(members[k], handles[k]);
     } else {
-      for (size_t i : members) record(i, launcher.schedule(apps[i].plan, apps[i].dry));
+      for (size_t i : members) add_launched(i, launcher.schedule(apps[i].plan, apps[i].dry));
     }
   }
   return launched;

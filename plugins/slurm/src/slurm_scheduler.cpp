@@ -158,10 +158,10 @@ std::vector<std::string> SlurmScheduler::schedule_batch(
         submitted.push_back(submit_array(array));
       }
     }
-    for (size_t i = 0; i < requests.size(); ++i) {
-      if (records_.find(plans[i].app_id)) continue;  // in an array above
-      schedule(requests[i]);  // the rest, alone (a job group is a heterogeneous job)
-      alone.push_back(plans[i].app_id);
+    for (const BatchPlan& plan : plans) {
+      if (records_.find(plan.app_id)) continue;  // in an array above, or submitted before
+      records_.save(plan, submit(plan));  // the rest, alone (a job group is a heterogeneous job)
+      alone.push_back(plan.app_id);
     }
   } catch (...) {
     for (const std::string& job : submitted) run_command({plans.front().tools.scancel, job});
