@@ -17,6 +17,8 @@ case $group in
   build) ;;
   test)
     packages+=(googletest libgtest-dev libgmock-dev hyperfine time procps curl jq openssl python3)
+    # DDP jobs (examples/pytorch) and the sortie-test/torch image (engines/torch_image_up.sh).
+    packages+=(python3-torch)
     # The Python API's notebook test (tests/python/jupyter_test.py).
     packages+=(python3-nbclient python3-nbformat python3-ipykernel)
     # `sortie ui`'s browser test: Debian's Chromium, its driver and Selenium (no browser download).
