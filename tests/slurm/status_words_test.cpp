@@ -12,6 +12,26 @@
 namespace sortie::slurm {
 namespace {
 
+// A one-job app (job 12) of `replicas` replicas of role main whose job directory holds `files`
+// (path in it -> content).
+AppRecord one_job_app(const std::string& name,
+                      const std::vector<std::pair<std::string, std::string>>& files,
+                      int64_t replicas = 1) {
+  const std::string job_dir = ::testing::TempDir() + "slurm-" + name;
+  std::filesystem::remove_all(job_dir);
+  std::filesystem::create_directories(job_dir);
+  for (const auto& [path, content] : files) {
+    std::filesystem::create_directories(std::filesystem::path(job_dir + "/" + path).parent_path());
+    std::ofstream(job_dir + "/" + path) << content;
+  }
+  AppRecord record;
+  record.job_ids = {"12"};
+  record.plan.app_id = "app-" + name;
+  record.plan.job_dir = job_dir;
+  record.plan.roles = {{"main", replicas}};
+  return record;
+}
+
 TEST(SlurmStatusWords, StatesMapOntoAppStates) {
   EXPECT_EQ(app_state_of("PENDING"), AppState::kPending);
   EXPECT_EQ(app_state_of("REQUEUED"), AppState::kPending);
@@ -93,16 +113,9 @@ TEST(SlurmStatusWords, AnAppOfSeveralJobsAggregatesTheirStates) {
 }
 
 TEST(SlurmStatusWords, ATimeLimitBeyondMaxTimeoutsIsNamed) {
-  const std::string job_dir = ::testing::TempDir() + "slurm-timeouts";
-  std::filesystem::remove_all(job_dir);
-  std::filesystem::create_directories(job_dir);
-  std::ofstream(job_dir + "/attempts")
-      << "start 0\nend 0 timeout\nstart 1\nend 1 failed 3\nstart 2\nend 2 timeout\n";
-  AppRecord record;
-  record.job_ids = {"12"};
-  record.plan.app_id = "app-3";
-  record.plan.job_dir = job_dir;
-  record.plan.roles = {{"main", 1}};
+  const AppRecord record = one_job_app(
+      "timeouts",
+      {{"attempts", "start 0\nend 0 timeout\nstart 1\nend 1 failed 3\nstart 2\nend 2 timeout\n"}});
   const JobFacts failed{"FAILED", "None", "1:0", true};
   const AppStatus status = build_status(record, {&failed}, false);
   EXPECT_EQ(status.state, AppState::kFailed);
@@ -119,6 +132,47 @@ TEST(SlurmStatusWords, ATimeLimitBeyondMaxTimeoutsIsNamed) {
   EXPECT_EQ(metadata("slurm.timeouts"), "2");
   EXPECT_EQ(metadata("slurm.failures"), "1");
   EXPECT_EQ(metadata("slurm.preemptions"), "0");
+}
+
+// Issue: a failed app's message was empty. It names the replica that failed first in the latest
+// attempt, where and how; without a failed replica, the job and its batch script's last line.
+TEST(SlurmStatusWords, AFailedAppSaysWhichReplicaFailedAndHow) {
+  const auto failed_app = [](const std::string& name,
+                             const std::vector<std::pair<std::string, std::string>>& files) {
+    const JobFacts failed{"FAILED", "None", "3:0", true};
+    return build_status(one_job_app("failed-" + name, files, 2), {&failed}, false);
+  };
+  AppStatus status =
+      failed_app("exit", {{"attempts", "start 0\nend 0 failed 3\nstart 1\nend 1 failed 3\n"},
+                          {"logs/main/0/attempt-1/started", "node-a 100 1000\n"},
+                          {"logs/main/0/attempt-1/exit", "0 0 2000\n"},
+                          {"logs/main/1/attempt-1/started", "node-b 101 1000\n"},
+                          {"logs/main/1/attempt-1/exit", "3 0 1500\n"}});
+  EXPECT_EQ(status.state, AppState::kFailed);
+  EXPECT_EQ(status.msg, "replica main/1 (on node-b) failed: exited with code 3");
+  EXPECT_EQ(status.roles.at(0).replicas.at(1).msg, "exited with code 3");
+  EXPECT_EQ(status.roles.at(0).replicas.at(0).msg, "");
+
+  // Two failed: the first to fail is named (the other most often failed because of it).
+  status = failed_app("signal", {{"attempts", "start 0\nend 0 failed 137\n"},
+                                 {"logs/main/0/attempt-0/started", "node-a 100 1000\n"},
+                                 {"logs/main/0/attempt-0/exit", "137 9 1200\n"},
+                                 {"logs/main/1/attempt-0/started", "node-b 101 1000\n"},
+                                 {"logs/main/1/attempt-0/exit", "1 0 1500\n"}});
+  EXPECT_EQ(status.msg, "replica main/0 (on node-a) failed: killed by signal 9");
+
+  // No replica failed (the batch script gave up): the job says why.
+  status = failed_app("script", {{"attempts", "start 0\n"},
+                                 {"slurm-12.out",
+                                  "srun: Job step aborted\nsortie: requeued more than "
+                                  "max_preemptions=3 times\n\n"}});
+  EXPECT_EQ(status.msg,
+            "job 12 ended FAILED (exit code 3:0); its batch script's last line: sortie: requeued "
+            "more than max_preemptions=3 times");
+  status = failed_app("silent", {{"attempts", ""}});
+  EXPECT_EQ(status.msg,
+            "job 12 ended FAILED (exit code 3:0); no replica failed, and its batch script printed "
+            "nothing");
 }
 
 }  // namespace

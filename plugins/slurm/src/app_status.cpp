@@ -1,6 +1,8 @@
 #include "app_status.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "pending_reason.hpp"
@@ -51,18 +53,25 @@ namespace {
 struct JobView {
   std::string id;
   std::string slurm_state;  // "" when Slurm has forgotten the job
+  std::string exit_code;    // "code:signal" when known
   const JobFacts* facts = nullptr;
   AppState state = AppState::kUnknown;
   Ledger ledger;
 };
 
 JobView view_job(const BatchPlan& plan, size_t job, const std::string& id, const JobFacts* facts) {
-  JobView view{id, "", facts, AppState::kUnknown,
+  JobView view{id,
+               "",
+               "",
+               facts,
+               AppState::kUnknown,
                read_ledger(plan.job_dir + "/" + plan.job_file_name("attempts", job))};
   if (const std::optional<FinalState> kept = AppRecords::final_state(plan, job)) {
     view.slurm_state = kept->state;
+    view.exit_code = kept->exit_code;
   } else if (facts != nullptr) {
     view.slurm_state = facts->state;
+    view.exit_code = facts->exit_code;
     if (is_terminal(app_state_of(view.slurm_state))) {
       AppRecords::keep_final_state(plan, job, {view.slurm_state, facts->exit_code});
     }
@@ -80,6 +89,66 @@ std::string end_words(const JobView& job) {
   }
   if (job.slurm_state == "PREEMPTED" || job.slurm_state == "NODE_FAIL") {
     return "job " + job.id + " ended " + job.slurm_state;
+  }
+  return "";
+}
+
+// The last line a job's batch script printed (its --output, slurm-<job>.out; an array task's
+// numeric id is its own, so the newest such file there), where it says why it gave up.
+std::string last_script_line(const std::string& job_dir, const std::string& job_id) {
+  std::string path = job_dir + "/slurm-" + job_id + ".out";
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    std::filesystem::file_time_type newest;
+    path.clear();
+    for (const auto& entry : std::filesystem::directory_iterator(job_dir, error)) {
+      const std::string name = entry.path().filename().string();
+      if (!name.starts_with("slurm-") || !name.ends_with(".out")) continue;
+      const auto written = entry.last_write_time(error);
+      if (path.empty() || written > newest) {
+        path = entry.path().string();
+        newest = written;
+      }
+    }
+  }
+  std::istringstream lines(read_text_file(path));
+  std::string last;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  }
+  constexpr size_t kMost = 300;
+  return last.size() > kMost ? last.substr(0, kMost) + "..." : last;
+}
+
+// Why a failed app failed when its jobs' states do not say: the replica that failed first in the
+// latest attempt, else the failed job and the last line its batch script printed.
+std::string failure_words(const AppStatus& status, const std::vector<JobView>& jobs,
+                          const std::string& job_dir) {
+  constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+  const ReplicaStatus* first = nullptr;
+  std::string first_role;
+  for (const RoleStatus& role : status.roles) {
+    for (const ReplicaStatus& replica : role.replicas) {
+      if (replica.state != AppState::kFailed || replica.exit_code.value_or(0) == 0) continue;
+      if (first == nullptr ||
+          replica.finished_at.value_or(kNever) < first->finished_at.value_or(kNever)) {
+        first = &replica;
+        first_role = role.role;
+      }
+    }
+  }
+  if (first != nullptr) {
+    return "replica " + first_role + "/" + std::to_string(first->id) +
+           (first->hostname.empty() ? "" : " (on " + first->hostname + ")") +
+           " failed: " + first->msg;
+  }
+  for (const JobView& job : jobs) {
+    if (job.state != AppState::kFailed) continue;
+    const std::string line = last_script_line(job_dir, job.id);
+    return "job " + job.id + " ended " + job.slurm_state +
+           (job.exit_code.empty() ? "" : " (exit code " + job.exit_code + ")") +
+           (line.empty() ? "; no replica failed, and its batch script printed nothing"
+                         : "; its batch script's last line: " + line);
   }
   return "";
 }
@@ -163,7 +232,11 @@ AppStatus build_status(const AppRecord& record, const std::vector<const JobFacts
       if (files.exit_code) {
         replica.exit_code = files.exit_code;
         replica.state = *files.exit_code == 0 ? AppState::kSucceeded : AppState::kFailed;
-        if (files.signal != 0) replica.msg = "killed by signal " + std::to_string(files.signal);
+        if (files.signal != 0) {
+          replica.msg = "killed by signal " + std::to_string(files.signal);
+        } else if (*files.exit_code != 0) {
+          replica.msg = "exited with code " + std::to_string(*files.exit_code);
+        }
         if (job.state == AppState::kCancelled && *files.exit_code != 0) {
           replica.state = AppState::kCancelled;
         }
@@ -177,6 +250,9 @@ AppStatus build_status(const AppRecord& record, const std::vector<const JobFacts
       role_status.replicas.push_back(std::move(replica));
     }
     status.roles.push_back(std::move(role_status));
+  }
+  if (status.state == AppState::kFailed && status.msg.empty()) {
+    status.msg = failure_words(status, jobs, plan.job_dir);
   }
   status.metadata.emplace_back("slurm.job_id", json_string(jobs.front().id));
   if (jobs.size() > 1) {
