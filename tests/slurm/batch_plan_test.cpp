@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sortie/dryrun_input.hpp>
 #include <sortie/error.hpp>
@@ -14,6 +15,8 @@
 
 namespace sortie::slurm {
 namespace {
+
+using namespace std::string_literals;
 
 bool memory_consumable(const SlurmTools&) { return true; }
 bool memory_not_consumable(const SlurmTools&) { return false; }
@@ -182,6 +185,163 @@ TEST(SlurmBatchPlan, RunOptionsBecomeDirectivesAndExtraLinesFollowThem) {
         "#SBATCH --exclusive\n", "#SBATCH --gres=shard:2\n#SBATCH --gres=gpu:a100:1\n"}) {
     EXPECT_NE(p.script.find(line), std::string::npos) << line << "\n" << p.script;
   }
+}
+
+// Issue: the builtin components' image "." became `docker run ... .` (exit 125). No image, or
+// ".", runs on the host; an absolute directory is where the replicas start (TorchX's slurm
+// reading); anything else that cannot work is a dryrun error naming the role and field.
+TEST(SlurmBatchPlan, NoImageRunsOnTheHostAndADirectoryImageIsWhereReplicasStart) {
+  const auto argv_of = [](const std::string& image) {
+    const BatchPlan p = plan(input(R"({"name":"main","image":")" + image +
+                                   R"(","entrypoint":"python","args":["${img_root}/t.py"]})"),
+                             options());
+    EXPECT_EQ(p.script.find("--chdir='"), std::string::npos) << p.script;
+    return file_of(p, "tasks/main/0.argv");
+  };
+  EXPECT_EQ(argv_of(""), "python\0/work/dir/t.py\0"s);
+  EXPECT_EQ(argv_of("."), "python\0/work/dir/t.py\0"s);
+  EXPECT_EQ(argv_of("python:3.11").rfind("docker\0run\0", 0), 0u);
+
+  const std::string dir = ::testing::TempDir() + "slurm-image-dir";
+  std::filesystem::create_directories(dir);
+  const BatchPlan p = plan(input(R"({"name":"main","image":")" + dir +
+                                 R"(","entrypoint":"python","args":["${img_root}/t.py"]},)"
+                                 R"({"name":"side","image":".","entrypoint":"sh"})"),
+                           options());
+  EXPECT_EQ(file_of(p, "tasks/main/0.argv"), "python\0"s + dir + "/t.py\0"s);
+  EXPECT_NE(p.script.find("srun --het-group=0 --ntasks=1 --cpus-per-task=1 --kill-on-bad-exit=0 "
+                          "--chdir='" +
+                          dir + "' \"$task\""),
+            std::string::npos)
+      << p.script;
+  EXPECT_NE(p.script.find("srun --het-group=1 --ntasks=1 --cpus-per-task=1 --kill-on-bad-exit=0 "
+                          "\"$task\""),
+            std::string::npos)
+      << p.script;
+
+  for (const auto& [image, words] :
+       {std::pair<std::string, std::string>{"/no/such/dir",
+                                            "roles[0].image '/no/such/dir' is not "
+                                            "a directory on this host"},
+        {"./sub", "roles[0].image './sub' is a relative path"}}) {
+    try {
+      plan(input(R"({"name":"main","image":")" + image + R"(","entrypoint":"python"})"), options());
+      ADD_FAILURE() << image << ": expected an error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Error::invalid_argument("").code());
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Multi-node DDP: each replica is a torchrun agent that starts its own processes, so the role
+// asks for one task per node (role metadata slurm.ntasks_per_node).
+TEST(SlurmBatchPlan, TasksPerNodeSpreadsARolesReplicasOverNodes) {
+  const auto role = [](int replicas, const std::string& metadata) {
+    return R"({"name":"trainer","entrypoint":"python","num_replicas":)" + std::to_string(replicas) +
+           R"(,"metadata":)" + metadata + "}";
+  };
+  BatchPlan p =
+      plan(input(role(2, R"({"slurm.ntasks_per_node":1,"vertex.other":"x"})")), options());
+  EXPECT_NE(p.script.find("#SBATCH --ntasks=2\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\n"),
+            std::string::npos)
+      << p.script;
+  EXPECT_NE(p.script.find("  srun --ntasks=2 --nodes=2 --ntasks-per-node=1 --cpus-per-task=1 "),
+            std::string::npos)
+      << p.script;
+  p = plan(
+      input(role(5, R"({"slurm.ntasks_per_node":2})")), options(),
+      {memory_not_consumable, [](const SlurmTools&, const std::string&) -> int64_t { return 3; }});
+  EXPECT_NE(p.script.find("#SBATCH --ntasks=5\n#SBATCH --nodes=3\n#SBATCH --ntasks-per-node=2\n"),
+            std::string::npos)
+      << p.script;
+  p = plan(input(role(2, "{}")), options());
+  EXPECT_EQ(p.script.find("--nodes"), std::string::npos) << p.script;
+
+  const auto error_of = [](const DryrunInput& in, ClusterQuestions cluster) {
+    try {
+      plan(in, options(), cluster);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  const ClusterQuestions two = {memory_not_consumable, two_nodes};
+  EXPECT_NE(error_of(input(role(2, R"({"slurm.nodes":2})")), two)
+                .find("roles[0].metadata key 'slurm.nodes' is not supported by slurm; it knows "
+                      "slurm.ntasks_per_node"),
+            std::string::npos);
+  for (const char* bad : {"0", "\"1\"", "1.5"}) {
+    EXPECT_NE(error_of(input(role(2, std::string(R"({"slurm.ntasks_per_node":)") + bad + "}")), two)
+                  .find("roles[0].metadata 'slurm.ntasks_per_node' is " + std::string(bad) +
+                        "; it must be an integer of at least 1"),
+              std::string::npos)
+        << bad;
+  }
+  // Nodes the partition lacks: a dryrun error, not a job pending for ever.
+  EXPECT_NE(
+      error_of(input(role(2, R"({"slurm.ntasks_per_node":1})")), {memory_not_consumable, one_node})
+          .find("roles[0] (trainer) has 2 replicas at slurm.ntasks_per_node=1, which need 2 "
+                "nodes, but partition (default) has 1 usable node(s)"),
+      std::string::npos);
+  // A heterogeneous job's components do not share nodes: 2 + 1 nodes.
+  EXPECT_NE(error_of(input(role(2, R"({"slurm.ntasks_per_node":1})") +
+                           R"(,{"name":"ps","entrypoint":"a"})"),
+                     two)
+                .find("2 roles run as one heterogeneous job, which needs a node per role (3 with "
+                      "the roles' slurm.ntasks_per_node), but partition (default) has 2 usable "
+                      "node(s)"),
+            std::string::npos);
+}
+
+TEST(SlurmBatchPlan, GpusArePerTaskOnTheJobAndOnTheStep) {
+  const BatchPlan p = plan(input(R"({"name":"ps","entrypoint":"a"},)"
+                                 R"({"name":"worker","entrypoint":"b","num_replicas":2,)"
+                                 R"("resource":{"cpu":4,"gpu":2}})"),
+                           options());
+  EXPECT_NE(p.script.find("# role worker\n#SBATCH --ntasks=2\n#SBATCH --cpus-per-task=4\n"
+                          "#SBATCH --gpus-per-task=2\n"),
+            std::string::npos)
+      << p.script;
+  EXPECT_NE(p.script.find("srun --het-group=1 --ntasks=2 --cpus-per-task=4 --gpus-per-task=2 "
+                          "--kill-on-bad-exit=0 "),
+            std::string::npos)
+      << p.script;
+  EXPECT_NE(p.script.find("srun --het-group=0 --ntasks=1 --cpus-per-task=1 --kill-on-bad-exit=0 "),
+            std::string::npos)
+      << p.script;
+}
+
+// ${free_port} (docs/payloads.md P-12.1): chosen for each attempt on the first node of the job
+// that runs the first role, and handed to every other role's job through the job directory.
+TEST(SlurmBatchPlan, FreePortIsChosenOnTheRank0HostForEveryAttempt) {
+  const std::string roles =
+      R"({"name":"ps","entrypoint":"a","args":["${rank0_host}:${free_port}"],)"
+      R"("env":{"PORT":"${free_port}"}},{"name":"worker","entrypoint":"b"})";
+  const std::string choose =
+      "while :; do\n  SORTIE_FREE_PORT=$(\"$task\" --free-port) || exit 1\n"
+      "  export SORTIE_FREE_PORT\n";
+  const BatchPlan het = plan(input(roles), options());
+  EXPECT_NE(het.script.find(choose + "  attempt=$(count '^start ')\n"), std::string::npos)
+      << het.script;
+  // Left for the task, which replaces them once the job has started.
+  EXPECT_EQ(file_of(het, "tasks/ps/0.argv"), "a\0${rank0_host}:${free_port}\0"s);
+  EXPECT_NE(file_of(het, "tasks/ps/0.env").find("PORT=${free_port}\0"s), std::string::npos);
+
+  const BatchPlan apart = plan(input(roles), options(R"({"role_jobs":"separate"})"));
+  EXPECT_NE(apart.script.find(choose +
+                              "  echo \"$SORTIE_FREE_PORT\" >\"$job_dir/free_port.tmp\" && mv -f "
+                              "\"$job_dir/free_port.tmp\" \"$job_dir/free_port\"\n"),
+            std::string::npos)
+      << apart.script;
+  const std::string& worker = apart.dependents.at(0).script;
+  EXPECT_NE(worker.find("until [[ -s $job_dir/rank0_host && -s $job_dir/free_port ]]; do\n"),
+            std::string::npos)
+      << worker;
+  EXPECT_NE(worker.find("while :; do\n  export SORTIE_FREE_PORT=$(<\"$job_dir/free_port\")\n"),
+            std::string::npos)
+      << worker;
+  EXPECT_EQ(worker.find("--free-port"), std::string::npos);
 }
 
 TEST(SlurmBatchPlan, ContainerFormsMatchTheirGoldenFiles) {

@@ -166,6 +166,11 @@ TEST_F(SlurmCluster, OneRoleTwoReplicasIsOneJobOnOneNodeWithItsOwnLogs) {
       << status;
   // One job, not heterogeneous, on one node.
   EXPECT_EQ(shell("squeue -h -a -t all -j " + job + " -o '%i %D'"), job + " 1");
+  // The message says what failed, where and how (it was empty).
+  EXPECT_EQ(json_string_member(status, "msg"),
+            "replica main/1 (on " + shell("squeue -h -a -t all -j " + job + " -o %N") +
+                ") failed: exited with code 3")
+      << status;
   const std::string replica0 = log(handle + "/main/0", {"--no-prefix"});
   EXPECT_EQ(replica0, "only-0\nerr-0\n");
   EXPECT_EQ(log(handle + "/main/1", {"--no-prefix", "--streams", "stdout"}), "only-1\n");
@@ -174,9 +179,27 @@ TEST_F(SlurmCluster, OneRoleTwoReplicasIsOneJobOnOneNodeWithItsOwnLogs) {
   EXPECT_EQ(log(handle, {"--until", "2000-01-01T00:00:00Z"}), "");  // every line is later
 }
 
+// What a replica printed (its first line) as `port-${free_port}-$SORTIE_FREE_PORT`: the port,
+// once the macro and the variable agree on a valid one; else "".
+std::string printed_port(const std::string& printed) {
+  const std::string line = printed.substr(0, printed.find('\n'));
+  const size_t at = line.find("port-");
+  if (at == std::string::npos) return "";
+  const std::string both = line.substr(at + 5);
+  const size_t dash = both.find('-');
+  if (dash == std::string::npos || both.substr(0, dash) != both.substr(dash + 1)) return "";
+  const std::string port = both.substr(0, dash);
+  if (port.empty() || port.find_first_not_of("0123456789") != std::string::npos ||
+      port.size() > 5 || std::stoi(port) < 1 || std::stoi(port) > 65535) {
+    return "";
+  }
+  return port;
+}
+
 TEST_F(SlurmCluster, TwoRolesAreOneHeterogeneousJobWhoseRank0HostResolves) {
   const std::string script =
-      "getent hosts $SORTIE_RANK0_HOST >/dev/null && echo resolved $SORTIE_WORLD_SIZE";
+      "getent hosts $SORTIE_RANK0_HOST >/dev/null && echo resolved $SORTIE_WORLD_SIZE "
+      "port-${free_port}-$SORTIE_FREE_PORT";
   const std::string handle =
       run("name: het\nroles:\n" + shell_role("ps", script, 1, "    resource: {cpu: 1}\n") +
           shell_role("worker", script, 1, "    resource: {cpu: 2}\n"));
@@ -185,7 +208,12 @@ TEST_F(SlurmCluster, TwoRolesAreOneHeterogeneousJobWhoseRank0HostResolves) {
   EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
   EXPECT_EQ(shell("squeue -h -a -t all -o '%i %C' | grep '^" + job + "+' | sort"),
             job + "+0 1\n" + job + "+1 2");
-  EXPECT_EQ(log(handle, {"--no-prefix"}), "resolved 2\nresolved 2\n");
+  // ${free_port} is one port, the same in both roles.
+  const std::string printed = log(handle, {"--no-prefix"});
+  const std::string port = printed_port(printed);
+  ASSERT_FALSE(port.empty()) << printed;
+  EXPECT_EQ(printed, "resolved 2 port-" + port + "-" + port + "\nresolved 2 port-" + port + "-" +
+                         port + "\n");
 }
 
 TEST_F(SlurmCluster, RetriesHaveSeparateBudgetsAndKeepEveryAttemptsLogs) {
@@ -432,6 +460,47 @@ TEST_F(SlurmCluster, CancelEndsTheJobAndAnImageRunsWithDocker) {
   EXPECT_EQ(log(boxed, {"--no-prefix"}), "in-container v\n");
 }
 
+// The workload as shipped: real PyTorch DDP on two nodes, image "." (the builtin
+// components' default) run on the host, one torchrun agent per node (slurm.ntasks_per_node), the
+// rendezvous at ${rank0_host}:${free_port}. Rank 0 ends with the loss of a world-size-2 run:
+// 0.296632 for lr 0.05, as a 1x2 torchrun on one host prints it.
+TEST_F(SlurmCluster, TwoNodeDdpRunsOneTorchrunAgentPerNodeAndTrains) {
+  const std::string handle = run(
+      "name: ddp\nroles:\n  - name: trainer\n    image: \".\"\n"
+      "    entrypoint: /usr/bin/python3\n    num_replicas: 2\n"
+      "    metadata: {slurm.ntasks_per_node: 1}\n    env: {PET_MONITOR_INTERVAL: \"0.5\"}\n"
+      "    args: [\"-m\", \"torch.distributed.run\", \"--nnodes\", \"2\", \"--nproc_per_node\", "
+      "\"1\", \"--rdzv_backend\", \"c10d\", \"--rdzv_endpoint\", \"${rank0_host}:${free_port}\", "
+      "\"--rdzv_id\", \"${app_id}\", \"--redirects\", \"1\", \"--tee\", \"1\", \"--role\", \"\", "
+      "\"" SORTIE_PYTORCH_TRAIN "\", \"--lr\", \"0.05\", \"--epochs\", \"5\"]\n");
+  const std::string job = job_of(handle);
+  ASSERT_FALSE(job.empty()) << handle;
+  const std::string status = await(
+      handle,
+      [](const std::string& s) {
+        const std::string state = json_string_member(s, "state");
+        return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+      },
+      240);
+  ASSERT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
+  // One job on both nodes, a replica on each.
+  EXPECT_EQ(shell("squeue -h -a -t all -j " + job + " -o %D"), "2");
+  const std::string hosts = shell("jq -r '[.roles[0].replicas[].hostname] | sort | join(\" \")' " +
+                                  sandbox_.write_file("ddp-status.json", status));
+  EXPECT_EQ(hosts, shell("sinfo -h -N -o %N | sort -u | paste -sd' '")) << status;
+  // The rendezvous orders the agents itself: rank 0 runs in whichever replica it chose.
+  std::string rank0;
+  for (const char* replica : {"/trainer/0", "/trainer/1"}) {
+    const std::string out = log(handle + replica, {"--no-prefix", "--streams", "stdout"});
+    if (out.find("final_loss=") == std::string::npos) continue;
+    EXPECT_TRUE(rank0.empty()) << "two replicas printed a final loss:\n" << rank0 << out;
+    rank0 = out;
+  }
+  ASSERT_FALSE(rank0.empty()) << log(handle);
+  EXPECT_NE(rank0.find("world_size=2 device=cpu\n"), std::string::npos) << rank0;
+  EXPECT_TRUE(rank0.ends_with("final_loss=0.296632\n")) << rank0;
+}
+
 // The Slurm job of one role of an app run with role_jobs=separate (the first role's is job_of).
 std::string role_job(const std::string& handle, const std::string& role) {
   const std::string app_id = handle.substr(handle.rfind('/') + 1);
@@ -450,7 +519,7 @@ TEST_F(SlurmCluster, SeparateRoleJobsStartTogetherShareTheRank0HostAndCancelToge
 
   const std::string script =
       "getent hosts $SORTIE_RANK0_HOST >/dev/null && echo rank0 $SORTIE_RANK0_HOST of "
-      "$SORTIE_WORLD_SIZE";
+      "$SORTIE_WORLD_SIZE port-${free_port}-$SORTIE_FREE_PORT";
   const std::string handle =
       run("name: apart\nroles:\n" + shell_role("ps", script) + shell_role("worker", script, 2),
           {"role_jobs=separate"});
@@ -469,13 +538,17 @@ TEST_F(SlurmCluster, SeparateRoleJobsStartTogetherShareTheRank0HostAndCancelToge
   // for MinJobAge): sacct may not have the second job's end yet when the app reads SUCCEEDED.
   EXPECT_EQ(shell("squeue -h -a -t all -j " + first + "," + second + " -o '%i|%T' | sort -n"),
             first + "|COMPLETED\n" + second + "|COMPLETED");
-  // Every replica of both roles resolved the same rank-0 host, the first role's.
+  // Every replica of both roles resolved the same rank-0 host, the first role's, and got the
+  // port the first job chose.
   const std::string host = shell("scontrol -o show node $(squeue -h -a -t all -j " + first +
                                  " -o %N | head -n1) | sed 's/.*NodeHostName=\\([^ ]*\\).*/\\1/'");
   ASSERT_FALSE(host.empty());
-  EXPECT_EQ(log(handle + "/ps", {"--no-prefix"}), "rank0 " + host + " of 3\n");
-  EXPECT_EQ(log(handle + "/worker", {"--no-prefix"}),
-            "rank0 " + host + " of 3\nrank0 " + host + " of 3\n");
+  const std::string ps = log(handle + "/ps", {"--no-prefix"});
+  const std::string port = printed_port(ps);
+  ASSERT_FALSE(port.empty()) << ps;
+  const std::string line = "rank0 " + host + " of 3 port-" + port + "-" + port + "\n";
+  EXPECT_EQ(ps, line);
+  EXPECT_EQ(log(handle + "/worker", {"--no-prefix"}), line + line);
 
   // Cancelling the app cancels every job of it.
   const std::string sleepers = run("name: sleepers\nroles:\n" + shell_role("ps", "sleep 300") +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <sortie/error.hpp>
 #include <sortie/field_support.hpp>
@@ -14,8 +15,9 @@ namespace {
 
 constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
 // Environment the batch script sets for every task, handed into containers by name.
-constexpr const char* kJobEnv[] = {"SORTIE_RANK0_HOST", "MASTER_ADDR", "SORTIE_REPLICA_ID",
-                                   "SORTIE_ATTEMPT"};
+constexpr const char* kJobEnv[] = {"SORTIE_RANK0_HOST", "MASTER_ADDR", "SORTIE_FREE_PORT",
+                                   "SORTIE_REPLICA_ID", "SORTIE_ATTEMPT"};
+constexpr const char* kTasksPerNode = "slurm.ntasks_per_node";
 
 // 'text' for bash: single quotes, each ' written as '\''.
 std::string shell_quote(std::string_view text) {
@@ -93,6 +95,58 @@ RoleDirectives role_directives(const Role& role, const SlurmOptions& options, si
   return directives;
 }
 
+// How a role runs: in a container image, or on the host in a directory (image "" or "." is the
+// run option workdir; an absolute path is a directory on storage the nodes share, as TorchX's
+// slurm scheduler reads it), and how its tasks spread over nodes (role metadata).
+struct RoleSettings {
+  bool container = false;
+  std::string host_dir;        // where a host role's replicas start
+  int64_t tasks_per_node = 0;  // slurm.ntasks_per_node; 0 = unset (packed as Slurm likes)
+  int64_t nodes = 0;           // ceil(replicas / tasks_per_node) when set
+};
+
+RoleSettings role_settings(const Role& role, const SlurmOptions& options, size_t index) {
+  const std::string at = "roles[" + std::to_string(index) + "]";
+  RoleSettings settings;
+  const std::string& image = role.image;
+  if (image.empty() || image == ".") {
+    settings.host_dir = options.workdir;
+  } else if (image.front() == '/') {
+    if (!std::filesystem::is_directory(image)) {
+      throw Error::invalid_argument(
+          at + ".image '" + image +
+          "' is not a directory on this host: on slurm an absolute image path is the directory "
+          "the role's replicas start in, on storage every node shares (no container runs); "
+          "create it, or name a container image (e.g. python:3.11)");
+    }
+    settings.host_dir = image;
+  } else if (image.front() == '.') {
+    throw Error::invalid_argument(
+        at + ".image '" + image +
+        "' is a relative path: on slurm an image that is a directory must be absolute (the "
+        "replicas start in it, on storage every node shares); '' or '.' runs them in the run "
+        "option workdir, and a name (e.g. python:3.11) runs a container");
+  } else {
+    settings.container = true;
+  }
+  for (const auto& [key, json] : role.metadata) {
+    if (key.rfind("slurm.", 0) != 0) continue;  // another scheduler's
+    if (key != kTasksPerNode) {
+      throw Error::invalid_argument(at + ".metadata key '" + key +
+                                    "' is not supported by slurm; it knows " + kTasksPerNode);
+    }
+    rapidjson::Document value;
+    value.Parse(json.data(), json.size());
+    if (value.HasParseError() || !value.IsInt64() || value.GetInt64() < 1) {
+      throw Error::invalid_argument(at + ".metadata '" + key + "' is " + json +
+                                    "; it must be an integer of at least 1 (tasks on a node)");
+    }
+    settings.tasks_per_node = value.GetInt64();
+    settings.nodes = (role.num_replicas + settings.tasks_per_node - 1) / settings.tasks_per_node;
+  }
+  return settings;
+}
+
 std::vector<std::string> container_argv(const Role& role, const SlurmOptions& options,
                                         const std::vector<std::string>& env_names,
                                         const std::vector<std::string>& command) {
@@ -115,15 +169,16 @@ std::vector<std::string> container_argv(const Role& role, const SlurmOptions& op
 }
 
 void write_task_files(BatchPlan& plan, const SlurmOptions& options, const Role& role,
-                      int64_t world_size) {
+                      const RoleSettings& settings, int64_t world_size) {
   for (int64_t id = 0; id < role.num_replicas; ++id) {
     MacroValues macros;
     macros.set("app_id", plan.app_id)
         .set("replica_id", std::to_string(id))
         .set("num_replicas", std::to_string(role.num_replicas))
         .set("role_name", role.name)
-        .set("img_root", options.workdir)
-        .set("rank0_env", kRank0Env);  // ${rank0_host} is left for the task, which knows it
+        .set("img_root", settings.container ? options.workdir : settings.host_dir)
+        // ${rank0_host} and ${free_port} are left for the task, which knows them
+        .set("rank0_env", kRank0Env);
     std::vector<std::string> command;
     if (!role.entrypoint.empty()) command.push_back(role.entrypoint);
     for (const std::string& arg : role.args) command.push_back(macros.apply(arg));
@@ -141,7 +196,7 @@ void write_task_files(BatchPlan& plan, const SlurmOptions& options, const Role& 
       env_names.push_back(name);
     }
     const std::vector<std::string> argv =
-        role.image.empty() ? command : container_argv(role, options, env_names, command);
+        settings.container ? container_argv(role, options, env_names, command) : command;
     const std::string base = "tasks/" + role.name + "/" + std::to_string(id);
     plan.files.emplace_back(base + ".argv", nul_joined(argv));
     plan.files.emplace_back(base + ".env", nul_joined(env_entries));
@@ -159,6 +214,7 @@ struct ScriptInputs {
   const SlurmOptions& options;
   const ClusterQuestions& cluster;
   const std::string& task_program;
+  const std::vector<RoleSettings>& settings;  // per role
   bool memory_checked = false;
   bool memory_consumable = false;
 
@@ -174,8 +230,14 @@ struct ScriptInputs {
 std::string role_block(ScriptInputs& in, size_t index) {
   const Role& role = in.app.roles[index];
   const RoleDirectives where = role_directives(role, in.options, index);
+  const RoleSettings& settings = in.settings[index];
   std::string block = "# role " + role.name + "\n";
   block += "#SBATCH --ntasks=" + std::to_string(role.num_replicas) + "\n";
+  if (settings.tasks_per_node > 0) {
+    // --ntasks-per-node is a maximum once --ntasks is given; --nodes makes Slurm spread them.
+    block += "#SBATCH --nodes=" + std::to_string(settings.nodes) +
+             "\n#SBATCH --ntasks-per-node=" + std::to_string(settings.tasks_per_node) + "\n";
+  }
   if (!where.partition.empty()) block += "#SBATCH --partition=" + where.partition + "\n";
   if (!where.constraint.empty()) block += "#SBATCH --constraint=" + where.constraint + "\n";
   if (in.options.exclusive) block += "#SBATCH --exclusive\n";
@@ -198,14 +260,25 @@ std::string role_block(ScriptInputs& in, size_t index) {
   return block;
 }
 
-std::string srun_line(const Role& role, std::optional<size_t> het_group,
-                      const SlurmOptions& options, const std::string& job_dir) {
+std::string srun_line(const Role& role, const RoleSettings& settings,
+                      std::optional<size_t> het_group, const SlurmOptions& options,
+                      const std::string& job_dir) {
   std::string line = "  srun";
   if (het_group) line += " --het-group=" + std::to_string(*het_group);
-  // srun does not inherit --cpus-per-task from the allocation (Slurm 22.05 and later).
-  line += " --ntasks=" + std::to_string(role.num_replicas) +
-          " --cpus-per-task=" + std::to_string(cpus_of(role)) + " --kill-on-bad-exit=0";
-  if (!role.image.empty() && options.container == ContainerRuntime::kPyxis) {
+  // srun does not inherit --cpus-per-task from the allocation (Slurm 22.05 and later), so the
+  // step states the role's whole shape itself rather than rely on what it inherits.
+  line += " --ntasks=" + std::to_string(role.num_replicas);
+  if (settings.tasks_per_node > 0) {
+    line += " --nodes=" + std::to_string(settings.nodes) +
+            " --ntasks-per-node=" + std::to_string(settings.tasks_per_node);
+  }
+  line += " --cpus-per-task=" + std::to_string(cpus_of(role));
+  if (role.resource.gpu > 0) line += " --gpus-per-task=" + std::to_string(role.resource.gpu);
+  line += " --kill-on-bad-exit=0";
+  if (!settings.container && settings.host_dir != options.workdir) {
+    line += " --chdir=" + shell_quote(settings.host_dir);
+  }
+  if (settings.container && options.container == ContainerRuntime::kPyxis) {
     line += " --container-image=" + shell_quote(role.image) +
             " --container-workdir=" + shell_quote(options.workdir) +
             " --container-mounts=" + shell_quote(options.workdir + "," + job_dir);
@@ -223,19 +296,21 @@ enum class Rank0Source {
 std::string rank0_lines(const ScriptInputs& in, Rank0Source source) {
   const std::string scontrol = shell_quote(in.options.tools.scontrol);
   if (source == Rank0Source::kSharedByFirstJob) {
-    // The first role's job has started (--dependency=after:) and writes the host first thing.
-    return "# The rank-0 host, written by the first role's job, which this job depends on.\n"
+    // The first role's job has started (--dependency=after:) and writes the host first thing,
+    // the port as its first attempt starts.
+    return "# The rank-0 host and port, written by the first role's job, which this job depends "
+           "on.\n"
            "first_job=${SLURM_JOB_DEPENDENCY:-}\n"
            "first_job=${first_job#after:}\n"
            "first_job=${first_job%%[:,?]*}\n"
-           "until [[ -s $job_dir/rank0_host ]]; do\n"
+           "until [[ -s $job_dir/rank0_host && -s $job_dir/free_port ]]; do\n"
            "  if ! [[ $(" +
            shell_quote(in.options.tools.squeue) +
            " -h -j \"$first_job\" -o %T 2>/dev/null) =~ "
            "^(PENDING|CONFIGURING|RUNNING|REQUEUED|REQUEUE_HOLD|SUSPENDED)$ ]]; then\n"
            "    echo \"sortie: job $first_job (role " +
            in.app.roles.front().name +
-           ") ended before writing the rank-0 host\" >&2\n"
+           ") ended before writing the rank-0 host and port\" >&2\n"
            "    exit 1\n"
            "  fi\n"
            "  sleep 1\n"
@@ -257,6 +332,23 @@ std::string rank0_lines(const ScriptInputs& in, Rank0Source source) {
     lines +=
         "echo \"$first_node\" >\"$job_dir/rank0_host.tmp\" && "
         "mv -f \"$job_dir/rank0_host.tmp\" \"$job_dir/rank0_host\"\n";
+  }
+  return lines;
+}
+
+// The start of each attempt's loop: ${free_port} (SORTIE_FREE_PORT), chosen by the job that runs
+// the first role on its first node, where this script runs (the rank-0 host), for each attempt.
+std::string free_port_lines(Rank0Source source) {
+  if (source == Rank0Source::kSharedByFirstJob) {
+    return "  export SORTIE_FREE_PORT=$(<\"$job_dir/free_port\")\n";
+  }
+  std::string lines =
+      "  SORTIE_FREE_PORT=$(\"$task\" --free-port) || exit 1\n"
+      "  export SORTIE_FREE_PORT\n";
+  if (source == Rank0Source::kOwnFirstNodeShared) {
+    lines +=
+        "  echo \"$SORTIE_FREE_PORT\" >\"$job_dir/free_port.tmp\" && "
+        "mv -f \"$job_dir/free_port.tmp\" \"$job_dir/free_port\"\n";
   }
   return lines;
 }
@@ -311,12 +403,13 @@ std::string job_script(ScriptInputs& in, const std::vector<size_t>& roles,
       "fi\n"
       "timed_out=0\n"
       "trap 'timed_out=1; kill -USR1 $(jobs -p) 2>/dev/null' USR1\n"
-      "while :; do\n"
+      "while :; do\n" +
+      free_port_lines(rank0) +
       "  attempt=$(count '^start ')\n"
       "  echo \"start $attempt\" >>\"$ledger\"\n"
       "  export SORTIE_ATTEMPT=$attempt\n";
   for (size_t i = 0; i < roles.size(); ++i) {
-    script += srun_line(in.app.roles[roles[i]],
+    script += srun_line(in.app.roles[roles[i]], in.settings[roles[i]],
                         roles.size() > 1 ? std::optional<size_t>(i) : std::nullopt, options,
                         plan.job_dir);
   }
@@ -362,7 +455,8 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
                      const std::string& task_program, const ClusterQuestions& cluster) {
   const AppDef& app = input.app;
   refuse_unsupported_fields(
-      app, {"roles", "image", "args", "env", "num_replicas", "max_retries", "resource"}, "slurm");
+      app, {"roles", "image", "args", "env", "num_replicas", "max_retries", "resource", "metadata"},
+      "slurm");
   require_slurm_name("app name", app.name);
   BatchPlan plan;
   plan.app_id = input.app_id.empty() ? app.name : input.app_id;
@@ -388,6 +482,8 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
   }
 
   int64_t world_size = 0;
+  std::vector<RoleSettings> settings;
+  int64_t hetjob_nodes = 0;  // a node per role at least: components do not share nodes
   for (size_t i = 0; i < app.roles.size(); ++i) {
     const Role& role = app.roles[i];
     require_slurm_name("roles[" + std::to_string(i) + "].name", role.name);
@@ -397,24 +493,47 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
           "].retry_policy REPLICA is not supported by slurm: a retry restarts the whole job "
           "step; use APPLICATION");
     }
+    settings.push_back(role_settings(role, options, i));
+    hetjob_nodes += std::max<int64_t>(1, settings.back().nodes);
     world_size += role.num_replicas;
     plan.roles.push_back({role.name, role.num_replicas});
   }
   plan.separate_jobs = options.separate_role_jobs && app.roles.size() > 1;
   if (app.roles.size() > 1 && !plan.separate_jobs) {
     const int64_t nodes = cluster.usable_nodes(options.tools, options.partition);
-    if (nodes < static_cast<int64_t>(app.roles.size())) {
+    if (nodes < hetjob_nodes) {
+      const std::string spread =
+          hetjob_nodes > static_cast<int64_t>(app.roles.size())
+              ? " (" + std::to_string(hetjob_nodes) + " with the roles' " + kTasksPerNode + ")"
+              : "";
       throw Error::failed_precondition(
           "slurm: " + std::to_string(app.roles.size()) +
-          " roles run as one heterogeneous job, which needs a node per role, but partition " +
-          partition_words(options.partition) + " has " + std::to_string(nodes) +
+          " roles run as one heterogeneous job, which needs a node per role" + spread +
+          ", but partition " + partition_words(options.partition) + " has " +
+          std::to_string(nodes) +
           " usable node(s); it would stay PENDING (Resources). Run the roles as separate jobs "
           "tied by a dependency with the run option role_jobs=separate, or choose a partition "
           "with enough nodes");
     }
+  } else {
+    for (size_t i = 0; i < app.roles.size(); ++i) {
+      if (settings[i].nodes < 2) continue;
+      const std::string partition = role_directives(app.roles[i], options, i).partition;
+      const int64_t nodes = cluster.usable_nodes(options.tools, partition);
+      if (nodes < settings[i].nodes) {
+        throw Error::failed_precondition(
+            "slurm: roles[" + std::to_string(i) + "] (" + app.roles[i].name + ") has " +
+            std::to_string(app.roles[i].num_replicas) + " replicas at " + kTasksPerNode + "=" +
+            std::to_string(settings[i].tasks_per_node) + ", which need " +
+            std::to_string(settings[i].nodes) + " nodes, but partition " +
+            partition_words(partition) + " has " + std::to_string(nodes) +
+            " usable node(s); lower num_replicas, raise " + kTasksPerNode +
+            ", or choose a partition with enough nodes");
+      }
+    }
   }
 
-  ScriptInputs in{app, plan, options, cluster, task_program};
+  ScriptInputs in{app, plan, options, cluster, task_program, settings};
   const std::string first_script = plan.job_dir + "/batch.sh";
   plan.sbatch_argv = {options.tools.sbatch, "--parsable", first_script};
   if (!plan.separate_jobs) {
@@ -436,7 +555,9 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
       plan.dependents.push_back(std::move(job));
     }
   }
-  for (const Role& role : app.roles) write_task_files(plan, options, role, world_size);
+  for (size_t i = 0; i < app.roles.size(); ++i) {
+    write_task_files(plan, options, app.roles[i], settings[i], world_size);
+  }
   return plan;
 }
 

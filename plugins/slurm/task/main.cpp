@@ -4,9 +4,15 @@
 // with the environment in .env added (both NUL-separated, so values arrive byte-exact, never
 // through a shell), and writes its output to <JOB_DIR>/logs/ROLE/<replica>/attempt-<n>/ (see
 // replica_files.hpp) and its exit to `exit` there. Exits as the program did.
+//
+// sortie-slurm-task --free-port: prints a TCP port that is free on this node now (bound and
+// released), which the batch script runs on the rank-0 host for ${free_port}.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,8 +21,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <sortie/macros.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "replica_files.hpp"
@@ -48,40 +55,79 @@ std::string env_or(const char* name, const char* fallback) {
   return value != nullptr && *value != '\0' ? value : fallback;
 }
 
-// The rank-0 host is known only once Slurm placed the job: `${rank0_host}` in args and env
-// values, left by the scheduler, is replaced here and nowhere else.
-std::string with_rank0_host(std::string text, const std::string& rank0_host) {
-  static const std::string macro = "${rank0_host}";
-  for (size_t at = text.find(macro); at != std::string::npos; at = text.find(macro, at)) {
-    text.replace(at, macro.size(), rank0_host);
-    at += rank0_host.size();
+// A port the kernel chose for a socket bound to port 0 on every address (IPv6 and IPv4 at once
+// where the node has IPv6, as a rendezvous store listens), free until it is closed.
+int free_port() {
+  for (const int family : {AF_INET6, AF_INET}) {
+    const int fd = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) continue;
+    sockaddr_storage address{};
+    socklen_t size = 0;
+    if (family == AF_INET6) {
+      const int v6_only = 0;
+      ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6_only, sizeof(v6_only));
+      auto* v6 = reinterpret_cast<sockaddr_in6*>(&address);
+      v6->sin6_family = AF_INET6;
+      v6->sin6_addr = in6addr_any;
+      size = sizeof(sockaddr_in6);
+    } else {
+      auto* v4 = reinterpret_cast<sockaddr_in*>(&address);
+      v4->sin_family = AF_INET;
+      v4->sin_addr.s_addr = htonl(INADDR_ANY);
+      size = sizeof(sockaddr_in);
+    }
+    int port = -1;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), size) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0) {
+      port = ntohs(family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&address)->sin6_port
+                                      : reinterpret_cast<sockaddr_in*>(&address)->sin_port);
+    }
+    ::close(fd);
+    if (port > 0) return port;
   }
-  return text;
+  return -1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]) == "--free-port") {
+    const int port = free_port();
+    if (port < 0) {
+      std::fprintf(stderr,
+                   "sortie-slurm-task: cannot bind a TCP socket to choose ${free_port}: %s\n",
+                   std::strerror(errno));
+      return 1;
+    }
+    std::printf("%d\n", port);
+    return 0;
+  }
   if (argc != 3) {
-    std::fprintf(stderr, "usage: sortie-slurm-task JOB_DIR ROLE (run by the batch script)\n");
+    std::fprintf(stderr,
+                 "usage: sortie-slurm-task JOB_DIR ROLE (run by the batch script), or "
+                 "sortie-slurm-task --free-port\n");
     return 2;
   }
   const std::string job_dir = argv[1];
   const std::string role = argv[2];
   const std::string replica = env_or("SORTIE_SLURM_UNIT", env_or("SLURM_PROCID", "0").c_str());
   const std::string attempt = env_or("SORTIE_ATTEMPT", "0");
-  const std::string rank0_host = env_or("SORTIE_RANK0_HOST", "");
+  // Known only once Slurm placed the job and the batch script started: ${rank0_host} and
+  // ${free_port} in args and env values, left by the scheduler, are replaced here and nowhere else.
+  sortie::MacroValues node_macros;
+  node_macros.set("rank0_host", env_or("SORTIE_RANK0_HOST", ""))
+      .set("free_port", env_or("SORTIE_FREE_PORT", ""));
   const std::string task = job_dir + "/tasks/" + role + "/" + replica;
   std::vector<std::string> args = read_entries(task + ".argv");
   if (args.empty()) {
     std::fprintf(stderr, "sortie-slurm-task: %s.argv is empty\n", task.c_str());
     return 127;
   }
-  for (std::string& arg : args) arg = with_rank0_host(arg, rank0_host);
+  for (std::string& arg : args) arg = node_macros.apply(arg);
   for (const std::string& pair : read_entries(task + ".env")) {
     const size_t equals = pair.find('=');
     if (equals == std::string::npos) continue;
-    const std::string value = with_rank0_host(pair.substr(equals + 1), rank0_host);
+    const std::string value = node_macros.apply(pair.substr(equals + 1));
     ::setenv(pair.substr(0, equals).c_str(), value.c_str(), 1);
   }
   ::setenv("SORTIE_REPLICA_ID", replica.c_str(), 1);

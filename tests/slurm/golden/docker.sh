@@ -28,6 +28,8 @@ fi
 timed_out=0
 trap 'timed_out=1; kill -USR1 $(jobs -p) 2>/dev/null' USR1
 while :; do
+  SORTIE_FREE_PORT=$("$task" --free-port) || exit 1
+  export SORTIE_FREE_PORT
   attempt=$(count '^start ')
   echo "start $attempt" >>"$ledger"
   export SORTIE_ATTEMPT=$attempt
@@ -61,6 +63,8 @@ run
 SORTIE_RANK0_HOST
 -e
 MASTER_ADDR
+-e
+SORTIE_FREE_PORT
 -e
 SORTIE_REPLICA_ID
 -e

@@ -28,6 +28,8 @@ fi
 timed_out=0
 trap 'timed_out=1; kill -USR1 $(jobs -p) 2>/dev/null' USR1
 while :; do
+  SORTIE_FREE_PORT=$("$task" --free-port) || exit 1
+  export SORTIE_FREE_PORT
   attempt=$(count '^start ')
   echo "start $attempt" >>"$ledger"
   export SORTIE_ATTEMPT=$attempt
