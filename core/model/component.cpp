@@ -3,10 +3,12 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <sortie/core/component.hpp>
 #include <sortie/core/error.hpp>
@@ -23,13 +25,24 @@ using json::Value;
 using json::Where;
 using Allocator = rapidjson::Document::AllocatorType;
 
-const std::vector<std::string> kParamTypes = {"str", "int", "float", "bool", "list", "dict"};
+const std::vector<std::string> kParamTypes = {"str",  "int",  "float",        "bool",
+                                              "list", "dict", "nodes_x_procs"};
 
-// A "{{...}}" in a template string: {{p}}, {{*p}} (splice a list) or {{p|text}} (always text).
+// A template value {"$if": PARAM, "then": A, "else": B} is A when PARAM is set and not false,
+// else B (or dropped, without else).
+constexpr const char* kIf = "$if";
+
+// The fields of a nodes_x_procs value, which placeholders name as {{j.FIELD}}.
+const std::vector<std::string> kNodesXProcsFields = {"nnodes", "min_nnodes", "nproc_per_node",
+                                                     "nnodes_range"};
+
+// A "{{...}}" in a template string: {{p}}, {{*p}} (splice a list), {{p|text}} (always text) or
+// {{p.field}} (a field of a nodes_x_procs value).
 struct Placeholder {
   size_t begin = 0;  // of "{{"
   size_t end = 0;    // one past "}}"
   std::string param;
+  std::string field;
   bool splice = false;
   bool as_text = false;
 };
@@ -43,7 +56,8 @@ std::vector<Placeholder> find_placeholders(const std::string& text, const std::s
       throw Error::invalid_argument(where + ": unclosed '{{' in \"" + text +
                                     "\"; placeholders read {{param}}");
     }
-    Placeholder placeholder{pos, close + 2, text.substr(pos + 2, close - pos - 2)};
+    Placeholder placeholder{pos, close + 2, text.substr(pos + 2, close - pos - 2),
+                            "",  false,     false};
     if (!placeholder.param.empty() && placeholder.param[0] == '*') {
       placeholder.splice = true;
       placeholder.param.erase(0, 1);
@@ -52,6 +66,10 @@ std::vector<Placeholder> find_placeholders(const std::string& text, const std::s
     if (placeholder.param.ends_with(kTextSuffix)) {
       placeholder.as_text = true;
       placeholder.param.resize(placeholder.param.size() - kTextSuffix.size());
+    }
+    if (const size_t dot = placeholder.param.find('.'); dot != std::string::npos) {
+      placeholder.field = placeholder.param.substr(dot + 1);
+      placeholder.param.resize(dot);
     }
     found.push_back(placeholder);
     pos = close + 2;
@@ -87,6 +105,67 @@ std::vector<std::string> param_names(const Component& component) {
   return names;
 }
 
+// TorchX's -j: "[MIN:]NNODESxNPROC_PER_NODE", or "NPROC_PER_NODE" for one node. Returns its
+// fields, or nullopt with what is wrong.
+std::optional<std::array<int64_t, 3>> parse_nodes_x_procs(std::string_view text,
+                                                          std::string& problem) {
+  const auto count = [&](std::string_view digits, const char* what) -> int64_t {
+    int64_t number = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() ||
+        number < 1) {
+      if (problem.empty()) problem = std::string(what) + " must be a whole number >= 1";
+      return 0;
+    }
+    return number;
+  };
+  const size_t x = text.find('x');
+  const size_t colon = text.find(':');
+  if (colon != std::string_view::npos && (x == std::string_view::npos || colon > x)) {
+    problem = "MIN: needs NNODESxNPROC_PER_NODE after it";
+    return std::nullopt;
+  }
+  const int64_t nproc_per_node =
+      count(x == std::string_view::npos ? text : text.substr(x + 1), "NPROC_PER_NODE");
+  const int64_t nnodes =
+      x == std::string_view::npos
+          ? 1
+          : count(text.substr(colon == std::string_view::npos ? 0 : colon + 1,
+                              x - (colon == std::string_view::npos ? 0 : colon + 1)),
+                  "NNODES");
+  const int64_t min_nnodes =
+      colon == std::string_view::npos ? nnodes : count(text.substr(0, colon), "MIN");
+  if (problem.empty() && min_nnodes > nnodes) {
+    problem = "MIN (" + std::to_string(min_nnodes) + ") is more than NNODES (" +
+              std::to_string(nnodes) + ")";
+  }
+  if (!problem.empty()) return std::nullopt;
+  return std::array<int64_t, 3>{min_nnodes, nnodes, nproc_per_node};
+}
+
+constexpr const char* kNodesXProcsForm =
+    "[MIN:]NNODESxNPROC_PER_NODE such as 2x4 or 1:2x4, or NPROC_PER_NODE such as 4";
+
+Value nodes_x_procs_value(const std::string& text, const std::string& where, Allocator& alloc) {
+  std::string problem;
+  const auto shape = parse_nodes_x_procs(text, problem);
+  if (!shape) {
+    throw Error::invalid_argument(where + ": expected " + kNodesXProcsForm + ", got '" + text +
+                                  "' (" + problem + ")");
+  }
+  const auto [min_nnodes, nnodes, nproc_per_node] = *shape;
+  Value value(rapidjson::kObjectType);
+  value.AddMember("nnodes", Value(nnodes), alloc);
+  // Unset (so a template's min_replicas is dropped) unless the job is elastic.
+  value.AddMember("min_nnodes", min_nnodes == nnodes ? Value() : Value(min_nnodes), alloc);
+  value.AddMember("nproc_per_node", Value(nproc_per_node), alloc);
+  // torchrun's --nnodes: a range makes the job elastic.
+  const std::string range =
+      (min_nnodes == nnodes ? "" : std::to_string(min_nnodes) + ":") + std::to_string(nnodes);
+  value.AddMember("nnodes_range", Value(range.c_str(), alloc), alloc);
+  return value;
+}
+
 // Checks a default (or null, meaning "unset unless given") against the parameter's type.
 void check_typed(const Value& value, const std::string& type, const Where& where) {
   if (value.IsNull()) return;
@@ -100,6 +179,11 @@ void check_typed(const Value& value, const std::string& type, const Where& where
     json::as_bool(value, where);
   } else if (type == "list") {
     json::as_string_list(value, where);
+  } else if (type == "nodes_x_procs") {
+    std::string problem;
+    if (!parse_nodes_x_procs(json::as_string(value, where), problem)) {
+      json::fail_expected(where, kNodesXProcsForm, value);
+    }
   } else {
     json::as_string_map(value, where);
   }
@@ -107,12 +191,41 @@ void check_typed(const Value& value, const std::string& type, const Where& where
 
 // Checks that every placeholder of the template names a parameter and is used where it fits.
 void check_template(const Value& value, const Where& where, const Component& component) {
+  if (value.IsObject() && value.HasMember(kIf)) {
+    const Value& condition = value[kIf];
+    const std::string name = condition.IsString() ? condition.GetString() : "";
+    if (find_param(component, name) == nullptr) {
+      throw Error::invalid_argument((where / kIf).prefix() + "expected the name of a parameter" +
+                                    did_you_mean(name, param_names(component)));
+    }
+    for (const auto& member : value.GetObject()) {
+      const std::string key(member.name.GetString(), member.name.GetStringLength());
+      if (key != kIf && key != "then" && key != "else") {
+        throw Error::invalid_argument((where / key).prefix() +
+                                      "a {\"$if\": PARAM} holds only then and else");
+      }
+      if (key != kIf) check_template(member.value, where / key, component);
+    }
+    if (!value.HasMember("then")) {
+      throw Error::invalid_argument(where.prefix() + "a {\"$if\": PARAM} needs then");
+    }
+    return;
+  }
   if (value.IsObject()) {
     for (const auto& member : value.GetObject()) {
       const std::string key(member.name.GetString(), member.name.GetStringLength());
+      if (const auto spliced = find_placeholders(key, where.prefix() + "key");
+          is_whole(key, spliced) && spliced[0].splice) {
+        const ComponentParam* param = find_param(component, spliced[0].param);
+        if (param == nullptr || param->type != "dict" || !member.value.IsNull()) {
+          throw Error::invalid_argument(where.prefix() + "a key " + key +
+                                        " splices a dict parameter and takes the value null");
+        }
+        continue;
+      }
       if (key.find("{{") != std::string::npos) {
         throw Error::invalid_argument(where.prefix() + "placeholders are not supported in keys ('" +
-                                      key + "'); put them in values");
+                                      key + "') but for \"{{*DICT}}\": null; put them in values");
       }
       check_template(member.value, where / key, component);
     }
@@ -133,6 +246,17 @@ void check_template(const Value& value, const Where& where, const Component& com
         throw Error::invalid_argument(
             where.prefix() + "{{*" + placeholder.param +
             "}} splices a list parameter and must be a whole list element");
+      }
+      const bool has_fields = param->type == "nodes_x_procs";
+      if (has_fields != !placeholder.field.empty() ||
+          (has_fields && std::find(kNodesXProcsFields.begin(), kNodesXProcsFields.end(),
+                                   placeholder.field) == kNodesXProcsFields.end())) {
+        throw Error::invalid_argument(
+            where.prefix() + "{{" + placeholder.param +
+            (placeholder.field.empty() ? "" : "." + placeholder.field) + "}}: " +
+            (has_fields ? "name a field of the nodes_x_procs parameter: {{" + placeholder.param +
+                              ".nnodes}}, .min_nnodes, .nproc_per_node or .nnodes_range"
+                        : "only nodes_x_procs parameters have fields"));
       }
     }
   }
@@ -160,6 +284,7 @@ Value typed_value(const ComponentParam& param, const std::string& text, const st
   };
   const std::string value = trim(text);
   if (param.type == "str") return Value(text.c_str(), alloc);
+  if (param.type == "nodes_x_procs") return nodes_x_procs_value(value, where, alloc);
   if (param.type == "int") {
     int64_t number = 0;
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
@@ -314,7 +439,12 @@ class Binder {
       }
       rapidjson::Document parsed(&alloc_);
       parsed.Parse(param.default_json->c_str());
-      set(param, Value(parsed, alloc_));
+      if (param.type == "nodes_x_procs" && parsed.IsString()) {
+        set(param, nodes_x_procs_value(parsed.GetString(),
+                                       context() + ": default of " + flag_of(param), alloc_));
+      } else {
+        set(param, Value(parsed, alloc_));
+      }
     }
   }
 
@@ -392,11 +522,26 @@ class Substituter {
 
   // Returns false when the value is to be dropped.
   bool substitute(const Value& in, Value& out) {
+    if (in.IsObject() && in.HasMember(kIf)) {
+      const Value& condition = values_[in[kIf].GetString()];
+      const bool holds = !condition.IsNull() && !(condition.IsBool() && !condition.GetBool());
+      const char* branch = holds ? "then" : "else";
+      return in.HasMember(branch) && substitute(in[branch], out);
+    }
     if (in.IsObject()) {
       out.SetObject();
       for (const auto& member : in.GetObject()) {
+        const std::string key(member.name.GetString(), member.name.GetStringLength());
+        if (const auto spliced = find_placeholders(key, "template");
+            is_whole(key, spliced) && spliced[0].splice) {
+          const Value& dict = values_[spliced[0].param.c_str()];
+          if (dict.IsObject()) {
+            for (const auto& entry : dict.GetObject()) set_member(out, entry.name, entry.value);
+          }
+          continue;
+        }
         Value item;
-        if (substitute(member.value, item)) out.AddMember(Value(member.name, alloc_), item, alloc_);
+        if (substitute(member.value, item)) set_member(out, member.name, item);
       }
       return true;
     }
@@ -430,17 +575,17 @@ class Substituter {
     const std::string text(in.GetString(), in.GetStringLength());
     const auto found = find_placeholders(text, "template");
     for (const auto& placeholder : found) {
-      if (values_[placeholder.param.c_str()].IsNull()) return false;
+      if (value_of(placeholder).IsNull()) return false;
     }
     if (is_whole(text, found) && !found[0].as_text) {
-      out.CopyFrom(values_[found[0].param.c_str()], alloc_);
+      out.CopyFrom(value_of(found[0]), alloc_);
       return true;
     }
     std::string result;
     size_t pos = 0;
     for (const auto& placeholder : found) {
       result += text.substr(pos, placeholder.begin - pos);
-      result += text_of(values_[placeholder.param.c_str()]);
+      result += text_of(value_of(placeholder));
       pos = placeholder.end;
     }
     result += text.substr(pos);
@@ -449,6 +594,20 @@ class Substituter {
   }
 
  private:
+  // A later member of the same name (a spliced dict's, or the template's) replaces the earlier.
+  void set_member(Value& object, const Value& name, const Value& value) {
+    if (auto found = object.FindMember(name); found != object.MemberEnd()) {
+      found->value.CopyFrom(value, alloc_);
+    } else {
+      object.AddMember(Value(name, alloc_), Value(value, alloc_), alloc_);
+    }
+  }
+
+  const Value& value_of(const Placeholder& placeholder) const {
+    const Value& value = values_[placeholder.param.c_str()];
+    return placeholder.field.empty() || value.IsNull() ? value : value[placeholder.field.c_str()];
+  }
+
   // A list inside a list is an optional group: spliced into its parent, or dropped whole when
   // one of its elements mentions an unset parameter (["-m", "{{m}}"] appears only with --m).
   void splice_group(const Value& group, Value& out) {
@@ -466,7 +625,7 @@ class Substituter {
     if (!value.IsString()) return false;
     const auto found = find_placeholders(value.GetString(), "template");
     return std::any_of(found.begin(), found.end(), [&](const Placeholder& placeholder) {
-      return values_[placeholder.param.c_str()].IsNull();
+      return value_of(placeholder).IsNull();
     });
   }
 
@@ -532,7 +691,8 @@ Component parse_component(const std::string& name, const std::string& descriptio
       if (type == nullptr) throw Error::invalid_argument(at.prefix() + "type is required");
       param.type = json::as_string(*type, at / "type");
       if (std::find(kParamTypes.begin(), kParamTypes.end(), param.type) == kParamTypes.end()) {
-        json::fail_expected(at / "type", "one of str, int, float, bool, list, dict", *type);
+        json::fail_expected(at / "type", "one of str, int, float, bool, list, dict, nodes_x_procs",
+                            *type);
       }
       const auto default_member = entry.FindMember("default");
       if (default_member != entry.MemberEnd()) {

@@ -62,7 +62,7 @@ class ComponentTest : public ::testing::Test {
 TEST_F(ComponentTest, ShipsTheTorchxLikeBuiltins) {
   std::vector<std::string> names;
   for (const auto& [name, component] : builtins_) names.push_back(name);
-  EXPECT_EQ(names, (std::vector<std::string>{"dist.spmd", "utils.binary", "utils.echo",
+  EXPECT_EQ(names, (std::vector<std::string>{"dist.ddp", "dist.spmd", "utils.binary", "utils.echo",
                                              "utils.python", "utils.sh"}));
   EXPECT_EQ(builtins_.at("utils.echo").origin, kManifest);
 }
@@ -161,7 +161,7 @@ TEST_F(ComponentTest, SpmdSetsDistributedEnvAndKeepsRuntimeMacros) {
   EXPECT_EQ(role.entrypoint, "env");
   EXPECT_EQ(role.args, (std::vector<std::string>{"python3", "train.py"}));
   EXPECT_EQ(role.env, (std::map<std::string, std::string>{{"MASTER_ADDR", "${rank0_host}"},
-                                                          {"MASTER_PORT", "29500"},
+                                                          {"MASTER_PORT", "${free_port}"},
                                                           {"RANK", "${replica_id}"},
                                                           {"WORLD_SIZE", "${num_replicas}"}}));
   EXPECT_EQ(run("dist.spmd", {"--master_port", "1234", "true"}).roles[0].env.at("MASTER_PORT"),
@@ -170,6 +170,82 @@ TEST_F(ComponentTest, SpmdSetsDistributedEnvAndKeepsRuntimeMacros) {
   EXPECT_EQ(
       run_error("dist.spmd", {"-j", "0", "true"}),
       "component dist.spmd (" + kManifest + "): roles[0].num_replicas: must be at least 1, got 0");
+}
+
+TEST_F(ComponentTest, DdpRunsTorchrunWithARendezvousOfItsOwn) {
+  const AppDef app = run("dist.ddp", {"-j", "2x4", "--script", "train.py", "--", "--lr", "0.1"});
+  ASSERT_EQ(app.roles.size(), 1u);
+  const Role& role = app.roles[0];
+  EXPECT_EQ(app.name, "ddp");
+  EXPECT_EQ(role.num_replicas, 2);
+  EXPECT_FALSE(role.min_replicas.has_value());
+  EXPECT_EQ(role.entrypoint, "python3");
+  EXPECT_EQ(role.args, (std::vector<std::string>{"-m",
+                                                 "torch.distributed.run",
+                                                 "--nnodes",
+                                                 "2",
+                                                 "--nproc_per_node",
+                                                 "4",
+                                                 "--rdzv_backend",
+                                                 "c10d",
+                                                 "--rdzv_endpoint",
+                                                 "${rank0_host}:${free_port}",
+                                                 "--rdzv_id",
+                                                 "${app_id}",
+                                                 "--redirects",
+                                                 "1",
+                                                 "--tee",
+                                                 "1",
+                                                 "--role",
+                                                 "",
+                                                 "train.py",
+                                                 "--lr",
+                                                 "0.1"}));
+  EXPECT_EQ(role.env, (std::map<std::string, std::string>{{"LOGLEVEL", "WARNING"}}));
+  EXPECT_EQ(role.resource.cpu, 2);
+  EXPECT_EQ(role.resource.gpu, 0);
+  EXPECT_EQ(role.resource.mem_mb, 1024);
+  EXPECT_EQ(role.metadata_json, R"({"slurm.ntasks_per_node":1})");
+
+  // -j N is one node; MIN: makes it elastic.
+  EXPECT_EQ(run("dist.ddp", {"-j", "3", "-m", "trainer.main"}).roles[0].args[3], "1");
+  const Role elastic = run("dist.ddp", {"-j", "1:3x2", "-m", "trainer.main"}).roles[0];
+  EXPECT_EQ(elastic.num_replicas, 3);
+  EXPECT_EQ(elastic.min_replicas, 1);
+  EXPECT_EQ(elastic.args[3], "1:3");
+  EXPECT_EQ(std::vector<std::string>(elastic.args.end() - 2, elastic.args.end()),
+            (std::vector<std::string>{"-m", "trainer.main"}));
+}
+
+TEST_F(ComponentTest, DdpOptionsReachTorchrunEnvAndResource) {
+  const Role role = run("dist.ddp", {"--script", "t.py", "--env", "LOGLEVEL=INFO,SEED=3", "--debug",
+                                     "--max_restarts", "2", "--rdzv_port", "29501", "-h",
+                                     "gpu.small", "--gpu", "7", "--max_retries", "1"})
+                        .roles[0];
+  EXPECT_EQ(role.env, (std::map<std::string, std::string>{{"CUDA_LAUNCH_BLOCKING", "1"},
+                                                          {"LOGLEVEL", "INFO"},
+                                                          {"NCCL_DEBUG", "INFO"},
+                                                          {"SEED", "3"},
+                                                          {"TORCH_DISTRIBUTED_DEBUG", "DETAIL"},
+                                                          {"TORCH_SHOW_CPP_STACKTRACES", "1"}}));
+  EXPECT_EQ(role.args[9], "${rank0_host}:29501");
+  EXPECT_EQ(std::vector<std::string>(role.args.end() - 3, role.args.end()),
+            (std::vector<std::string>{"--max_restarts", "2", "t.py"}));
+  EXPECT_EQ(role.resource.gpu, 1);  // the named resource wins over --gpu, as in TorchX
+  EXPECT_EQ(role.max_retries, 1);
+  EXPECT_EQ(run("dist.ddp", {"--script", "t.py", "--gpu", "2"}).roles[0].resource.gpu, 2);
+
+  EXPECT_EQ(run_error("dist.ddp", {"-j", "2x0", "--script", "t.py"}),
+            "component dist.ddp: -j: expected [MIN:]NNODESxNPROC_PER_NODE such as 2x4 or 1:2x4, "
+            "or NPROC_PER_NODE such as 4, got '2x0' (NPROC_PER_NODE must be a whole number >= 1)");
+  EXPECT_EQ(run_error("dist.ddp", {"-j", "3:2x1", "--script", "t.py"}),
+            "component dist.ddp: -j: expected [MIN:]NNODESxNPROC_PER_NODE such as 2x4 or 1:2x4, "
+            "or NPROC_PER_NODE such as 4, got '3:2x1' (MIN (3) is more than NNODES (2))");
+  EXPECT_EQ(run_error("dist.ddp", {"-j", "1:2", "--script", "t.py"}),
+            "component dist.ddp: -j: expected [MIN:]NNODESxNPROC_PER_NODE such as 2x4 or 1:2x4, "
+            "or NPROC_PER_NODE such as 4, got '1:2' (MIN: needs NNODESxNPROC_PER_NODE after it)");
+  EXPECT_EQ(run_error("dist.ddp", {}),
+            "component dist.ddp: give exactly one of --script, -m (got 0)");
 }
 
 TEST_F(ComponentTest, CommandLineErrorsNameTheParameter) {
@@ -257,7 +333,7 @@ TEST(ComponentParseTest, RefusesMalformedComponents) {
             "takes the remaining words)");
   EXPECT_EQ(parse_error(R"({"params": [{"name": "a", "type": "string"}], "app": {}})"),
             R"(m.json: component c: params[0].type: expected one of str, int, float, bool, list, )"
-            R"(dict, got "string")");
+            R"(dict, nodes_x_procs, got "string")");
   EXPECT_EQ(parse_error(R"({"params": [{"name": "a", "type": "int", "default": "1"}], "app": {}})"),
             R"(m.json: component c: params[0].default: expected an integer, got "1")");
   EXPECT_EQ(parse_error(R"({"params": [{"name": "a", "type": "int"}, {"name": "a", "type": "int"}],
@@ -265,8 +341,29 @@ TEST(ComponentParseTest, RefusesMalformedComponents) {
             "m.json: component c: params[1]: parameter 'a' is declared twice");
   EXPECT_EQ(
       parse_error(R"({"params": [{"name": "a", "type": "str"}], "app": {"env": {"{{a}}": "x"}}})"),
-      "m.json: component c: app.env: placeholders are not supported in keys ('{{a}}'); put "
-      "them in values");
+      "m.json: component c: app.env: placeholders are not supported in keys ('{{a}}') but for "
+      "\"{{*DICT}}\": null; put them in values");
+  EXPECT_EQ(parse_error(R"({"params": [{"name": "a", "type": "str"}],
+                           "app": {"env": {"{{*a}}": null}}})"),
+            "m.json: component c: app.env: a key {{*a}} splices a dict parameter and takes the "
+            "value null");
+  EXPECT_EQ(parse_error(R"({"params": [{"name": "j", "type": "nodes_x_procs", "default": "2y3"}],
+                           "app": {}})"),
+            "m.json: component c: params[0].default: expected [MIN:]NNODESxNPROC_PER_NODE such "
+            "as 2x4 or 1:2x4, or NPROC_PER_NODE such as 4, got \"2y3\"");
+  EXPECT_EQ(parse_error(R"({"params": [{"name": "j", "type": "nodes_x_procs"}],
+                           "app": {"name": "{{j}}"}})"),
+            "m.json: component c: app.name: {{j}}: name a field of the nodes_x_procs parameter: "
+            "{{j.nnodes}}, .min_nnodes, .nproc_per_node or .nnodes_range");
+  EXPECT_EQ(parse_error(R"({"params": [{"name": "s", "type": "str"}],
+                           "app": {"name": "{{s.nnodes}}"}})"),
+            "m.json: component c: app.name: {{s.nnodes}}: only nodes_x_procs parameters have "
+            "fields");
+  EXPECT_EQ(parse_error(R"({"params": [], "app": {"name": {"$if": "x", "then": "a"}}})"),
+            "m.json: component c: app.name.$if: expected the name of a parameter");
+  EXPECT_EQ(parse_error(R"({"params": [{"name": "x", "type": "bool"}],
+                           "app": {"name": {"$if": "x", "else": "a"}}})"),
+            "m.json: component c: app.name: a {\"$if\": PARAM} needs then");
   EXPECT_EQ(parse_error(R"({"params": [], "app": {"name": "{{oops"}})"),
             "m.json: component c: app.name: template: unclosed '{{' in \"{{oops\"; placeholders "
             "read {{param}}");
