@@ -10,6 +10,7 @@
 #include "image_providers.hpp"
 #include "json_fields.hpp"
 #include "launch_request.hpp"
+#include "port_leases.hpp"
 
 namespace sortie::local {
 namespace {
@@ -188,6 +189,9 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   std::string text = context.scheduler_name + " app " + request.app_id + " in " + request.app_dir +
                      " (cancel grace period " + std::to_string(request.cancel_grace_period_s) +
                      " s)\n";
+  if (uses_free_port(request)) {
+    text += "${free_port}: a port of this host that no live app holds, chosen at submission\n";
+  }
   if (options.env_allow) {
     std::string listed;
     for (const std::string& pattern : *options.env_allow) {

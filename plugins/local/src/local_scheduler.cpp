@@ -15,6 +15,7 @@
 #include "json_fields.hpp"
 #include "launch_request.hpp"
 #include "log_stream.hpp"
+#include "port_leases.hpp"
 #include "process_info.hpp"
 #include "run_options.hpp"
 #include "runtime_dir.hpp"
@@ -81,7 +82,7 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   if (request_value == nullptr) {
     throw Error::invalid_argument(what + ": member 'request' is required");
   }
-  const LaunchRequest request = read_launch_request(*request_value, what + " request");
+  LaunchRequest request = read_launch_request(*request_value, what + " request");
   if (request.app_id != app_id) {
     throw Error::invalid_argument(what + ": app_id '" + app_id + "' differs from the request's '" +
                                   request.app_id + "'; schedule the document dryrun() wrote");
@@ -108,7 +109,17 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   // them fails, the signal closes unsent and the starter exits without touching the app.
   StartSignal start = starts_.start(request.app_dir, lock_fd, request.inherit_environment);
   create_notify_fifo(create_runtime_dir(request.app_dir, app_id));
-  write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
+  if (uses_free_port(request)) {
+    // Chosen now, not at dryrun, so the port is free when the app starts.
+    substitute_free_port(request, lease_free_port(context_.state_dir, request.app_dir, registry_));
+    rapidjson::StringBuffer buffer;
+    JsonWriter writer(buffer);
+    write_launch_request(writer, request);
+    write_file_atomically(request.app_dir + "/request.json",
+                          std::string_view(buffer.GetString(), buffer.GetSize()));
+  } else {
+    write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
+  }
   AppStatus status = status_before_start(request);
   registry_.store_status(request.app_dir, status);
   registry_.register_app(app_id, request.app_dir);
