@@ -767,9 +767,19 @@ class ExperimentReader {
       const std::string axis = join_field(at, name);
       if (values.kind != Node::Kind::kList) fail_expected(values, axis, "a list of values");
       if (values.items.empty()) fail(values, axis, "the list is empty; give at least one value");
+      const bool env_axis = name.starts_with(kEnvAxisPrefix);
+      if (env_axis) {
+        xm::validate_env_vars({{name.substr(kEnvAxisPrefix.size()), ""}},
+                              field_location(origin_, values.mark, axis));
+      }
       axes.emplace_back(name, std::vector<xm::ArgValue>{});
       for (size_t i = 0; i < values.items.size(); ++i) {
-        axes.back().second.push_back(arg_value(values.items[i], indexed_field(axis, i)));
+        const Node& value = values.items[i];
+        if (env_axis && (!value.is_scalar() || value.kind == Node::Kind::kNull)) {
+          fail_expected(value, indexed_field(axis, i), kExpectedString);
+        }
+        axes.back().second.push_back(env_axis ? xm::ArgValue(value.text)
+                                              : arg_value(value, indexed_field(axis, i)));
       }
     }
     std::vector<xm::Args> combinations;
@@ -779,11 +789,22 @@ class ExperimentReader {
       fail(node, "", "sweep." + std::string(e.what()));  // "zip: ..." names its own field
     }
     for (const xm::Args& combination : combinations) {
+      xm::JobArgs unit;
+      for (const xm::Args::Item& item : combination.items()) {
+        if (item.name->starts_with(kEnvAxisPrefix)) {
+          unit.env_vars[item.name->substr(kEnvAxisPrefix.size())] = item.value.text();
+        } else {
+          unit.args.set(*item.name, item.value);
+        }
+      }
       xm::GroupArgs overrides;
-      for (const auto& entry : job_names_) overrides[entry.name].args = combination;
+      for (const auto& entry : job_names_) overrides[entry.name] = unit;
       file.work_units.push_back(std::move(overrides));
     }
   }
+
+  // A sweep axis named env_vars.NAME varies the variable NAME instead of an argument (XF-23).
+  static constexpr std::string_view kEnvAxisPrefix = "env_vars.";
 
   const std::string& origin_;
   std::vector<std::string> executable_names_;

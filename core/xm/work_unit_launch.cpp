@@ -8,6 +8,7 @@
 #include <sortie/core/runopts.hpp>
 #include <sortie/core/xm_jobs.hpp>
 #include <sortie/core/xm_resources.hpp>
+#include <sortie/macros.hpp>
 #include <sortie/session/launcher.hpp>
 
 namespace sortie::xm_impl {
@@ -151,6 +152,12 @@ core::Role role_of(const std::string& job_name, const std::string& full_name,
   role.env["SORTIE_EXPERIMENT_ID"] = std::to_string(unit.experiment_id);
   role.env["SORTIE_WORK_UNIT_ID"] = std::to_string(unit.work_unit_id);
   role.env["SORTIE_JOB_NAME"] = full_name;
+  // Unlike ${app_id}, the same in every launch of the unit: checkpoint paths name them (P-12.2).
+  MacroValues macros;
+  macros.set("experiment_id", std::to_string(unit.experiment_id))
+      .set("work_unit_id", std::to_string(unit.work_unit_id));
+  for (std::string& arg : role.args) arg = macros.apply(arg);
+  for (auto& entry : role.env) entry.second = macros.apply(entry.second);
   role.resource = core::to_resource(job.executor.requirements);
   if (job.executor.requirements.replicas) role.num_replicas = *job.executor.requirements.replicas;
   for (const auto& [host, container] : job.executor.docker_options.volumes) {

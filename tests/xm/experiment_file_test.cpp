@@ -391,6 +391,26 @@ sweep:
   EXPECT_EQ(file.work_units[2].at("t").args.to_list(), (Words{"--lr=0.3", "--seed=3"}));
 }
 
+TEST_F(ExperimentFileTest, SweepAxesOfEnvVarsVaryTheEnvironment) {
+  const ExperimentFile file = read_yaml(R"(
+title: t
+executables: {t: {binary: ./t}}
+job: {executable: t, env_vars: {SEED: "0", KEEP: x}}
+sweep:
+  product: {lr: [0.1, 0.2], env_vars.SEED: [1, true]}
+)");
+  ASSERT_EQ(file.work_units.size(), 4u);
+  EXPECT_EQ(file.work_units[1].at("t").args.to_list(), (Words{"--lr=0.1"}));
+  EXPECT_EQ(file.work_units[1].at("t").env_vars, (xm::EnvVars{{"SEED", "true"}}));
+  EXPECT_EQ(file.work_units[2].at("t").env_vars, (xm::EnvVars{{"SEED", "1"}}));
+  const std::string job = "title: t\nexecutables: {t: {binary: ./t}}\njob: {executable: t}\n";
+  EXPECT_EQ(error_of(job + "sweep: {zip: {env_vars.A-B: [1]}}\n"),
+            "FILE: sweep.zip.env_vars.A-B: 'A-B' is not a valid environment variable name; "
+            "names must match [a-zA-Z_][a-zA-Z0-9_]*");
+  EXPECT_EQ(error_of(job + "sweep: {zip: {env_vars.A: [[1]]}}\n"),
+            "FILE: sweep.zip.env_vars.A[0]: expected a string, got a list");
+}
+
 TEST_F(ExperimentFileTest, ShortAndLongFormsAreTheSame) {
   const ExperimentFile file = read_yaml(R"(
 title: t
