@@ -66,6 +66,28 @@ TEST(DockerAppPlan, OneContainerPerReplicaOnTheAppNetwork) {
   EXPECT_NE(document["text"].GetString(), std::string());
 }
 
+TEST(DockerAppPlan, FreePortIsFixedAndGpusAreDeviceRequests) {
+  // Each app has its own network, so ${free_port} is 29500 (payloads.md P-12.1); resource.gpu is
+  // what `docker run --gpus 2` asks the Engine for.
+  const std::string dry =
+      build_dryrun(input(R"([{"name":"trainer","image":"i","entrypoint":"python","num_replicas":2,)"
+                         R"("args":["--rdzv_endpoint","${rank0_host}:${free_port}"],)"
+                         R"("env":{"MASTER_PORT":"${free_port}"},"resource":{"gpu":2}},)"
+                         R"({"name":"cpu","image":"i","entrypoint":"x"}])",
+                         R"({"image_provider":""})"),
+                   kContext);
+  const AppPlan plan = read_plan(parse_object(dry, "dryrun")["request"]);
+  ASSERT_EQ(plan.containers.size(), 3u);
+  const rapidjson::Document body = parse_object(plan.containers[1].create_body, "create");
+  EXPECT_EQ(to_json_text(body["Cmd"]), R"(["--rdzv_endpoint","trainer-0:29500"])");
+  EXPECT_NE(to_json_text(body["Env"]).find("\"MASTER_PORT=29500\""), std::string::npos)
+      << to_json_text(body["Env"]);
+  EXPECT_EQ(to_json_text(body["HostConfig"]["DeviceRequests"]),
+            R"([{"Driver":"nvidia","Count":2,"Capabilities":[["gpu"]]}])");
+  const rapidjson::Document cpu = parse_object(plan.containers[2].create_body, "create");
+  EXPECT_FALSE(cpu["HostConfig"].HasMember("DeviceRequests"));
+}
+
 TEST(DockerAppPlan, WorkspaceImagesAreRunOrPushed) {
   const std::string roles = R"([{"name":"a","image":"busybox","entrypoint":"x"}])";
   const std::string images =

@@ -224,7 +224,9 @@ TEST_F(DockerScheduler, PrivilegedAndGpusReachTheEngine) {
   const rapidjson::Document container = inspect(app_id + "-g-0");
   EXPECT_TRUE(container["HostConfig"]["Privileged"].GetBool());
   EXPECT_EQ(container["HostConfig"]["DeviceRequests"][0]["Count"].GetInt64(), 1);
-  EXPECT_FALSE(std::string(status["msg"].GetString()).empty());
+  EXPECT_STREQ(container["HostConfig"]["DeviceRequests"][0]["Driver"].GetString(), "nvidia");
+  EXPECT_NE(std::string(status["msg"].GetString()).find("nvidia"), std::string::npos)
+      << status["msg"].GetString();
 }
 
 TEST_F(DockerScheduler, ScheduleTwiceIsRefused) {

@@ -147,6 +147,18 @@ TEST_F(KubernetesManifestsTest, ResourcesGpusDevicesAndNodeSelectors) {
   EXPECT_EQ(text(spec, "/nodeSelector/node.kubernetes.io~1instance-type"), "p4d.24xlarge");
 }
 
+TEST_F(KubernetesManifestsTest, FreePortIsAFixedPortInEveryPod) {
+  // Each pod has its own network namespace, so ${free_port} is 29500 (payloads.md P-12.1).
+  const rapidjson::Document doc = dryrun(R"({"name":"d","roles":[{"name":"r","image":"i",
+    "entrypoint":"e","num_replicas":2,"args":["--rdzv_endpoint=${rank0_host}:${free_port}"],
+    "env":{"MASTER_PORT":"${free_port}"}}]})",
+                                         cfg_);
+  const Json& container = at(doc, "/request/objects/0/manifest/spec/template/spec/containers/0");
+  EXPECT_EQ(text(container, "/args/0"),
+            "--rdzv_endpoint=trainer-k3x9q2m1zt-r-0.trainer-k3x9q2m1zt:29500");
+  EXPECT_EQ(env_value(container, "MASTER_PORT"), "29500");
+}
+
 TEST_F(KubernetesManifestsTest, MountsBecomeVolumes) {
   const rapidjson::Document doc = dryrun(R"({"name":"m","roles":[{"name":"r","image":"i",
     "entrypoint":"e","mounts":[

@@ -148,6 +148,18 @@ TEST(VertexCustomJobBuilderTest, AnEmptyEntrypointRunsTheImagesOwn) {
   EXPECT_STREQ(container["args"][0].GetString(), "--lr=0.1");
 }
 
+TEST(VertexCustomJobBuilderTest, FreePortIsAFixedPort) {
+  // Each replica is its own machine, so ${free_port} is 29500 (payloads.md P-12.1).
+  const rapidjson::Document dry =
+      dryrun(R"([{"name":"r","image":"i","entrypoint":"e","args":["--port=${free_port}"],
+                 "env":{"MASTER_PORT":"${free_port}"}}])",
+             kProject);
+  const rapidjson::Value& container =
+      dry["request"]["jobSpec"]["workerPoolSpecs"][0]["containerSpec"];
+  EXPECT_STREQ(container["args"][0].GetString(), "--port=29500");
+  EXPECT_EQ(env_of(container, "MASTER_PORT"), "29500");
+}
+
 TEST(VertexCustomJobBuilderTest, RefusesWhatVertexCannotRun) {
   const std::string role = R"({"name":"r","image":"i","entrypoint":"e"})";
   EXPECT_NE(refusal("[" + role + "]", "{}").find("run option 'project' is required"),

@@ -21,6 +21,9 @@ namespace sortie::docker {
 namespace {
 
 constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
+// ${free_port} (payloads.md P-12.1): every app has its own Docker network, so a fixed port never
+// collides with another app's.
+constexpr const char* kFreePort = "29500";
 
 using EnvList = std::vector<std::pair<std::string, std::string>>;
 
@@ -190,11 +193,13 @@ void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
     w.Int64(role.resource.mem_mb * 1024 * 1024);
   }
   if (role.resource.gpu > 0) {
+    // `docker run --gpus N` with the driver named, so an Engine without the NVIDIA runtime says
+    // which driver it lacks.
     w.Key("DeviceRequests");
     w.StartArray();
     w.StartObject();
     w.Key("Driver");
-    w.String("");
+    w.String("nvidia");
     w.Key("Count");
     w.Int64(role.resource.gpu);
     w.Key("Capabilities");
@@ -480,7 +485,8 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
           .set("role_name", role.name)
           .set("img_root", role_images[r].img_root)
           .set("rank0_env", kRank0Env)
-          .set("rank0_host", rank0_host);
+          .set("rank0_host", rank0_host)
+          .set("free_port", kFreePort);
       std::vector<std::string> args;
       for (const std::string& arg : role.args) args.push_back(macros.apply(arg));
       EnvList env = copied;

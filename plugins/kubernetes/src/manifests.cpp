@@ -18,6 +18,9 @@ constexpr size_t kMaxGangNameLength = 40;
 constexpr const char* kCompletionIndexField =
     "metadata.annotations['batch.kubernetes.io/job-completion-index']";
 constexpr const char* kKueueQueueLabel = "kueue.x-k8s.io/queue-name";
+// ${free_port} (payloads.md P-12.1): every pod has its own network namespace, so a fixed port
+// never collides with another app's.
+constexpr const char* kFreePort = "29500";
 
 [[noreturn]] void refuse(const std::string& what, const std::string& message) {
   throw Error::invalid_argument(what + ": " + message);
@@ -134,7 +137,8 @@ class ManifestBuilder {
         .set("role_name", role.name)
         .set("img_root", "")
         .set("rank0_env", kRank0Env)
-        .set("rank0_host", id.rank0_host);
+        .set("rank0_host", id.rank0_host)
+        .set("free_port", kFreePort);
     const auto expand = [&](std::string_view text) { return macros.apply(escape_var_refs(text)); };
 
     Json c(rapidjson::kObjectType);

@@ -22,6 +22,9 @@ constexpr size_t kMaxWorkerPools = 4;
 constexpr const char* kMetadataPrefixes[] = {"vertex.", "caip."};
 constexpr const char* kMetadataKeys[] = {"accelerator", "accelerator_count", "tpu_topology",
                                          "machine_type", "push_image_tag"};
+// ${free_port} (payloads.md P-12.1): every replica is its own machine, so a fixed port never
+// collides with another app's.
+constexpr const char* kFreePort = "29500";
 
 [[noreturn]] void refuse(const std::string& what, const std::string& message) {
   throw Error::invalid_argument(what + ": " + message);
@@ -143,6 +146,7 @@ MacroValues macros_for(const RoleInput& role, const std::string& display_name) {
   values.set("role_name", role.name);
   values.set("num_replicas", std::to_string(role.num_replicas));
   values.set("img_root", "");
+  values.set("free_port", kFreePort);
   if (role.num_replicas == 1) values.set("replica_id", "0");
   return values;
 }
