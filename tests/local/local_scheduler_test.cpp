@@ -247,6 +247,68 @@ TEST_F(LocalSchedulerTest, FailOnceThenSucceedNeedsOneRetry) {
   }
 }
 
+// The grace timer that stops a failed attempt belongs to that attempt: the attempt that replaces
+// it runs past the grace period without being SIGKILLed.
+class RestartedAttemptTest : public LocalSchedulerTest,
+                             public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(RestartedAttemptTest, OutlivesTheGracePeriodOfTheStoppedAttempt) {
+  TempDir work;
+  // Markers in $W: started-N (replica N ran once), restarted-N (its second attempt runs).
+  // Replica 1 dies once replica 0 is ready; replica 0 takes a moment to stop on SIGTERM (ROLE,
+  // APPLICATION) or, never stopped (REPLICA), ends once replica 1 has restarted. A restarted
+  // replica runs for 3 grace periods, then succeeds.
+  const std::string script =
+      "if [ -e $W/started-$0 ]; then touch $W/restarted-$0; sleep 1.5; exit 0; fi; "
+      "if [ $0 = 1 ]; then until [ -e $W/started-0 ]; do sleep 0.01; done; touch $W/started-1; "
+      "kill -9 $$; fi; "
+      "trap 'sleep 0.2; exit 0' TERM; touch $W/started-0; "
+      "until [ -e $W/restarted-1 ]; do sleep 0.01; done";
+  const std::string policy = GetParam();
+  const std::string env = R"("env":{"W":")" + work.path() + "\"}";
+  const std::string app = submit(
+      "restarted",
+      shell_role("w", script, 2, R"(,"max_retries":1,"retry_policy":")" + policy + "\"," + env),
+      R"({"cancel_grace_period":0.5})");
+  const rapidjson::Document status = scheduler_.wait_terminal(app);
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << status["msg"].GetString();
+  EXPECT_EQ(status["num_restarts"].GetInt(), 1);
+  const bool whole_role = policy != "REPLICA";
+  for (size_t id = 0; id < 2; ++id) {
+    const rapidjson::Value& r = replica(status, 0, id);
+    EXPECT_EQ(r["exit_code"].GetInt(), 0) << id << ": " << r["msg"].GetString();
+    EXPECT_EQ(r["restarts"].GetInt(), id == 1 || whole_role ? 1 : 0) << id;
+  }
+  EXPECT_EQ(std::filesystem::exists(work.path() + "/restarted-0"), whole_role);
+}
+
+INSTANTIATE_TEST_SUITE_P(RetryPolicies, RestartedAttemptTest,
+                         ::testing::Values("REPLICA", "ROLE", "APPLICATION"));
+
+// A role's restart stops that role only: the grace timer, needed here because a/0 ignores
+// SIGTERM, SIGKILLs a/0 and leaves role b, which waits for a's restart, running.
+TEST_F(LocalSchedulerTest, StopTimerOfARoleRestartSparesTheOtherRoles) {
+  TempDir work;
+  const std::string env = R"("env":{"W":")" + work.path() + "\"}";
+  const std::string a =
+      "if [ -e $W/a$0 ]; then touch $W/restarted; exit 0; fi; "
+      "if [ $0 = 1 ]; then until [ -e $W/a0 ]; do sleep 0.01; done; touch $W/a1; kill -9 $$; fi; "
+      "trap '' TERM; touch $W/a0; while :; do sleep 0.1; done";
+  const std::string b = "until [ -e $W/restarted ]; do sleep 0.01; done";
+  const std::string app =
+      submit("spared",
+             shell_role("a", a, 2, R"(,"max_retries":1,"retry_policy":"ROLE",)" + env) + "," +
+                 shell_role("b", b, 1, "," + env),
+             R"({"cancel_grace_period":0.5})");
+  const rapidjson::Document status = scheduler_.wait_terminal(app);
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << status["msg"].GetString();
+  EXPECT_EQ(replica(status, 0, 0)["restarts"].GetInt(), 1);
+  EXPECT_EQ(replica(status, 0, 1)["restarts"].GetInt(), 1);
+  EXPECT_EQ(replica(status, 1, 0)["restarts"].GetInt(), 0);
+  EXPECT_EQ(replica(status, 1, 0)["exit_code"].GetInt(), 0)
+      << replica(status, 1, 0)["msg"].GetString();
+}
+
 TEST_F(LocalSchedulerTest, AnotherInstanceDescribesListsAndCancels) {
   const std::string done = submit("first", shell_role("w", "exit 0"));
   scheduler_.wait_terminal(done);

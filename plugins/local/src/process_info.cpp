@@ -41,10 +41,18 @@ bool is_same_process_running(pid_t pid, uint64_t start_time) {
   return actual.has_value() && *actual == start_time;
 }
 
-int64_t now_ns() {
+namespace {
+
+int64_t clock_ns(clockid_t clock) {
   timespec now{};
-  ::clock_gettime(CLOCK_REALTIME, &now);
+  ::clock_gettime(clock, &now);
   return static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
 }
+
+}  // namespace
+
+int64_t now_ns() { return clock_ns(CLOCK_REALTIME); }
+
+int64_t monotonic_ns() { return clock_ns(CLOCK_MONOTONIC); }
 
 }  // namespace sortie::local

@@ -18,6 +18,8 @@ std::optional<uint64_t> process_start_time(pid_t pid);
 bool is_same_process_running(pid_t pid, uint64_t start_time);
 
 int64_t now_ns();
+// CLOCK_MONOTONIC in nanoseconds: for deadlines, which a change of the wall clock must not move.
+int64_t monotonic_ns();
 
 }  // namespace sortie::local
 

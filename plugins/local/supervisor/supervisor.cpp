@@ -171,8 +171,7 @@ int Supervisor::run() {
       } else if (source == kTimerSource) {
         uint64_t expirations = 0;
         [[maybe_unused]] const ssize_t n = ::read(timer_fd_, &expirations, sizeof(expirations));
-        timer_armed_ = false;
-        kill_running();
+        kill_overdue();
       } else {
         const size_t index = (source - kFirstPipeSource) / 2;
         const int32_t stream =
@@ -394,6 +393,10 @@ void Supervisor::drain_and_close(Replica& replica, int32_t stream) {
 void Supervisor::on_exit(Replica& replica, int wait_status) {
   const pid_t group = replica.pid;
   replica.pid = 0;
+  if (replica.kill_at != 0) {
+    replica.kill_at = 0;
+    arm_kill_timer();  // its stop is over: whatever starts next runs without its deadline
+  }
   // Whatever the replica left in its group dies with it, so nothing outlives its replica.
   ::killpg(group, SIGKILL);
   drain_and_close(replica, SORTIE_STREAM_STDOUT);
@@ -467,6 +470,7 @@ void Supervisor::restart_group(Replica& failed, bool whole_app) {
     replica.restart_pending = true;
     if (replica.pid != 0) terminate(replica);
   }
+  arm_kill_timer();
   start_pending_restarts();
 }
 
@@ -490,32 +494,42 @@ void Supervisor::terminate_running(const std::string& reason) {
       terminate(replica);
     }
   }
+  arm_kill_timer();
 }
 
 void Supervisor::terminate(Replica& replica) {
   ::killpg(replica.pid, SIGTERM);
-  arm_kill_timer();
+  const double grace = request_.cancel_grace_period_s;
+  if (grace <= 0) {
+    ::killpg(replica.pid, SIGKILL);
+  } else if (replica.kill_at == 0) {
+    // Stopped again (cancelled while a restart stops it), it keeps the deadline of its first
+    // SIGTERM.
+    replica.kill_at = monotonic_ns() + static_cast<int64_t>(std::ceil(grace * 1e9));
+  }
 }
 
 void Supervisor::arm_kill_timer() {
-  if (timer_armed_) return;
-  const double grace = request_.cancel_grace_period_s;
-  if (grace <= 0) {
-    kill_running();
-    return;
+  // Set from the deadlines of the processes being stopped, and only theirs: a replica that was
+  // restarted, or never stopped, has none, so no stop's timer reaches it.
+  int64_t next = 0;
+  for (const Replica& replica : replicas_) {
+    if (replica.kill_at != 0 && (next == 0 || replica.kill_at < next)) next = replica.kill_at;
   }
-  itimerspec spec{};
-  spec.it_value.tv_sec = static_cast<time_t>(grace);
-  spec.it_value.tv_nsec = static_cast<long>((grace - std::floor(grace)) * 1e9);
-  if (spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0) spec.it_value.tv_nsec = 1;
-  ::timerfd_settime(timer_fd_, 0, &spec, nullptr);
-  timer_armed_ = true;
+  itimerspec spec{};  // all zero: disarmed
+  spec.it_value.tv_sec = static_cast<time_t>(next / 1000000000);
+  spec.it_value.tv_nsec = static_cast<long>(next % 1000000000);
+  ::timerfd_settime(timer_fd_, TFD_TIMER_ABSTIME, &spec, nullptr);
 }
 
-void Supervisor::kill_running() {
-  for (const Replica& replica : replicas_) {
-    if (replica.pid != 0) ::killpg(replica.pid, SIGKILL);
+void Supervisor::kill_overdue() {
+  const int64_t now = monotonic_ns();
+  for (Replica& replica : replicas_) {
+    if (replica.kill_at == 0 || replica.kill_at > now) continue;
+    ::killpg(replica.pid, SIGKILL);
+    replica.kill_at = 0;  // nothing left to wait for: it exits now
   }
+  arm_kill_timer();
 }
 
 size_t Supervisor::open_pipe_ends() const {

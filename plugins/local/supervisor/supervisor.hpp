@@ -46,6 +46,9 @@ class Supervisor {
     bool restart_pending = false;           // being stopped so that its role or the app can restart
     std::unique_ptr<ReplicaOutput> output;  // null until the replica first writes
     bool output_lost = false;               // a write to its log files failed
+    // While it is being stopped (SIGTERMed, pid != 0): when the grace period ends, on
+    // CLOCK_MONOTONIC in ns. 0 otherwise; a process started later never has one.
+    int64_t kill_at = 0;
   };
 
   ReplicaStatus& status_of(const Replica& replica);
@@ -66,13 +69,15 @@ class Supervisor {
   void start_pending_restarts();
   void terminate_running(const std::string& reason);
   void terminate(Replica& replica);
-  void kill_running();
   // Kills what the replicas left behind, as the app's containment allows.
   void kill_leftovers();
   void kill_adopted_orphans();
   void kill_namespace();
   void kill_cgroup();
+  // Sets the grace timer to the earliest kill_at, or disarms it when no replica is being stopped.
   void arm_kill_timer();
+  // SIGKILLs the replicas whose grace period is over.
+  void kill_overdue();
   bool any_running() const;
   size_t open_pipe_ends() const;
   void update_app_state();
@@ -95,8 +100,7 @@ class Supervisor {
   int epoll_fd_ = -1;
   int signal_fd_ = -1;
   int timer_fd_ = -1;
-  int cgroup_procs_fd_ = -1;  // the app cgroup's cgroup.procs, which each replica joins
-  bool timer_armed_ = false;
+  int cgroup_procs_fd_ = -1;      // the app cgroup's cgroup.procs, which each replica joins
   bool dirty_ = false;            // state changed since state.json was written
   bool waiters_pending_ = false;  // state or output written since waiters were woken
   bool cancelled_before_start_ = false;
