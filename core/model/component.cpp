@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <set>
 #include <sortie/core/component.hpp>
@@ -25,8 +26,8 @@ using json::Value;
 using json::Where;
 using Allocator = rapidjson::Document::AllocatorType;
 
-const std::vector<std::string> kParamTypes = {"str",  "int",  "float",        "bool",
-                                              "list", "dict", "nodes_x_procs"};
+const std::vector<std::string> kParamTypes = {"str",  "int",  "float",         "bool",
+                                              "list", "dict", "nodes_x_procs", "mounts"};
 
 // A template value {"$if": PARAM, "then": A, "else": B} is A when PARAM is set and not false,
 // else B (or dropped, without else).
@@ -166,6 +167,77 @@ Value nodes_x_procs_value(const std::string& text, const std::string& where, All
   return value;
 }
 
+// The non-empty items of a comma-separated text, trimmed.
+std::vector<std::string> comma_items(const std::string& text) {
+  std::vector<std::string> items;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find(',', begin);
+    if (end == std::string::npos) end = text.size();
+    std::string item = trim(text.substr(begin, end - begin));
+    if (!item.empty()) items.push_back(std::move(item));
+    begin = end + 1;
+  }
+  return items;
+}
+
+// TorchX's --mounts: each mount starts with type=bind|volume|device, then src=, dst=, and
+// readonly (bind, volume) or perm= (device; dst defaults to src). Returns AppDef mounts.
+Value mounts_value(const std::vector<std::string>& items, const std::string& where,
+                   Allocator& alloc) {
+  const auto fail = [&](const std::string& what) -> Error {
+    return Error::invalid_argument(where + ": " + what +
+                                   "; write type=bind,src=HOST,dst=CONTAINER[,readonly], "
+                                   "type=volume,src=NAME,dst=PATH[,readonly] or "
+                                   "type=device,src=PATH[,dst=PATH][,perm=rwm]");
+  };
+  std::vector<std::map<std::string, std::string>> groups;
+  for (const std::string& item : items) {
+    const size_t equals = item.find('=');
+    const std::string key = item.substr(0, equals);
+    if (key == "type") groups.emplace_back();
+    if (groups.empty()) throw fail("'" + item + "' comes before any type=");
+    if (!groups.back()
+             .emplace(key, equals == std::string::npos ? "" : item.substr(equals + 1))
+             .second) {
+      throw fail("'" + key + "' is given twice in one mount");
+    }
+  }
+  Value mounts(rapidjson::kArrayType);
+  for (const auto& group : groups) {
+    const std::string& type = group.at("type");
+    if (type != "bind" && type != "volume" && type != "device") {
+      throw fail("unknown mount type '" + type + "'");
+    }
+    const std::vector<std::string> known =
+        type == "device" ? std::vector<std::string>{"type", "src", "dst", "perm"}
+                         : std::vector<std::string>{"type", "src", "dst", "readonly"};
+    for (const auto& entry : group) {
+      if (std::find(known.begin(), known.end(), entry.first) == known.end()) {
+        throw fail("a " + type + " mount has no '" + entry.first + "'");
+      }
+    }
+    if (!group.contains("src") || (type != "device" && !group.contains("dst"))) {
+      throw fail("a " + type + " mount needs src=" + (type == "device" ? "" : " and dst="));
+    }
+    const auto dst = group.find("dst");
+    Value mount(rapidjson::kObjectType);
+    mount.AddMember("type", Value(type.c_str(), alloc), alloc);
+    mount.AddMember("src", Value(group.at("src").c_str(), alloc), alloc);
+    mount.AddMember(
+        "dst", Value((dst == group.end() ? group.at("src") : dst->second).c_str(), alloc), alloc);
+    if (type == "device") {
+      const auto perm = group.find("perm");
+      mount.AddMember("permissions",
+                      Value(perm == group.end() ? "rwm" : perm->second.c_str(), alloc), alloc);
+    } else {
+      mount.AddMember("read_only", Value(group.contains("readonly")), alloc);
+    }
+    mounts.PushBack(mount, alloc);
+  }
+  return mounts;
+}
+
 // Checks a default (or null, meaning "unset unless given") against the parameter's type.
 void check_typed(const Value& value, const std::string& type, const Where& where) {
   if (value.IsNull()) return;
@@ -179,6 +251,8 @@ void check_typed(const Value& value, const std::string& type, const Where& where
     json::as_bool(value, where);
   } else if (type == "list") {
     json::as_string_list(value, where);
+  } else if (type == "mounts") {
+    json::fail_expected(where, "null (mounts are given on the command line)", value);
   } else if (type == "nodes_x_procs") {
     std::string problem;
     if (!parse_nodes_x_procs(json::as_string(value, where), problem)) {
@@ -308,16 +382,12 @@ Value typed_value(const ComponentParam& param, const std::string& text, const st
   }
   if (param.type == "list") {
     Value list(rapidjson::kArrayType);
-    size_t begin = 0;
-    while (begin <= value.size()) {
-      size_t end = value.find(',', begin);
-      if (end == std::string::npos) end = value.size();
-      const std::string item = trim(value.substr(begin, end - begin));
-      if (!item.empty()) list.PushBack(Value(item.c_str(), alloc), alloc);
-      begin = end + 1;
+    for (const std::string& item : comma_items(value)) {
+      list.PushBack(Value(item.c_str(), alloc), alloc);
     }
     return list;
   }
+  if (param.type == "mounts") return mounts_value(comma_items(value), where, alloc);
   Value dict(rapidjson::kObjectType);
   size_t begin = 0;
   while (begin <= value.size()) {
@@ -691,8 +761,8 @@ Component parse_component(const std::string& name, const std::string& descriptio
       if (type == nullptr) throw Error::invalid_argument(at.prefix() + "type is required");
       param.type = json::as_string(*type, at / "type");
       if (std::find(kParamTypes.begin(), kParamTypes.end(), param.type) == kParamTypes.end()) {
-        json::fail_expected(at / "type", "one of str, int, float, bool, list, dict, nodes_x_procs",
-                            *type);
+        json::fail_expected(
+            at / "type", "one of str, int, float, bool, list, dict, nodes_x_procs, mounts", *type);
       }
       const auto default_member = entry.FindMember("default");
       if (default_member != entry.MemberEnd()) {

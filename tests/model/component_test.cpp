@@ -248,6 +248,35 @@ TEST_F(ComponentTest, DdpOptionsReachTorchrunEnvAndResource) {
             "component dist.ddp: give exactly one of --script, -m (got 0)");
 }
 
+TEST_F(ComponentTest, DdpTakesTorchxMounts) {
+  const Role role = run("dist.ddp", {"--script", "t.py", "--mounts",
+                                     "type=bind,src=/data,dst=/mnt/data,readonly,type=volume,"
+                                     "src=cache,dst=/cache,type=device,src=/dev/fuse"})
+                        .roles[0];
+  ASSERT_EQ(role.mounts.size(), 3u);
+  EXPECT_EQ(role.mounts[0].type, MountType::kBind);
+  EXPECT_EQ(role.mounts[0].src, "/data");
+  EXPECT_EQ(role.mounts[0].dst, "/mnt/data");
+  EXPECT_TRUE(role.mounts[0].read_only);
+  EXPECT_EQ(role.mounts[1].type, MountType::kVolume);
+  EXPECT_FALSE(role.mounts[1].read_only);
+  EXPECT_EQ(role.mounts[2].type, MountType::kDevice);
+  EXPECT_EQ(role.mounts[2].dst, "/dev/fuse");
+  EXPECT_EQ(role.mounts[2].permissions, "rwm");
+  EXPECT_TRUE(run("dist.ddp", {"--script", "t.py"}).roles[0].mounts.empty());
+  const std::string usage =
+      "; write type=bind,src=HOST,dst=CONTAINER[,readonly], type=volume,src=NAME,dst=PATH"
+      "[,readonly] or type=device,src=PATH[,dst=PATH][,perm=rwm]";
+  EXPECT_EQ(run_error("dist.ddp", {"--script", "t.py", "--mounts", "src=/a,type=bind"}),
+            "component dist.ddp: --mounts: 'src=/a' comes before any type=" + usage);
+  EXPECT_EQ(run_error("dist.ddp", {"--script", "t.py", "--mounts", "type=bind,src=/a"}),
+            "component dist.ddp: --mounts: a bind mount needs src= and dst=" + usage);
+  EXPECT_EQ(run_error("dist.ddp", {"--script", "t.py", "--mounts", "type=tmpfs,dst=/t"}),
+            "component dist.ddp: --mounts: unknown mount type 'tmpfs'" + usage);
+  EXPECT_EQ(run_error("dist.ddp", {"--script", "t.py", "--mounts", "type=device,src=/d,readonly"}),
+            "component dist.ddp: --mounts: a device mount has no 'readonly'" + usage);
+}
+
 TEST_F(ComponentTest, CommandLineErrorsNameTheParameter) {
   EXPECT_EQ(run_error("utils.echo", {"--mgs", "hi"}),
             "component utils.echo: unknown option '--mgs' (did you mean 'msg'?); options: --msg, "
@@ -333,7 +362,7 @@ TEST(ComponentParseTest, RefusesMalformedComponents) {
             "takes the remaining words)");
   EXPECT_EQ(parse_error(R"({"params": [{"name": "a", "type": "string"}], "app": {}})"),
             R"(m.json: component c: params[0].type: expected one of str, int, float, bool, list, )"
-            R"(dict, nodes_x_procs, got "string")");
+            R"(dict, nodes_x_procs, mounts, got "string")");
   EXPECT_EQ(parse_error(R"({"params": [{"name": "a", "type": "int", "default": "1"}], "app": {}})"),
             R"(m.json: component c: params[0].default: expected an integer, got "1")");
   EXPECT_EQ(parse_error(R"({"params": [{"name": "a", "type": "int"}, {"name": "a", "type": "int"}],

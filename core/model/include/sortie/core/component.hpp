@@ -12,12 +12,12 @@
 //      "app": APPDEF_JSON with "{{param}}" placeholders}}
 //
 // Parameter types: str, int, float, bool, list (of strings), dict (k=v,...), nodes_x_procs
-// (TorchX's -j, read as {{j.nnodes}}, {{j.nproc_per_node}}, ...). A string that is exactly
-// "{{p}}" becomes the typed value (a number stays a number); "{{p}}" inside a longer string is
-// replaced by its text; a list element exactly "{{*p}}" splices the list p, an object member
-// "{{*d}}": null the dict d; {"$if": "p", "then": A, "else": B} picks by p. At most one
-// parameter is positional (it takes the remaining command-line words). Parameters without a
-// default are required. Runtime macros (${app_id}, ${replica_id}, ...) pass through untouched.
+// (TorchX's -j, read as {{j.nnodes}}, {{j.nproc_per_node}}, ...), mounts (TorchX's). A string that
+// is exactly "{{p}}" becomes the typed value (a number stays a number); "{{p}}" inside a longer
+// string is replaced by its text; a list element exactly "{{*p}}" splices the list p, an object
+// member "{{*d}}": null the dict d; {"$if": "p", "then": A, "else": B} picks by p. At most one
+// parameter is positional (it takes the remaining command-line words). Parameters without a default
+// are required. Runtime macros (${app_id}, ${replica_id}, ...) pass through untouched.
 #ifndef SORTIE_CORE_COMPONENT_HPP
 #define SORTIE_CORE_COMPONENT_HPP
 
@@ -33,7 +33,7 @@ namespace sortie::core {
 
 struct ComponentParam {
   std::string name;
-  std::string type;  // str, int, float, bool, list, dict, nodes_x_procs
+  std::string type;  // str, int, float, bool, list, dict, nodes_x_procs, mounts
   std::optional<std::string> default_json;
   std::string help;
   bool positional = false;
