@@ -169,6 +169,10 @@ std::string Runner::schedule(const DryRunInfo& info) {
   return handle;
 }
 
+std::string Runner::app_json(const AppSpec& app) {
+  return core::to_json(plan_for(impl_->session(), app, {}).app);
+}
+
 std::optional<std::string> Runner::component_help(const AppSpec& app) {
   if (app.component.empty()) return std::nullopt;
   const core::Component component = component_of(impl_->session(), app);

@@ -60,6 +60,13 @@ void bind_runner(py::module_& module) {
            py::arg("session"), Release())
       .def("run", submitting(&runner::Runner::run), Release())
       .def("dryrun", submitting(&runner::Runner::dryrun), Release())
+      .def(
+          "app_json",
+          [](runner::Runner& self, const std::string& component,
+             const std::vector<std::string>& component_args) {
+            return self.app_json(app_spec("", component, component_args));
+          },
+          py::arg("component"), py::arg("component_args"), Release())
       .def("status",
            [](runner::Runner& self, const std::string& handle) -> py::object {
              std::optional<runner::AppStatus> status;

@@ -15,6 +15,10 @@ class macros:  # pylint: disable=invalid-name  (TorchX's name)
     role_name = '${role_name}'
     img_root = '${img_root}'
     rank0_env = '${rank0_env}'
+    rank0_host = '${rank0_host}'
+    free_port = '${free_port}'  # a port no other live app on the host holds (P-12.1)
+    experiment_id = '${experiment_id}'  # of an experiment's job, the same in every rerun (P-12.2)
+    work_unit_id = '${work_unit_id}'
 
 
 @dataclasses.dataclass

@@ -154,6 +154,9 @@ class Runner {
   DryRunInfo dryrun_info(const AppSpec& app, const RunOptions& options = {});
   // Submits what dryrun_info planned and records it, once; returns the handle (run = both).
   std::string schedule(const DryRunInfo& info);
+  // The AppDef (docs/payloads.md P-1) the spec gives, built as run builds it (a component's
+  // arguments parsed, named resources resolved); asks no scheduler and submits nothing.
+  std::string app_json(const AppSpec& app);
   // The help of app.component when its component_args ask for it (--help, or -h unless the
   // component has a parameter h), else nullopt.
   std::optional<std::string> component_help(const AppSpec& app);
