@@ -155,7 +155,10 @@ def isolated_environment(scratch, prefix):
         "XDG_CONFIG_DIRS": os.path.join(scratch, "no-such-config-dir"),
         "XDG_DATA_DIRS": os.path.join(scratch, "no-such-data-dir"),
         "TMPDIR": os.path.join(scratch, "tmp"),
-        "PATH": os.path.join(prefix, "bin") + os.pathsep + env.get("PATH", "/usr/bin:/bin"),
+        # Then Debian's python3 (with python3-torch), as on the fresh Debian 12 machine the
+        # README starts from, before any other interpreter this machine puts first.
+        "PATH": os.pathsep.join([os.path.join(prefix, "bin"), "/usr/bin",
+                                 env.get("PATH", "/usr/bin:/bin")]),
         "LC_ALL": "C.UTF-8",
         "TERM": "dumb",
     })

@@ -1,0 +1,146 @@
+"""Real PyTorch training through the installed sortie (examples/pytorch/train.py: deterministic
+DDP linear regression, gloo on CPU): `dist.ddp` on local_cwd in both shapes, the learning-rate
+sweep of an experiment file and of a Python launcher with its units running at the same time,
+eight DDP apps at once, and a rank killed mid-epoch that resumes from its checkpoint.
+
+The final losses are the example's known results (examples/pytorch/README.md), the same for a
+1x2 and a 2x1 job and for an interrupted job that resumed. A unit that trained with another
+unit's rank (a shared rendezvous port) ends with another number."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+
+import support
+
+# Final loss of train.py with 5 epochs and world size 2, per learning rate, run alone.
+KNOWN_FINAL_LOSS = {'0.01': '0.156684', '0.05': '0.296632', '0.1': '0.919923'}
+
+
+class PyTorchTest(support.ScratchTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.example = os.path.join(self.scratch, 'pytorch')
+        shutil.copytree(os.path.join(support.SOURCE_DIR, 'examples', 'pytorch'), self.example)
+        # Debian's python3 has python3-torch (and sortie's module); the replicas find it first,
+        # as on the fresh Debian machine the README starts from.
+        bin_dir = os.path.dirname(shutil.which('sortie', path=self.env['PATH']))
+        self.env['PATH'] = os.pathsep.join([bin_dir, '/usr/bin', self.env['PATH']])
+        # torchrun polls its workers every 5 s by default; the jobs end sooner with 0.5.
+        self.env['PET_MONITOR_INTERVAL'] = '0.5'
+
+    def final_loss(self, handle):
+        log = self.run_command('sortie', 'log', handle).stdout
+        losses = re.findall(r'final_loss=([0-9.]+)', log)
+        self.assertEqual(len(losses), 1, f'one final loss expected in the log of {handle}:\n{log}')
+        return losses[0]
+
+    def status(self, handle):
+        return json.loads(self.run_command('sortie', 'status', handle, '--json').stdout)
+
+    def run_ddp(self, *words, timeout=180):
+        result = self.run_command('sortie', 'run', '-s', 'local_cwd', '--wait', *words,
+                                  timeout=timeout)
+        return result.stdout.splitlines()[0]
+
+    def test_ddp_1x2_and_2x1_train_to_the_same_loss(self):
+        for shape in ('1x2', '2x1'):
+            with self.subTest(shape=shape):
+                handle = self.run_ddp('dist.ddp', '-j', shape, '--script', 'pytorch/train.py',
+                                      '--', '--lr', '0.05')
+                self.assertEqual(self.status(handle)['state'], 'SUCCEEDED')
+                self.assertEqual(self.final_loss(handle), KNOWN_FINAL_LOSS['0.05'])
+
+    def assert_sweep_units_trained_alone_and_together(self, experiment_id):
+        shown = json.loads(self.run_command('sortie', 'experiments', 'show', experiment_id,
+                                            '--json').stdout)
+        self.assertEqual(len(shown['work_units']), 3)
+        starts, ends = [], []
+        for unit, lr in zip(shown['work_units'], ('0.01', '0.05', '0.1')):
+            self.assertEqual(unit['state'], 'SUCCEEDED', shown)
+            [job] = unit['jobs']
+            self.assertEqual(self.final_loss(job['app']), KNOWN_FINAL_LOSS[lr],
+                             f'work unit {unit["id"]} (lr={lr}) trained another model')
+            replicas = self.status(job['app'])['roles'][0]['replicas']
+            starts += [replica['started_at'] for replica in replicas]
+            ends += [replica['finished_at'] for replica in replicas]
+        self.assertLess(max(starts), min(ends), 'the units did not all run at the same time')
+        checkpoints = sorted(name for name in os.listdir(self.scratch) if name.startswith('ckpt-'))
+        self.assertEqual(checkpoints, [f'ckpt-{experiment_id}-{unit}.pt' for unit in (1, 2, 3)])
+
+    def test_sweep_file_units_run_together_each_with_its_own_loss(self):
+        self.run_command('sortie', 'launch', '--wait', 'pytorch/sweep.yaml', timeout=300)
+        self.assert_sweep_units_trained_alone_and_together('1')
+
+    def test_python_launcher_units_run_together_each_with_its_own_loss(self):
+        result = self.run_command('sortie', 'launch', 'pytorch/launcher.py', timeout=300)
+        self.assertEqual(result.stdout.splitlines()[-1],
+                         'experiment 1: SUCCEEDED SUCCEEDED SUCCEEDED')
+        self.assert_sweep_units_trained_alone_and_together('1')
+
+    def test_eight_ddp_apps_at_once_never_share_a_port(self):
+        handles = [self.run_command('sortie', 'run', '-s', 'local_cwd', 'dist.ddp', '-j', '1x2',
+                                    '--script', 'pytorch/train.py', '--', '--epochs', '1')
+                   .stdout.strip() for _ in range(8)]
+        ports = set()
+        for handle in handles:
+            self.run_command('sortie', 'log', '-f', handle, timeout=300)  # until it ends
+            status = self.status(handle)
+            self.assertEqual(status['state'], 'SUCCEEDED', status)
+            app_dir = status['ui_url'][len('file://'):]
+            with open(os.path.join(app_dir, 'request.json')) as request:
+                argv = json.load(request)['roles'][0]['replicas'][0]['argv']
+            endpoint = argv[argv.index('--rdzv_endpoint') + 1]
+            self.assertRegex(endpoint, r'^localhost:\d+$')
+            ports.add(endpoint)
+        self.assertEqual(len(ports), 8, f'ports shared by concurrent apps: {sorted(ports)}')
+
+    def test_python_ddp_component_builds_an_app_the_runner_runs(self):
+        script = os.path.join(self.scratch, 'run_ddp.py')
+        with open(script, 'w') as source:
+            source.write(
+                'from sortie.components.dist import ddp\n'
+                'from sortie.runner import get_runner\n'
+                'app = ddp("--lr", "0.05", script="pytorch/train.py", j="2x1")\n'
+                'role = app.roles[0]\n'
+                'print(role.entrypoint, role.num_replicas, " ".join(role.args))\n'
+                'runner = get_runner()\n'
+                'handle = runner.run(app, scheduler="local_cwd")\n'
+                'print(handle)\n'
+                'print(runner.wait(handle).state.name)\n')
+        described, handle, state = self.run_command('/usr/bin/python3', script,
+                                                    timeout=180).stdout.splitlines()
+        self.assertRegex(described, r'^python3 2 -m torch.distributed.run --nnodes 2 '
+                                    r'--nproc_per_node 1 .*--rdzv_endpoint \$\{rank0_host\}:'
+                                    r'\$\{free_port\} --rdzv_id \$\{app_id\} .* '
+                                    r'pytorch/train.py --lr 0.05$')
+        self.assertEqual(state, 'SUCCEEDED')
+        self.assertEqual(self.final_loss(handle), KNOWN_FINAL_LOSS['0.05'])
+
+    def test_a_killed_rank_resumes_from_its_checkpoint_past_the_grace_period(self):
+        # Rank 1 SIGKILLs itself in epoch 3; torchrun ends the attempt, sortie restarts the app
+        # (max_retries 1), which resumes from the epoch-2 checkpoint and runs for longer than
+        # the 1 s grace period that stopped the first attempt.
+        started = time.monotonic()
+        handle = self.run_ddp('-cfg', 'cancel_grace_period=1', 'dist.ddp', '-j', '1x2',
+                              '--max_retries', '1', '--script', 'pytorch/train.py', '--',
+                              '--lr', '0.05', '--checkpoint', 'ckpt.pt', '--crash_once', 'crashed')
+        status = self.status(handle)
+        self.assertEqual(status['state'], 'SUCCEEDED', status)
+        self.assertEqual(status['num_restarts'], 1)
+        log = self.run_command('sortie', 'log', handle).stdout
+        self.assertIn('rank 1 kills itself at epoch=3', log)
+        self.assertIn('resumed from ckpt.pt at epoch=3', log)
+        self.assertEqual(self.final_loss(handle), KNOWN_FINAL_LOSS['0.05'])
+        [replica] = status['roles'][0]['replicas']
+        self.assertGreater(replica['finished_at'] - replica['started_at'], 1e9,
+                           'the restarted attempt ended within the grace period')
+        self.assertLess(time.monotonic() - started, 170)
+
+
+if __name__ == '__main__':
+    support.main()
