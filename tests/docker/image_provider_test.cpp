@@ -8,6 +8,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "docker_test_support.hpp"
 
@@ -16,11 +18,19 @@ namespace {
 
 using DockerWorkspace = DockerAppFixture;
 
-// Runs fetch() with `dir` as the working directory, as the CLI would from that directory.
-rapidjson::Document fetch_in(const std::string& dir, const std::string& image) {
+std::string provider_config(const std::string& state_dir) {
+  return R"({"schema":"sortie.image_provider_config/1","name":"docker")" +
+         (state_dir.empty() ? "" : R"(,"state_dir":)" + quote(state_dir)) + "}";
+}
+
+// Runs fetch() with `dir` as the working directory, as the CLI would from that directory, with
+// a provider made for this call (as each `sortie run` makes one) keeping its state in
+// `state_dir` ("" for none).
+rapidjson::Document fetch_in(const std::string& dir, const std::string& image,
+                             const std::string& state_dir = "") {
   const std::string previous = std::filesystem::current_path();
   std::filesystem::current_path(dir);
-  DockerImageProvider provider(R"({"schema":"sortie.image_provider_config/1","name":"docker"})");
+  DockerImageProvider provider(provider_config(state_dir));
   std::string answer;
   try {
     answer = provider.fetch(R"({"name":"trainer","image":)" + quote(image) + "}");
@@ -42,6 +52,16 @@ bool logged(const std::string& needle) {
     if (line.find(needle) != std::string::npos) return true;
   }
   return false;
+}
+
+// How many workspace builds the provider started since the log was cleared.
+size_t builds() {
+  size_t count = 0;
+  for (const std::string& line : HostLog::get().lines()) {
+    count += line.rfind("building sortie-workspace:", 0) == 0 &&
+             line.find(" files) over ") != std::string::npos;
+  }
+  return count;
 }
 
 TEST_F(DockerWorkspace, BuildsHonoursDockerignoreAndReusesAnUnchangedWorkspace) {
@@ -94,6 +114,55 @@ TEST_F(DockerWorkspace, BuildsHonoursDockerignoreAndReusesAnUnchangedWorkspace) 
 
   write(workspace.path() + "/train.sh", "echo changed\n");
   EXPECT_NE(fetch_in(workspace.path(), kTestImage)["image"].GetString(), image);
+}
+
+TEST_F(DockerWorkspace, RunsOfAnUnchangedWorkspaceBuildOnceAndAChangedFileBuildsAgain) {
+  TempDir workspace;
+  write(workspace.path() + "/train.sh", "echo " + fresh_app_id("once") + "\n");
+  // Sortie's state inside the workspace (SORTIE_STATE_DIR=./state) is not part of it: every
+  // run writes there, and would otherwise make the next run's workspace new.
+  const std::string state = workspace.path() + "/state/image_providers/docker";
+  HostLog::get().clear();
+  const std::string image = fetch_in(workspace.path(), kTestImage, state)["image"].GetString();
+  write(workspace.path() + "/state/schedulers/local_docker/apps/a.json", "{}");
+  EXPECT_EQ(fetch_in(workspace.path(), kTestImage, state)["image"].GetString(), image);
+  EXPECT_EQ(fetch_in(workspace.path(), kTestImage, state)["image"].GetString(), image);
+  EXPECT_EQ(builds(), 1u);
+
+  // A changed file makes a new image.
+  write(workspace.path() + "/train.sh", "echo changed " + fresh_app_id("once") + "\n");
+  const std::string changed = fetch_in(workspace.path(), kTestImage, state)["image"].GetString();
+  EXPECT_NE(changed, image);
+  EXPECT_EQ(fetch_in(workspace.path(), kTestImage, state)["image"].GetString(), changed);
+  EXPECT_EQ(builds(), 2u);
+}
+
+TEST_F(DockerWorkspace, ConcurrentRunsOfOneWorkspaceWaitForOneBuild) {
+  TempDir workspace;
+  TempDir state;
+  write(workspace.path() + "/data", std::string(8 << 20, 'x') + fresh_app_id("together"));
+  const std::string previous = std::filesystem::current_path();
+  std::filesystem::current_path(workspace.path());
+  HostLog::get().clear();
+  std::vector<std::string> images(3);
+  std::vector<std::thread> runs;
+  for (std::string& image : images) {
+    runs.emplace_back([&image, &state] {
+      try {
+        DockerImageProvider provider(provider_config(state.path()));
+        image = parse(provider.fetch(R"({"name":"trainer","image":")" + std::string(kTestImage) +
+                                     R"("})"))["image"]
+                    .GetString();
+      } catch (const Error& error) {
+        image = error.what();
+      }
+    });
+  }
+  for (std::thread& run : runs) run.join();
+  std::filesystem::current_path(previous);
+  EXPECT_EQ(images[1], images[0]);
+  EXPECT_EQ(images[2], images[0]);
+  EXPECT_EQ(builds(), 1u);
 }
 
 TEST_F(DockerWorkspace, MissingBaseImageIsAClearError) {

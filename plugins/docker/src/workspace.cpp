@@ -2,8 +2,6 @@
 
 #include <sortie/sha256.hpp>
 
-#include "context_packer.hpp"
-
 namespace sortie::docker {
 namespace {
 
@@ -13,8 +11,9 @@ constexpr const char* kDefaultDockerfile = "ARG IMAGE\nFROM $IMAGE\nCOPY . .\n";
 }  // namespace
 
 BuildContext pack_workspace(const std::string& directory, const std::string& base_image,
-                            const std::string& base_image_id) {
-  BuildContext context;
+                            const std::string& base_image_id, FileHashes* hashes,
+                            const std::vector<std::string>& skip) {
+  BuildContext context(hashes);
   for (const char* candidate : {"Dockerfile.sortie", "Dockerfile.torchx"}) {
     if (context.dockerfile.empty() && is_regular_file(directory + "/" + candidate)) {
       context.dockerfile = candidate;
@@ -23,8 +22,10 @@ BuildContext pack_workspace(const std::string& directory, const std::string& bas
   const bool generated = context.dockerfile.empty();
   if (generated) context.dockerfile = kGeneratedDockerfile;
 
-  ContextPacker packer;
-  packer.add_tree(directory, "", {kGeneratedDockerfile}, context.dockerfile);
+  std::vector<std::string> left_out = skip;
+  left_out.emplace_back(kGeneratedDockerfile);
+  ContextPacker& packer = context.packer;
+  packer.add_tree(directory, "", left_out, context.dockerfile);
   if (generated) packer.add_file(kGeneratedDockerfile, 0644, 0, kDefaultDockerfile);
   // The Engine reads the Dockerfile, then drops it and this file from what COPY sees; the
   // workspace's own .dockerignore was already applied above.
@@ -35,7 +36,6 @@ BuildContext pack_workspace(const std::string& directory, const std::string& bas
   hash.update(packer.hash_input());
   context.digest = hash.hex_digest();
   context.files = packer.files() - 1 - (generated ? 1 : 0);
-  context.tar = packer.finish_tar();
   return context;
 }
 

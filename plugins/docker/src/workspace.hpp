@@ -7,19 +7,26 @@
 #define SORTIE_DOCKER_WORKSPACE_HPP
 
 #include <string>
+#include <vector>
+
+#include "context_packer.hpp"
 
 namespace sortie::docker {
 
 struct BuildContext {
-  std::string tar;         // the context archive
+  explicit BuildContext(FileHashes* hashes) : packer(hashes) {}
+  ContextPacker packer;    // packer.finish_tar() is the context archive
   std::string dockerfile;  // its Dockerfile's name inside the archive
   std::string digest;      // sha256 hex of the content, the base image name and id
   size_t files = 0;
 };
 
-// Throws FAILED_PRECONDITION naming the path that cannot be read.
+// `hashes` (may be null) remembers file hashes between runs; `skip` lists paths relative to the
+// directory that are left out (sortie's own state). Throws FAILED_PRECONDITION naming the path
+// that cannot be read.
 BuildContext pack_workspace(const std::string& directory, const std::string& base_image,
-                            const std::string& base_image_id);
+                            const std::string& base_image_id, FileHashes* hashes,
+                            const std::vector<std::string>& skip);
 
 // The name of a workspace image: "sortie-workspace:<first 32 hex digits of the digest>".
 std::string workspace_image_name(const std::string& digest);
