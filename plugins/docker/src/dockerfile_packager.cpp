@@ -50,7 +50,7 @@ std::string DockerfilePackager::package(std::string_view request_text) {
     const std::string tag =
         content_image_name(string_member(executable, "name", what, "dockerfile"),
                            build_digest(engine, text, packer.hash_input()));
-    const BuiltImage built = build_or_reuse(engine, tag, packer.finish_tar(), kDockerfileInContext);
+    const BuiltImage built = build_or_reuse(engine, tag, packer, kDockerfileInContext);
     return PackagedImage{tag, built.id, built.cached};
   });
 }

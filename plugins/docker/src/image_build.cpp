@@ -87,7 +87,7 @@ std::string content_image_name(std::string_view name, const std::string& digest)
   return "sortie-xm/" + component + ":" + digest.substr(0, 16);
 }
 
-BuiltImage build_or_reuse(Engine& engine, const std::string& tag, const std::string& context,
+BuiltImage build_or_reuse(Engine& engine, const std::string& tag, ContextPacker& context,
                           const std::string& dockerfile) {
   BuiltImage built;
   built.id = local_image_id(engine, tag);
@@ -101,7 +101,7 @@ BuiltImage build_or_reuse(Engine& engine, const std::string& tag, const std::str
   request.method = "POST";
   request.path = "/build?t=" + http::url_encode(tag) +
                  "&dockerfile=" + http::url_encode(dockerfile) + "&rm=1&forcerm=1";
-  request.body = context;
+  request.body = context.finish_tar();
   request.content_type = "application/x-tar";
   ProgressReader progress("building " + tag);
   const http::Response response = progress.stream(engine, request);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "context_packer.hpp"
 #include "engine.hpp"
 
 namespace sortie::docker {
@@ -30,10 +31,11 @@ struct BuiltImage {
   bool cached = false;
 };
 
-// Builds the context archive (whose Dockerfile is `dockerfile` inside it) as `tag`, unless the
-// Engine already has `tag`. Progress goes to the host log at INFO. A failed build throws
-// FAILED_PRECONDITION with the Engine's error and the last lines the build printed.
-BuiltImage build_or_reuse(Engine& engine, const std::string& tag, const std::string& context,
+// Builds the context (whose Dockerfile is `dockerfile` inside it) as `tag`, unless the Engine
+// already has `tag`; only a build makes the archive. Progress goes to the host log at INFO. A
+// failed build throws FAILED_PRECONDITION with the Engine's error and the last lines the build
+// printed.
+BuiltImage build_or_reuse(Engine& engine, const std::string& tag, ContextPacker& context,
                           const std::string& dockerfile);
 
 }  // namespace sortie::docker

@@ -121,7 +121,7 @@ std::string PythonContainerPackager::package(std::string_view request_text) {
     const std::string tag =
         content_image_name(string_member(executable, "name", what, spec.directory),
                            build_digest(engine, dockerfile, packer.hash_input()));
-    const BuiltImage built = build_or_reuse(engine, tag, packer.finish_tar(), kDockerfileInContext);
+    const BuiltImage built = build_or_reuse(engine, tag, packer, kDockerfileInContext);
     return PackagedImage{tag, built.id, built.cached};
   });
 }
