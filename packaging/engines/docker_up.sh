@@ -11,19 +11,8 @@ export DEBIAN_FRONTEND=noninteractive
 
 image=sortie-test/busybox:latest
 recipe=1  # bump when the Dockerfile below changes; the image is rebuilt when its label differs
-socket=/var/run/docker.sock
-if [[ "${DOCKER_HOST:-}" == unix://* ]]; then
-  socket=${DOCKER_HOST#unix://}
-elif [[ -n "${DOCKER_HOST:-}" ]]; then
-  echo "docker_up.sh: DOCKER_HOST=$DOCKER_HOST is not a unix socket; only unix:// is supported" >&2
-  exit 2
-fi
-
-fail() {
-  echo "docker_up.sh: $*" >&2
-  exit 1
-}
-engine() { curl -sS --max-time 60 --unix-socket "$socket" "$@"; }
+ENGINE_MAX_TIME=60
+source "$(dirname "$0")/engine_socket.sh"
 engine_up() { curl -sf --max-time 5 --unix-socket "$socket" http://localhost/_ping >/dev/null 2>&1; }
 
 missing=()

@@ -10,19 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 image=sortie-test/python:3.11
 recipe=1  # bump when the image's content changes; the image is rebuilt when its label differs
-socket=/var/run/docker.sock
-if [[ "${DOCKER_HOST:-}" == unix://* ]]; then
-  socket=${DOCKER_HOST#unix://}
-elif [[ -n "${DOCKER_HOST:-}" ]]; then
-  echo "python_image_up.sh: DOCKER_HOST=$DOCKER_HOST is not a unix socket" >&2
-  exit 2
-fi
-
-fail() {
-  echo "python_image_up.sh: $*" >&2
-  exit 1
-}
-engine() { curl -sS --max-time 300 --unix-socket "$socket" "$@"; }
+source "$(dirname "$0")/engine_socket.sh"
 
 current=$(engine "http://localhost/images/$image/json" 2>/dev/null |
   sed -n 's/.*"sortie-test.recipe":"\([^"]*\)".*/\1/p' | head -n 1) ||

@@ -14,19 +14,7 @@ export DEBIAN_FRONTEND=noninteractive
 image=sortie-test/torch:1.13
 base=sortie-test/python:3.11
 recipe=1  # bump when the image's content changes; the image is rebuilt when its label differs
-socket=/var/run/docker.sock
-if [[ "${DOCKER_HOST:-}" == unix://* ]]; then
-  socket=${DOCKER_HOST#unix://}
-elif [[ -n "${DOCKER_HOST:-}" ]]; then
-  echo "torch_image_up.sh: DOCKER_HOST=$DOCKER_HOST is not a unix socket" >&2
-  exit 2
-fi
-
-fail() {
-  echo "torch_image_up.sh: $*" >&2
-  exit 1
-}
-engine() { curl -sS --max-time 300 --unix-socket "$socket" "$@"; }
+source "$(dirname "$0")/engine_socket.sh"
 label() { sed -n 's/.*"sortie-test.recipe":"\([^"]*\)".*/\1/p' | head -n 1; }
 
 base_id=$(engine "http://localhost/images/$base/json" 2>/dev/null |
