@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 #include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
+#include <sortie/core/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/launch_marker.hpp>
 #include <vector>
@@ -23,9 +25,12 @@ int attention_rank(const std::string& state) {
   return static_cast<int>(found - kOrder.begin());
 }
 
-std::string recorded_state(const core::AppStore& store, const std::string& handle) {
-  const auto record = store.get(handle);
+std::string recorded_state(const std::optional<core::AppRecord>& record) {
   return record ? core::to_string(record->state) : "UNKNOWN";
+}
+
+std::string recorded_state(const core::AppStore& store, const std::string& handle) {
+  return recorded_state(store.get(handle));
 }
 
 std::string unit_state(const core::AppStore& store, const core::WorkUnitRecord& unit) {
@@ -60,6 +65,16 @@ void replica_json(JsonText& out, const runner::ReplicaStatus& replica) {
 
 }  // namespace
 
+std::vector<std::string> secrets_of(const std::string& app_json) {
+  if (app_json.empty()) return {};
+  return core::secret_env_values(core::appdef_from_json(app_json, "the store"));
+}
+
+std::vector<std::string> recorded_secrets(const core::AppStore& store, const std::string& handle) {
+  const auto record = store.get(handle);
+  return record ? secrets_of(record->appdef_json) : std::vector<std::string>{};
+}
+
 std::string experiments_json(WorkerContext& context) {
   const core::AppStore& store = context.session().records();
   JsonText out;
@@ -91,6 +106,8 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
   const std::vector<core::WorkUnitRecord> units = store.work_units(id);
   out.key("created_at").number(experiment->created_at);
   out.key("partial_reason").string(session::partial_reason(*experiment, units));
+  // An override may set a secret env var: the secrets of every app of the experiment are masked.
+  std::vector<std::string> secrets;
   out.key("work_units").begin_array();
   for (const core::WorkUnitRecord& unit : units) {
     out.begin_object().key("id").number(int64_t{unit.work_unit_id});
@@ -101,21 +118,30 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
     out.end_object().key("overrides").raw(unit.args_json.empty() ? "{}" : unit.args_json);
     out.key("state").string(unit_state(store, unit)).key("jobs").begin_array();
     for (const core::ExperimentJobRecord& job : unit.jobs) {
+      const auto record = store.get(job.handle);
+      if (record) {
+        const auto app_secrets = secrets_of(record->appdef_json);
+        secrets.insert(secrets.end(), app_secrets.begin(), app_secrets.end());
+      }
       out.begin_object().key("name").string(job.job_name).key("handle").string(job.handle);
-      out.key("role").string(job.role).key("state").string(recorded_state(store, job.handle));
+      out.key("role").string(job.role).key("state").string(recorded_state(record));
       out.end_object();
     }
     out.end_array().end_object();
   }
   out.end_array().end_object();
-  return out.str();
+  // Longest first, as secret_env_values orders one app's: a secret within another is masked whole.
+  std::sort(secrets.begin(), secrets.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return core::mask_secrets(out.str(), secrets);
 }
 
 std::string apps_json(WorkerContext& context) {
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.apps/1").key("apps").begin_array();
   for (const core::AppRecord& app : context.session().records().list({})) {
-    out.begin_object().key("handle").string(app.handle).key("name").string(app.name);
+    out.begin_object().key("handle").string(app.handle);
+    out.key("name").string(core::mask_secrets(app.name, secrets_of(app.appdef_json)));
     out.key("state").string(core::to_string(app.state));
     out.key("submitted_at").number(app.submitted_at).end_object();
   }
@@ -152,7 +178,7 @@ std::string app_json(WorkerContext& context, const std::string& handle) {
     out.raw(event_json(event));
   }
   out.end_array().end_object();
-  return out.str();
+  return core::mask_secrets(out.str(), secrets_of(description->app_json));
 }
 
 std::string event_json(const core::AppEvent& event) {

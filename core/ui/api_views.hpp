@@ -8,10 +8,18 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "worker_context.hpp"
 
 namespace sortie::ui {
+
+// The values of an app's secret env vars, from its definition as the store recorded it (empty:
+// none, an app run outside this store). Every answer about the app masks them, with the functions
+// `sortie describe` masks them with (sortie/core/secret_env.hpp, docs/config-trust.md TRUST-7).
+std::vector<std::string> secrets_of(const std::string& app_json);
+// The same for the app `handle` of `store`; none for an app it has not recorded.
+std::vector<std::string> recorded_secrets(const core::AppStore& store, const std::string& handle);
 
 // Every experiment, newest first, with how many of its work units are in each state.
 std::string experiments_json(WorkerContext& context);
@@ -22,6 +30,7 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id);
 // states current, so a list never waits for a scheduler however many viewers ask.
 std::string apps_json(WorkerContext& context);
 // One recorded app: its roles, replicas (states, exit codes, restarts, messages) and events.
+// Its secrets are masked wherever they show, as in `sortie describe --json`.
 std::string app_json(WorkerContext& context, const std::string& handle);
 // One event of the store's events table, as the event stream sends it.
 std::string event_json(const core::AppEvent& event);

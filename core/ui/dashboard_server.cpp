@@ -13,6 +13,7 @@
 
 #include "api_views.hpp"
 #include "event_streams.hpp"
+#include "request_guard.hpp"
 #include "request_input.hpp"
 #include "status_refresher.hpp"
 #include "web_assets.hpp"
@@ -24,8 +25,6 @@ namespace {
 constexpr auto kRefreshPeriod = std::chrono::milliseconds(250);
 constexpr int64_t kMaxTail = 100000;
 constexpr int64_t kMaxReplica = 1000000;
-// A cancel must say it comes from the page's script: a form on another site cannot set it.
-constexpr const char* kCancelHeader = "X-Sortie-UI";
 
 // The pages, all served by index.html; its script reads the path (shareable URLs).
 constexpr const char* kPagePaths = R"(/|/experiments/[0-9]{1,18}|/app|/timeline)";
@@ -201,10 +200,6 @@ class Dashboard {
       throw Error::permission_denied(
           "this dashboard is read-only; start it with `sortie ui --allow-cancel` to cancel apps");
     }
-    if (request.get_header_value(kCancelHeader) != "cancel") {
-      throw Error::permission_denied(std::string("a cancel needs the header ") + kCancelHeader +
-                                     ": cancel (sent by the dashboard's page)");
-    }
     const std::string handle = recorded_handle(context.session(), parameter(request, "handle"));
     context.runner().cancel(handle, "sortie ui");
     session::JsonText out;
@@ -217,31 +212,23 @@ class Dashboard {
   std::atomic<bool> stopping_{false};
 };
 
-bool is_loopback_name(const std::string& host) {
-  return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
+// Every request passes `guard` first: one addressed elsewhere, or a write without the token, is
+// 403.
+void refuse_unguarded(httplib::Server& server, const RequestGuard& guard) {
+  server.set_pre_routing_handler(
+      [&guard](const httplib::Request& request, httplib::Response& response) {
+        const bool write = request.method != "GET" && request.method != "HEAD";
+        const std::string refusal = guard.refusal(request.get_header_value("Host"), write,
+                                                  request.get_header_value(kTokenHeader));
+        if (refusal.empty()) return httplib::Server::HandlerResponse::Unhandled;
+        answer_error(response, 403, refusal);
+        return httplib::Server::HandlerResponse::Handled;
+      });
 }
 
-// The name in a Host header, without its port.
-std::string host_name_of(const std::string& header) {
-  if (!header.empty() && header.front() == '[') return header.substr(0, header.find(']') + 1);
-  return header.substr(0, header.find(':'));
-}
-
-// A dashboard on loopback answers only requests addressed to loopback: a page elsewhere that
-// rebinds its own name to 127.0.0.1 (DNS rebinding) gets 403, not the store or a cancel.
-void refuse_other_hosts(httplib::Server& server) {
-  server.set_pre_routing_handler([](const httplib::Request& request, httplib::Response& response) {
-    if (is_loopback_name(host_name_of(request.get_header_value("Host")))) {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    answer_error(response, 403, "this dashboard answers only requests to a loopback address");
-    return httplib::Server::HandlerResponse::Handled;
-  });
-}
-
-std::string url_of(const std::string& host, int port) {
-  const bool ipv6 = host.find(':') != std::string::npos;
-  return "http://" + (ipv6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + "/";
+// The token travels in the fragment, which the browser never sends: the page's script reads it.
+std::string url_of(const std::string& host, int port, const std::string& token) {
+  return "http://" + host_in_url(host) + ":" + std::to_string(port) + "/#token=" + token;
 }
 
 }  // namespace
@@ -259,7 +246,6 @@ void serve_dashboard(const session::SessionOptions& session_options,
                               {"X-Content-Type-Options", "nosniff"},
                               {"Referrer-Policy", "no-referrer"}});
   dashboard.route(server);
-  if (is_loopback_name(options.host)) refuse_other_hosts(server);
 
   const int port = options.port == 0
                        ? server.bind_to_any_port(options.host)
@@ -270,13 +256,15 @@ void serve_dashboard(const session::SessionOptions& session_options,
                              ": the address is in use or not this machine's; choose another with "
                              "--host/--port");
   }
+  const RequestGuard guard(options.host, port);
+  refuse_unguarded(server, guard);
   StatusRefresher refresher(session_options, kRefreshPeriod);
   std::atomic<bool> listener_ended{false};
   std::thread listener([&server, &listener_ended] {
     server.listen_after_bind();
     listener_ended = true;
   });
-  on_listening(url_of(options.host, port));
+  on_listening(url_of(options.host, port, guard.token()));
   while (!should_stop() && !listener_ended) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }

@@ -1,6 +1,8 @@
 #include "event_streams.hpp"
 
 #include <chrono>
+#include <map>
+#include <sortie/core/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
 #include <thread>
 #include <vector>
@@ -42,8 +44,8 @@ class EventWriter {
   Clock::time_point last_write_ = Clock::now();
 };
 
-std::string log_line_json(const runner::LogLine& line) {
-  std::string text = line.text;
+std::string log_line_json(const runner::LogLine& line, const std::vector<std::string>& secrets) {
+  std::string text = core::mask_secrets(line.text, secrets);
   if (!text.empty() && text.back() == '\n') text.pop_back();
   session::JsonText out;
   out.begin_object().key("role").string(line.role).key("replica").number(int64_t{line.replica});
@@ -57,10 +59,18 @@ std::string log_line_json(const runner::LogLine& line) {
 void stream_store_events(WorkerContext& context, int64_t after_id, httplib::DataSink& sink,
                          const std::atomic<bool>& stopping) {
   EventWriter writer(sink);
+  const core::AppStore& store = context.session().records();
+  std::map<std::string, std::vector<std::string>> secrets;  // of each app, read once
   while (!stopping) {
-    const auto events = context.session().records().events_after(after_id, kEventsPerRead);
+    const auto events = store.events_after(after_id, kEventsPerRead);
     for (const core::AppEvent& event : events) {
-      if (!writer.send("app", event.id, event_json(event))) return;
+      auto app = secrets.find(event.handle);
+      if (app == secrets.end()) {
+        app = secrets.emplace(event.handle, recorded_secrets(store, event.handle)).first;
+      }
+      if (!writer.send("app", event.id, core::mask_secrets(event_json(event), app->second))) {
+        return;
+      }
       after_id = event.id;
     }
     if (static_cast<int>(events.size()) == kEventsPerRead) continue;
@@ -72,6 +82,7 @@ void stream_store_events(WorkerContext& context, int64_t after_id, httplib::Data
 void stream_log_lines(WorkerContext& context, const LogStreamRequest& request,
                       httplib::DataSink& sink, const std::atomic<bool>& stopping) {
   EventWriter writer(sink);
+  const auto secrets = recorded_secrets(context.session().records(), request.handle);
   int64_t number = 0;
   bool first_batch = true;
   const bool ended = context.runner().log_lines(
@@ -85,7 +96,7 @@ void stream_log_lines(WorkerContext& context, const LogStreamRequest& request,
         first_batch = first_batch && batch.empty();
         for (size_t i = begin; i < batch.size(); ++i) {
           if (++number <= request.already_sent) continue;
-          if (!writer.send("", number, log_line_json(batch[i]))) return false;
+          if (!writer.send("", number, log_line_json(batch[i], secrets))) return false;
         }
         return !stopping && writer.keep_alive();
       });

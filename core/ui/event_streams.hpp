@@ -18,7 +18,8 @@
 namespace sortie::ui {
 
 // The store's events with ids above `after_id`, each as `id: ID` + `event: app` + its JSON; the
-// id is the store's, so a reconnect with Last-Event-ID resumes without duplicates or gaps.
+// id is the store's, so a reconnect with Last-Event-ID resumes without duplicates or gaps. Each
+// event masks its app's secrets (secrets_of in api_views.hpp).
 void stream_store_events(WorkerContext& context, int64_t after_id, httplib::DataSink& sink,
                          const std::atomic<bool>& stopping);
 
@@ -29,8 +30,8 @@ struct LogStreamRequest {
   int64_t tail = 0;          // > 0: of the lines already written, only the last `tail`
 };
 
-// The app's log lines, each as `id: N` (its number in this log) + its JSON; `event: end` when
-// the log ended.
+// The app's log lines, each as `id: N` (its number in this log) + its JSON with the app's secrets
+// masked (an app that prints its environment); `event: end` when the log ended.
 void stream_log_lines(WorkerContext& context, const LogStreamRequest& request,
                       httplib::DataSink& sink, const std::atomic<bool>& stopping);
 

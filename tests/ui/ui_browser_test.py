@@ -1,6 +1,7 @@
 """`sortie ui` in a real headless Chromium (Debian's chromium + chromium-driver, driven by
 python3-selenium), against the installed sortie and a real local sweep: the sweep table, a unit
-marked failed, a live log pane, cancel, the timeline, a phone-width layout; a screenshot of each
+marked failed, a live log pane, cancel with the printed URL's token (refused without it), the
+timeline, a phone-width layout; a screenshot of each
 page is saved under SCRATCH_DIR/screenshots. The latencies are printed as the test's report.
 Without Chromium the test is skipped (exit 77), except with CI=true, where it fails.
 
@@ -131,19 +132,47 @@ def check_log_pane(driver, dashboard, ticker, shots):
     return p95
 
 
+def wait_for_alert(driver, what, timeout=30):
+    from selenium.common.exceptions import NoAlertPresentException
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            return driver.switch_to.alert
+        except NoAlertPresentException:
+            time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 def check_cancel(driver, read_only, cancelling, ticker, shots):
     page = f"app?handle={urllib.parse.quote(ticker, safe='')}"
     open_page(driver, read_only.url + page)
     wait_until(driver, "return document.querySelector('#app-state')", "the app's state")
     assert not driver.find_elements("css selector", "#cancel"), "a read-only page shows cancel"
-    open_page(driver, cancelling.url + page)
     # Found and clicked in one script: the page may re-render between two WebDriver calls.
-    wait_until(driver, "const b = document.querySelector('#cancel'); if (b) b.click(); return b",
-               "the cancel button")
+    click_cancel = "const b = document.querySelector('#cancel'); if (b) b.click(); return b"
+    # A tab that never opened the URL `sortie ui` printed has no token: its cancel is refused.
+    open_page(driver, cancelling.url + page)
+    wait_until(driver, click_cancel, "the cancel button")
+    alert = wait_for_alert(driver, "the refused cancel's message")
+    refusal = alert.text
+    alert.accept()
+    assert "X-Sortie-Token" in refusal, refusal
+    assert driver.execute_script("return document.querySelector('#app-state').textContent") \
+        != "CANCELLED"
+    # The printed URL hands the tab its token, which leaves the address bar and stays for the
+    # tab's next pages; the app page's cancel sends it.
+    open_page(driver, cancelling.printed_url)
+    wait_until(driver, "return location.hash === '' && "
+               f"sessionStorage.getItem('sortie-ui-token') === '{cancelling.token}'",
+               "the token taken from the URL")
+    open_page(driver, cancelling.url + page)
+    wait_until(driver, click_cancel, "the cancel button")
     wait_until(driver, "return document.querySelector('#app-state').textContent === 'CANCELLED'",
                "the page to show the app cancelled")
     shots.take(driver, "app_cancelled")
-    print("cancel: the read-only page has no button; with --allow-cancel the page shows CANCELLED")
+    print("cancel: the read-only page has no button; with --allow-cancel, a tab without the "
+          "printed URL's token is refused, and one that opened it shows CANCELLED")
 
 
 def check_pages(driver, dashboard, experiment_id, shots):

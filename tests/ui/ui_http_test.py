@@ -1,6 +1,7 @@
 """`sortie ui` at the HTTP level, against the installed sortie and a real local sweep: the JSON
-endpoints, the event stream's Last-Event-ID resume, the read-only 403, 4xx for bad requests, and
-six log followers beside the apps list (latencies printed as the report, not asserted).
+endpoints, the event stream's Last-Event-ID resume, the read-only 403, 4xx for bad requests, the
+Host check (DNS rebinding), secrets masked, the write token, and six log followers beside the apps
+list (latencies printed as the report, not asserted).
 
 Usage: ui_http_test.py PREFIX SCRATCH_DIR"""
 import json
@@ -89,17 +90,85 @@ def check_bad_requests(dashboard, handle):
         assert 400 <= status < 500
     status, _ = dashboard.request("GET", "/api/events", {"Last-Event-ID": "1; DROP TABLE"})
     assert status == 400, status
-    status, body = dashboard.request("GET", "/api/apps", {"Host": "attacker.example:8765"})
-    assert status == 403 and "loopback" in body["error"], (status, body)
     status, body = dashboard.request("POST", "/api/cancel?handle=" + quoted(handle),
-                                     {"X-Sortie-UI": "cancel"})
+                                     {"X-Sortie-Token": dashboard.token})
     assert status == 403 and "--allow-cancel" in body["error"], (status, body)
     # A request line far beyond any limit, and a connection that sends half a request and stops.
     with socket.create_connection(("127.0.0.1", dashboard.port)) as raw:
         raw.sendall(b"GET /" + b"a" * 1_000_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
         assert raw.recv(64).split()[1].startswith(b"4"), "an enormous request line is not a 4xx"
     assert dashboard.get("/api/config")["allow_cancel"] is False, "the server did not survive"
-    print(f"bad requests: {len(bad) + 4} answered 4xx; the server still answers")
+    print(f"bad requests: {len(bad) + 3} answered 4xx; the server still answers")
+
+
+def check_host_guard(dashboard):
+    """Only requests addressed to the server's own names with its port are answered, so a page
+    whose own name rebinds to 127.0.0.1 (DNS rebinding) reads nothing."""
+    port = dashboard.port
+    refused = [f"127.attacker.example:{port}", f"127.0.0.1.evil:{port}", f"attacker.example:{port}",
+               f"localhost.:{port}", f"127.0.0.2:{port}", f"127.0.0.1:{port - 1}", "127.0.0.1",
+               f"[::1]:{port}.evil", ""]
+    for host in refused:
+        status, body = dashboard.request("GET", "/api/apps", {"Host": host})
+        assert status == 403 and f"127.0.0.1:{port}" in body["error"], (host, status, body)
+    accepted = [f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", f"[::1]:{port}"]
+    for host in accepted:
+        status, body = dashboard.request("GET", "/api/apps", {"Host": host})
+        assert status == 200, (host, status, body)
+    print(f"Host: {len(refused)} other names refused (403), {len(accepted)} own names answered")
+
+
+def check_secrets(dashboard, scratch):
+    """The value of an app's secret env var is masked in every answer about the app, as `sortie
+    describe` masks it: its definition, the apps list, the event stream, a log it printed it to,
+    and an experiment whose sweep set it."""
+    scratch.sortie("launch", str(scratch.root / "sweep" / "secret_sweep.yaml"))
+    listed = json.loads(scratch.sortie("experiments", "list", "--json"))["experiments"]
+    experiment_path = "/api/experiments/" + str(
+        next(e["id"] for e in listed if e["title"] == "secret sweep"))
+    experiment = dashboard.get(experiment_path)
+    assert experiment["work_units"][0]["args"] == {"$API_TOKEN": "********"}, experiment
+    handle = scratch.sortie("run", "-s", "local_cwd", "utils.sh", "--env", "API_TOKEN=s3cret",
+                            "echo token=$API_TOKEN").strip()
+    app_path = "/api/app?handle=" + quoted(handle)
+    dashboard.wait_for(lambda: dashboard.get(app_path)["state"] == "SUCCEEDED",
+                       "the app with a secret to succeed")
+    app = dashboard.get(app_path)
+    assert app["app"]["roles"][0]["env"]["API_TOKEN"] == "********", app["app"]
+    connection, response = open_stream(dashboard, "/api/logs?handle=" + quoted(handle))
+    log = read_events(response)
+    connection.close()
+    assert [json.loads(data)["text"] for _, kind, data in log if kind == "message"] == [
+        "token=********"], log
+    connection, response = open_stream(dashboard, "/api/events")
+    events = read_events(response)
+    connection.close()
+    answers = {app_path: app, "/api/apps": dashboard.get("/api/apps"), "/api/logs": log,
+               "/api/events": events, experiment_path: experiment}
+    for path, answer in answers.items():
+        assert "s3cret" not in json.dumps(answer), f"{path} shows the secret: {answer}"
+    print(f"secrets: API_TOKEN masked in {', '.join(answers)}")
+
+
+def check_write_token(dashboard, handle):
+    """A cancel needs the token of the URL `sortie ui` printed (its fragment): none, a wrong one,
+    or the header the page sent before tokens, is 403 and cancels nothing."""
+    path = "/api/cancel?handle=" + quoted(handle)
+    assert len(dashboard.token) == 64, f"no token in the printed URL {dashboard.printed_url}"
+    wrong = ("1" if dashboard.token[0] == "0" else "0") + dashboard.token[1:]
+    for headers in ({}, {"X-Sortie-UI": "cancel"}, {"X-Sortie-Token": wrong},
+                    {"X-Sortie-Token": dashboard.token[:-1]},
+                    {"X-Sortie-Token": dashboard.token,
+                     "Host": f"127.attacker.example:{dashboard.port}"}):
+        status, body = dashboard.request("POST", path, headers)
+        assert status == 403, (headers, status, body)
+        assert "X-Sortie-Token" in body["error"] or "Host" in headers, (headers, body)
+    assert dashboard.get(path.replace("cancel", "app"))["state"] == "RUNNING"
+    status, body = dashboard.request("POST", path, {"X-Sortie-Token": dashboard.token})
+    assert status == 202 and body["cancel_requested"] == handle, (status, body)
+    dashboard.wait_for(lambda: dashboard.get(path.replace("cancel", "app"))["state"] == "CANCELLED",
+                       "the app cancelled with the token")
+    print("write token: 5 cancels without the right token refused (403); with it, cancelled")
 
 
 def follow(response, received):
@@ -148,6 +217,7 @@ def main(prefix, scratch_dir):
     scratch = Scratch(prefix, scratch_dir)
     experiment_id = scratch.launch_sweep()
     dashboard = Dashboard(scratch)
+    cancelling = Dashboard(scratch, "--allow-cancel")
     try:
         units = check_sweep_json(dashboard, experiment_id)
         handles = [unit["jobs"][0]["handle"] for unit in units]
@@ -161,15 +231,18 @@ def main(prefix, scratch_dir):
             ("0.01", "32")], failed
         ticker = scratch.run_ticker(600)
         check_bad_requests(dashboard, ticker)
+        check_host_guard(dashboard)
+        check_secrets(dashboard, scratch)
         check_six_viewers(dashboard, ticker)
         logs = "/api/logs?handle=" + quoted(handles[0])
         connection, response = open_stream(dashboard, logs)
         events = read_events(response)
         assert events[-1][1] == "end" and "training with" in events[0][2], events
         connection.close()
-        scratch.sortie("cancel", ticker)
+        check_write_token(cancelling, ticker)
     finally:
         dashboard.stop()
+        cancelling.stop()
     print("ui_http: all checks passed")
 
 

@@ -60,8 +60,12 @@ class Dashboard:
                                         cwd=scratch.root, stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         assert line.startswith("sortie ui: serving http://127.0.0.1:"), f"printed: {line!r}"
-        self.url = line.split()[3]
-        self.port = urllib.parse.urlparse(self.url).port
+        self.printed_url = line.split()[3]
+        printed = urllib.parse.urlparse(self.printed_url)
+        # The pages' root; the token that writes need comes in the fragment (#token=...).
+        self.url = printed._replace(fragment="").geturl()
+        self.token = urllib.parse.parse_qs(printed.fragment).get("token", [""])[0]
+        self.port = printed.port
 
     def connection(self, timeout=10):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)

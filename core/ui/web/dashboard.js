@@ -11,6 +11,20 @@ const ATTENTION = ["FAILED", "CANCELLED", "UNKNOWN", "RUNNING", "PENDING", "SUBM
 const page = document.getElementById("page");
 let config = { allow_cancel: false };
 
+// The token of the URL `sortie ui` printed (#token=...), which every write sends. It is kept for
+// this tab, since links between pages drop the fragment, and taken out of the address bar, so a
+// shared link carries no token.
+const TOKEN_KEY = "sortie-ui-token";
+function takeToken() {
+  const given = location.hash.match(/^#token=([0-9a-f]+)$/);
+  if (given) {
+    sessionStorage.setItem(TOKEN_KEY, given[1]);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) || "";
+}
+const token = takeToken();
+
 function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
@@ -183,7 +197,7 @@ function logPane(handle, role, replica) {
 async function cancelApp(handle, button) {
   button.disabled = true;
   const response = await fetch("/api/cancel?handle=" + encodeURIComponent(handle),
-    { method: "POST", headers: { "X-Sortie-UI": "cancel" } });
+    { method: "POST", headers: { "X-Sortie-Token": token } });
   if (!response.ok) {
     button.disabled = false;
     alert((await response.json()).error);
