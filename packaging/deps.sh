@@ -2,9 +2,9 @@
 # Installs what sortie needs on Debian 12 (run as root). `deps.sh build`: what building, packaging
 # (cpack) and running sortie need; `deps.sh` or `deps.sh test`: that and what the tests need.
 # Idempotent: packages already present are not touched, and apt's index is refreshed only when
-# something is missing.
+# something is missing. Waits for another package manager to finish (packaging/apt.sh).
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
+source "$(dirname "$0")/apt.sh"
 group=${1:-test}
 packages=(
   cmake g++ make pkg-config ccache dpkg-dev file
@@ -43,6 +43,6 @@ for package in "${packages[@]}"; do
 done
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  apt_get update -qq
+  apt_get install -y -qq --no-install-recommends "${missing[@]}"
 fi

@@ -3,7 +3,8 @@
 # its collected packages hide a missing install step.
 #
 #   1. In a minimal Debian 12 root (mmdebstrap), on a clone of the committed HEAD, runs the
-#      README's first command exactly as README.md writes it (the quickstart).
+#      README's first command exactly as README.md writes it (the quickstart), while another
+#      process holds dpkg's lock for its first 20 s, as a fresh cloud machine's apt timers do.
 #   2. There, makes the .deb with CPack (cd build && cpack -G DEB).
 #   3. In a second brand-new root, where only what the package declares gets installed, runs
 #      apt-get install ./sortie_*.deb, then as a plain user from /tmp: a job with /usr/bin/sortie,
@@ -19,6 +20,7 @@
 # at the same path as this tree, so the root's build hits what the host's build compiled.
 # Limits: a chroot, not a VM: the host's kernel, no systemd; nothing here needs Docker.
 set -euo pipefail
+source "$(dirname "$0")/apt.sh"
 
 say() { echo "fresh-root: $*"; }
 fail() {
@@ -35,6 +37,7 @@ git -C "$top" diff --quiet HEAD ||
 cache=${SORTIE_FRESH_CACHE:-/var/cache/sortie-fresh-root}
 work=${SORTIE_FRESH_DIR:-/var/tmp/sortie-fresh-root}
 user=fresh-user
+lock_hold=20
 mkdir -p "$cache" "$work"
 
 phase="start"
@@ -103,7 +106,7 @@ begin "a minimal Debian 12 root (cached weekly)"
 tarball=$cache/bookworm.tar
 if [ ! -s "$tarball" ] || [ -n "$(find "$tarball" -mtime +7)" ]; then
   command -v mmdebstrap >/dev/null || {
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap
+    apt_get update -qq && apt_get install -y -qq mmdebstrap
   } || fail "could not install mmdebstrap"
   # git and ca-certificates: whoever follows the README has cloned the repository.
   part=$tarball.$$.part
@@ -164,9 +167,22 @@ finish
 readme_command=$(awk '/^```/ { if (inside) exit; inside = 1; next } inside && NF { print; exit }' \
   "$clone/README.md" | sed 's/[[:space:]]\+#.*$//')
 [ -n "$readme_command" ] || fail "README.md has no command in its first fenced block"
-begin "README's first command: $readme_command"
-in_root "$build_root" "cd $(printf %q "$top") && $readme_command" ||
+begin "README's first command, the dpkg lock held for its first $lock_hold s: $readme_command"
+# A fresh cloud machine's apt timers hold dpkg's lock in its first minutes: another process holds
+# it here while the command starts, which must wait for it (packaging/apt.sh) and then succeed.
+# apt locks with fcntl (flock(1) would not stop it); perl-base is on every Debian; the struct
+# flock is 64-bit Linux's: type, whence, padding, start, length (0: the whole file), pid.
+lock=$build_root/var/lib/dpkg/lock-frontend
+exec {holder}< <(perl -MFcntl -e 'open(my $f, ">>", $ARGV[0]) or die "$ARGV[0]: $!\n";
+  fcntl($f, F_SETLK, pack("s s x4 q q i x4", F_WRLCK, SEEK_SET, 0, 0, 0)) or die "lock: $!\n";
+  $| = 1; print "held\n"; sleep $ARGV[1]' "$lock" "$lock_hold")
+read -r -u "$holder" _ || fail "could not hold $lock"
+readme_log=$build_root/tmp/readme-command.log
+in_root "$build_root" "cd $(printf %q "$top") && $readme_command" 2>&1 | tee "$readme_log" ||
   fail "the README's first command \`$readme_command\` failed on a fresh Debian 12 (output above)"
+exec {holder}<&-
+grep -q "waiting .* lock /var/lib/dpkg/lock-frontend, held by" "$readme_log" ||
+  fail "the README's first command did not wait for the dpkg lock another process held"
 if [ -s "$build_root$stats_log" ]; then
   CCACHE_STATSLOG=$build_root$stats_log ccache --show-log-stats | grep -E '^ *(Hits|Misses):' |
     sed 's/^ */fresh-root: ccache in the root: /'
@@ -185,9 +201,9 @@ finish
 begin "run root: apt-get install ./$(basename "${packages[0]}")"
 new_root run
 run_root=$root
-cp "${packages[0]}" "$run_root/tmp/"
-in_root "$run_root" "cd /tmp && apt-get update -qq &&
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ./sortie_*.deb &&
+cp "${packages[0]}" "$clone/packaging/apt.sh" "$run_root/tmp/"
+in_root "$run_root" "cd /tmp && source apt.sh && apt_get update -qq &&
+  apt_get install -y -qq --no-install-recommends ./sortie_*.deb &&
   useradd --create-home $user" || fail "apt-get could not install the .deb in a fresh root"
 finish
 

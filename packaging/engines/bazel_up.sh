@@ -8,7 +8,7 @@
 # Idempotent: a second run only checks. The workspace side (local_repository stand-ins for the
 # rules Bazel 4 would download, and a .bazelrc) is in examples/bazel; see docs/bazel-packagers.md.
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
+source "$(dirname "$0")/../apt.sh"
 
 fail() {
   echo "bazel_up.sh: $*" >&2
@@ -21,10 +21,7 @@ for package in bazel-bootstrap bazel-rules-java python3-absl python3-six python-
     missing+=("$package")
 done
 if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}"
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
-    { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
-    fail "could not install ${missing[*]} with apt-get"
+  apt_install "${missing[@]}"
 fi
 
 six_source=/usr/lib/python3/dist-packages/six.py

@@ -7,12 +7,12 @@
 # Idempotent: a second run only checks. Talks to the Engine API with curl, so any docker CLI
 # version (or none) will do. Honours DOCKER_HOST=unix:///path.
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
 
 image=sortie-test/busybox:latest
 recipe=1  # bump when the Dockerfile below changes; the image is rebuilt when its label differs
 ENGINE_MAX_TIME=60
 source "$(dirname "$0")/engine_socket.sh"
+source "$(dirname "$0")/../apt.sh"
 engine_up() { curl -sf --max-time 5 --unix-socket "$socket" http://localhost/_ping >/dev/null 2>&1; }
 
 missing=()
@@ -20,10 +20,7 @@ command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 [[ -x /bin/busybox ]] && /bin/busybox --list 2>/dev/null | grep -qx httpd || missing+=(busybox-static)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}"
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
-    { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
-    fail "could not install ${missing[*]} with apt-get"
+  apt_install "${missing[@]}"
 fi
 
 if ! engine_up; then

@@ -6,11 +6,11 @@
 # busybox as /bin/sh and the usual tools. Needs the Engine docker_up.sh starts (root, Debian 12).
 # Idempotent and fast: nothing is rebuilt while the image carries the current recipe label.
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
 
 image=sortie-test/python:3.11
 recipe=1  # bump when the image's content changes; the image is rebuilt when its label differs
 source "$(dirname "$0")/engine_socket.sh"
+source "$(dirname "$0")/../apt.sh"
 
 current=$(engine "http://localhost/images/$image/json" 2>/dev/null |
   sed -n 's/.*"sortie-test.recipe":"\([^"]*\)".*/\1/p' | head -n 1) ||
@@ -24,10 +24,7 @@ missing=()
 [[ -x /usr/bin/python3.11 ]] || missing+=(python3.11)
 [[ -x /bin/busybox ]] && /bin/busybox --list 2>/dev/null | grep -qx sh || missing+=(busybox-static)
 if ((${#missing[@]})); then
-  echo "installing: ${missing[*]}"
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
-    { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } ||
-    fail "could not install ${missing[*]} with apt-get"
+  apt_install "${missing[@]}"
 fi
 
 context=$(mktemp -d)

@@ -5,7 +5,7 @@
 # so the registry gets its own config. dockerd trusts registries on 127.0.0.0/8 over plain HTTP,
 # so pushing to localhost:5000 needs no daemon configuration.
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
+source "$(dirname "$0")/../apt.sh"
 port=${SORTIE_REGISTRY_PORT:-5000}
 root=/var/lib/sortie-registry
 config=/etc/sortie-registry/config.yml
@@ -21,10 +21,7 @@ if registry_up; then
   exit 0
 fi
 if ! command -v docker-registry >/dev/null 2>&1; then
-  echo "installing: docker-registry"
-  apt-get install -y -qq --no-install-recommends docker-registry >/dev/null 2>&1 ||
-    { apt-get update -qq && apt-get install -y -qq --no-install-recommends docker-registry; } ||
-    fail "could not install docker-registry with apt-get"
+  apt_install docker-registry
 fi
 mkdir -p "$root" "$(dirname "$config")"
 cat >"$config" <<EOF

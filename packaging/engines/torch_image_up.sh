@@ -9,12 +9,12 @@
 # Needs the Engine docker_up.sh starts (root, Debian 12). Idempotent and fast: nothing is rebuilt
 # while the image carries the current recipe label and was built on the current Python image.
 set -euo pipefail
-export DEBIAN_FRONTEND=noninteractive
 
 image=sortie-test/torch:1.13
 base=sortie-test/python:3.11
 recipe=1  # bump when the image's content changes; the image is rebuilt when its label differs
 source "$(dirname "$0")/engine_socket.sh"
+source "$(dirname "$0")/../apt.sh"
 label() { sed -n 's/.*"sortie-test.recipe":"\([^"]*\)".*/\1/p' | head -n 1; }
 
 base_id=$(engine "http://localhost/images/$base/json" 2>/dev/null |
@@ -29,10 +29,7 @@ if [[ "$(engine "http://localhost/images/$image/json" 2>/dev/null | label)" == "
 fi
 
 if ! /usr/bin/python3.11 -c 'import torch' 2>/dev/null; then
-  echo "installing: python3-torch"
-  apt-get install -y -qq --no-install-recommends python3-torch >/dev/null 2>&1 ||
-    { apt-get update -qq && apt-get install -y -qq --no-install-recommends python3-torch; } ||
-    fail "could not install python3-torch with apt-get"
+  apt_install python3-torch
 fi
 
 # What a DDP job (torchrun, its elastic agent, c10d rendezvous, a gloo DDP worker) imports and
