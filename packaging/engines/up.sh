@@ -5,11 +5,9 @@
 # packaging/test.sh alongside the build.
 set -euo pipefail
 cd "$(dirname "$0")"
-bash docker_up.sh
-bash python_image_up.sh
-bash torch_image_up.sh
-bash registry_up.sh
-bash k8s_validators.sh
-bash vertex_validators.sh
-bash bazel_up.sh
-bash slurm_up.sh
+# In this order: the images need the Engine. A failed step ends the run with a last line that
+# names it, which packaging/test.sh quotes.
+for step in docker_up.sh python_image_up.sh torch_image_up.sh registry_up.sh k8s_validators.sh \
+  vertex_validators.sh bazel_up.sh slurm_up.sh; do
+  bash "$step" || { echo "up.sh: $step failed (exit status $?)" >&2; exit 1; }
+done
