@@ -50,7 +50,8 @@ std::vector<std::string> reconcile_submissions(Session& session) {
       auto scheduler = session.scheduler(record.scheduler, record.session);
       core::AppStatus status;
       std::string outcome;
-      if (const auto json = scheduler->describe(record.app_id)) {
+      const std::optional<std::string> json = scheduler->describe(record.app_id);
+      if (json) {
         status = core::status_from_json(*json, scheduler->context());
         outcome = record.scheduler + " reports it " + core::to_string(status.state);
       } else {
@@ -59,11 +60,12 @@ std::vector<std::string> reconcile_submissions(Session& session) {
         status.msg =
             "submission interrupted: " + died + ", before " + record.scheduler + " accepted it";
         outcome = record.scheduler + " never got it, recorded FAILED";
-        // Its work unit was not launched: an experiment lists only apps its scheduler got.
-        store.unlink_from_experiments(record.handle);
       }
-      store.record_status(record.handle, status);
-      settled.push_back("app " + record.handle + ": " + died + "; " + outcome);
+      // The submitter may have confirmed the record after the list and exited before its pid was
+      // checked: the store judges the record again under its lock, and leaves a confirmed one.
+      if (store.settle_submission(record, status, !json)) {
+        settled.push_back("app " + record.handle + ": " + died + "; " + outcome);
+      }
     } catch (const core::Error&) {
       // Left UNSUBMITTED: the next command tries again.
     }

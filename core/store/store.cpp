@@ -174,6 +174,54 @@ void insert_experiment_jobs(sqlite3* db, const std::string& path, const std::str
   }
 }
 
+// Replaces the app's state, restarts, msg and replicas with `status`, with a "state" event when
+// the state differs from `previous`; inside a write transaction.
+void write_status(sqlite3* db, const std::string& path, const std::string& handle,
+                  const std::string& previous, const AppStatus& status, const std::string& action) {
+  const int64_t now = now_ns();
+  Statement update(db, path,
+                   "UPDATE apps SET state = ?2, num_restarts = ?3, msg = ?4, ui_url = ?5, "
+                   "structured_error_msg = ?6, updated_at = ?7 WHERE handle = ?1",
+                   action);
+  update.bind(1, handle)
+      .bind(2, to_string(status.state))
+      .bind(3, int64_t{status.num_restarts})
+      .bind(4, status.msg)
+      .bind(5, status.ui_url)
+      .bind(6, status.structured_error_msg)
+      .bind(7, now)
+      .run();
+  Statement clear(db, path, "DELETE FROM replicas WHERE handle = ?1", action);
+  clear.bind(1, handle).run();
+  Statement insert(db, path,
+                   "INSERT INTO replicas (handle, role, replica_id, state, pid, exit_code, "
+                   "hostname, restarts, started_at, finished_at, msg) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                   action + " (each role's replica ids must be unique)");
+  for (const RoleStatus& role : status.roles) {
+    for (const ReplicaStatus& replica : role.replicas) {
+      std::optional<int64_t> exit_code;
+      if (replica.exit_code) exit_code = *replica.exit_code;
+      insert.bind(1, handle)
+          .bind(2, role.role)
+          .bind(3, int64_t{replica.id})
+          .bind(4, to_string(replica.state))
+          .bind(5, replica.pid)
+          .bind(6, exit_code)
+          .bind(7, replica.hostname)
+          .bind(8, int64_t{replica.restarts})
+          .bind(9, replica.started_at)
+          .bind(10, replica.finished_at)
+          .bind(11, replica.msg)
+          .run();
+      insert.reset();
+    }
+  }
+  if (previous != to_string(status.state)) {
+    insert_event(db, path, handle, now, "state", to_string(status.state));
+  }
+}
+
 }  // namespace
 
 std::string AppStore::default_path() {
@@ -291,49 +339,29 @@ void AppStore::record_status(const std::string& handle, const AppStatus& status)
   write_transaction(db_, path_, action, [&] {
     const std::optional<std::string> previous = recorded_state(db_, path_, handle);
     if (!previous) throw unknown_app(handle, path_);
-    const int64_t now = now_ns();
-    Statement update(db_, path_,
-                     "UPDATE apps SET state = ?2, num_restarts = ?3, msg = ?4, ui_url = ?5, "
-                     "structured_error_msg = ?6, updated_at = ?7 WHERE handle = ?1",
-                     action);
-    update.bind(1, handle)
-        .bind(2, to_string(status.state))
-        .bind(3, int64_t{status.num_restarts})
-        .bind(4, status.msg)
-        .bind(5, status.ui_url)
-        .bind(6, status.structured_error_msg)
-        .bind(7, now)
-        .run();
-    Statement clear(db_, path_, "DELETE FROM replicas WHERE handle = ?1", action);
-    clear.bind(1, handle).run();
-    Statement insert(db_, path_,
-                     "INSERT INTO replicas (handle, role, replica_id, state, pid, exit_code, "
-                     "hostname, restarts, started_at, finished_at, msg) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                     action + " (each role's replica ids must be unique)");
-    for (const RoleStatus& role : status.roles) {
-      for (const ReplicaStatus& replica : role.replicas) {
-        std::optional<int64_t> exit_code;
-        if (replica.exit_code) exit_code = *replica.exit_code;
-        insert.bind(1, handle)
-            .bind(2, role.role)
-            .bind(3, int64_t{replica.id})
-            .bind(4, to_string(replica.state))
-            .bind(5, replica.pid)
-            .bind(6, exit_code)
-            .bind(7, replica.hostname)
-            .bind(8, int64_t{replica.restarts})
-            .bind(9, replica.started_at)
-            .bind(10, replica.finished_at)
-            .bind(11, replica.msg)
-            .run();
-        insert.reset();
-      }
-    }
-    if (*previous != to_string(status.state)) {
-      insert_event(db_, path_, handle, now, "state", to_string(status.state));
-    }
+    write_status(db_, path_, handle, *previous, status, action);
   });
+}
+
+bool AppStore::settle_submission(const AppRecord& listed, const AppStatus& status,
+                                 bool never_scheduled) {
+  const std::string action = "settling the submission of app " + listed.handle;
+  bool settled = false;
+  write_transaction(db_, path_, action, [&] {
+    Statement current(db_, path_, "SELECT state, msg FROM apps WHERE handle = ?1", action);
+    current.bind(1, listed.handle);
+    if (!current.step() || current.text(0) != to_string(AppState::kUnsubmitted) ||
+        current.text(1) != listed.msg) {
+      return;
+    }
+    if (never_scheduled) {
+      Statement unlink(db_, path_, "DELETE FROM experiment_jobs WHERE handle = ?1", action);
+      unlink.bind(1, listed.handle).run();
+    }
+    write_status(db_, path_, listed.handle, current.text(0), status, action);
+    settled = true;
+  });
+  return settled;
 }
 
 void AppStore::add_event(const std::string& handle, const std::string& kind,

@@ -97,14 +97,6 @@ int AppStore::reserve_work_unit(int64_t experiment_id, const std::string& args_j
   return static_cast<int>(id);
 }
 
-void AppStore::unlink_from_experiments(const std::string& handle) {
-  const std::string action = "removing app " + handle + " from its work units";
-  write_transaction(db_, path_, action, [&] {
-    Statement unlink(db_, path_, "DELETE FROM experiment_jobs WHERE handle = ?1", action);
-    unlink.bind(1, handle).run();
-  });
-}
-
 void AppStore::begin_launch(int64_t experiment_id, const LaunchMarker& launch) {
   write_launch(db_, path_, experiment_id, launch, "",
                "marking the launch of experiment " + std::to_string(experiment_id));

@@ -80,17 +80,20 @@ TEST_F(ExperimentStoreTest, AnAppAndItsJobsAreRecordedTogetherOrNotAtAll) {
   EXPECT_THROW(store->reserve_work_unit(42, "{}"), Error);
 }
 
-TEST_F(ExperimentStoreTest, ForgettingOrUnlinkingAnAppTakesItOutOfItsWorkUnit) {
+TEST_F(ExperimentStoreTest, ForgettingOrSettlingAnAppItsSchedulerNeverGotTakesItOutOfItsUnit) {
   auto store = AppStore::open(path());
   const int64_t id = store->create_experiment("x", "/w");
   const int unit1 = store->reserve_work_unit(id, "{}");
   const int unit2 = store->reserve_work_unit(id, "{}");
   store->record_submission(sample_record("refused"),
                            WorkUnitLink{id, unit1, {{"j", "1_1_j", "", "j"}}});
-  store->record_submission(sample_record("never-got"),
-                           WorkUnitLink{id, unit2, {{"j", "1_2_j", "", "j"}}});
+  AppRecord never_got = sample_record("never-got");
+  never_got.state = AppState::kUnsubmitted;
+  store->record_submission(never_got, WorkUnitLink{id, unit2, {{"j", "1_2_j", "", "j"}}});
   store->forget("local://default/refused");
-  store->unlink_from_experiments("local://default/never-got");
+  AppStatus failed;
+  failed.state = AppState::kFailed;
+  ASSERT_TRUE(store->settle_submission(never_got, failed, /*never_scheduled=*/true));
   const auto units = store->work_units(id);
   ASSERT_EQ(units.size(), 2u);
   EXPECT_TRUE(units[0].jobs.empty());

@@ -318,6 +318,35 @@ TEST_F(AppStoreTest, FailedStatusWriteKeepsThePreviousStatus) {
   EXPECT_EQ(store->events(handle).size(), 2u);
 }
 
+// A reconciler lists a record UNSUBMITTED; before it settles, the submitter confirms it (or
+// another reconciler settles it): the settling writes nothing over that.
+TEST_F(AppStoreTest, SettlingASubmissionWritesOnlyOverTheRecordAsListed) {
+  auto store = AppStore::open(path());
+  AppRecord listed = sample_record("a1");
+  listed.state = AppState::kUnsubmitted;
+  listed.msg = "submitting (sortie pid 42)";
+  store->record_submission(listed);
+  store->record_status(listed.handle, sample_status("a1", AppState::kSubmitted, 0));
+  const AppStatus failed = sample_status("a1", AppState::kFailed, 0);
+  EXPECT_FALSE(store->settle_submission(listed, failed, /*never_scheduled=*/false));
+  EXPECT_EQ(store->get(listed.handle)->state, AppState::kSubmitted);
+
+  AppRecord other = listed;
+  other.app_id = "a2";
+  other.handle = "local://default/a2";
+  store->record_submission(other);
+  AppRecord listed_earlier = other;
+  listed_earlier.msg = "submitting (sortie pid 41)";  // the same handle, another submission
+  EXPECT_FALSE(store->settle_submission(listed_earlier, failed, false));
+  EXPECT_TRUE(store->settle_submission(other, failed, false));
+  EXPECT_EQ(store->get(other.handle)->state, AppState::kFailed);
+  EXPECT_FALSE(store->settle_submission(other, failed, false));  // settled once only
+  const std::vector<AppEvent> events = store->events(other.handle);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1].detail, "FAILED");
+  EXPECT_FALSE(store->settle_submission(sample_record("unknown"), failed, false));
+}
+
 TEST_F(AppStoreTest, SecondConnectionSeesTheFirstsWrites) {
   auto writer = AppStore::open(path());
   auto reader = AppStore::open(path());

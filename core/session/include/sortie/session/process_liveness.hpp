@@ -11,7 +11,9 @@
 
 namespace sortie::session {
 
-// When `pid` started, in ns since the epoch, or nullopt when it does not run (or is a zombie).
+// When `pid` started, in ns since the epoch, or nullopt when it does not run (or is a zombie, or
+// exits while it is read, or is another user's process that /proc hides). Throws
+// Error(UNAVAILABLE) when /proc cannot be read for another reason (no file descriptors left).
 std::optional<int64_t> process_started_at(pid_t pid);
 
 // True while `pid` runs and started no later than `at` (ns since the epoch): the process that

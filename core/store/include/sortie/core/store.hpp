@@ -121,9 +121,12 @@ class AppStore {
   // Deletes the app with its roles, replicas, events and experiment jobs: for a submission its
   // scheduler refused, so the app never existed. No-op for an unknown handle.
   void forget(const std::string& handle);
-  // Removes the app from the work units that named it, keeping its own record: for a submission
-  // its scheduler never got, so its work unit was not launched.
-  void unlink_from_experiments(const std::string& handle);
+  // Settles a submission whose submitter died (sortie/session/submission.hpp): records `status`
+  // only if the app, read again under the write lock, is still UNSUBMITTED with `listed`'s
+  // message; `never_scheduled` (its scheduler never got it) also takes it out of its work units,
+  // keeping its own record, so its work unit reads as not launched. False, writing nothing, when
+  // since `listed` was read its submitter confirmed it, or another process settled or forgot it.
+  bool settle_submission(const AppRecord& listed, const AppStatus& status, bool never_scheduled);
 
   std::optional<AppRecord> get(const std::string& handle) const;
   // The last recorded status (app + replicas), or nullopt for an unknown handle.
