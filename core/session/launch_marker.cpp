@@ -42,8 +42,11 @@ std::vector<std::string> reconcile_launches(Session& session) {
     if (!launcher_gone(experiment)) continue;
     try {
       const std::string reason = partial_reason(experiment, store.work_units(experiment.id));
-      store.finish_launch(experiment.id, reason);
-      settled.push_back("experiment " + std::to_string(experiment.id) + ": PARTIAL, " + reason);
+      // The launcher may have finished and exited after the list: only a mark still there is
+      // settled (the store checks it in the write).
+      if (store.settle_launch(experiment, reason)) {
+        settled.push_back("experiment " + std::to_string(experiment.id) + ": PARTIAL, " + reason);
+      }
     } catch (const core::Error&) {
       // Left marked: readers still say PARTIAL, and the next command tries again.
     }

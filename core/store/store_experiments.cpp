@@ -107,6 +107,26 @@ void AppStore::finish_launch(int64_t experiment_id, const std::string& partial_r
                "recording the end of the launch of experiment " + std::to_string(experiment_id));
 }
 
+bool AppStore::settle_launch(const ExperimentRecord& listed, const std::string& partial_reason) {
+  if (!listed.launch) return false;
+  const std::string action = "settling the launch of experiment " + std::to_string(listed.id);
+  bool settled = false;
+  write_transaction(db_, path_, action, [&] {
+    Statement update(db_, path_,
+                     "UPDATE experiments SET launcher_pid = NULL, launcher_started_at = NULL, "
+                     "units_expected = NULL, partial_reason = ?2 "
+                     "WHERE id = ?1 AND launcher_pid = ?3 AND launcher_started_at = ?4",
+                     action);
+    update.bind(1, listed.id)
+        .bind(2, partial_reason)
+        .bind(3, listed.launch->pid)
+        .bind(4, listed.launch->process_started_at)
+        .run();
+    settled = sqlite3_changes(db_) > 0;
+  });
+  return settled;
+}
+
 std::optional<ExperimentRecord> AppStore::experiment(int64_t id) const {
   const std::vector<ExperimentRecord> found =
       select_experiments(db_, path_, "WHERE id = " + std::to_string(id), 0,

@@ -1,6 +1,7 @@
 // Atomic submit (finding F6, sortie/session/submission.hpp): a record left UNSUBMITTED by a
 // submitter that died is settled by the next session that opens the store, and says so; one
-// whose submitter still runs is left alone.
+// whose submitter still runs, or confirmed it before it died, is left alone. The same for a
+// launch mark (sortie/session/launch_marker.hpp).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -68,6 +69,33 @@ class SubmissionTest : public ::testing::Test {
                         std::to_string(pid));
   }
 
+  // Another process's write to the store, begun now and committed a second later: long enough
+  // for a reconciler to list what it has not changed yet and then wait for the lock (should the
+  // list come later, it sees the write and the test cannot tell a fix from its absence).
+  class WriteCommittedLater {
+   public:
+    explicit WriteCommittedLater(const std::string& sql) {
+      EXPECT_EQ(sqlite3_open(core::AppStore::default_path().c_str(), &db_), SQLITE_OK);
+      EXPECT_EQ(sqlite3_exec(db_, ("BEGIN IMMEDIATE; " + sql).c_str(), nullptr, nullptr, nullptr),
+                SQLITE_OK)
+          << sqlite3_errmsg(db_);
+      commit_ = std::thread([db = db_] {
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+      });
+    }
+    ~WriteCommittedLater() {
+      commit_.join();
+      sqlite3_close(db_);
+    }
+    WriteCommittedLater(const WriteCommittedLater&) = delete;
+    WriteCommittedLater& operator=(const WriteCommittedLater&) = delete;
+
+   private:
+    sqlite3* db_ = nullptr;
+    std::thread commit_;
+  };
+
   std::string state_dir_;
   std::vector<std::string> settled_;
 };
@@ -111,24 +139,35 @@ TEST_F(SubmissionTest, ARecordOfALiveSubmitterIsLeftAlone) {
 // reconciler lists, and committed while it waits for the lock to settle the record.
 TEST_F(SubmissionTest, ASubmissionConfirmedAfterTheListIsLeftAlone) {
   record_unsubmitted("confirmed", message_of(dead_pid()));
-  sqlite3* submitter = nullptr;
-  ASSERT_EQ(sqlite3_open(core::AppStore::default_path().c_str(), &submitter), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(submitter,
-                         "BEGIN IMMEDIATE; UPDATE apps SET state = 'SUBMITTED', msg = '' "
-                         "WHERE handle = 'local_cwd://default/confirmed'",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  // Long enough for the reconciler to list and then wait; should it list later, it finds the
-  // record confirmed and the test passes without telling the fix from its absence.
-  std::thread confirm([submitter] {
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-    sqlite3_exec(submitter, "COMMIT", nullptr, nullptr, nullptr);
-  });
-  auto s = session();
-  const auto state = s->store().get("local_cwd://default/confirmed")->state;
-  confirm.join();
-  sqlite3_close(submitter);
-  EXPECT_EQ(state, core::AppState::kSubmitted);
+  {
+    const WriteCommittedLater confirmation(
+        "UPDATE apps SET state = 'SUBMITTED', msg = '' "
+        "WHERE handle = 'local_cwd://default/confirmed'");
+    session()->store();
+  }
+  EXPECT_EQ(session()->store().get("local_cwd://default/confirmed")->state,
+            core::AppState::kSubmitted);
+  EXPECT_TRUE(settled_.empty()) << settled_[0];
+}
+
+// The same for a launch: its launcher cleared the mark and exited after the list.
+TEST_F(SubmissionTest, ALaunchFinishedAfterTheListIsNotPartial) {
+  int64_t experiment = 0;
+  {
+    auto store = core::AppStore::open(core::AppStore::default_path());
+    experiment = store->create_experiment("sweep", "/w");
+    store->begin_launch(experiment, core::LaunchMarker{dead_pid(), now_ns(), 1});
+  }
+  {
+    const WriteCommittedLater finish(
+        "UPDATE experiments SET launcher_pid = NULL, launcher_started_at = NULL, "
+        "units_expected = NULL, partial_reason = '' WHERE id = " +
+        std::to_string(experiment));
+    session()->store();
+  }
+  const auto record = session()->store().experiment(experiment);
+  EXPECT_FALSE(record->launch.has_value());
+  EXPECT_EQ(record->partial_reason, "");
   EXPECT_TRUE(settled_.empty()) << settled_[0];
 }
 

@@ -102,6 +102,27 @@ TEST_F(ExperimentStoreTest, ForgettingOrSettlingAnAppItsSchedulerNeverGotTakesIt
   EXPECT_TRUE(store->get("local://default/never-got").has_value());  // kept on record
 }
 
+// A reconciler read the launch mark; before it settles, the launcher finishes (or another
+// reconciler settles it, or a new launch marks it): the settling writes nothing over that.
+TEST_F(ExperimentStoreTest, SettlingALaunchWritesOnlyOverTheMarkAsListed) {
+  auto store = AppStore::open(path());
+  const int64_t id = store->create_experiment("sweep", "/w");
+  store->begin_launch(id, LaunchMarker{4242, 1'700'000'000'000'000'000, 2});
+  const ExperimentRecord listed = *store->experiment(id);
+  store->finish_launch(id, "");
+  EXPECT_FALSE(store->settle_launch(listed, "interrupted"));
+  EXPECT_EQ(store->experiment(id)->partial_reason, "");
+
+  store->begin_launch(id, LaunchMarker{4243, 1'700'000'000'000'000'000, 2});
+  EXPECT_FALSE(store->settle_launch(listed, "interrupted"));  // another launcher's mark
+  const ExperimentRecord relisted = *store->experiment(id);
+  EXPECT_TRUE(store->settle_launch(relisted, "interrupted"));
+  EXPECT_FALSE(store->experiment(id)->launch.has_value());
+  EXPECT_EQ(store->experiment(id)->partial_reason, "interrupted");
+  EXPECT_FALSE(store->settle_launch(relisted, "again"));  // settled once only
+  EXPECT_EQ(store->experiment(id)->partial_reason, "interrupted");
+}
+
 TEST_F(ExperimentStoreTest, ConcurrentProcessesNeverGetTheSameWorkUnitId) {
   const int64_t id = AppStore::open(path())->create_experiment("race", "/w");
   constexpr int kProcesses = 8, kUnitsEach = 10;

@@ -145,6 +145,10 @@ class AppStore {
   // `partial_reason` when the launch stopped short (empty when it did not).
   void begin_launch(int64_t experiment_id, const LaunchMarker& launch);
   void finish_launch(int64_t experiment_id, const std::string& partial_reason);
+  // finish_launch for a launcher that died (sortie/session/launch_marker.hpp), only while the
+  // experiment still carries `listed`'s mark: false, writing nothing, when since `listed` was
+  // read its launcher finished the launch, or another process settled it.
+  bool settle_launch(const ExperimentRecord& listed, const std::string& partial_reason);
   std::optional<ExperimentRecord> experiment(int64_t id) const;
   std::vector<ExperimentRecord> experiments(int limit) const;           // newest first; 0 = all
   std::vector<ExperimentRecord> launching_experiments() const;          // those with a launch mark
