@@ -767,7 +767,8 @@ class ExperimentReader {
       const std::string axis = join_field(at, name);
       if (values.kind != Node::Kind::kList) fail_expected(values, axis, "a list of values");
       if (values.items.empty()) fail(values, axis, "the list is empty; give at least one value");
-      const bool env_axis = name.starts_with(kEnvAxisPrefix);
+      // rfind, not starts_with: the fuzz build compiles this file as C++17 (tests/fuzz).
+      const bool env_axis = name.rfind(kEnvAxisPrefix, 0) == 0;
       if (env_axis) {
         xm::validate_env_vars({{name.substr(kEnvAxisPrefix.size()), ""}},
                               field_location(origin_, values.mark, axis));
@@ -791,7 +792,7 @@ class ExperimentReader {
     for (const xm::Args& combination : combinations) {
       xm::JobArgs unit;
       for (const xm::Args::Item& item : combination.items()) {
-        if (item.name->starts_with(kEnvAxisPrefix)) {
+        if (item.name->rfind(kEnvAxisPrefix, 0) == 0) {
           unit.env_vars[item.name->substr(kEnvAxisPrefix.size())] = item.value.text();
         } else {
           unit.args.set(*item.name, item.value);
