@@ -1,9 +1,12 @@
-// Issue 16's findings F2 and F3 as a user meets them: inputs nested or sized past the limits of
-// docs/limits.md are errors naming the limit, never a crash of `sortie` or a runaway in memory.
+// Issue 16's findings F2 and F3, and issue 26's A1, as a user meets them: inputs nested or sized
+// past the limits of docs/limits.md, or aliased into a cycle, are errors naming the limit or the
+// line, never a crash of `sortie` or a runaway in memory.
 #include <gtest/gtest.h>
 
 #include <regex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_harness.hpp"
 #include "hostile_inputs.hpp"
@@ -50,6 +53,38 @@ TEST(CliLimits, AnAliasBombInAnExperimentFileIsRefused) {
                             "(docs/limits.md L-3); raise it with SORTIE_LIMIT_YAML_NODES=<n>"),
             std::string::npos)
       << launch.err;
+}
+
+// Issue 26, A1: an alias inside the node it names (15 bytes) crashed `launch` (SIGSEGV, rc 139):
+// yaml-cpp resolves it to the node itself, and the reader walked that cycle until the stack
+// overflowed. It is a usage error naming the file, line and column.
+TEST(CliLimits, AnAliasCycleInAnExperimentFileIsRefused) {
+  CliSandbox sandbox;
+  const std::string file = sandbox.write_file("cwd/cycle.yaml", "title: &a [*a]\n");
+  const auto launch = sandbox.sortie({"launch", file});
+  EXPECT_EQ(launch.exit_code, 2) << launch.err;
+  EXPECT_NE(launch.err.find(file + ":1:12: an alias refers to a node that contains it (a cycle); "
+                                   "*a is inside the node anchored &a at 1:8"),
+            std::string::npos)
+      << launch.err;
+}
+
+// Issue 26, A1: the same in a spec crashed `run --dryrun --spec`; a role aliased inside its own
+// args first grew to 2.15 GB.
+TEST(CliLimits, AnAliasCycleInASpecFileIsRefused) {
+  CliSandbox sandbox;
+  for (const auto& [text, location] : std::vector<std::pair<std::string, std::string>>{
+           {"name: &n [*n]\n", ":1:11: "},
+           {"name: r\nroles:\n  - &r\n    name: main\n    entrypoint: echo\n    args: [*r]\n",
+            ":6:12: "}}) {
+    const std::string file = sandbox.write_file("cwd/cycle.yaml", text);
+    const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "--spec", file});
+    EXPECT_EQ(run.exit_code, 2) << text << run.err;
+    EXPECT_NE(
+        run.err.find(file + location + "an alias refers to a node that contains it (a cycle)"),
+        std::string::npos)
+        << run.err;
+  }
 }
 
 // F3: num_replicas: 2147483647 under --dryrun; the limit itself is accepted.

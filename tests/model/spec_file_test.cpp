@@ -1,10 +1,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/spec_file.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "hostile_inputs.hpp"
 #include "model_test_support.hpp"
@@ -63,6 +67,50 @@ TEST(SpecFileTest, YamlPastTheLimitsIsRefused) {
   EXPECT_NE(parse_error(sortie::testing::yaml_alias_bomb())
                 .find("exceeds the limit of 100000 nodes (aliases expanded)"),
             std::string::npos);
+}
+
+// Issue 26, A1: "name: &n [*n]" is a list holding itself, and crashed `run --spec` with a stack
+// overflow; a role aliased inside its own args grew to 2 GB first.
+TEST(SpecFileTest, AnAliasInsideTheNodeItNamesIsRefused) {
+  EXPECT_EQ(parse_error("name: &n [*n]\n"),
+            "spec.yaml:1:11: an alias refers to a node that contains it (a cycle); *n is inside "
+            "the node anchored &n at 1:7, and an alias may name only a node that ends before it");
+  EXPECT_EQ(parse_error("name: r\nroles:\n  - &r\n    name: main\n    entrypoint: echo\n"
+                        "    args: [*r]\n")
+                .rfind("spec.yaml:6:12: an alias refers to a node that contains it (a cycle); "
+                       "*r is inside the node anchored &r at 3:5",
+                       0),
+            0u);
+  // An alias of a node that has ended is a copy of it.
+  const AppDef copied = parse(
+      "name: r\nroles:\n  - {name: a, entrypoint: echo, args: &args [hi]}\n"
+      "  - {name: b, entrypoint: echo, args: *args}\n");
+  ASSERT_EQ(copied.roles.size(), 2u);
+  EXPECT_EQ(copied.roles[1].args, std::vector<std::string>{"hi"});
+}
+
+// Every input of the spec_file fuzz harness's corpus (tests/fuzz/corpus/spec_file/, where crash
+// inputs stay as regressions) is read as the harness reads it, here in every test run: a spec or
+// sortie::Error, never a crash or another exception.
+TEST(SpecFileTest, TheFuzzCorpusIsReadOrRefused) {
+  const std::filesystem::path corpus =
+      std::filesystem::path(SORTIE_TEST_SOURCE_DIR) / ".." / "fuzz" / "corpus" / "spec_file";
+  const auto no_resources = [](const std::string&) -> std::optional<Resource> {
+    return std::nullopt;
+  };
+  size_t inputs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+    SCOPED_TRACE(entry.path().string());
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      parse_app_spec(text.str(), "fuzz.yaml", no_resources, {});
+    } catch (const Error&) {
+    }
+    ++inputs;
+  }
+  EXPECT_GE(inputs, 2u);
 }
 
 TEST(SpecFileTest, LoadsTheEchoExample) {

@@ -241,6 +241,49 @@ TEST_F(ExperimentFileTest, FilesPastTheLimitsAreRefused) {
             "it with SORTIE_LIMIT_EXPERIMENT_FILE_BYTES=<n>");
 }
 
+// Issue 26, A1: "title: &a [*a]" (15 bytes) is a list holding itself, and crashed `launch` with
+// a stack overflow in the reader; an executable whose args alias the executable did the same.
+TEST_F(ExperimentFileTest, AnAliasInsideTheNodeItNamesIsRefused) {
+  EXPECT_EQ(located_error_of("title: &a [*a]\n"),
+            "FILE:1:12: an alias refers to a node that contains it (a cycle); *a is inside the "
+            "node anchored &a at 1:8, and an alias may name only a node that ends before it");
+  // A flow mapping is tried as JSON first, then read as YAML alike.
+  EXPECT_TRUE(starts_with(located_error_of("{title: &a [*a]}\n"),
+                          "FILE:1:13: an alias refers to a node that contains it (a cycle)"));
+  const std::string in_own_args =
+      "executables:\n  trainer: &t\n    binary: ./train.sh\n    args: {again: *t}\n"
+      "executors:\n  cpu: {type: local}\njob: {executable: trainer, executor: cpu}\n";
+  EXPECT_TRUE(starts_with(located_error_of(in_own_args),
+                          "FILE:4:19: an alias refers to a node that contains it (a cycle); *t "
+                          "is inside the node anchored &t at 2:12"))
+      << located_error_of(in_own_args);
+  // An alias of a node that has ended is read as a copy of it.
+  const ExperimentFile shared = read_yaml(
+      "title: shared\nexecutables:\n  a: {binary: ./a.sh, args: &args {epochs: 2}}\n"
+      "  b: {binary: ./b.sh, args: *args}\nexecutors:\n  cpu: {type: local}\n"
+      "job: {executable: b, executor: cpu}\n");
+  ASSERT_EQ(shared.executables.size(), 2u);
+  EXPECT_EQ(shared.executables[1].second.args.to_list(), (Words{"--epochs=2"}));
+}
+
+// Every input of the experiment_file fuzz harness's corpus (tests/fuzz/corpus/experiment_file/,
+// where crash inputs stay as regressions) is read as the harness reads it, here in every test
+// run: an experiment or sortie::Error, never a crash or another exception.
+TEST_F(ExperimentFileTest, TheFuzzCorpusIsReadOrRefused) {
+  const fs::path corpus =
+      fs::path(SORTIE_TEST_SOURCE_DIR) / ".." / "fuzz" / "corpus" / "experiment_file";
+  size_t inputs = 0;
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    SCOPED_TRACE(entry.path().string());
+    try {
+      read_experiment_file(entry.path().string());
+    } catch (const Error&) {
+    }
+    ++inputs;
+  }
+  EXPECT_GE(inputs, 2u);
+}
+
 TEST_F(ExperimentFileTest, ReadsAGroupExperiment) {
   const ExperimentFile file = read_yaml(kGroupYaml);
   EXPECT_EQ(file.title, "mnist");
