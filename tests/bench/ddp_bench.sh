@@ -29,6 +29,16 @@ hyperfine --style basic --warmup 1 --runs "$runs" --export-json ddp.json \
   -n "sortie run dist.ddp" \
   "$sortie run -s local_cwd --wait dist.ddp -j 1x2 --script pytorch/train.py -- --lr 0.05" >/dev/null
 
+# A DDP job's seconds vary by far more than 20 ms, so sortie's own part is also measured alone:
+# the same dist.ddp launch with a python3 that exits at once (/bin/true first on PATH), against
+# that python3 started by hand.
+mkdir -p stub
+ln -sf /bin/true stub/python3
+PATH=$work/stub:$PATH hyperfine -N --style basic --warmup 5 --runs "$((runs * 5))" \
+  --export-json launch.json -n "python3 = true, by hand" "$work/stub/python3" \
+  -n "sortie run dist.ddp, python3 = true" \
+  "$sortie run -s local_cwd --wait dist.ddp -j 1x2 --script pytorch/train.py" >/dev/null
+
 # The sweep: its three units at once, against the three jobs of its units one after another.
 # One unit's job as the sweep runs it: 2 replicas as ranks.
 cat >one_after_another.sh <<SH
@@ -43,16 +53,16 @@ hyperfine --style basic --warmup 0 --runs "$(( (runs + 2) / 3 ))" --export-json 
   -n "the 3 units one after another" "bash one_after_another.sh" \
   >/dev/null
 
-python3 - ddp.json sweep.json <<'PY'
+python3 - ddp.json launch.json sweep.json <<'PY'
 import json, sys
 print("| command | median | mean ± sd | min |")
 print("|---|---|---|---|")
 for path in sys.argv[1:]:
     results = json.load(open(path))["results"]
     for r in results:
-        print(f"| {r['command']} | {r['median']:.3f} s | {r['mean']:.3f} ± {r['stddev'] or 0:.3f} s"
-              f" | {min(r['times']):.3f} s |")
+        print(f"| {r['command']} | {r['median'] * 1e3:.1f} ms | {r['mean'] * 1e3:.1f} ± "
+              f"{(r['stddev'] or 0) * 1e3:.1f} ms | {min(r['times']) * 1e3:.1f} ms |")
     base, other = results
     print(f"| difference of medians ({other['command']} - {base['command']}) | "
-          f"{(other['median'] - base['median']) * 1e3:+.0f} ms | | |")
+          f"{(other['median'] - base['median']) * 1e3:+.1f} ms | | |")
 PY
