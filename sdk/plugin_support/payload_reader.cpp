@@ -4,6 +4,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cmath>
+#include <optional>
 #include <sortie/json_nesting.hpp>
 #include <sortie/limits.hpp>
 #include <sortie/plugin.hpp>
@@ -55,11 +57,25 @@ void fail_type(const std::string& path, std::string_view expected, const Json& g
   fail(path, "expected " + std::string(expected) + ", got " + describe(got));
 }
 
+namespace {
+
+// `number` as an int64 when it is one exactly.
+std::optional<int64_t> exact_int64(double number) {
+  // int64 holds [-2^63, 2^63), both bounds exact doubles. Casting anything outside (8.1e56,
+  // NaN, infinities) is undefined behaviour, so the range is checked first.
+  constexpr double kTwoTo63 = 9223372036854775808.0;
+  if (!(number >= -kTwoTo63 && number < kTwoTo63) || number != std::trunc(number)) {
+    return std::nullopt;
+  }
+  return static_cast<int64_t>(number);
+}
+
+}  // namespace
+
 int64_t int_value(const Json& value, const std::string& path) {
   if (value.IsInt64()) return value.GetInt64();
-  if (value.IsDouble() &&
-      value.GetDouble() == static_cast<double>(static_cast<int64_t>(value.GetDouble()))) {
-    return static_cast<int64_t>(value.GetDouble());
+  if (value.IsDouble()) {
+    if (const auto integer = exact_int64(value.GetDouble())) return *integer;
   }
   fail_type(path, "an integer", value);
 }

@@ -32,7 +32,8 @@ std::string describe(const Json& value);
 // files (docs/specs.md).
 [[noreturn]] void fail_type(const std::string& path, std::string_view expected, const Json& got);
 
-// An integer value; integral doubles (2.0) count, as some writers spell integers so.
+// An integer value; integral doubles (2.0) count, as some writers spell integers so. Any other
+// number (1.5, 8.1e56) is refused as "expected an integer", never cast.
 int64_t int_value(const Json& value, const std::string& path);
 
 // "<prefix>.<key>", or key alone at the root.

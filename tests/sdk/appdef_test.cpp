@@ -102,6 +102,20 @@ TEST(AppDefTest, IntegralDoublesAreIntegers) {
       2);
 }
 
+// A number outside int64 or with a fraction is refused, never cast (casting it is undefined).
+TEST(AppDefTest, RefusesNumbersThatAreNoInt64) {
+  EXPECT_EQ(role_error(R"(,"num_replicas":8.1e56)"),
+            "roles[0].num_replicas: expected an integer, got 8.1e56");
+  EXPECT_EQ(role_error(R"(,"resource":{"memMB":-1e300})"),
+            "roles[0].resource.memMB: expected an integer, got -1e300");
+  EXPECT_EQ(role_error(R"(,"port_map":{"http":1.5})"),
+            "roles[0].port_map.http: expected an integer, got 1.5");
+  EXPECT_EQ(role_error(R"(,"max_retries":9223372036854775808.0)"),
+            "roles[0].max_retries: expected an integer, got 9223372036854776000.0");
+  EXPECT_EQ(role_error(R"(,"max_retries":-9223372036854775808.0)"),
+            "roles[0].max_retries: must be at least 0, got -9223372036854775808");
+}
+
 TEST(AppDefTest, NamesTheFieldPathOfEachError) {
   EXPECT_EQ(error_of("[1]"), "sortie.appdef/1: expected a JSON object");
   EXPECT_EQ(error_of("{"),
