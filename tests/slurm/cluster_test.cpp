@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "../cli/cli_harness.hpp"
+#include "app_status.hpp"
 #include "engine_required.hpp"
 #include "raw_abi_client.hpp"
 
@@ -444,6 +445,48 @@ TEST_F(SlurmCluster, WatchingFiftyJobsCostsOneSqueueAndOneSacctPerPoll) {
   shell("scancel -n watched");
 }
 
+// Issue 26: a job Slurm never knew (or lost) read UNKNOWN for ever and every poll asked sacct about
+// it again. Here the app's record points at a job id Slurm will never issue (past MaxJobId): it
+// reads FAILED once kForgottenGraceS has passed, and later polls ask sacct nothing.
+TEST_F(SlurmCluster, AJobSlurmNeverKnewReadsFailedAfterTheGraceAndIsAskedAboutNoMore) {
+  const std::string handle =
+      run("name: lost\nroles:\n" + shell_role("main", "true"), {"sbatch_lines=--hold"});
+  const std::string job = job_of(handle);
+  ASSERT_FALSE(job.empty()) << handle;
+  const std::string job_dir = shell("jq -r '.metadata[\"slurm.job_dir\"]' " +
+                                    sandbox_.write_file("lost.json", status_json(handle)));
+  const std::string record = std::filesystem::path(job_dir).parent_path().parent_path().string() +
+                             "/apps/" + handle.substr(handle.rfind('/') + 1);
+  ASSERT_EQ(first_line(read_file(record)), job) << record;
+  std::ofstream(record) << "99999999\n" << job_dir << "\n";
+  shell("scancel " + job);
+
+  const std::string shim = sandbox_.root() + "/shim";
+  std::filesystem::create_directories(shim);
+  write_program("shim/sacct", "#!/bin/sh\necho sacct >>" + sandbox_.root() +
+                                  "/calls\nexec /usr/bin/sacct \"$@\"\n");
+  env_["PATH"] = std::string(SORTIE_TEST_PREFIX) + "/bin:" + shim + ":/usr/bin:/bin";
+  const auto started = std::chrono::steady_clock::now();
+  const std::string status = await(
+      handle, [](const std::string& s) { return json_string_member(s, "state") != "UNKNOWN"; },
+      kForgottenGraceS + 15);
+  const auto waited =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started);
+  EXPECT_EQ(json_string_member(status, "state"), "FAILED") << status;
+  EXPECT_GE(waited.count() + 1, kForgottenGraceS);
+  EXPECT_EQ(json_string_member(status, "msg")
+                .rfind("Slurm has forgotten job 99999999: neither "
+                       "squeue nor sacct has known it for ",
+                       0),
+            0u)
+      << status;
+  std::filesystem::remove(sandbox_.root() + "/calls");
+  for (int poll = 0; poll < 3; ++poll) {
+    EXPECT_EQ(json_string_member(status_json(handle), "state"), "FAILED");
+  }
+  EXPECT_EQ(read_file(sandbox_.root() + "/calls"), "");  // not asked about again
+}
+
 TEST_F(SlurmCluster, CancelEndsTheJobAndAnImageRunsWithDocker) {
   const std::string sleeper = run("name: sleeper\nroles:\n" + shell_role("main", "sleep 300"));
   await(
@@ -727,6 +770,32 @@ TEST_F(SlurmSweep, FiveUnitSweepIsOneArrayWhoseTasksFailAndCancelAlone) {
   EXPECT_EQ(json_string_member(await_terminal(unit4), "state"), "CANCELLED");
   states = show("[.work_units[].state] | join(\" \")");
   EXPECT_EQ(states, "SUCCEEDED SUCCEEDED FAILED CANCELLED SUCCEEDED");
+}
+
+// Issue 26: cancelling a pending array task (held here) never finished: scancel drops the task
+// from both squeue and sacct, so it read "Slurm has forgotten job ..." (UNKNOWN) for ever. The
+// plugin records its cancel: the unit reads CANCELLED at once, and the other units stay pending.
+TEST_F(SlurmSweep, APendingArrayTaskCancelledReadsCancelled) {
+  const SweepLaunch launch = launch_sweep("#!/bin/sh\ntrue\n", "sbatch_lines: --hold", "1, 2, 3");
+  ASSERT_EQ(launch.result.exit_code, 0) << launch.result.out << launch.result.err;
+  ASSERT_EQ(launch.sbatch_calls.size(), 1u);
+  ASSERT_FALSE(array_job_of(launch.sbatch_calls[0]).empty());
+  const std::string id = launch.result.out.substr(launch.result.out.find(' ') + 1);
+  const std::string json = sandbox_.write_file(
+      "show.json",
+      sandbox_.sortie({"experiments", "show", id.substr(0, id.find(' ')), "--json"}, env_).out);
+  const std::string unit2 = shell("jq -r '.work_units[1].jobs[0].app' " + json);
+  await(unit2, [](const std::string& s) { return json_string_member(s, "state") == "PENDING"; });
+
+  const CommandResult cancelled = sandbox_.sortie({"cancel", unit2, "--timeout", "0"}, env_);
+  EXPECT_EQ(cancelled.exit_code, 0) << cancelled.out << cancelled.err;
+  const std::string status = await(
+      unit2, [](const std::string& s) { return json_string_member(s, "state") == "CANCELLED"; }, 2);
+  EXPECT_EQ(json_string_member(status, "state"), "CANCELLED") << status;
+  EXPECT_NE(json_string_member(status, "msg").find("was cancelled by sortie"), std::string::npos)
+      << status;
+  const std::string unit1 = shell("jq -r '.work_units[0].jobs[0].app' " + json);
+  EXPECT_EQ(json_string_member(status_json(unit1), "state"), "PENDING");
 }
 
 TEST_F(SlurmSweep, ASweepLongerThanMaxArraySizeIsSplitIntoSeveralArrays) {

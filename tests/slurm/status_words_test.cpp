@@ -175,5 +175,45 @@ TEST(SlurmStatusWords, AFailedAppSaysWhichReplicaFailedAndHow) {
             "nothing");
 }
 
+// Issue 26: a job Slurm forgot stayed UNKNOWN for ever (and was asked about on every poll). One
+// sortie cancelled (a pending array task leaves squeue and sacct at once) is CANCELLED; one
+// forgotten without a cancel is FAILED once unknown for kForgottenGraceS; either is kept as final.
+TEST(SlurmStatusWords, AForgottenJobIsCancelledIfSortieCancelledItElseFailedAfterTheGrace) {
+  AppRecord record = one_job_app("forgotten-cancelled", {});
+  AppRecords::mark_cancelled(record.plan, 0);
+  AppStatus status = build_status(record, {nullptr}, false, 1000);
+  EXPECT_EQ(status.state, AppState::kCancelled);
+  EXPECT_EQ(status.msg, "job 12 was cancelled by sortie; Slurm has forgotten it since");
+  EXPECT_EQ(status.roles.at(0).replicas.at(0).state, AppState::kCancelled);
+  ASSERT_TRUE(AppRecords::final_state(record.plan, 0));
+  EXPECT_EQ(build_status(record, {nullptr}, false, 1000).msg, status.msg);  // from the record
+
+  record = one_job_app("forgotten-lost", {});
+  status = build_status(record, {nullptr}, false, 1000);
+  EXPECT_EQ(status.state, AppState::kUnknown);
+  EXPECT_EQ(status.msg, "Slurm has forgotten job 12 (neither squeue nor sacct knows it)");
+  EXPECT_EQ(build_status(record, {nullptr}, false, 1000 + kForgottenGraceS - 1).state,
+            AppState::kUnknown);
+  status = build_status(record, {nullptr}, false, 1000 + kForgottenGraceS);
+  EXPECT_EQ(status.state, AppState::kFailed);
+  EXPECT_EQ(status.msg, "Slurm has forgotten job 12: neither squeue nor sacct has known it for " +
+                            std::to_string(kForgottenGraceS) + " s, and sortie did not cancel it");
+  EXPECT_EQ(AppRecords::final_state(record.plan, 0)->state, "FAILED");
+
+  // Seen again within the grace (a lagging sacct), the count starts over.
+  record = one_job_app("forgotten-found", {});
+  build_status(record, {nullptr}, false, 1000);
+  const JobFacts pending{"PENDING", "Priority", "", true};
+  EXPECT_EQ(build_status(record, {&pending}, false, 1005).state, AppState::kPending);
+  EXPECT_EQ(build_status(record, {nullptr}, false, 1000 + kForgottenGraceS).state,
+            AppState::kUnknown);
+
+  // Without accounting, sacct cannot say: no grace makes it FAILED.
+  record = one_job_app("forgotten-no-accounting", {});
+  build_status(record, {nullptr}, true, 1000);
+  EXPECT_EQ(build_status(record, {nullptr}, true, 1000 + 10 * kForgottenGraceS).state,
+            AppState::kUnknown);
+}
+
 }  // namespace
 }  // namespace sortie::slurm

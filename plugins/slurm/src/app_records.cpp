@@ -82,15 +82,42 @@ std::vector<std::string> AppRecords::app_ids() const {
 
 std::optional<FinalState> AppRecords::final_state(const BatchPlan& plan, size_t job) {
   std::istringstream in(read_text_file(plan.job_dir + "/" + plan.job_file_name("final", job)));
+  std::string first_line;
+  std::getline(in, first_line);
+  std::istringstream fields(first_line);
   FinalState state;
-  if (!(in >> state.state)) return std::nullopt;
-  in >> state.exit_code;
+  if (!(fields >> state.state)) return std::nullopt;
+  fields >> state.exit_code;
+  std::getline(in, state.words);
   return state;
 }
 
 void AppRecords::keep_final_state(const BatchPlan& plan, size_t job, const FinalState& state) {
-  write_file(plan.job_dir + "/" + plan.job_file_name("final", job),
-             state.state + " " + state.exit_code + "\n");
+  write_file(
+      plan.job_dir + "/" + plan.job_file_name("final", job),
+      state.state + " " + state.exit_code + "\n" + (state.words.empty() ? "" : state.words + "\n"));
+}
+
+void AppRecords::mark_cancelled(const BatchPlan& plan, size_t job) {
+  write_file(plan.job_dir + "/" + plan.job_file_name("cancelled", job), "");
+}
+
+bool AppRecords::was_cancelled(const BatchPlan& plan, size_t job) {
+  std::error_code error;
+  return std::filesystem::exists(plan.job_dir + "/" + plan.job_file_name("cancelled", job), error);
+}
+
+int64_t AppRecords::missing_since(const BatchPlan& plan, size_t job, int64_t now) {
+  const std::string path = plan.job_dir + "/" + plan.job_file_name("missing", job);
+  int64_t since = 0;
+  if (std::istringstream(read_text_file(path)) >> since) return since;
+  write_file(path, std::to_string(now) + "\n");
+  return now;
+}
+
+void AppRecords::forget_missing(const BatchPlan& plan, size_t job) {
+  std::error_code error;
+  std::filesystem::remove(plan.job_dir + "/" + plan.job_file_name("missing", job), error);
 }
 
 }  // namespace sortie::slurm

@@ -2,10 +2,12 @@
 // id alone: <state_dir>/apps/<app_id> holds the job ids (one, or one per role with
 // role_jobs=separate) and the job directory; the job directory holds the plan (plan.json), each
 // job's attempt ledger and, once seen, each job's terminal state (`final`), which outlives Slurm's
-// own memory of the job when there is no accounting.
+// own memory of the job when there is no accounting; `cancelled` marks a job this plugin's scancel
+// accepted and `missing` when neither squeue nor sacct first knew a job (app_status.hpp).
 #ifndef SORTIE_SLURM_APP_RECORDS_HPP
 #define SORTIE_SLURM_APP_RECORDS_HPP
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +26,7 @@ struct AppRecord {
 struct FinalState {
   std::string state;      // Slurm's name, e.g. COMPLETED, FAILED, CANCELLED
   std::string exit_code;  // "code:signal" or ""
+  std::string words;      // why, when the plugin decided the state itself; else ""
 };
 
 class AppRecords {
@@ -40,6 +43,13 @@ class AppRecords {
   // Of job `job` of the plan.
   static std::optional<FinalState> final_state(const BatchPlan& plan, size_t job);
   static void keep_final_state(const BatchPlan& plan, size_t job, const FinalState& state);
+  // scancel accepted cancelling job `job`.
+  static void mark_cancelled(const BatchPlan& plan, size_t job);
+  static bool was_cancelled(const BatchPlan& plan, size_t job);
+  // The time (seconds since the epoch) job `job` was first found unknown to squeue and sacct:
+  // `now` on the first call, kept until forget_missing.
+  static int64_t missing_since(const BatchPlan& plan, size_t job, int64_t now);
+  static void forget_missing(const BatchPlan& plan, size_t job);
 
  private:
   std::string dir_;

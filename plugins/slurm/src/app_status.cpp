@@ -1,6 +1,7 @@
 #include "app_status.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <limits>
 #include <sstream>
@@ -47,6 +48,12 @@ Ledger read_ledger(const std::string& path) {
   return ledger;
 }
 
+int64_t seconds_since_epoch() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 namespace {
 
 // One job of the app as Slurm last told it; its terminal state is kept in the job directory.
@@ -54,27 +61,56 @@ struct JobView {
   std::string id;
   std::string slurm_state;  // "" when Slurm has forgotten the job
   std::string exit_code;    // "code:signal" when known
+  std::string words;        // why, when the plugin decided the terminal state itself
   const JobFacts* facts = nullptr;
   AppState state = AppState::kUnknown;
   Ledger ledger;
 };
 
-JobView view_job(const BatchPlan& plan, size_t job, const std::string& id, const JobFacts* facts) {
+// What to conclude of a job neither squeue nor sacct knows: CANCELLED when this plugin cancelled
+// it (Slurm drops a pending array task it cancels from both), FAILED once it has been unknown for
+// the grace with accounting working; nothing yet otherwise.
+std::optional<FinalState> forgotten_job_end(const BatchPlan& plan, size_t job,
+                                            const std::string& id, bool accounting_disabled,
+                                            int64_t now_s) {
+  if (AppRecords::was_cancelled(plan, job)) {
+    return FinalState{"CANCELLED", "",
+                      "job " + id + " was cancelled by sortie; Slurm has forgotten it since"};
+  }
+  if (accounting_disabled) return std::nullopt;
+  const int64_t since = AppRecords::missing_since(plan, job, now_s);
+  if (now_s - since < kForgottenGraceS) return std::nullopt;
+  return FinalState{"FAILED", "",
+                    "Slurm has forgotten job " + id +
+                        ": neither squeue nor sacct has known it for " +
+                        std::to_string(now_s - since) + " s, and sortie did not cancel it"};
+}
+
+JobView view_job(const BatchPlan& plan, size_t job, const std::string& id, const JobFacts* facts,
+                 bool accounting_disabled, int64_t now_s) {
   JobView view{id,
+               "",
                "",
                "",
                facts,
                AppState::kUnknown,
                read_ledger(plan.job_dir + "/" + plan.job_file_name("attempts", job))};
-  if (const std::optional<FinalState> kept = AppRecords::final_state(plan, job)) {
-    view.slurm_state = kept->state;
-    view.exit_code = kept->exit_code;
-  } else if (facts != nullptr) {
+  std::optional<FinalState> kept = AppRecords::final_state(plan, job);
+  if (!kept && facts != nullptr) {
+    AppRecords::forget_missing(plan, job);
     view.slurm_state = facts->state;
     view.exit_code = facts->exit_code;
     if (is_terminal(app_state_of(view.slurm_state))) {
-      AppRecords::keep_final_state(plan, job, {view.slurm_state, facts->exit_code});
+      AppRecords::keep_final_state(plan, job, {view.slurm_state, facts->exit_code, ""});
     }
+  } else if (!kept) {
+    kept = forgotten_job_end(plan, job, id, accounting_disabled, now_s);
+    if (kept) AppRecords::keep_final_state(plan, job, *kept);
+  }
+  if (kept) {
+    view.slurm_state = kept->state;
+    view.exit_code = kept->exit_code;
+    view.words = kept->words;
   }
   if (!view.slurm_state.empty()) view.state = app_state_of(view.slurm_state);
   return view;
@@ -82,6 +118,7 @@ JobView view_job(const BatchPlan& plan, size_t job, const std::string& id, const
 
 // Why a terminal job ended, when its state alone does not say it.
 std::string end_words(const JobView& job) {
+  if (!job.words.empty()) return job.words;
   if (job.slurm_state == "TIMEOUT") return "job " + job.id + " reached its time limit";
   if (job.state == AppState::kFailed && job.ledger.last_ended_by_timeout) {
     return "job " + job.id + " reached its time limit " + std::to_string(job.ledger.timeouts) +
@@ -182,11 +219,12 @@ std::string joined(const std::vector<JobView>& jobs, std::string JobView::*field
 }  // namespace
 
 AppStatus build_status(const AppRecord& record, const std::vector<const JobFacts*>& facts,
-                       bool accounting_disabled) {
+                       bool accounting_disabled, int64_t now_s) {
   const BatchPlan& plan = record.plan;
   std::vector<JobView> jobs;
   for (size_t job = 0; job < record.job_ids.size(); ++job) {
-    jobs.push_back(view_job(plan, job, record.job_ids[job], facts.at(job)));
+    jobs.push_back(
+        view_job(plan, job, record.job_ids[job], facts.at(job), accounting_disabled, now_s));
   }
   AppStatus status;
   status.app_id = plan.app_id;

@@ -32,10 +32,19 @@ struct Ledger {
 };
 Ledger read_ledger(const std::string& path);
 
+// How long a job sbatch accepted may be unknown to both squeue and a working sacct before it reads
+// FAILED. slurmctld knows a job once sbatch returns and squeue answers for it until MinJobAge after
+// it ends; slurmdbd is sent the job at submission, so sacct knows it within seconds unless slurmdbd
+// is unreachable (then sacct fails and the job stays UNKNOWN). The grace covers that lag only.
+constexpr int64_t kForgottenGraceS = 15;
+
+int64_t seconds_since_epoch();
+
 // facts[I] is what Slurm says of record.job_ids[I], null when it no longer knows the job;
-// `accounting_disabled` says why.
+// `accounting_disabled` says why. A forgotten job this plugin cancelled is CANCELLED; one forgotten
+// without a cancel, with accounting, is FAILED once kForgottenGraceS passed since first seen so.
 AppStatus build_status(const AppRecord& record, const std::vector<const JobFacts*>& facts,
-                       bool accounting_disabled);
+                       bool accounting_disabled, int64_t now_s = seconds_since_epoch());
 
 }  // namespace sortie::slurm
 

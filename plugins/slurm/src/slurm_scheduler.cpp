@@ -213,11 +213,17 @@ std::string SlurmScheduler::list(std::string_view filter_text) {
 void SlurmScheduler::cancel(std::string_view app_id) {
   const AppRecord& record = index_.load(app_id);
   std::vector<std::string> scancel = {record.plan.tools.scancel};
+  std::vector<size_t> cancelled;
   for (size_t job = 0; job < record.job_ids.size(); ++job) {
     // Terminal states are final: a job that ended stays as it ended.
-    if (!AppRecords::final_state(record.plan, job)) scancel.push_back(record.job_ids[job]);
+    if (AppRecords::final_state(record.plan, job)) continue;
+    scancel.push_back(record.job_ids[job]);
+    cancelled.push_back(job);
   }
-  if (scancel.size() > 1) checked_output(scancel);
+  if (scancel.size() == 1) return;
+  checked_output(scancel);
+  // So that a job Slurm then forgets (a pending array task leaves squeue and sacct) is CANCELLED.
+  for (const size_t job : cancelled) AppRecords::mark_cancelled(record.plan, job);
 }
 
 std::unique_ptr<LogStream> SlurmScheduler::log_open(std::string_view app_id,
