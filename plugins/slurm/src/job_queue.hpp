@@ -29,6 +29,8 @@ class JobQueue {
   const std::map<std::string, JobFacts>& facts(const SlurmTools& tools,
                                                const std::vector<std::string>& job_ids,
                                                int64_t max_age_ms = 1000);
+  // The next facts() asks Slurm again (a job this process just cancelled changed state).
+  void forget() { asked_.clear(); }
   bool accounting_disabled() const { return accounting_disabled_; }
   int64_t refreshes() const { return refreshes_; }
 

@@ -222,6 +222,8 @@ void SlurmScheduler::cancel(std::string_view app_id) {
   }
   if (scancel.size() == 1) return;
   checked_output(scancel);
+  // The CLI waits for the end it caused: the squeue answer it read before the cancel is stale.
+  queue_.forget();
   // So that a job Slurm then forgets (a pending array task leaves squeue and sacct) is CANCELLED.
   for (const size_t job : cancelled) AppRecords::mark_cancelled(record.plan, job);
 }
