@@ -1,11 +1,15 @@
 // The dashboard's routes: the page (one HTML document for every page path, its script and style
 // sheet from web_assets), the JSON API, the event streams and the cancel action.
 #include <httplib.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <sortie/core/error.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/ui/dashboard.hpp>
@@ -226,6 +230,42 @@ void refuse_unguarded(httplib::Server& server, const RequestGuard& guard) {
       });
 }
 
+// Ends the process if a stop takes longer than kStopWait: a worker inside a plugin's log read or
+// a long match cannot be interrupted, and SIGTERM must still stop the dashboard within 1 s. What a
+// worker leaves is safe to abandon: it only reads, and a cancel's store write is a transaction.
+class StopDeadline {
+ public:
+  static constexpr auto kStopWait = std::chrono::milliseconds(500);
+
+  StopDeadline() = default;
+  StopDeadline(const StopDeadline&) = delete;
+  StopDeadline& operator=(const StopDeadline&) = delete;
+  ~StopDeadline() {
+    if (!watchdog_.joinable()) return;
+    {
+      const std::lock_guard lock(mutex_);
+      stopped_ = true;
+    }
+    stopped_changed_.notify_one();
+    watchdog_.join();
+  }
+
+  void start() {
+    watchdog_ = std::thread([this] {
+      std::unique_lock lock(mutex_);
+      if (stopped_changed_.wait_for(lock, kStopWait, [this] { return stopped_; })) return;
+      std::fflush(stdout);
+      _exit(0);
+    });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable stopped_changed_;
+  bool stopped_ = false;
+  std::thread watchdog_;
+};
+
 // The token travels in the fragment, which the browser never sends: the page's script reads it.
 std::string url_of(const std::string& host, int port, const std::string& token) {
   return "http://" + host_in_url(host) + ":" + std::to_string(port) + "/#token=" + token;
@@ -237,6 +277,7 @@ void serve_dashboard(const session::SessionOptions& session_options,
                      const DashboardOptions& options,
                      const std::function<void(const std::string& url)>& on_listening,
                      const std::function<bool()>& should_stop) {
+  StopDeadline deadline;  // first, so that it bounds every destructor below
   Dashboard dashboard(session_options, options);
   httplib::Server server;
   const size_t threads = static_cast<size_t>(options.threads);
@@ -268,6 +309,7 @@ void serve_dashboard(const session::SessionOptions& session_options,
   while (!should_stop() && !listener_ended) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
+  deadline.start();
   dashboard.stop();
   server.stop();
   listener.join();

@@ -1,7 +1,5 @@
 #include "request_input.hpp"
 
-#include <regex.h>
-
 #include <charconv>
 #include <limits>
 #include <sortie/core/error.hpp>
@@ -51,14 +49,9 @@ std::string checked_regex(const std::string& text) {
     throw core::Error::invalid_argument("regex: longer than " + std::to_string(kMaxRegexLength) +
                                         " characters");
   }
-  regex_t compiled;
-  const int rc = regcomp(&compiled, text.c_str(), REG_EXTENDED | REG_NOSUB);
-  if (rc != 0) {
-    char message[256];
-    regerror(rc, &compiled, message, sizeof message);
-    throw core::Error::invalid_argument("regex '" + shown(text) + "': " + message);
+  if (auto why = runner::regex_error(text)) {
+    throw core::Error::invalid_argument("regex '" + shown(text) + "': " + *why);
   }
-  regfree(&compiled);
   return text;
 }
 

@@ -1,8 +1,9 @@
-// Issue 16's findings F2 and F3, and issue 26's A1, as a user meets them: inputs nested or sized
-// past the limits of docs/limits.md, or aliased into a cycle, are errors naming the limit or the
-// line, never a crash of `sortie` or a runaway in memory.
+// Issue 16's findings F2 and F3, and issue 26's A1 and A4, as a user meets them: inputs nested or
+// sized past the limits of docs/limits.md, or aliased into a cycle, are errors naming the limit or
+// the line, never a crash of `sortie` or a runaway in memory.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <regex>
 #include <string>
 #include <utility>
@@ -111,6 +112,30 @@ TEST(CliLimits, ReplicasPastTheLimitAreRefusedAtTheLimitAccepted) {
   const auto at_limit =
       sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "--spec", spec_with("10000")});
   EXPECT_EQ(at_limit.exit_code, 0) << at_limit.err;
+}
+
+// A4: glibc's regcomp writes every x{m,n} out, so this 27-byte pattern took 1.3 GB and seconds
+// to compile; it is refused on its text (L-15) before regcomp, and an ordinary bound still works.
+TEST(CliLimits, ARegexWhoseRepetitionsMultiplyIsRefusedQuickly) {
+  CliSandbox sandbox;
+  const CommandResult run =
+      sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "echo", "aaab"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string handle = first_line(run.out);
+  const auto start = std::chrono::steady_clock::now();
+  const CommandResult refused =
+      sandbox.sortie({"log", handle, "--regex", "((a{1,100}){1,100}){1,100}b"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("the pattern with its repetitions written out exceeds the limit of "
+                             "2000 atoms (docs/limits.md L-15); raise it with "
+                             "SORTIE_LIMIT_REGEX_ATOMS=<n>"),
+            std::string::npos)
+      << refused.err;
+  const CommandResult bounded =
+      sandbox.sortie({"log", handle, "--no-prefix", "--regex", "^(a{1,10}){1,3}b$"});
+  EXPECT_EQ(bounded.exit_code, 0) << bounded.err;
+  EXPECT_EQ(bounded.out, "aaab\n");
 }
 
 }  // namespace

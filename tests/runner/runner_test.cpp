@@ -193,6 +193,12 @@ TEST_F(RunnerTest, UnknownNamesSuggestTheClosest) {
 TEST_F(RunnerTest, ABadRegexIsAnErrorNamingTheFieldNotACommandLineOption) {
   EXPECT_EQ(regex_error("^loss=[0-9]+$"), std::nullopt);
   ASSERT_TRUE(regex_error("(").has_value());
+  // Refused on its text before regcomp, which would take gigabytes (docs/limits.md L-15).
+  EXPECT_EQ(regex_error("a{1,2000}"), std::nullopt);
+  EXPECT_NE(regex_error("((a{1,100}){1,100}){1,100}b").value_or("").find("L-15"),
+            std::string::npos);
+  EXPECT_NE(regex_error("(a+){1001}").value_or("").find("L-15"), std::string::npos);
+  EXPECT_EQ(regex_error("[{]{1,10}[[:digit:]{]{3}\\{x"), std::nullopt);
   const std::string handle = runner_->run(command({"true"}));
   runner_->wait(handle);
   LogOptions options;

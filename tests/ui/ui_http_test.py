@@ -13,6 +13,9 @@ import urllib.parse
 
 from ui_session import Dashboard, Scratch, open_stream, percentile, read_events
 
+# glibc's regcomp writes every x{m,n} out: a million atoms, gigabytes (issue 26 A4).
+REGEX_BOMB = "((a{1,100}){1,100}){1,100}b"
+
 
 def quoted(handle):
     return urllib.parse.quote(handle, safe="")
@@ -88,6 +91,12 @@ def check_bad_requests(dashboard, handle):
         status, body = dashboard.request("GET", path)
         assert status == expected, f"GET {path[:80]}: {status}, expected {expected}: {body!r:.200}"
         assert 400 <= status < 500
+    # Refused on its text (L-15) before regcomp, which took gigabytes and never answered.
+    start = time.monotonic()
+    status, body = dashboard.request("GET", "/api/logs?handle=" + quoted(handle) + "&regex="
+                                     + quoted(REGEX_BOMB))
+    assert status == 400 and "L-15" in body["error"], (status, body)
+    assert time.monotonic() - start < 1, f"the regex took {time.monotonic() - start:.2f} s"
     status, _ = dashboard.request("GET", "/api/events", {"Last-Event-ID": "1; DROP TABLE"})
     assert status == 400, status
     status, body = dashboard.request("POST", "/api/cancel?handle=" + quoted(handle),
@@ -213,6 +222,25 @@ def check_six_viewers(dashboard, ticker):
           f"{percentile(latencies, 0.95) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
 
 
+def check_stop_with_a_stuck_worker(scratch, handle):
+    """SIGTERM stops the dashboard within 1 s even while a worker compiles a huge regex (the
+    limit raised so that it gets to regcomp), which no server stop interrupts."""
+    stuck = Dashboard(scratch, env={"SORTIE_LIMIT_REGEX_ATOMS": "100000000"})
+    with socket.create_connection(("127.0.0.1", stuck.port)) as raw:
+        raw.sendall(f"GET /api/logs?handle={quoted(handle)}&regex={quoted(REGEX_BOMB)} HTTP/1.1\r\n"
+                    f"Host: 127.0.0.1:{stuck.port}\r\n\r\n".encode())
+        time.sleep(0.5)
+        start = time.monotonic()
+        stuck.process.terminate()
+        try:
+            status = stuck.process.wait(timeout=10)
+        finally:
+            stuck.process.kill()
+    took = time.monotonic() - start
+    assert status == 0 and took < 1, f"SIGTERM: exit {status} after {took:.2f} s"
+    print(f"SIGTERM with a worker in regcomp: exit 0 after {took * 1000:.0f} ms")
+
+
 def main(prefix, scratch_dir):
     scratch = Scratch(prefix, scratch_dir)
     experiment_id = scratch.launch_sweep()
@@ -231,6 +259,7 @@ def main(prefix, scratch_dir):
             ("0.01", "32")], failed
         ticker = scratch.run_ticker(600)
         check_bad_requests(dashboard, ticker)
+        check_stop_with_a_stuck_worker(scratch, ticker)
         check_host_guard(dashboard)
         check_secrets(dashboard, scratch)
         check_six_viewers(dashboard, ticker)

@@ -55,8 +55,9 @@ class Scratch:
 class Dashboard:
     """`sortie ui` serving the scratch directory's store."""
 
-    def __init__(self, scratch, *options):
-        self.process = subprocess.Popen(["sortie", "ui", "--port", "0", *options], env=scratch.env,
+    def __init__(self, scratch, *options, env=None):
+        self.process = subprocess.Popen(["sortie", "ui", "--port", "0", *options],
+                                        env={**scratch.env, **(env or {})},
                                         cwd=scratch.root, stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         assert line.startswith("sortie ui: serving http://127.0.0.1:"), f"printed: {line!r}"

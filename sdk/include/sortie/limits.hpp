@@ -41,6 +41,7 @@ inline constexpr Limit kPluginAnswerBytes{"PLUGIN_ANSWER_BYTES", "L-11", 64 * kM
 inline constexpr Limit kPluginMessageBytes{"PLUGIN_MESSAGE_BYTES", "L-12", 64 * 1024, "bytes"};
 inline constexpr Limit kReplicasPerRole{"REPLICAS_PER_ROLE", "L-13", 10000, "replicas"};
 inline constexpr Limit kWorkUnitsPerSweep{"WORK_UNITS_PER_SWEEP", "L-14", 10000, "work units"};
+inline constexpr Limit kRegexAtoms{"REGEX_ATOMS", "L-15", 2000, "atoms"};
 
 inline std::string variable_of(const Limit& limit) {
   return std::string("SORTIE_LIMIT_") + limit.name;

@@ -124,7 +124,8 @@ struct LogOptions {
   Streams streams = Streams::kCombined;
 };
 
-// Why `pattern` is not a valid LogOptions::regex (the POSIX regcomp message), or nullopt. The
+// Why `pattern` is not a valid LogOptions::regex (the POSIX regcomp message, or that its
+// repetitions written out pass docs/limits.md L-15, checked before regcomp), or nullopt. The
 // runner's own error names the field `regex`; a caller may check first to name its own option.
 std::optional<std::string> regex_error(const std::string& pattern);
 
