@@ -9,6 +9,7 @@
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "printable.hpp"
 
 namespace po = boost::program_options;
 
@@ -75,8 +76,8 @@ int list(session::Session& ctx, const Args& args) {
     // An interrupted launch says so first: its units' states alone would not (XF-27).
     std::string text = row.partial_reason.empty() ? "" : "PARTIAL";
     for (const std::string& state : row.states) text += (text.empty() ? "" : ", ") + state;
-    std::printf("%-6lld %-30s %-10lld %s\n", static_cast<long long>(row.id), row.title.c_str(),
-                static_cast<long long>(row.work_units), text.c_str());
+    std::printf("%-6lld %-30s %-10lld %s\n", static_cast<long long>(row.id),
+                printable(row.title).c_str(), static_cast<long long>(row.work_units), text.c_str());
   }
   return kExitOk;
 }
@@ -85,8 +86,9 @@ void print_units(const std::vector<xm::WorkUnit>& units) {
   for (const xm::WorkUnit& unit : units) {
     std::printf("work unit %d: %s\n", unit.id, xm::to_string(unit.state));
     for (const xm::JobHandle& job : unit.jobs) {
-      std::printf("  %-28s %-10s %s (role %s)\n", job.name.c_str(), xm::to_string(job.state),
-                  job.app.c_str(), job.role.c_str());
+      std::printf("  %-28s %-10s %s (role %s)\n", printable(job.name).c_str(),
+                  xm::to_string(job.state), printable(job.app).c_str(),
+                  printable(job.role).c_str());
     }
   }
 }
@@ -148,14 +150,14 @@ int show(session::Session& ctx, const Args& args) {
     return kExitOk;
   }
   std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment->id()),
-              experiment->title().c_str());
+              printable(experiment->title()).c_str());
   print_units(units);
   const std::string partial_reason = experiment->partial_reason();
   if (partial_reason.empty()) {
     std::printf("state: %s\n", xm::to_string(xm::state_of(units)));
   } else {
-    std::printf("state: PARTIAL (%s; the launched units are %s)\n", partial_reason.c_str(),
-                xm::to_string(xm::state_of(units)));
+    std::printf("state: PARTIAL (%s; the launched units are %s)\n",
+                printable(partial_reason).c_str(), xm::to_string(xm::state_of(units)));
   }
   return kExitOk;
 }

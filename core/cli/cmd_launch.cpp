@@ -3,12 +3,13 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <sortie/core/experiment_file_launch.hpp>
-#include <sortie/xm/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
+#include <sortie/xm/session_binding.hpp>
 
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "launch_script.hpp"
+#include "printable.hpp"
 
 namespace po = boost::program_options;
 
@@ -42,13 +43,14 @@ int cmd_launch(session::Session& ctx, const Args& args) {
     packaged = true;
     // Asking for the id records the experiment: one that failed to package leaves no record.
     std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment.id()),
-                file.title.c_str());
+                printable(file.title).c_str());
     std::fflush(stdout);
   };
   events.launched = [&](const xm::WorkUnit& unit) {
     ++launched;
     for (const xm::JobHandle& job : unit.jobs) {
-      std::printf("  work unit %d: %s %s\n", unit.id, job.name.c_str(), job.app.c_str());
+      std::printf("  work unit %d: %s %s\n", unit.id, printable(job.name).c_str(),
+                  printable(job.app).c_str());
     }
     std::fflush(stdout);
   };

@@ -8,6 +8,7 @@
 #include <sortie/session/json_text.hpp>
 
 #include "commands.hpp"
+#include "printable.hpp"
 
 namespace po = boost::program_options;
 
@@ -72,8 +73,9 @@ int cmd_list(session::Session& ctx, const Args& args) {
   for (const auto& row : rows) {
     const std::string state =
         row.unverified.empty() ? row.state : row.state + " (unverified: " + row.unverified + ")";
-    std::printf("%-*s  %-20s  %-10s  %s\n", static_cast<int>(width), row.handle.c_str(),
-                row.name.c_str(), state.c_str(), age(row.submitted_at).c_str());
+    std::printf("%-*s  %-20s  %-10s  %s\n", static_cast<int>(width), printable(row.handle).c_str(),
+                printable(row.name).c_str(), printable(state).c_str(),
+                age(row.submitted_at).c_str());
   }
   return kExitOk;
 }

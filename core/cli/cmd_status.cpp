@@ -12,6 +12,7 @@
 #include "app_report.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "printable.hpp"
 #include "status_format.hpp"
 
 namespace po = boost::program_options;
@@ -106,10 +107,14 @@ int cmd_describe(session::Session& ctx, const Args& args) {
     return exit_status;
   }
   if (recorded) {
-    std::fputs(core::mask_secrets(
-                   format_app(core::appdef_from_json(description->app_json, "the store")), secrets)
-                   .c_str(),
-               stdout);
+    // format_app escapes control characters, so the secrets are looked for as they are shown.
+    std::vector<std::string> shown_secrets;
+    for (const std::string& secret : secrets) shown_secrets.push_back(printable(secret));
+    std::fputs(
+        core::mask_secrets(format_app(core::appdef_from_json(description->app_json, "the store")),
+                           shown_secrets)
+            .c_str(),
+        stdout);
   } else {
     std::printf("App: (submitted outside this machine's store; definition unknown)\n");
   }

@@ -2,6 +2,7 @@
 // one experiment of four work units that another shell sees and cancels as one; a job group's
 // jobs start together and stop together; refusals name the field or executor at fault.
 #include <gtest/gtest.h>
+#include <rapidjson/document.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -249,6 +250,44 @@ job: {executable: job}
   EXPECT_NE(launched.err.find("no-such-script.sh"), std::string::npos) << launched.err;
   const CommandResult listed = sandbox_.sortie({"list"});
   EXPECT_EQ(listed.out.find("local_cwd://"), std::string::npos) << listed.out;
+}
+
+// A cloned experiment file's title cannot clear the screen, move the cursor or reverse the text
+// of a listing: human output shows its control characters escaped; --json keeps them, escaped as
+// JSON.
+TEST_F(CliExperimentsTest, ControlCharactersInATitleAreShownEscaped) {
+  const std::string file = sandbox_.write_file("forged.yaml", R"(title: "x\e[2Jy\rz\u202Eend"
+executables:
+  trainer: {binary: ./job.sh}
+job: {executable: trainer, name: train}
+)");
+  const std::string title = "x\x1b[2Jy\rz\u202eend";
+  const std::string shown = R"(x\x1b[2Jy\x0dz\u202eend)";
+  const auto expect_escaped = [&](const CommandResult& result) {
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find(shown), std::string::npos) << result.out;
+    for (const std::string raw : {"\x1b", "\r", "\u202e"}) {
+      EXPECT_EQ(result.out.find(raw), std::string::npos) << result.out;
+    }
+  };
+  const CommandResult launched = sandbox_.sortie({"launch", file});
+  expect_escaped(launched);
+  const std::string id = experiment_id(launched.out);
+  ASSERT_FALSE(id.empty()) << launched.out;
+  expect_escaped(sandbox_.sortie({"experiments", "list"}));
+  expect_escaped(sandbox_.sortie({"experiments", "show", id}));
+
+  const CommandResult shown_json = sandbox_.sortie({"experiments", "show", id, "--json"});
+  ASSERT_EQ(shown_json.exit_code, 0) << shown_json.err;
+  EXPECT_EQ(json_string_member(shown_json.out, "title"), title) << shown_json.out;
+  const CommandResult listed_json = sandbox_.sortie({"experiments", "list", "--json"});
+  ASSERT_EQ(listed_json.exit_code, 0) << listed_json.err;
+  rapidjson::Document listed;
+  listed.Parse(listed_json.out.c_str());
+  ASSERT_TRUE(listed.IsObject() && listed["experiments"].IsArray()) << listed_json.out;
+  ASSERT_EQ(listed["experiments"].Size(), 1u) << listed_json.out;
+  EXPECT_EQ(listed["experiments"][0]["title"].GetString(), title) << listed_json.out;
+  EXPECT_EQ(sandbox_.sortie({"experiments", "cancel", id}).exit_code, 0);
 }
 
 }  // namespace
