@@ -87,10 +87,12 @@ class Runner:
         """Nothing to release: every call opens and closes what it needs."""
 
     def _with_spec_file(self, app: specs.AppDef, call):
-        with tempfile.NamedTemporaryFile('w', suffix='.json', prefix=f'{app.name}-',
-                                         delete=False) as spec_file:
-            json.dump(app.spec(), spec_file)
+        spec_file = tempfile.NamedTemporaryFile('w', suffix='.json', prefix=f'{app.name}-',
+                                                delete=False)
+        # Removed whatever fails, writing the spec included (a value JSON cannot hold).
         try:
+            with spec_file:
+                json.dump(app.spec(), spec_file)
             return call(spec_file.name)
         finally:
             os.unlink(spec_file.name)

@@ -3,6 +3,7 @@ changed, and the runner shares the CLI's store both ways."""
 
 import json
 import os
+import tempfile
 
 import support
 from sortie import specs
@@ -94,6 +95,19 @@ class TorchxRunnerTest(support.ScratchTestCase):
         self.assertTrue(handle.startswith('local_cwd://dry/dry-'), handle)
         # Waited for, so that its supervisor is done before the scratch directory goes.
         self.assertEqual(runner.wait(handle).state, specs.AppState.SUCCEEDED)
+
+    def test_a_spec_that_cannot_be_written_leaves_no_temporary_file(self):
+        private = os.path.join(self.scratch, 'tmp')
+        os.mkdir(private)
+        self.addCleanup(setattr, tempfile, 'tempdir', tempfile.tempdir)
+        tempfile.tempdir = private
+        app = specs.AppDef('bad', [specs.Role('main', '', entrypoint='true')],
+                           metadata={'k': object()})
+        runner = get_runner()
+        for submit in (runner.run, runner.dryrun):
+            with self.assertRaisesRegex(TypeError, 'not JSON serializable'):
+                submit(app, 'local_cwd')
+        self.assertEqual(os.listdir(private), [])
 
 
 if __name__ == '__main__':
