@@ -52,12 +52,7 @@ ENV PATH=/bin
 LABEL sortie-test.recipe=$recipe
 CMD ["/bin/sh"]
 EOF
-  output=$(tar -C "$context" -cf - . |
-    engine -X POST -H 'Content-Type: application/x-tar' --data-binary @- \
-      "http://localhost/build?t=$(printf %s "$image" | sed 's,/,%2F,g;s,:,%3A,g')&rm=1&forcerm=1")
-  if grep -q '"error"' <<<"$output"; then
-    fail "building $image failed: $(grep -o '"error":"[^"]*"' <<<"$output" | head -n 1)"
-  fi
+  engine_build "$image" "$context"
   echo "built $image"
 fi
 engine "http://localhost/images/$image/json" >/dev/null || fail "$image is missing after the build"

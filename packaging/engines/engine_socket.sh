@@ -15,3 +15,15 @@ fail() {
   exit 1
 }
 engine() { curl -sS --max-time "${ENGINE_MAX_TIME:-300}" --unix-socket "$socket" "$@"; }
+
+# engine_build IMAGE CONTEXT_DIR: builds the Dockerfile of CONTEXT_DIR as IMAGE over the API;
+# fails naming the Engine's first error.
+engine_build() {
+  local output
+  output=$(tar -C "$2" -cf - . |
+    engine -X POST -H 'Content-Type: application/x-tar' --data-binary @- \
+      "http://localhost/build?t=$(printf %s "$1" | sed 's,/,%2F,g;s,:,%3A,g')&rm=1&forcerm=1")
+  if grep -q '"error"' <<<"$output"; then
+    fail "building $1 failed: $(grep -o '"error":"[^"]*"' <<<"$output" | head -n 1)"
+  fi
+}

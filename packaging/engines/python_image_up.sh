@@ -53,12 +53,7 @@ ENV PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8
 LABEL sortie-test.recipe=$recipe
 CMD ["python3"]
 EOF_DOCKERFILE
-output=$(tar -C "$context" -cf - . |
-  engine -X POST -H 'Content-Type: application/x-tar' --data-binary @- \
-    "http://localhost/build?t=$(printf %s "$image" | sed 's,/,%2F,g;s,:,%3A,g')&rm=1&forcerm=1")
-if grep -q '"error"' <<<"$output"; then
-  fail "building $image failed: $(grep -o '"error":"[^"]*"' <<<"$output" | head -n 1)"
-fi
+engine_build "$image" "$context"
 engine "http://localhost/images/$image/json" | grep -q '"sortie-test.recipe"' ||
   fail "$image is missing after the build"
 echo "built test image $image"
