@@ -110,8 +110,7 @@ std::string unsafe_plugin_files(const std::string& manifest_path,
   std::vector<std::string> paths = {manifest_path};
   for (const Entry& entry : contents.entries) {
     if (!entry.plugin) continue;
-    paths.push_back(entry.plugin->library_path);
-    paths.push_back(fs::path(entry.plugin->library_path).parent_path().string());
+    paths.push_back(entry.plugin->library_path);  // its directories are checked on the way
   }
   for (const std::string& path : paths) {
     if (std::string unsafe = detail::unsafe_ownership(path); !unsafe.empty()) return unsafe;

@@ -333,30 +333,77 @@ TEST_F(RegistryTest, ManifestsPastTheLimitsAreProblemsAndTheOthersStay) {
   EXPECT_EQ(registry.find(Group::kSchedulers, "good")->manifest_path, good);
 }
 
+// REG-15's messages for a path every user may write and for one owned by uid 65534.
+std::string writable_by_all(const std::string& path) {
+  return "not read: " + path + " is writable by every user (chmod o-w " + path + " to use it)";
+}
+std::string owned_by_nobody(const std::string& path) {
+  return "not read: " + path +
+         " is owned by another user (uid 65534); only your own or root's plugins are loaded";
+}
+
+// `registry` skipped scheduler `name`, with `message` its one problem.
+void expect_skipped(const Registry& registry, const std::string& name, const std::string& message) {
+  EXPECT_EQ(registry.find(Group::kSchedulers, name), nullptr);
+  ASSERT_EQ(registry.problems().size(), 1u);
+  EXPECT_EQ(registry.problems()[0].message, message);
+}
+
 // REG-15 (issue 16 finding 8): a library another user could replace is never loaded, nor is
 // one owned by another user than us or root; the manifest's other problems do not matter then.
 TEST_F(RegistryTest, ALibraryOthersCanReplaceOrOwnIsNotRead) {
   const std::string library = write("plugins/libopen.so", "");
   write("one/open.json", scheduler_manifest("open", library));
   fs::permissions(library, fs::perms::others_write, fs::perm_options::add);
-  const Registry open = discover_in({dir("one")});
-  EXPECT_EQ(open.find(Group::kSchedulers, "open"), nullptr);
-  ASSERT_EQ(open.problems().size(), 1u);
-  EXPECT_EQ(
-      open.problems()[0].message,
-      "not read: " + library + " is writable by every user (chmod o-w " + library + " to use it)");
+  expect_skipped(discover_in({dir("one")}), "open", writable_by_all(library));
 
   if (::geteuid() != 0) GTEST_SKIP() << "giving a file to another user needs root (CI is root)";
   const std::string foreign = write("plugins/libforeign.so", "");
   write("two/foreign.json", scheduler_manifest("foreign", foreign));
   ASSERT_EQ(::chown(foreign.c_str(), 65534, 65534), 0);
-  const Registry owned = discover_in({dir("two")});
-  EXPECT_EQ(owned.find(Group::kSchedulers, "foreign"), nullptr);
-  ASSERT_EQ(owned.problems().size(), 1u);
-  EXPECT_EQ(owned.problems()[0].message,
-            "not read: " + foreign +
-                " is owned by another user (uid 65534); only your own or root's plugins are "
-                "loaded");
+  expect_skipped(discover_in({dir("two")}), "foreign", owned_by_nobody(foreign));
+}
+
+// REG-15 (issue 26 A8): what another user could replace anywhere up the path is not read
+// either: a manifest reached through a symbolic link into a directory every user may write, as
+// the same file placed there directly is not, and a plugin directory under such a directory.
+TEST_F(RegistryTest, AManifestOthersCanReplaceUpItsPathOrThroughALinkIsNotRead) {
+  const std::string open_dir = dir("open");
+  const std::string target = write("open/linked.json", scheduler_manifest("linked"));
+  fs::permissions(open_dir, fs::perms::all);
+  fs::create_directories(dir("one"));
+  fs::create_symlink(target, dir("one/linked.json"));
+  const Registry linked = discover_in({dir("one")});
+  expect_skipped(linked, "linked", writable_by_all(open_dir));
+  EXPECT_EQ(linked.problems().at(0).manifest_path, dir("one/linked.json"));
+
+  write("open/plugins/nested.json", scheduler_manifest("nested"));
+  const Registry nested = discover_in({dir("open/plugins")});
+  expect_skipped(nested, "nested", writable_by_all(open_dir));
+  EXPECT_EQ(nested.problems().at(0).manifest_path, dir("open/plugins"));
+
+  // The sticky bit (as /tmp has) keeps others from replacing what they do not own: trusted.
+  fs::permissions(open_dir, fs::perms::sticky_bit, fs::perm_options::add);
+  EXPECT_NE(discover_in({dir("one")}).find(Group::kSchedulers, "linked"), nullptr);
+  EXPECT_NE(discover_in({dir("open/plugins")}).find(Group::kSchedulers, "nested"), nullptr);
+}
+
+// A library named through a link whose target lies under another user's directory is not read,
+// and neither is a link another user owns (they could point it elsewhere after the check).
+TEST_F(RegistryTest, ALibraryThroughALinkOthersOwnIsNotRead) {
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a file to another user needs root (CI is root)";
+  write("foreign/sub/libx.so", "");
+  ASSERT_EQ(::chown(dir("foreign").c_str(), 65534, 65534), 0);
+  fs::create_directories(dir("mine"));
+  fs::create_symlink(dir("foreign/sub"), dir("mine/lib"));
+  write("one/m.json", scheduler_manifest("through", "../mine/lib/libx.so"));
+  expect_skipped(discover_in({dir("one")}), "through", owned_by_nobody(dir("foreign")));
+
+  write("plugins/liby.so", "");
+  fs::create_symlink(dir("plugins/liby.so"), dir("mine/liby.so"));
+  ASSERT_EQ(::lchown(dir("mine/liby.so").c_str(), 65534, 65534), 0);
+  write("two/m.json", scheduler_manifest("link", "../mine/liby.so"));
+  expect_skipped(discover_in({dir("two")}), "link", owned_by_nobody(dir("mine/liby.so")));
 }
 
 TEST_F(RegistryTest, BadEntriesAreSkippedAndTheRestOfTheManifestStays) {

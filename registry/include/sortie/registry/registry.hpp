@@ -15,8 +15,8 @@
 //      or shared library holding this code (install_location.hpp).
 // A directory contributes its *.json files in byte order of their names. Environment variables
 // are ignored when the process runs setuid/setgid (secure_getenv). A directory, manifest or
-// library that is world-writable or owned by another user (not root) is skipped as a problem
-// (REG-15).
+// library that is world-writable or owned by another user (not root), or lies under such a
+// directory or behind such a link, is skipped as a problem (REG-15).
 #ifndef SORTIE_REGISTRY_REGISTRY_HPP
 #define SORTIE_REGISTRY_REGISTRY_HPP
 
