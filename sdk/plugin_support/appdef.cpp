@@ -20,6 +20,15 @@ std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\
 
 bool is_absolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
 
+// A program's argv and environment are C strings: a NUL would silently end the text there.
+void refuse_nul(const std::string& path, const std::string& text) {
+  if (text.find('\0') != std::string::npos) {
+    fail(path,
+         "holds a NUL character, which a program's arguments and environment cannot carry "
+         "(the text would end there); remove it");
+  }
+}
+
 // Reads an AppDef or a Resource; `scalars` says whether numbers and booleans may be text.
 class AppDefReader {
  public:
@@ -195,8 +204,16 @@ class AppDefReader {
     if (role.entrypoint.empty() && role.image.empty()) {
       fail(path + ".entrypoint", "is required when the role has no image");
     }
+    refuse_nul(path + ".entrypoint", role.entrypoint);
     role.args = read_strings(value, "args", path);
+    for (size_t i = 0; i < role.args.size(); ++i) {
+      refuse_nul(path + ".args[" + std::to_string(i) + "]", role.args[i]);
+    }
     role.env = read_string_map(value, "env", path);
+    for (const auto& [name, env_value] : role.env) {
+      refuse_nul(path + ".env", name);
+      refuse_nul(path + ".env." + name, env_value);
+    }
     if (const Json* replicas = find(value, "num_replicas")) {
       const std::string replicas_path = path + ".num_replicas";
       role.num_replicas = in_range(*replicas, replicas_path, 1, kMaxCount);

@@ -202,6 +202,19 @@ TEST(AppDefTest, NamesTheFieldPathOfEachError) {
   EXPECT_EQ(role_error(R"(,"metadata":[])"), "roles[0].metadata: expected an object, got an array");
 }
 
+// A program's argv and environment are C strings: a NUL in one would silently cut it (issue 26
+// A8), so the reader refuses it, naming the field.
+TEST(AppDefTest, ANulInAnArgumentEnvironmentOrEntrypointIsRefused) {
+  const std::string refused =
+      ": holds a NUL character, which a program's arguments and environment cannot carry (the "
+      "text would end there); remove it";
+  EXPECT_EQ(error_of(app_with_role(R"(,"entrypoint":"ec\u0000ho")")),
+            "roles[0].entrypoint" + refused);
+  EXPECT_EQ(role_error(R"(,"args":["a","b\u0000c"])"), "roles[0].args[1]" + refused);
+  EXPECT_EQ(role_error(R"(,"env":{"K":"v\u0000w"})"), "roles[0].env.K" + refused);
+  EXPECT_EQ(role_error(R"(,"env":{"K\u0000L":"v"})"), "roles[0].env" + refused);
+}
+
 // ScalarForm::kText: numbers and booleans may arrive as text (YAML specs the host converts);
 // what is not one still fails with the same words as a typed payload.
 TEST(AppDefTest, TextScalarsReadNumbersAndBooleansFromStrings) {
