@@ -445,39 +445,68 @@ std::optional<AppStatus> AppStore::last_status(const std::string& handle) const 
   return status;
 }
 
-std::vector<AppRecord> AppStore::list(const ListFilter& filter) const {
-  // Only the clauses in use appear in the SQL, so SQLite can pick the matching index.
-  std::string sql = std::string("SELECT ") + kAppColumns + " FROM apps WHERE 1";
-  std::vector<std::string> texts;
-  if (filter.scheduler) {
-    texts.push_back(*filter.scheduler);
-    sql += " AND scheduler = ?" + std::to_string(texts.size());
-  }
-  if (filter.session) {
-    texts.push_back(*filter.session);
-    sql += " AND session = ?" + std::to_string(texts.size());
-  }
-  if (filter.active_only) {
-    std::string terminal;
-    for (AppState state : kAllStates) {
-      if (!is_terminal(state)) continue;
-      texts.push_back(to_string(state));
-      terminal += (terminal.empty() ? "?" : ", ?") + std::to_string(texts.size());
-    }
-    sql += " AND state NOT IN (" + terminal + ")";
-  }
-  if (filter.state) {
-    texts.push_back(to_string(*filter.state));
-    sql += " AND state = ?" + std::to_string(texts.size());
-  }
-  sql += " ORDER BY submitted_at DESC, rowid DESC";
-  if (filter.limit > 0) sql += " LIMIT " + std::to_string(filter.limit);
+namespace {
 
+// The WHERE clause of `filter`, with the texts its parameters ?1, ?2, ... stand for. Only the
+// clauses in use appear, so SQLite can pick the matching index.
+struct AppSelection {
+  std::string where = "1";
+  std::vector<std::string> texts;
+
+  void add(const std::string& clause_before, const std::string& text,
+           const std::string& clause_after = "") {
+    texts.push_back(text);
+    where += " AND " + clause_before + "?" + std::to_string(texts.size()) + clause_after;
+  }
+  void bind(Statement& query) const {
+    for (size_t i = 0; i < texts.size(); ++i) query.bind(static_cast<int>(i + 1), texts[i]);
+  }
+};
+
+AppSelection selection_of(const ListFilter& filter) {
+  AppSelection selection;
+  if (filter.scheduler) selection.add("scheduler = ", *filter.scheduler);
+  if (filter.session) selection.add("session = ", *filter.session);
+  if (filter.active_only) {
+    // The states that are not terminal, named, so that the index on state serves (a NOT IN
+    // reads every app: the dashboard's refresher did so four times a second).
+    std::string active;
+    for (AppState state : kAllStates) {
+      if (is_terminal(state)) continue;
+      selection.texts.push_back(to_string(state));
+      active += (active.empty() ? "?" : ", ?") + std::to_string(selection.texts.size());
+    }
+    selection.where += " AND state IN (" + active + ")";
+  }
+  if (filter.state) selection.add("state = ", to_string(*filter.state));
+  if (filter.after_handle) {
+    selection.add("(submitted_at, rowid) < (SELECT submitted_at, rowid FROM apps WHERE handle = ",
+                  *filter.after_handle, ")");
+  }
+  return selection;
+}
+
+}  // namespace
+
+std::vector<AppRecord> AppStore::list(const ListFilter& filter) const {
+  const AppSelection selection = selection_of(filter);
+  std::string sql = std::string("SELECT ") + kAppColumns + " FROM apps WHERE " + selection.where +
+                    " ORDER BY submitted_at DESC, rowid DESC";
+  if (filter.limit > 0) sql += " LIMIT " + std::to_string(filter.limit);
   Statement query(db_, path_, sql, "listing apps");
-  for (size_t i = 0; i < texts.size(); ++i) query.bind(static_cast<int>(i + 1), texts[i]);
+  selection.bind(query);
   std::vector<AppRecord> records;
   while (query.step()) records.push_back(record_from_row(query));
   return records;
+}
+
+int64_t AppStore::count(const ListFilter& filter) const {
+  const AppSelection selection = selection_of(filter);
+  Statement query(db_, path_, "SELECT COUNT(*) FROM apps WHERE " + selection.where,
+                  "counting apps");
+  selection.bind(query);
+  query.step();
+  return query.integer(0);
 }
 
 std::vector<AppEvent> AppStore::events(const std::string& handle) const {

@@ -1,6 +1,7 @@
 #include "api_views.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
@@ -10,7 +11,6 @@
 #include <vector>
 
 #include "work_unit_args.hpp"
-
 namespace sortie::ui {
 namespace {
 
@@ -95,7 +95,7 @@ std::string experiments_json(WorkerContext& context) {
   return out.str();
 }
 
-std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
+std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, const Page& page) {
   const core::AppStore& store = context.session().records();
   const auto experiment = store.experiment(id);
   if (!experiment) return std::nullopt;
@@ -106,18 +106,25 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
   const std::vector<core::WorkUnitRecord> units = store.work_units(id);
   out.key("created_at").number(experiment->created_at);
   out.key("partial_reason").string(session::partial_reason(*experiment, units));
-  // An override may set a secret env var: the secrets of every app of the experiment are masked.
+  out.key("total").number(static_cast<int64_t>(units.size()));
+  // The page: the units numbered after `page.after`, in order; only their apps are read.
+  const int64_t after = page.after.empty() ? 0 : std::stoll(page.after);
+  auto first = std::find_if(units.begin(), units.end(), [after](const core::WorkUnitRecord& unit) {
+    return unit.work_unit_id > after;
+  });
+  const auto end = units.end() - first > page.limit ? first + page.limit : units.end();
+  // An override may set a secret env var: the secrets of every app of the page are masked.
   std::vector<std::string> secrets;
   out.key("work_units").begin_array();
-  for (const core::WorkUnitRecord& unit : units) {
-    out.begin_object().key("id").number(int64_t{unit.work_unit_id});
+  for (auto unit = first; unit != end; ++unit) {
+    out.begin_object().key("id").number(int64_t{unit->work_unit_id});
     out.key("args").begin_object();
-    for (const auto& [name, value] : hyperparameters_of(unit.args_json)) {
+    for (const auto& [name, value] : hyperparameters_of(unit->args_json)) {
       out.key(name).string(value);
     }
-    out.end_object().key("overrides").raw(unit.args_json.empty() ? "{}" : unit.args_json);
-    out.key("state").string(unit_state(store, unit)).key("jobs").begin_array();
-    for (const core::ExperimentJobRecord& job : unit.jobs) {
+    out.end_object().key("overrides").raw(unit->args_json.empty() ? "{}" : unit->args_json);
+    out.key("state").string(unit_state(store, *unit)).key("jobs").begin_array();
+    for (const core::ExperimentJobRecord& job : unit->jobs) {
       const auto record = store.get(job.handle);
       if (record) {
         const auto app_secrets = secrets_of(record->appdef_json);
@@ -129,24 +136,36 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id) {
     }
     out.end_array().end_object();
   }
-  out.end_array().end_object();
+  out.end_array().key("next");
+  end == units.end() ? out.null() : out.string(std::to_string(std::prev(end)->work_unit_id));
+  out.end_object();
   // Longest first, as secret_env_values orders one app's: a secret within another is masked whole.
   std::sort(secrets.begin(), secrets.end(),
             [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
   return core::mask_secrets(out.str(), secrets);
 }
 
-std::string apps_json(WorkerContext& context) {
+std::string apps_json(WorkerContext& context, const Page& page) {
+  const core::AppStore& store = context.session().records();
+  core::ListFilter filter;
   JsonText out;
-  out.begin_object().key("schema").string("sortie.ui.apps/1").key("apps").begin_array();
-  for (const core::AppRecord& app : context.session().records().list({})) {
+  out.begin_object().key("schema").string("sortie.ui.apps/1");
+  out.key("total").number(store.count(filter));
+  if (!page.after.empty()) filter.after_handle = page.after;
+  filter.limit = static_cast<int>(page.limit) + 1;  // one more tells whether a next page exists
+  std::vector<core::AppRecord> apps = store.list(filter);
+  const bool more = apps.size() > static_cast<size_t>(page.limit);
+  if (more) apps.pop_back();
+  out.key("apps").begin_array();
+  for (const core::AppRecord& app : apps) {
     out.begin_object().key("handle").string(app.handle);
     out.key("name").string(core::mask_secrets(app.name, secrets_of(app.appdef_json)));
     out.key("state").string(core::to_string(app.state));
     out.key("submitted_at").number(app.submitted_at).end_object();
   }
-  out.end_array().end_object();
-  return out.str();
+  out.end_array().key("next");
+  more ? out.string(apps.back().handle) : out.null();
+  return out.end_object().str();
 }
 
 std::string app_json(WorkerContext& context, const std::string& handle) {

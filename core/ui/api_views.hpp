@@ -23,12 +23,20 @@ std::vector<std::string> recorded_secrets(const core::AppStore& store, const std
 
 // Every experiment, newest first, with how many of its work units are in each state.
 std::string experiments_json(WorkerContext& context);
-// One experiment's work units with their args (the sweep's hyperparameters), jobs and states;
-// nullopt for an unknown id.
-std::optional<std::string> experiment_json(WorkerContext& context, int64_t id);
-// The apps of the store, newest first, as recorded: the status refresher keeps the active ones
-// states current, so a list never waits for a scheduler however many viewers ask.
-std::string apps_json(WorkerContext& context);
+// A page of a long list: at most `limit` entries after the cursor `after` (empty: from the
+// first). Each answer says the whole list's `total` and the `next` cursor (null after the last).
+struct Page {
+  int64_t limit = 0;
+  std::string after;
+};
+
+// One experiment with a page of its work units (after: a work unit id), each with its args (the
+// sweep's hyperparameters), jobs and states; nullopt for an unknown id.
+std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, const Page& page);
+// A page of the store's apps, newest first (after: the handle of the previous page's last app),
+// as recorded: the status refresher keeps the active ones' states current, so a list never waits
+// for a scheduler however many viewers ask.
+std::string apps_json(WorkerContext& context, const Page& page);
 // One recorded app: its roles, replicas (states, exit codes, restarts, messages) and events.
 // Its secrets are masked wherever they show, as in `sortie describe --json`.
 std::string app_json(WorkerContext& context, const std::string& handle);

@@ -11,11 +11,13 @@
 #include <limits>
 #include <mutex>
 #include <sortie/core/error.hpp>
+#include <sortie/limits.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/ui/dashboard.hpp>
 #include <thread>
 
 #include "api_views.hpp"
+#include "connection_pool.hpp"
 #include "event_streams.hpp"
 #include "request_guard.hpp"
 #include "request_input.hpp"
@@ -29,6 +31,9 @@ namespace {
 constexpr auto kRefreshPeriod = std::chrono::milliseconds(250);
 constexpr int64_t kMaxTail = 100000;
 constexpr int64_t kMaxReplica = 1000000;
+// Entries of a list page (`limit`), by default and at most (docs/ui.md).
+constexpr int64_t kDefaultPageSize = 200;
+constexpr int64_t kMaxPageSize = 1000;
 
 // The pages, all served by index.html; its script reads the path (shareable URLs).
 constexpr const char* kPagePaths = R"(/|/experiments/[0-9]{1,18}|/app|/timeline)";
@@ -41,6 +46,8 @@ int http_status_of(const Error& error) {
       return 403;
     case Code::kNotFound:
       return 404;
+    case Code::kResourceExhausted:
+      return 429;
     default:
       return 502;  // a scheduler or its plugin failed
   }
@@ -60,6 +67,13 @@ void answer_error(httplib::Response& response, int status, const std::string& me
 
 std::string parameter(const httplib::Request& request, const char* name) {
   return request.has_param(name) ? request.get_param_value(name) : "";
+}
+
+// The `limit` and `after` of a list request; `after` is checked by the list it pages.
+Page page_of(const httplib::Request& request) {
+  const std::string limit = parameter(request, "limit");
+  return {limit.empty() ? kDefaultPageSize : bounded_integer("limit", limit, 1, kMaxPageSize),
+          parameter(request, "after")};
 }
 
 void answer_asset(httplib::Response& response, const std::string& name) {
@@ -120,12 +134,20 @@ class Dashboard {
                api([](WorkerContext& context, const httplib::Request& request) {
                  const int64_t id = bounded_integer("experiment id", request.matches[1], 1,
                                                     std::numeric_limits<int64_t>::max());
-                 auto json = experiment_json(context, id);
+                 Page page = page_of(request);
+                 if (!page.after.empty()) {
+                   page.after = std::to_string(bounded_integer(
+                       "after", page.after, 0, std::numeric_limits<int32_t>::max()));
+                 }
+                 auto json = experiment_json(context, id, page);
                  if (!json) throw Error::not_found("no experiment " + std::to_string(id));
                  return *json;
                }));
-    server.Get("/api/apps", api([](WorkerContext& context, const httplib::Request&) {
-                 return apps_json(context);
+    server.Get("/api/apps", api([](WorkerContext& context, const httplib::Request& request) {
+                 Page page = page_of(request);
+                 if (!page.after.empty())
+                   page.after = recorded_handle(context.session(), page.after);
+                 return apps_json(context, page);
                }));
     server.Get("/api/app", api([](WorkerContext& context, const httplib::Request& request) {
                  return app_json(context,
@@ -135,6 +157,7 @@ class Dashboard {
       guarded(response, [&](WorkerContext&) {
         const int64_t after =
             resume_after(request.get_header_value("Last-Event-ID"), parameter(request, "after"));
+        admit_stream(request);
         start_event_stream(response, [this, after](httplib::DataSink& sink) {
           stream_store_events(context(), after, sink, stopping_);
         });
@@ -142,10 +165,11 @@ class Dashboard {
     });
     server.Get("/api/logs", [this](const httplib::Request& request, httplib::Response& response) {
       guarded(response, [&](WorkerContext& handler_context) {
-        start_event_stream(
-            response, [this, log = log_request(handler_context, request)](httplib::DataSink& sink) {
-              stream_log_lines(context(), log, sink, stopping_);
-            });
+        LogStreamRequest log = log_request(handler_context, request);
+        admit_stream(request);
+        start_event_stream(response, [this, log = std::move(log)](httplib::DataSink& sink) {
+          stream_log_lines(context(), log, sink, stopping_);
+        });
       });
     });
     server.Post(
@@ -156,8 +180,31 @@ class Dashboard {
 
   void stop() { stopping_ = true; }
 
+  // The server's task queue, made when it starts listening (cpp-httplib owns it).
+  httplib::TaskQueue* new_connection_pool() {
+    pool_ = new ConnectionPool(static_cast<size_t>(options_.threads), stream_limits_);
+    return pool_;
+  }
+
  private:
   WorkerContext& context() { return WorkerContext::of_this_thread(session_options_); }
+
+  // The request becomes a stream on this thread, outside the request workers; past a limit of
+  // streams, Error::resource_exhausted (429).
+  void admit_stream(const httplib::Request& request) {
+    switch (pool_->begin_stream(request.remote_addr)) {
+      case StreamAdmission::kAdmitted:
+        return;
+      case StreamAdmission::kTooManyFromClient:
+        throw Error::resource_exhausted(limits::exceeded("another event or log stream from " +
+                                                             request.remote_addr +
+                                                             " (close a dashboard tab or log pane)",
+                                                         limits::kUiStreamsPerClient));
+      case StreamAdmission::kTooManyInAll:
+        throw Error::resource_exhausted(limits::exceeded(
+            "another event or log stream (close dashboard tabs or log panes)", limits::kUiStreams));
+    }
+  }
 
   // Runs `answer` with this thread's context; an Error becomes its HTTP status and message.
   void guarded(httplib::Response& response, const std::function<void(WorkerContext&)>& answer) {
@@ -213,6 +260,10 @@ class Dashboard {
 
   session::SessionOptions session_options_;
   DashboardOptions options_;
+  // Read once: a bad SORTIE_LIMIT_UI_STREAMS* fails the start, not a stream.
+  StreamLimits stream_limits_{limits::value(limits::kUiStreams),
+                              limits::value(limits::kUiStreamsPerClient)};
+  ConnectionPool* pool_ = nullptr;
   std::atomic<bool> stopping_{false};
 };
 
@@ -280,8 +331,7 @@ void serve_dashboard(const session::SessionOptions& session_options,
   StopDeadline deadline;  // first, so that it bounds every destructor below
   Dashboard dashboard(session_options, options);
   httplib::Server server;
-  const size_t threads = static_cast<size_t>(options.threads);
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server.new_task_queue = [&dashboard] { return dashboard.new_connection_pool(); };
   server.set_payload_max_length(64 * 1024);
   server.set_default_headers({{"Content-Security-Policy", "default-src 'self'"},
                               {"X-Content-Type-Options", "nosniff"},

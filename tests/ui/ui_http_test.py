@@ -1,9 +1,11 @@
 """`sortie ui` at the HTTP level, against the installed sortie and a real local sweep: the JSON
 endpoints, the event stream's Last-Event-ID resume, the read-only 403, 4xx for bad requests, the
 Host check (DNS rebinding), secrets masked, the write token, and six log followers beside the apps
-list (latencies printed as the report, not asserted).
+list (latencies printed as the report, not asserted), 140 open streams beside the apps list, the
+per-client limit of streams, and the lists in pages.
 
 Usage: ui_http_test.py PREFIX SCRATCH_DIR"""
+import http.client
 import json
 import socket
 import sys
@@ -222,6 +224,79 @@ def check_six_viewers(dashboard, ticker):
           f"{percentile(latencies, 0.95) * 1000:.1f} ms, max {max(latencies) * 1000:.1f} ms")
 
 
+def open_streams_from(dashboard, address, paths):
+    """Opens a stream of each path from the loopback address `address` (a client of its own)."""
+    streams = []
+    for path in paths:
+        connection = http.client.HTTPConnection("127.0.0.1", dashboard.port, timeout=10,
+                                                source_address=(address, 0))
+        connection.request("GET", path)
+        response = connection.getresponse()
+        streams.append((connection, response))
+    return streams
+
+
+def check_many_streams(dashboard, ticker):
+    """70 event streams and 70 followed logs, from five clients, hold no request worker: the apps
+    list still answers (it timed out with 64, issue 26 A5). A client past its 32 streams (L-16)
+    is refused with 429; one closed, the next is served."""
+    paths = ["/api/events"] * 70 + [f"/api/logs?follow=1&handle={quoted(ticker)}"] * 70
+    streams = []
+    for client in range(5):
+        streams += open_streams_from(dashboard, f"127.0.0.{client + 2}", paths[client::5])
+    assert [response.status for _, response in streams] == [200] * 140, \
+        [response.status for _, response in streams]
+    start = time.monotonic()
+    status, body = dashboard.request("GET", "/api/apps")  # the socket's timeout: 10 s
+    took = time.monotonic() - start
+    assert status == 200 and body["total"] >= 1, (status, body)
+    assert took < 5, f"/api/apps took {took:.1f} s beside 140 streams"
+    one_client = open_streams_from(dashboard, "127.0.0.9", ["/api/events"] * 33)
+    statuses = [response.status for _, response in one_client]
+    assert statuses == [200] * 32 + [429], statuses
+    refusal = json.loads(one_client[-1][1].read())["error"]
+    assert "127.0.0.9" in refusal and "L-16" in refusal and "SORTIE_LIMIT_UI_STREAMS_PER_CLIENT" \
+        in refusal, refusal
+    one_client[0][0].close()
+    dashboard.wait_for(lambda: open_streams_from(dashboard, "127.0.0.9", ["/api/events"])[0][1]
+                       .status == 200, "a stream once another one of the client closed", 10)
+    for connection, _ in streams + one_client:
+        connection.close()
+    print(f"140 streams open: /api/apps answered in {took * 1000:.1f} ms; the 33rd stream of "
+          "one client refused (429)")
+
+
+def check_pages(dashboard, experiment_id):
+    """/api/apps and /api/experiments/ID in pages: every entry once, in the whole list's order;
+    a bad limit or cursor is a 4xx."""
+    whole = dashboard.get("/api/apps?limit=1000")
+    handles = [app["handle"] for app in whole["apps"]]
+    assert whole["total"] == len(handles) >= 7 and whole["next"] is None, whole
+    paged, after = [], ""
+    while True:
+        page = dashboard.get("/api/apps?limit=3" + (f"&after={quoted(after)}" if after else ""))
+        assert page["total"] == whole["total"] and len(page["apps"]) <= 3, page
+        paged += [app["handle"] for app in page["apps"]]
+        if page["next"] is None:
+            break
+        after = page["next"]
+        assert after == paged[-1], page
+    assert paged == handles, (paged, handles)
+    first = dashboard.get(f"/api/experiments/{experiment_id}?limit=4")
+    rest = dashboard.get(f"/api/experiments/{experiment_id}?limit=4&after={first['next']}")
+    assert first["total"] == rest["total"] == 6 and rest["next"] is None, (first, rest)
+    assert [u["id"] for u in first["work_units"] + rest["work_units"]] == [1, 2, 3, 4, 5, 6]
+    bad = {"/api/apps?limit=0": 400, "/api/apps?limit=1001": 400, "/api/apps?limit=x": 400,
+           "/api/apps?after=" + quoted("local_cwd://default/nosuchapp-0000"): 404,
+           f"/api/experiments/{experiment_id}?after=-1": 400,
+           f"/api/experiments/{experiment_id}?limit=100000": 400}
+    for path, expected in bad.items():
+        status, body = dashboard.request("GET", path)
+        assert status == expected, (path, status, body)
+    print(f"pages: {len(handles)} apps in pages of 3, 6 work units in pages of 4; "
+          f"{len(bad)} bad pages refused")
+
+
 def check_stop_with_a_stuck_worker(scratch, handle):
     """SIGTERM stops the dashboard within 1 s even while a worker compiles a huge regex (the
     limit raised so that it gets to regcomp), which no server stop interrupts."""
@@ -262,6 +337,8 @@ def main(prefix, scratch_dir):
         check_stop_with_a_stuck_worker(scratch, ticker)
         check_host_guard(dashboard)
         check_secrets(dashboard, scratch)
+        check_pages(dashboard, experiment_id)
+        check_many_streams(dashboard, ticker)
         check_six_viewers(dashboard, ticker)
         logs = "/api/logs?handle=" + quoted(handles[0])
         connection, response = open_stream(dashboard, logs)

@@ -81,14 +81,38 @@ function refreshOnEvents(refresh, matters = () => true) {
   });
 }
 
+// The entries of a paged list (`key`: its array) from the first page until at least `count` are
+// loaded or the list ends; `next` is the cursor of the page after them (null: none).
+async function getPages(url, key, count) {
+  const separator = url.includes("?") ? "&" : "?";
+  let answer = await getJson(url + separator + "limit=" + Math.min(Math.max(count, 1), 1000));
+  const entries = [...answer[key]];
+  while (answer.next !== null && entries.length < count) {
+    answer = await getJson(url + separator + "limit=" + Math.min(count - entries.length, 1000) +
+      "&after=" + encodeURIComponent(answer.next));
+    entries.push(...answer[key]);
+  }
+  return { ...answer, [key]: entries };
+}
+
+// "Load more" under a paged table, when the list goes on.
+function loadMore(answer, key, more) {
+  return answer.next === null ? null : el("button", { class: "more",
+    text: "Load more (" + answer[key].length + " of " + answer.total + " shown)", onclick: more });
+}
+
+const PAGE = 200;
+
 function table(headers, rows) {
   return el("div", { class: "scroll" },
     el("table", {}, el("thead", {}, el("tr", {}, ...headers)), el("tbody", {}, ...rows)));
 }
 
 // --- / : experiments and apps ---------------------------------------------------------------
+let appsShown = PAGE;  // a refresh reloads as many apps as are shown
 async function renderHome() {
-  const [experiments, apps] = await Promise.all([getJson("/api/experiments"), getJson("/api/apps")]);
+  const [experiments, apps] = await Promise.all([getJson("/api/experiments"),
+    getPages("/api/apps", "apps", appsShown)]);
   const experimentRows = experiments.experiments.map((experiment) => el("tr", {},
     el("td", {}, el("a", { href: "/experiments/" + experiment.id, text: String(experiment.id) })),
     el("td", { text: experiment.title }),
@@ -103,7 +127,8 @@ async function renderHome() {
     el("h1", { text: "Experiments" }),
     table([th("id"), th("title"), th("work units"), th("states"), th("created")], experimentRows),
     el("h2", { text: "Apps" }),
-    el("div", { id: "apps" }, table([th("handle"), th("name"), th("state"), th("submitted")], appRows)));
+    el("div", { id: "apps" }, table([th("handle"), th("name"), th("state"), th("submitted")], appRows)),
+    loadMore(apps, "apps", () => { appsShown = apps.apps.length + PAGE; renderHome().catch(showError); }));
 }
 
 // --- /experiments/ID : the sweep table ------------------------------------------------------
@@ -118,8 +143,9 @@ function sweepOrder(key, direction) {
   };
 }
 
+let unitsShown = PAGE;  // a refresh reloads as many work units as are shown
 async function renderExperiment(id) {
-  const experiment = await getJson("/api/experiments/" + id);
+  const experiment = await getPages("/api/experiments/" + id, "work_units", unitsShown);
   const query = new URLSearchParams(location.search);
   const key = query.get("sort") || "state";
   const direction = query.get("dir") || "asc";
@@ -147,10 +173,15 @@ async function renderExperiment(id) {
   const failed = units.filter((unit) => unit.state === "FAILED").length;
   page.replaceChildren(
     el("h1", { text: experiment.title + " (experiment " + experiment.id + ")" }),
-    el("p", { class: "muted", text: units.length + " work units, " + failed + " failed · " + experiment.launch_dir }),
+    el("p", { class: "muted", text: experiment.total + " work units, " + failed + " failed" +
+      (units.length < experiment.total ? " of the " + units.length + " shown" : "") + " · " + experiment.launch_dir }),
     el("div", { id: "sweep" }, table([header("unit", "unit"),
       ...hyperparameters.map((name) => header(name, name)), header("state", "state"),
-      el("th", { text: "jobs" })], rows)));
+      el("th", { text: "jobs" })], rows)),
+    loadMore(experiment, "work_units", () => {
+      unitsShown = units.length + PAGE;
+      renderExperiment(id).catch(showError);
+    }));
   return new Set(experiment.work_units.flatMap((unit) => unit.jobs.map((job) => job.handle)));
 }
 

@@ -42,6 +42,8 @@ inline constexpr Limit kPluginMessageBytes{"PLUGIN_MESSAGE_BYTES", "L-12", 64 * 
 inline constexpr Limit kReplicasPerRole{"REPLICAS_PER_ROLE", "L-13", 10000, "replicas"};
 inline constexpr Limit kWorkUnitsPerSweep{"WORK_UNITS_PER_SWEEP", "L-14", 10000, "work units"};
 inline constexpr Limit kRegexAtoms{"REGEX_ATOMS", "L-15", 2000, "atoms"};
+inline constexpr Limit kUiStreamsPerClient{"UI_STREAMS_PER_CLIENT", "L-16", 32, "open streams"};
+inline constexpr Limit kUiStreams{"UI_STREAMS", "L-17", 256, "open streams"};
 
 inline std::string variable_of(const Limit& limit) {
   return std::string("SORTIE_LIMIT_") + limit.name;

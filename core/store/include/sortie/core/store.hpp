@@ -48,6 +48,9 @@ struct ListFilter {
   bool active_only = false;       // only non-terminal apps
   std::optional<AppState> state;  // only apps in this state
   int limit = 0;                  // 0 = no limit; newest first
+  // Only the apps listed after the app of this handle (the last of a previous page). A handle the
+  // store does not hold lists none.
+  std::optional<std::string> after_handle;
 };
 
 // A launch of work units under way: set before its first unit, cleared after its last
@@ -132,6 +135,8 @@ class AppStore {
   // The last recorded status (app + replicas), or nullopt for an unknown handle.
   std::optional<AppStatus> last_status(const std::string& handle) const;
   std::vector<AppRecord> list(const ListFilter& filter) const;
+  // How many apps `list` would give without the filter's limit.
+  int64_t count(const ListFilter& filter) const;
   std::vector<AppEvent> events(const std::string& handle) const;
   // Every app's events with an id above `after_id`, oldest first, at most `limit` (ids only grow,
   // so a follower resumes from the last id it saw without duplicates or gaps).

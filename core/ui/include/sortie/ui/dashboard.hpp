@@ -16,7 +16,8 @@ struct DashboardOptions {
   std::string host = "127.0.0.1";
   int port = 8765;  // 0: any free port
   bool allow_cancel = false;
-  // Server threads: each event or log stream holds one while it is open (docs/benchmarks.md).
+  // Request workers; an event or log stream has a thread of its own while it is open, outside
+  // them, within docs/limits.md L-16 and L-17.
   int threads = 64;
 };
 

@@ -1,0 +1,67 @@
+// File: core/ui/connection_pool.hpp
+//
+// The dashboard server's task queue (cpp-httplib serves each connection as one task, on one
+// thread, until it closes). A fixed number of request workers serve connections; a worker whose
+// request becomes an event or log stream leaves them, a new worker takes its place, and the
+// stream's thread ends with its connection. So open streams never take a request worker: a
+// stalled browser, or a hundred, never keeps the others from their answers. Streams are bounded
+// in all (L-17) and per client address (L-16), so no client can grow the threads without end.
+#ifndef SORTIE_UI_CONNECTION_POOL_HPP
+#define SORTIE_UI_CONNECTION_POOL_HPP
+
+#include <httplib.h>
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace sortie::ui {
+
+struct StreamLimits {
+  size_t total = 0;
+  size_t per_client = 0;
+};
+
+enum class StreamAdmission { kAdmitted, kTooManyInAll, kTooManyFromClient };
+
+class ConnectionPool final : public httplib::TaskQueue {
+ public:
+  ConnectionPool(size_t request_workers, StreamLimits limits);
+  ~ConnectionPool() override;
+  ConnectionPool(const ConnectionPool&) = delete;
+  ConnectionPool& operator=(const ConnectionPool&) = delete;
+
+  void enqueue(std::function<void()> connection) override;
+  // Waits for every thread: streams end when their connection does (the server stops them).
+  void shutdown() override;
+
+  // Called by a request worker whose request becomes a stream for `client` (its address): when
+  // admitted, the worker becomes the stream's thread until its connection closes; else the limit
+  // the stream would pass.
+  StreamAdmission begin_stream(const std::string& client);
+
+ private:
+  void serve();
+  void start_worker();   // with mutex_ held
+  void join_finished();  // with mutex_ held
+
+  const StreamLimits limits_;
+  std::mutex mutex_;
+  std::condition_variable work_;
+  std::deque<std::function<void()>> connections_;
+  std::map<std::thread::id, std::thread> threads_;
+  std::vector<std::thread::id> finished_;     // stream threads that ended, to join
+  std::map<std::string, size_t> streams_of_;  // open streams per client address
+  size_t streams_ = 0;
+  bool shutting_down_ = false;
+};
+
+}  // namespace sortie::ui
+
+#endif  // SORTIE_UI_CONNECTION_POOL_HPP
