@@ -193,6 +193,22 @@ void SchedulerClient::cancel(std::string_view app_id) {
   check_status(context_, "cancel", status, err.text());
 }
 
+bool SchedulerClient::can_cancel_batch() const {
+  return SORTIE_HAS_MEMBER(vtable_, sortie_scheduler_vtable, cancel_batch) &&
+         vtable_->cancel_batch != nullptr;
+}
+
+void SchedulerClient::cancel_batch(const std::vector<std::string>& app_ids) {
+  if (!can_cancel_batch()) throw Error::unimplemented(context_ + " does not support cancel_batch");
+  std::vector<sortie_str> inputs;
+  for (const std::string& app_id : app_ids) inputs.push_back(as_str(app_id));
+  StringSink err;
+  const sortie_status status = invoke_printing(print_level_, context_, "cancel_batch", [&] {
+    return vtable_->cancel_batch(self_, inputs.data(), inputs.size(), err.get());
+  });
+  check_status(context_, "cancel_batch", status, err.text());
+}
+
 bool SchedulerClient::can_wait() const {
   return SORTIE_HAS_MEMBER(vtable_, sortie_scheduler_vtable, wait) && vtable_->wait != nullptr;
 }

@@ -261,14 +261,25 @@ sortie_status scheduler_schedule(sortie_scheduler* self, sortie_str input, const
   return forward(self, request("schedule", self).string("input", view_of(input)), "schedule", out,
                  err);
 }
+// A batch call's `count` strings as one JSON array.
+std::string wire_strings_of(const sortie_str* items, size_t count) {
+  std::vector<std::string_view> texts;
+  for (size_t i = 0; i < count; ++i) texts.push_back(view_of(items[i]));
+  return wire_strings(texts);
+}
 // The whole batch is one request under one deadline, like a single schedule.
 sortie_status scheduler_schedule_batch(sortie_scheduler* self, const sortie_str* requests,
                                        size_t count, const sortie_sink* out,
                                        const sortie_sink* err) {
-  std::vector<std::string_view> inputs;
-  for (size_t i = 0; i < count; ++i) inputs.push_back(view_of(requests[i]));
-  return forward(self, request("schedule_batch", self).raw("inputs", wire_strings(inputs)),
+  return forward(self,
+                 request("schedule_batch", self).raw("inputs", wire_strings_of(requests, count)),
                  "schedule_batch", out, err);
+}
+// One request for every app, like schedule_batch.
+sortie_status scheduler_cancel_batch(sortie_scheduler* self, const sortie_str* app_ids,
+                                     size_t count, const sortie_sink* err) {
+  return forward(self, request("cancel_batch", self).raw("inputs", wire_strings_of(app_ids, count)),
+                 "cancel_batch", nullptr, err);
 }
 sortie_status scheduler_describe(sortie_scheduler* self, sortie_str input, const sortie_sink* out,
                                  const sortie_sink* err) {
@@ -389,7 +400,8 @@ void build_vtable(ProxyComponent& proxy, const rapidjson::Value& description) {
            nullptr,
            nullptr,
            nullptr,
-           has_call(description, "schedule_batch") ? scheduler_schedule_batch : nullptr};
+           has_call(description, "schedule_batch") ? scheduler_schedule_batch : nullptr,
+           has_call(description, "cancel_batch") ? scheduler_cancel_batch : nullptr};
       if (has_call(description, "log")) {
         v.log_open = scheduler_log_open;
         v.log_next = scheduler_log_next;

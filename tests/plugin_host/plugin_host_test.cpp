@@ -257,14 +257,14 @@ TEST(PluginHostTest, UndefinedSymbolQuotesTheDynamicLinker) {
 
 TEST(PluginHostTest, PluginChoosingAnotherAbiMajorIsRefused) {
   expect_load_error("fixture_raw_abi_major2", SORTIE_FAILED_PRECONDITION,
-                    {"the plugin chose ABI 2.0, outside the host's range [1.0, 1.1]; rebuild the "
+                    {"the plugin chose ABI 2.0, outside the host's range [1.0, 1.2]; rebuild the "
                      "plugin against sortie SDK >= 1.0"});
 }
 
 TEST(PluginHostTest, FailedNegotiationCarriesThePluginsMessage) {
   expect_load_error("fixture_raw_refuses", SORTIE_FAILED_PRECONDITION,
                     {"negotiation failed (FAILED_PRECONDITION): raw fixture speaks ABI 3.0 only; "
-                     "this host speaks ABI [1.0, 1.1]"});
+                     "this host speaks ABI [1.0, 1.2]"});
 }
 
 TEST(PluginHostTest, InvalidAnswersAreRefused) {
@@ -350,14 +350,14 @@ TEST_F(PluginHostFileTest, ManifestAbiOutsideTheHostsRangeIsRefusedWithoutLoadin
       Registry::from_files({write_manifest(SORTIE_FIXTURE_ABORT_LIBRARY, "2.0", "2.1")});
   expect_error([&] { host.load(*only_entry(newer, Group::kSchedulers, "s").plugin); },
                SORTIE_FAILED_PRECONDITION,
-               {"the manifest declares ABI [2.0, 2.1] but this host speaks [1.0, 1.1]; upgrade "
+               {"the manifest declares ABI [2.0, 2.1] but this host speaks [1.0, 1.2]; upgrade "
                 "sortie to a release that speaks ABI 2.0"});
   fs::create_directories(scratch_ / "older");
   fs::copy_file(SORTIE_FIXTURE_ABORT_LIBRARY, scratch_ / "older/libold.so");
   const Registry older = Registry::from_files({write_manifest("older/libold.so", "0.1", "0.9")});
   expect_error([&] { host.load(*only_entry(older, Group::kSchedulers, "s").plugin); },
                SORTIE_FAILED_PRECONDITION,
-               {"the manifest declares ABI [0.1, 0.9] but this host speaks [1.0, 1.1]; rebuild "
+               {"the manifest declares ABI [0.1, 0.9] but this host speaks [1.0, 1.2]; rebuild "
                 "the plugin against sortie SDK >= 1.0"});
 }
 

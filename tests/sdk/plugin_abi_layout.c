@@ -37,8 +37,8 @@ static void pin(const char* what, unsigned long long actual, unsigned long long 
 
 static void pin_versions(void) {
   PIN(SORTIE_ABI_CURRENT_MAJOR, 1);
-  PIN(SORTIE_ABI_CURRENT_MINOR, 1);
-  PIN(SORTIE_ABI_CURRENT, 0x00010001u);
+  PIN(SORTIE_ABI_CURRENT_MINOR, 2);
+  PIN(SORTIE_ABI_CURRENT, 0x00010002u);
   PIN(SORTIE_ABI_VERSION(3, 17), 0x00030011u);
   PIN(SORTIE_ABI_MAJOR(0x00030011u), 3);
   PIN(SORTIE_ABI_MINOR(0x00030011u), 17);
@@ -129,7 +129,7 @@ static void pin_negotiation(void) {
 }
 
 static void pin_vtables(void) {
-  PIN_SIZE(sortie_scheduler_vtable, 112);
+  PIN_SIZE(sortie_scheduler_vtable, 120);
   PIN_OFFSET(sortie_scheduler_vtable, struct_size, 0);
   PIN_OFFSET(sortie_scheduler_vtable, create, 8);
   PIN_OFFSET(sortie_scheduler_vtable, destroy, 16);
@@ -144,6 +144,7 @@ static void pin_vtables(void) {
   PIN_OFFSET(sortie_scheduler_vtable, log_next, 88);
   PIN_OFFSET(sortie_scheduler_vtable, log_close, 96);
   PIN_OFFSET(sortie_scheduler_vtable, schedule_batch, 104);
+  PIN_OFFSET(sortie_scheduler_vtable, cancel_batch, 112);
 
   PIN_SIZE(sortie_packager_vtable, 32);
   PIN_OFFSET(sortie_packager_vtable, struct_size, 0);

@@ -103,6 +103,9 @@ std::string optional_calls(const sortie_component& component) {
   if (SORTIE_HAS_MEMBER(v, V, schedule_batch) && v->schedule_batch != nullptr) {
     calls.emplace_back("\"schedule_batch\"");
   }
+  if (SORTIE_HAS_MEMBER(v, V, cancel_batch) && v->cancel_batch != nullptr) {
+    calls.emplace_back("\"cancel_batch\"");
+  }
   return wire_array(calls);
 }
 
@@ -163,6 +166,17 @@ std::string PluginServer::handle(const std::string& request_text) {
       return *plugin_->components[static_cast<size_t>(index)];
     };
     const auto input = [&] { return as_str(text(request, "input")); };
+    // A batch call's strings (schedule_batch's requests, cancel_batch's app ids), in order.
+    const auto inputs = [&] {
+      const rapidjson::Value& array = member(request, "inputs");
+      if (!array.IsArray()) protocol_error("'inputs' is not an array");
+      std::vector<sortie_str> strings;
+      for (const auto& item : array.GetArray()) {
+        if (!item.IsString()) protocol_error("an element of 'inputs' is not a string");
+        strings.push_back(sortie_str{item.GetString(), item.GetStringLength()});
+      }
+      return strings;
+    };
 
     if (call == "load") {
       if (plugin_ != nullptr) protocol_error("a helper loads one library only");
@@ -241,14 +255,16 @@ std::string PluginServer::handle(const std::string& request_text) {
           v->schedule_batch == nullptr) {
         protocol_error("'schedule_batch' reached a scheduler without it");
       }
-      const rapidjson::Value& inputs = member(request, "inputs");
-      if (!inputs.IsArray()) protocol_error("'inputs' is not an array");
-      std::vector<sortie_str> requests;
-      for (const auto& item : inputs.GetArray()) {
-        if (!item.IsString()) protocol_error("an element of 'inputs' is not a string");
-        requests.push_back(sortie_str{item.GetString(), item.GetStringLength()});
-      }
+      const std::vector<sortie_str> requests = inputs();
       status = v->schedule_batch(self, requests.data(), requests.size(), out.get(), err.get());
+    } else if (call == "cancel_batch") {
+      const auto [v, self] = scheduler();
+      if (!SORTIE_HAS_MEMBER(v, sortie_scheduler_vtable, cancel_batch) ||
+          v->cancel_batch == nullptr) {
+        protocol_error("'cancel_batch' reached a scheduler without it");
+      }
+      const std::vector<sortie_str> app_ids = inputs();
+      status = v->cancel_batch(self, app_ids.data(), app_ids.size(), err.get());
     } else if (call == "describe") {
       const auto [v, self] = scheduler();
       status = v->describe(self, input(), out.get(), err.get());

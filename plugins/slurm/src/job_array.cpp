@@ -1,5 +1,7 @@
 #include "job_array.hpp"
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace sortie::slurm {
@@ -22,7 +24,47 @@ std::string shared_directives(const BatchPlan& plan) {
   return directives;
 }
 
+// "1,3-5,9" for {1, 3, 4, 5, 9}.
+std::string index_ranges(std::vector<long> indices) {
+  std::sort(indices.begin(), indices.end());
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  std::string ranges;
+  for (size_t first = 0; first < indices.size();) {
+    size_t last = first;
+    while (last + 1 < indices.size() && indices[last + 1] == indices[last] + 1) ++last;
+    if (!ranges.empty()) ranges += ",";
+    ranges += std::to_string(indices[first]);
+    if (last > first) ranges += "-" + std::to_string(indices[last]);
+    first = last + 1;
+  }
+  return ranges;
+}
+
 }  // namespace
+
+std::vector<std::string> scancel_arguments(const std::vector<std::string>& job_ids) {
+  std::vector<std::string> arrays;  // in order of first appearance
+  std::map<std::string, std::vector<long>> tasks;
+  std::vector<std::string> plain;
+  for (const std::string& id : job_ids) {
+    const size_t underscore = id.find('_');
+    const std::string task = underscore == std::string::npos ? "" : id.substr(underscore + 1);
+    if (task.empty() || task.size() > 9 ||
+        task.find_first_not_of("0123456789") != std::string::npos) {
+      plain.push_back(id);
+      continue;
+    }
+    const std::string array = id.substr(0, underscore);
+    if (!tasks.count(array)) arrays.push_back(array);
+    tasks[array].push_back(std::stol(task));
+  }
+  std::vector<std::string> arguments;
+  for (const std::string& array : arrays) {
+    arguments.push_back(array + "_[" + index_ranges(tasks[array]) + "]");
+  }
+  arguments.insert(arguments.end(), plain.begin(), plain.end());
+  return arguments;
+}
 
 std::string array_key(const BatchPlan& plan) {
   const std::string directives = shared_directives(plan);

@@ -20,6 +20,11 @@ std::string array_key(const BatchPlan& plan);
 // The script of one array over `plans` (same array_key): --array=0-N[%P].
 std::string array_script(const std::vector<BatchPlan>& plans);
 
+// `job_ids` as scancel arguments: the tasks of one array as one `<array job>_[I,J-K]` (so
+// cancelling a whole sweep is one short argument), other ids as they are; arrays first, by first
+// appearance.
+std::vector<std::string> scancel_arguments(const std::vector<std::string>& job_ids);
+
 }  // namespace sortie::slurm
 
 #endif  // SORTIE_SLURM_JOB_ARRAY_HPP

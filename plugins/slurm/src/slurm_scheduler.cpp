@@ -210,22 +210,34 @@ std::string SlurmScheduler::list(std::string_view filter_text) {
   return write_app_list(apps);
 }
 
-void SlurmScheduler::cancel(std::string_view app_id) {
-  const AppRecord& record = index_.load(app_id);
-  std::vector<std::string> scancel = {record.plan.tools.scancel};
-  std::vector<size_t> cancelled;
-  for (size_t job = 0; job < record.job_ids.size(); ++job) {
-    // Terminal states are final: a job that ended stays as it ended.
-    if (AppRecords::final_state(record.plan, job)) continue;
-    scancel.push_back(record.job_ids[job]);
-    cancelled.push_back(job);
+void SlurmScheduler::cancel(std::string_view app_id) { cancel_batch({app_id}); }
+
+void SlurmScheduler::cancel_batch(const std::vector<std::string_view>& app_ids) {
+  // Every app is looked up first, so an unknown one (NOT_FOUND) cancels nothing.
+  std::vector<AppRecord> records;
+  for (const std::string_view app_id : app_ids) records.push_back(index_.load(app_id));
+  // The jobs to cancel, by the scancel program their app names (the same for all, as a rule).
+  std::map<std::string, std::vector<std::string>> jobs_by_scancel;
+  std::vector<std::pair<const AppRecord*, size_t>> cancelled;
+  for (const AppRecord& record : records) {
+    for (size_t job = 0; job < record.job_ids.size(); ++job) {
+      // Terminal states are final: a job that ended stays as it ended.
+      if (AppRecords::final_state(record.plan, job)) continue;
+      jobs_by_scancel[record.plan.tools.scancel].push_back(record.job_ids[job]);
+      cancelled.emplace_back(&record, job);
+    }
   }
-  if (scancel.size() == 1) return;
-  checked_output(scancel);
-  // The CLI waits for the end it caused: the squeue answer it read before the cancel is stale.
+  if (cancelled.empty()) return;
+  // One scancel for them all: an array's tasks as one <array>_[ranges] argument.
+  for (const auto& [program, job_ids] : jobs_by_scancel) {
+    std::vector<std::string> scancel = {program};
+    for (std::string& argument : scancel_arguments(job_ids)) scancel.push_back(std::move(argument));
+    checked_output(scancel);
+  }
+  // A later status asks squeue afresh: the answer read before the cancel is stale.
   queue_.forget();
   // So that a job Slurm then forgets (a pending array task leaves squeue and sacct) is CANCELLED.
-  for (const size_t job : cancelled) AppRecords::mark_cancelled(record.plan, job);
+  for (const auto& [record, job] : cancelled) AppRecords::mark_cancelled(record->plan, job);
 }
 
 std::unique_ptr<LogStream> SlurmScheduler::log_open(std::string_view app_id,

@@ -30,6 +30,8 @@ class SlurmScheduler : public Scheduler {
   std::string describe(std::string_view app_id) override;
   std::string list(std::string_view filter) override;
   void cancel(std::string_view app_id) override;
+  // One scancel for every job of the apps (an array's tasks as one task range, ABI-15).
+  void cancel_batch(const std::vector<std::string_view>& app_ids) override;
   std::unique_ptr<LogStream> log_open(std::string_view app_id, std::string_view request) override;
 
  private:

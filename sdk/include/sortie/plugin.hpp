@@ -115,6 +115,10 @@ class Scheduler {
       const std::vector<std::string_view>& /*requests*/) {
     throw Error::unimplemented("this scheduler cannot submit a batch");
   }
+  // Requests the cancellation of many apps in as few backend requests as it can (ABI-15).
+  virtual void cancel_batch(const std::vector<std::string_view>& /*app_ids*/) {
+    throw Error::unimplemented("this scheduler cannot cancel a batch");
+  }
 };
 
 // Base of image-provider components; the constructor receives "sortie.image_provider_config/1".
@@ -231,19 +235,29 @@ struct SchedulerTable {
   static void log_close(sortie_log_stream* stream) noexcept {
     delete reinterpret_cast<LogStream*>(stream);
   }
+  static std::vector<std::string_view> views(const sortie_str* items, size_t count) {
+    std::vector<std::string_view> texts;
+    for (size_t i = 0; i < count; ++i) texts.push_back(view(items[i]));
+    return texts;
+  }
   static sortie_status schedule_batch(sortie_scheduler* s, const sortie_str* requests, size_t count,
                                       const sortie_sink* out, const sortie_sink* err) noexcept {
     return guarded(err, [&] {
-      std::vector<std::string_view> views;
-      for (size_t i = 0; i < count; ++i) views.push_back(view(requests[i]));
-      for (const std::string& app_id : self(s)->schedule_batch(views)) put(out, app_id + "\n");
+      for (const std::string& app_id : self(s)->schedule_batch(views(requests, count))) {
+        put(out, app_id + "\n");
+      }
     });
+  }
+  static sortie_status cancel_batch(sortie_scheduler* s, const sortie_str* app_ids, size_t count,
+                                    const sortie_sink* err) noexcept {
+    return guarded(err, [&] { self(s)->cancel_batch(views(app_ids, count)); });
   }
   static const sortie_scheduler_vtable* get() noexcept {
     constexpr bool has_list = SORTIE_DETAIL_OVERRIDES(T, list);
     constexpr bool has_wait = SORTIE_DETAIL_OVERRIDES(T, wait);
     constexpr bool has_logs = SORTIE_DETAIL_OVERRIDES(T, log_open);
     constexpr bool has_batch = SORTIE_DETAIL_OVERRIDES(T, schedule_batch);
+    constexpr bool has_cancel_batch = SORTIE_DETAIL_OVERRIDES(T, cancel_batch);
     static const sortie_scheduler_vtable table = {sizeof(sortie_scheduler_vtable),
                                                   create,
                                                   destroy,
@@ -257,7 +271,8 @@ struct SchedulerTable {
                                                   has_logs ? log_open : nullptr,
                                                   has_logs ? log_next : nullptr,
                                                   has_logs ? log_close : nullptr,
-                                                  has_batch ? schedule_batch : nullptr};
+                                                  has_batch ? schedule_batch : nullptr,
+                                                  has_cancel_batch ? cancel_batch : nullptr};
     return &table;
   }
 };

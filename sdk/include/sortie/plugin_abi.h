@@ -53,7 +53,7 @@ extern "C" {
 
 /* The version this header describes. */
 #define SORTIE_ABI_CURRENT_MAJOR 1
-#define SORTIE_ABI_CURRENT_MINOR 1
+#define SORTIE_ABI_CURRENT_MINOR 2
 #define SORTIE_ABI_CURRENT SORTIE_ABI_VERSION(SORTIE_ABI_CURRENT_MAJOR, SORTIE_ABI_CURRENT_MINOR)
 
 /* The one exported symbol (ABI-1). */
@@ -277,6 +277,14 @@ typedef struct sortie_scheduler_vtable {
    * host calls schedule() once per request. */
   sortie_status (*schedule_batch)(sortie_scheduler* self, const sortie_str* requests, size_t count,
                                   const sortie_sink* out, const sortie_sink* err);
+
+  /* ABI 1.2 (ABI-15). Requests cancellation of `count` apps, as cancel() does each (returns once
+   * the backend accepted the request, without waiting for the apps to end; an app already
+   * terminal succeeds), in as few backend requests as it can (e.g. one scancel for every job of
+   * a Slurm job array). An unknown app id fails the call with SORTIE_NOT_FOUND naming it, before
+   * any app is cancelled. Optional: when absent the host calls cancel() once per app. */
+  sortie_status (*cancel_batch)(sortie_scheduler* self, const sortie_str* app_ids, size_t count,
+                                const sortie_sink* err);
 } sortie_scheduler_vtable;
 
 /* ---------------------------------------------------------------------------------------------

@@ -88,6 +88,9 @@ class SchedulerClient {
   std::optional<std::string> describe(std::string_view app_id);  // nullopt = NOT_FOUND
   std::string list(std::string_view filter);                     // "sortie.list/1"
   void cancel(std::string_view app_id);
+  // Whether the plugin cancels many apps in one call (ABI-15); else cancel() each.
+  bool can_cancel_batch() const;
+  void cancel_batch(const std::vector<std::string>& app_ids);
   bool can_wait() const;
   std::string wait(std::string_view app_id, std::string_view known_state, int64_t timeout_ms);
   std::unique_ptr<LogReader> log_open(std::string_view app_id, std::string_view request);
