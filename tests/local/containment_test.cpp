@@ -210,14 +210,21 @@ TEST(ContainmentChoice, AnUnknownKindIsRefusedNamingTheKinds) {
   TempDir state;
   SchedulerClient scheduler("local_cwd", state.path());
   const std::string role = R"({"name":"w","entrypoint":"true"})";
-  ASSERT_EQ(scheduler.submit(dryrun_input("refused", "[" + role + "]", "{}")), "refused");
-  const rapidjson::Document status = scheduler.wait_terminal("refused");
+  const auto dry = scheduler.dryrun(dryrun_input("refused", "[" + role + "]", "{}"));
+  // schedule() returns with the supervisor's answer, so the refusal is its error...
+  const auto scheduled = scheduler.schedule(dry.out);
   ::unsetenv("SORTIE_LOCAL_CONTAINMENT");
-  EXPECT_STREQ(status["state"].GetString(), "FAILED");
-  EXPECT_NE(std::string(status["msg"].GetString())
-                .find("SORTIE_LOCAL_CONTAINMENT='cgroups': must be pid_namespace, cgroup or "
-                      "process_marker"),
+  const std::string kinds =
+      "SORTIE_LOCAL_CONTAINMENT='cgroups': must be pid_namespace, cgroup or process_marker";
+  EXPECT_NE(scheduled.status, SORTIE_OK);
+  EXPECT_NE(scheduled.err.find("app 'refused' did not start: " +
+                               std::string("the supervisor could not start: ") + kinds),
             std::string::npos)
+      << scheduled.err;
+  // ...and the app is recorded FAILED with it.
+  const rapidjson::Document status = scheduler.wait_terminal("refused");
+  EXPECT_STREQ(status["state"].GetString(), "FAILED");
+  EXPECT_NE(std::string(status["msg"].GetString()).find(kinds), std::string::npos)
       << status["msg"].GetString();
 }
 

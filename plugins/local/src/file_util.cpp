@@ -12,8 +12,10 @@ namespace sortie::local {
 
 void throw_errno(const std::string& what) {
   const int error = errno;
-  throw Error(error == ENOENT ? Code::kNotFound : Code::kUnknown,
-              what + ": " + std::strerror(error));
+  const Code code = error == ENOENT                      ? Code::kNotFound
+                    : error == ENOSPC || error == EDQUOT ? Code::kResourceExhausted
+                                                         : Code::kUnknown;
+  throw Error(code, what + ": " + std::strerror(error));
 }
 
 std::string read_file(const std::string& path) {

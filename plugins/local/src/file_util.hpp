@@ -15,7 +15,8 @@ void write_file_atomically(const std::string& path, std::string_view content);
 // mkdir -p with mode 0700 (app state is private); throws naming the directory on failure.
 void make_directories(const std::string& path);
 std::string parent_directory(const std::string& path);
-// Throws UNKNOWN naming `what` and the errno text.
+// Throws naming `what` and the errno text: NOT_FOUND for ENOENT, RESOURCE_EXHAUSTED for a full
+// disk or quota, else UNKNOWN.
 [[noreturn]] void throw_errno(const std::string& what);
 
 }  // namespace sortie::local

@@ -131,7 +131,22 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
     registry_.store_status(request.app_dir, status);
     throw;
   }
-  return app_id;
+  // Returned only with a supervisor on record: a failure the starter could not record (a full
+  // disk) has no other way to the caller.
+  const std::optional<std::string> answer = start.await_answer();
+  if (answer && answer->empty()) return app_id;
+  if (!answer) {
+    starts_.wait_for(request.app_dir);  // killed: reaping records why
+    const AppStatus recorded = registry_.read_recorded_status(request.app_dir);
+    throw Error::unavailable(context_.scheduler_name + ": app '" + app_id + "' did not start: " +
+                             (is_terminal(recorded.state)
+                                  ? recorded.msg
+                                  : "its supervisor's starter ended without a word; see '" +
+                                        request.app_dir + "/supervisor.log'"));
+  }
+  const Error failure = decode_start_failure(*answer);
+  throw Error(failure.code(),
+              context_.scheduler_name + ": app '" + app_id + "' did not start: " + failure.what());
 }
 
 std::string LocalScheduler::describe(std::string_view app_id) {
@@ -161,7 +176,6 @@ std::string LocalScheduler::list(std::string_view filter_text) {
 
 void LocalScheduler::cancel(std::string_view app_id) {
   const std::string dir = registry_.app_dir(app_id);
-  starts_.wait_for(dir);  // an app we submitted has its supervisor on record after this
   AppStatus status = registry_.read_recorded_status(dir);
   if (is_terminal(status.state)) return;
   if (status.supervisor_pid == 0) {

@@ -9,12 +9,12 @@
 
 namespace sortie::local {
 
-void record_start_failure(const std::string& app_dir, const std::string& msg) noexcept {
+std::string record_start_failure(const std::string& app_dir, const std::string& msg) noexcept {
   try {
     const std::optional<std::string> text = read_state_text(app_dir);
-    if (!text) return;
+    if (!text) return {};
     AppStatus status = parse_state_json(*text, app_dir + "/state.json");
-    if (status.supervisor_pid != 0 || is_terminal(status.state)) return;
+    if (status.supervisor_pid != 0 || is_terminal(status.state)) return {};
     status.state = "FAILED";
     status.msg = msg;
     for (RoleStatus& role : status.roles) {
@@ -27,8 +27,9 @@ void record_start_failure(const std::string& app_dir, const std::string& msg) no
     const std::string runtime_dir = runtime_dir_of(app_dir);
     notify_waiters(runtime_dir);
     retire_runtime_dir(app_dir, runtime_dir);
-  } catch (const std::exception&) {
-    // The app dir itself is unusable; describe() reports that when asked.
+    return {};
+  } catch (const std::exception& error) {
+    return error.what();
   }
 }
 

@@ -9,8 +9,9 @@
 namespace sortie::local {
 
 // Marks the app FAILED with `msg` unless a supervisor has recorded itself or the app already
-// ended, and wakes its waiters. Never throws: it runs on failure paths.
-void record_start_failure(const std::string& app_dir, const std::string& msg) noexcept;
+// ended, and wakes its waiters. Never throws: it runs on failure paths. Returns why the failure
+// could not be recorded (e.g. no space left for state.json), or "".
+std::string record_start_failure(const std::string& app_dir, const std::string& msg) noexcept;
 
 // The file whose presence asks a supervisor that has not recorded itself yet to cancel the app
 // as soon as it does (see LocalScheduler::cancel).

@@ -1,6 +1,6 @@
-// Starts sortie-local-supervisor for an app, detached from the calling process, without waiting
-// for it: submitting many apps overlaps their supervisors' start-up, and each starter's start-up
-// overlaps with writing its app's files (start_signal.hpp).
+// Starts sortie-local-supervisor for an app, detached from the calling process: each starter's
+// start-up overlaps with writing its app's files, and schedule() then waits only for its answer
+// (start_signal.hpp), not for it to exit.
 #ifndef SORTIE_LOCAL_SUPERVISOR_LAUNCH_HPP
 #define SORTIE_LOCAL_SUPERVISOR_LAUNCH_HPP
 

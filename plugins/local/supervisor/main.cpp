@@ -3,8 +3,9 @@
 // The process started by the scheduler (the starter) forks the real supervisor and exits as soon
 // as that one has recorded itself in state.json, so the supervisor is re-parented away from the
 // submitting process (it never becomes that process's zombie). When the supervisor cannot start,
-// the starter records the app FAILED with the reason before exiting non-zero; the submitting
-// process does not wait for any of this (LocalScheduler::schedule).
+// the starter records the app FAILED with the reason before exiting non-zero. Either way it
+// answers the submitting process, which waits for that answer (start_signal.hpp), so a failure
+// that could not be recorded (no space left for state.json) still reaches it.
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -36,9 +37,13 @@ extern "C" int __lsan_is_turned_off() { return 1; }
 
 namespace {
 
-int fail_to_start(const std::string& app_dir, const std::string& reason) {
-  std::fprintf(stderr, "sortie-local-supervisor: %s\n", reason.c_str());
-  sortie::local::record_start_failure(app_dir, "the supervisor could not start: " + reason);
+int fail_to_start(const std::string& app_dir, const sortie::Error& error) {
+  std::fprintf(stderr, "sortie-local-supervisor: %s\n", error.what());
+  std::string reason = std::string("the supervisor could not start: ") + error.what();
+  const std::string unrecorded = sortie::local::record_start_failure(app_dir, reason);
+  if (!unrecorded.empty()) reason += "; recording that failed too: " + unrecorded;
+  sortie::local::answer_start_signal(
+      sortie::local::encode_start_failure(sortie::Error(error.code(), reason)));
   return 1;
 }
 
@@ -77,7 +82,7 @@ int main(int argc, char** argv) {
     request = read_launch_request(sortie::parse_object(read_file(request_path), request_path),
                                   request_path);
   } catch (const std::exception& error) {
-    return fail_to_start(app_dir, error.what());
+    return fail_to_start(app_dir, as_sortie_error(error));
   }
 
   // Chosen before the fork: with a PID namespace, the child is the namespace's init.
@@ -85,20 +90,23 @@ int main(int argc, char** argv) {
   try {
     containment = choose_containment(request.app_id);
   } catch (const std::exception& error) {
-    return fail_to_start(app_dir, error.what());
+    return fail_to_start(app_dir, as_sortie_error(error));
   }
   // A supervisor that never started left its cgroup empty: remove it with the failure.
-  const auto fail_before_replicas = [&](const std::string& reason) {
+  const auto fail_before_replicas = [&](const sortie::Error& error) {
     if (!containment.cgroup_dir.empty()) kill_and_remove_cgroup(containment.cgroup_dir);
-    return fail_to_start(app_dir, reason);
+    return fail_to_start(app_dir, error);
   };
 
   // The child reports "1" once it has recorded itself, or why it could not.
   int ready[2];
   if (::pipe2(ready, O_CLOEXEC) != 0)
-    return fail_before_replicas(std::string("pipe: ") + std::strerror(errno));
+    return fail_before_replicas(
+        sortie::Error::unavailable(std::string("pipe: ") + std::strerror(errno)));
   const pid_t child = ::fork();
-  if (child < 0) return fail_before_replicas(std::string("fork: ") + std::strerror(errno));
+  if (child < 0)
+    return fail_before_replicas(
+        sortie::Error::unavailable(std::string("fork: ") + std::strerror(errno)));
   if (child > 0) {
     ::close(ready[1]);
     std::string report;
@@ -106,11 +114,17 @@ int main(int argc, char** argv) {
     ssize_t n;
     while ((n = ::read(ready[0], buffer, sizeof buffer)) > 0) {
       report.append(buffer, static_cast<size_t>(n));
-      if (report == "1") return 0;
+      if (report == "1") {
+        answer_start_signal("");
+        return 0;
+      }
     }
-    return fail_before_replicas(report.empty() ? "it exited before recording itself" : report);
+    return fail_before_replicas(report.empty()
+                                    ? sortie::Error::unknown("it exited before recording itself")
+                                    : decode_start_failure(report));
   }
   ::close(ready[0]);
+  ::close(kStartSignalFd);  // the starter answers; the submitter reads until the starter exits
   try {
     // Orphans of the replicas are re-parented to us, so we can reap them (as init of a PID
     // namespace we get them anyway).
@@ -122,7 +136,7 @@ int main(int argc, char** argv) {
     ::close(ready[1]);
     return supervisor.run();
   } catch (const std::exception& error) {
-    const std::string reason = error.what();
+    const std::string reason = encode_start_failure(as_sortie_error(error));
     [[maybe_unused]] const ssize_t n = ::write(ready[1], reason.data(), reason.size());
     return 1;
   }
