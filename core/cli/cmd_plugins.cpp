@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/core/plugin_faults.hpp>
@@ -301,6 +302,26 @@ PluginReport check_library(session::Session& ctx, const registry::PluginLibrary&
   return report;
 }
 
+// A plugin that crashed sortie in process is trusted again once its checks pass and they made
+// the call it crashed in (ISO-9). Checks that never made that call (schedule submits an app, so
+// doctor does not) prove nothing about it: the record stays, reported as a failed check.
+void settle_recorded_crash(PluginReport& report) {
+  const std::string& name = report.library->name;
+  const std::optional<std::string> call = core::recorded_plugin_crash_call(name);
+  if (!call || !report.ok()) return;
+  static const std::set<std::string> kCallsDoctorMakes = {"create", "run_options", "names"};
+  if (kCallsDoctorMakes.count(*call) != 0) {
+    core::forget_plugin_crash(name);
+    return;
+  }
+  report.findings.push_back(
+      {"recorded crash",
+       "it crashed sortie in process (" + core::recorded_plugin_crash(name).value_or("") +
+           "), in " + (call->empty() ? "a call" : *call) +
+           ", which doctor does not make; install a fixed plugin, then delete the record to load "
+           "it in process again (--isolate-plugins runs it in a helper process meanwhile)"});
+}
+
 int doctor(session::Session& ctx, const Args& args) {
   std::vector<std::string> names;
   po::options_description desc("plugins doctor options");
@@ -353,8 +374,7 @@ int doctor(session::Session& ctx, const Args& args) {
   std::vector<PluginReport> reports;
   for (const auto* library : libraries) {
     reports.push_back(check_library(ctx, *library));
-    // A plugin that crashed sortie in process is trusted again once its checks pass (ISO-9).
-    if (reports.back().ok()) core::forget_plugin_crash(library->name);
+    settle_recorded_crash(reports.back());
   }
   // Broken manifests are findings too, unless only some plugins were asked about.
   const std::vector<registry::Problem> problems =

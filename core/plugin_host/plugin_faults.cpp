@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sortie/core/plugin_faults.hpp>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "plugin_calls.hpp"
 
@@ -72,25 +74,20 @@ std::string record_path(const std::string& plugin_name) {
   return std::string(g_records_dir) + "/" + name;
 }
 
-void on_fatal_signal(int signal_number) {
-  const detail::PluginCall& call = detail::current_plugin_call();
-  if (call.context == nullptr) {
-    // Not the plugin's doing: the default action, as if no handler were installed.
-    ::signal(signal_number, SIG_DFL);
-    ::raise(signal_number);
-    return;
-  }
+// Names the plugin of `call` and what it did (`deed`, e.g. "crashed sortie with SIGSEGV", and
+// `fault`, e.g. "SIGSEGV") on stderr, records "FAULT during CALL" and ends the host with 3.
+[[noreturn]] void report_plugin_fault(const detail::PluginCall& call, const char* deed,
+                                      const char* fault) {
   Text name;
   add_plugin_name(name, *call.context);
   make_file_name(name.data);
-  const char* signal_name = sigabbrev_np(signal_number);
   Text record;
   record.add(g_records_dir).add("/").add(name.data);
   Text message;
   message.add("sortie: ")
       .add(call.context->c_str())
-      .add(" crashed sortie with SIG")
-      .add(signal_name != nullptr ? signal_name : "?")
+      .add(" ")
+      .add(deed)
       .add(" during ")
       .add(call.call)
       .add("; the plugin is disabled in process until `sortie plugins doctor ")
@@ -103,11 +100,34 @@ void on_fatal_signal(int signal_number) {
   const int fd = ::open(record.data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd >= 0) {
     Text what;
-    what.add("SIG").add(signal_name != nullptr ? signal_name : "?").add(" during ").add(call.call);
+    what.add(fault).add(" during ").add(call.call);
     [[maybe_unused]] const ssize_t kept = ::write(fd, what.data, what.size);
     ::close(fd);
   }
   ::_exit(kExitPluginFailed);
+}
+
+void on_fatal_signal(int signal_number) {
+  const detail::PluginCall& call = detail::current_plugin_call();
+  if (call.context == nullptr) {
+    // Not the plugin's doing: the default action, as if no handler were installed.
+    ::signal(signal_number, SIG_DFL);
+    ::raise(signal_number);
+    return;
+  }
+  const char* signal_name = sigabbrev_np(signal_number);
+  Text fault;
+  fault.add("SIG").add(signal_name != nullptr ? signal_name : "?");
+  Text deed;
+  deed.add("crashed sortie with ").add(fault.data);
+  report_plugin_fault(call, deed.data, fault.data);
+}
+
+// exit() runs this on the thread that called it: inside a plugin call, the plugin ended the host
+// mid-call (e.g. `sortie run` would exit 0 with nothing submitted), so it counts as a crash.
+void on_exit_during_call() {
+  const detail::PluginCall& call = detail::current_plugin_call();
+  if (call.context != nullptr) report_plugin_fault(call, "called exit()", "exit()");
 }
 
 }  // namespace
@@ -119,16 +139,36 @@ void contain_plugin_crashes(const std::string& records_dir) {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESETHAND;
   for (const int signal_number : kContainedSignals) ::sigaction(signal_number, &action, nullptr);
+  std::atexit(on_exit_during_call);
+  std::at_quick_exit(on_exit_during_call);
 }
 
-std::optional<std::string> recorded_plugin_crash(const std::string& plugin_name) {
+namespace {
+
+// The record's text, "FAULT during CALL".
+std::optional<std::string> read_record(const std::string& plugin_name) {
   if (g_records_dir[0] == '\0') return std::nullopt;
-  const std::string path = record_path(plugin_name);
-  std::ifstream file(path);
+  std::ifstream file(record_path(plugin_name));
   if (!file) return std::nullopt;
   std::ostringstream what;
   what << file.rdbuf();
-  return what.str() + ", recorded in " + path;
+  return what.str();
+}
+
+}  // namespace
+
+std::optional<std::string> recorded_plugin_crash(const std::string& plugin_name) {
+  const std::optional<std::string> record = read_record(plugin_name);
+  if (!record) return std::nullopt;
+  return *record + ", recorded in " + record_path(plugin_name);
+}
+
+std::optional<std::string> recorded_plugin_crash_call(const std::string& plugin_name) {
+  const std::optional<std::string> record = read_record(plugin_name);
+  if (!record) return std::nullopt;
+  constexpr std::string_view kDuring = " during ";
+  const size_t at = record->rfind(kDuring);
+  return at == std::string::npos ? std::string() : record->substr(at + kDuring.size());
 }
 
 void forget_plugin_crash(const std::string& plugin_name) {

@@ -206,11 +206,40 @@ TEST(CliPlugins, AnInProcessCrashNamesThePluginAndDisablesItUntilDoctorPasses) {
   EXPECT_NE(refused.err.find("it crashed sortie before (SIGSEGV during schedule"),
             std::string::npos)
       << refused.err;
-  // The doctor's checks (load, create, run_options) pass, which lifts the ban.
+  // The doctor's checks (load, create, run_options) pass, but none of them is schedule: the
+  // crash stays recorded and is the doctor's finding.
   const auto doctor = sandbox.sortie({"--plugin-dir", dir, "plugins", "doctor"});
-  EXPECT_EQ(doctor.exit_code, 0) << doctor.out << doctor.err;
+  EXPECT_EQ(doctor.exit_code, 3) << doctor.out << doctor.err;
+  EXPECT_TRUE(std::regex_search(
+      doctor.out, std::regex("FAILED +recorded crash: it crashed sortie in process \\(SIGSEGV "
+                             "during schedule, recorded in .*/plugin-faults/fixture_segfault\\), "
+                             "in schedule, which doctor does not make")))
+      << doctor.out;
+  EXPECT_NE(run_fixture_scheduler(sandbox).err.find("it crashed sortie before (SIGSEGV during "
+                                                    "schedule"),
+            std::string::npos);
+  // Once the record is deleted (a fixed plugin installed), it loads in process again.
+  std::filesystem::remove(sandbox.root() + "/state/plugin-faults/fixture_segfault");
   const auto again = run_fixture_scheduler(sandbox);
   EXPECT_NE(again.err.find("crashed sortie with SIGSEGV"), std::string::npos) << again.err;
+}
+
+TEST(CliPlugins, AnInProcessExitInScheduleIsAFailureNamingThePlugin) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_exit", "fixture_sched");
+  // The fixture calls exit(0) inside schedule: not a silent success without a handle.
+  const auto exited = run_fixture_scheduler(sandbox);
+  EXPECT_EQ(exited.exit_code, 3) << exited.out << exited.err;
+  EXPECT_EQ(exited.out, "");
+  EXPECT_TRUE(std::regex_search(
+      exited.err, std::regex("sortie: scheduler 'fixture_sched' \\(plugin fixture_exit, "
+                             ".*libfixture_exit.so\\) called exit\\(\\) during schedule; the "
+                             "plugin is disabled in process until `sortie plugins doctor "
+                             "fixture_exit` passes")))
+      << exited.err;
+  const auto refused = run_fixture_scheduler(sandbox);
+  EXPECT_NE(refused.err.find("it crashed sortie before (exit() during schedule"), std::string::npos)
+      << refused.err;
 }
 
 TEST(CliPlugins, ASchedulerThatStopsAnsweringDoesNotHoldUpList) {
