@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <sortie/core/model.hpp>
+#include <sortie/core/printable.hpp>
 
 #include "commands.hpp"
 
@@ -9,7 +10,7 @@ namespace sortie::cli {
 
 int report_unknown_app(const std::string& handle) {
   std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
-               handle.c_str());
+               core::printable(handle).c_str());
   return kExitAppNotSucceeded;
 }
 
@@ -17,11 +18,12 @@ int report_shown_status(const std::string& handle, const std::optional<runner::A
   if (!status || !status->from_store_only) return kExitOk;
   if (status->not_refreshed.empty()) {
     std::fprintf(stderr, "sortie: %s no longer knows this app; showing the last recorded status\n",
-                 core::parse_app_handle(handle).scheduler.c_str());
+                 core::printable(core::parse_app_handle(handle).scheduler).c_str());
     return kExitOk;
   }
-  std::fprintf(stderr, "sortie: showing the last recorded status of %s: %s\n", handle.c_str(),
-               status->not_refreshed.c_str());
+  std::fprintf(stderr, "sortie: showing the last recorded status of %s: %s\n",
+               core::printable(handle).c_str(),
+               core::printable_message(status->not_refreshed).c_str());
   return runner::is_terminal(status->state) ? kExitOk : kExitBackend;
 }
 

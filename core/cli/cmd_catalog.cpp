@@ -6,6 +6,7 @@
 #include <sortie/core/component.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
+#include <sortie/core/printable.hpp>
 #include <sortie/core/runopts.hpp>
 #include <sortie/session/json_text.hpp>
 #include <string>
@@ -116,7 +117,8 @@ int cmd_runopts(session::Session& ctx, const Args& args) {
       }
     } catch (const core::Error& e) {
       if (!line.name.empty()) throw;
-      std::fprintf(stderr, "sortie runopts: %s: %s\n", name.c_str(), e.what());
+      std::fprintf(stderr, "sortie runopts: %s: %s\n", core::printable(name).c_str(),
+                   core::printable_message(e.what()).c_str());
       status = kExitBackend;  // report every scheduler, then fail
     }
   }

@@ -102,7 +102,7 @@ std::optional<xm::Experiment> recorded_experiment(session::Session& ctx,
     return xm::SessionBinding::get(ctx, id);
   } catch (const core::Error& e) {
     if (e.status() != SORTIE_NOT_FOUND) throw;
-    std::fprintf(stderr, "sortie: %s\n", e.what());
+    std::fprintf(stderr, "sortie: %s\n", core::printable_message(e.what()).c_str());
     return std::nullopt;
   }
 }

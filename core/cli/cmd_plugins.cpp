@@ -18,6 +18,7 @@
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "printable.hpp"
 
 namespace po = boost::program_options;
 
@@ -121,7 +122,7 @@ int list_plugins(session::Session& ctx, const Args& args) {
     if (only && *only != group) continue;
     for (const auto* entry : reg.entries(group)) {
       std::printf("%-24s %-24s %-22s %s\n", registry::to_string(group), entry->name.c_str(),
-                  provider_of(*entry).c_str(), entry->manifest_path.c_str());
+                  provider_of(*entry).c_str(), printable(entry->manifest_path).c_str());
     }
   }
   bool broken_heading = false;
@@ -133,22 +134,23 @@ int list_plugins(session::Session& ctx, const Args& args) {
       if (!broken_heading) std::printf("\nbroken (cannot be used):\n");
       broken_heading = true;
       std::printf("  %s:%s: %s\n", registry::to_string(group), entry->name.c_str(),
-                  problem.c_str());
+                  printable(problem).c_str());
     }
   }
   if (!reg.shadowed().empty()) std::printf("\nshadowed (first found wins):\n");
   for (const auto& shadow : reg.shadowed()) {
     std::printf("  %s:%s in %s (hidden by %s)\n", registry::to_string(shadow.hidden.group),
-                shadow.hidden.name.c_str(), shadow.hidden.manifest_path.c_str(),
-                shadow.winner_manifest.c_str());
+                shadow.hidden.name.c_str(), printable(shadow.hidden.manifest_path).c_str(),
+                printable(shadow.winner_manifest).c_str());
   }
   if (!reg.problems().empty()) std::printf("\nskipped manifests:\n");
   for (const auto& problem : reg.problems()) {
-    std::printf("  %s: %s\n", problem.manifest_path.c_str(), problem.message.c_str());
+    std::printf("  %s: %s\n", printable(problem.manifest_path).c_str(),
+                printable(problem.message).c_str());
   }
   std::printf("\nsearch path:\n");
   for (const auto& dir : reg.dirs()) {
-    std::printf("  %s (%s)\n", dir.path.c_str(), dir.source.c_str());
+    std::printf("  %s (%s)\n", printable(dir.path).c_str(), dir.source.c_str());
   }
   return kExitOk;
 }

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
+#include <sortie/core/printable.hpp>
 #include <sortie/core/runopts.hpp>
 #include <sortie/core/secret_env.hpp>
 #include <sortie/runner/session_binding.hpp>
@@ -95,26 +96,27 @@ int follow(runner::Runner& runner, const std::string& handle, bool follow_logs) 
       runner.log_lines(handle, options, [&](const auto& lines) { return printer.print(lines); });
     } catch (const core::Error& e) {
       if (e.status() != SORTIE_UNIMPLEMENTED) throw;
-      std::fprintf(stderr, "sortie run: %s; waiting without logs\n", e.what());
+      std::fprintf(stderr, "sortie run: %s; waiting without logs\n",
+                   core::printable_message(e.what()).c_str());
     }
   }
   runner::AppStatus last;
   if (session::interrupted() == 0) last = runner.wait(handle);
   if (const int signal = session::interrupted(); signal != 0) {
     std::fprintf(stderr, "sortie run: interrupted by signal %d: cancelling %s\n", signal,
-                 handle.c_str());
+                 core::printable(handle).c_str());
     runner.cancel(handle, "run --wait interrupted");
     // The app is cancelled whatever happens next; record its final state if it comes quickly
     // (a second signal stops this wait).
     session::clear_interrupted();
     last = runner.wait(handle, std::chrono::seconds(30));
-    std::fprintf(stderr, "sortie run: %s is %s\n", handle.c_str(),
+    std::fprintf(stderr, "sortie run: %s is %s\n", core::printable(handle).c_str(),
                  runner::to_string(last.state).c_str());
     return kExitInterrupted;
   }
-  std::fprintf(stderr, "sortie run: %s %s%s%s\n", handle.c_str(),
+  std::fprintf(stderr, "sortie run: %s %s%s%s\n", core::printable(handle).c_str(),
                runner::to_string(last.state).c_str(), last.msg.empty() ? "" : ": ",
-               last.msg.c_str());
+               core::printable_message(last.msg).c_str());
   return exit_status_for(last);
 }
 

@@ -11,6 +11,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/plugin_faults.hpp>
 #include <sortie/core/plugin_isolation.hpp>
+#include <sortie/core/printable.hpp>
 #include <sortie/runner/unfinished_calls.hpp>
 #include <string>
 #include <vector>
@@ -119,7 +120,8 @@ int finish_output(const char* command, int exit_status) {
 }
 
 int usage_error(const std::string& message) {
-  std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n", message.c_str());
+  std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n",
+               sortie::core::printable_message(message).c_str());
   return sortie::cli::kExitUsage;
 }
 
@@ -182,14 +184,16 @@ int main(int argc, char** argv) {
       ctx.emplace(std::move(options));
       exit_status = finish_output(command.name, command.run(*ctx, args));
     } catch (const boost::program_options::error& e) {
-      std::fprintf(stderr, "sortie %s: %s\n(see `sortie %s --help`)\n", command.name, e.what(),
-                   command.name);
+      std::fprintf(stderr, "sortie %s: %s\n(see `sortie %s --help`)\n", command.name,
+                   sortie::core::printable_message(e.what()).c_str(), command.name);
       exit_status = sortie::cli::kExitUsage;
     } catch (const sortie::core::Error& e) {
-      std::fprintf(stderr, "sortie %s: error: %s\n", command.name, e.what());
+      std::fprintf(stderr, "sortie %s: error: %s\n", command.name,
+                   sortie::core::printable_message(e.what()).c_str());
       exit_status = exit_status_of(e.status());
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "sortie %s: error: %s\n", command.name, e.what());
+      std::fprintf(stderr, "sortie %s: error: %s\n", command.name,
+                   sortie::core::printable_message(e.what()).c_str());
       exit_status = sortie::cli::kExitBackend;
     }
     // A plugin call past its deadline still runs: neither the session nor the plugin's statics

@@ -1,21 +1,15 @@
 // File: core/cli/printable.hpp
 //
-// User-given text (titles, names, messages) made safe to print on a terminal.
+// The CLI's tables and reports escape user-given text with core::printable
+// (sortie/core/printable.hpp), which the layers below the CLI share for what they print on stderr.
 #ifndef SORTIE_CLI_PRINTABLE_HPP
 #define SORTIE_CLI_PRINTABLE_HPP
 
-#include <string>
-#include <string_view>
+#include <sortie/core/printable.hpp>
 
 namespace sortie::cli {
 
-// `text` with every character that a terminal acts on instead of showing written as an escape,
-// so that a title holding ESC[2J cannot clear the screen, nor a CR or LF forge a row of a table:
-// C0 controls (TAB, CR and LF included: a field stays on its line and in its column), DEL and
-// bytes that are not UTF-8 as \xNN; C1 controls (U+0080-U+009F) and the bidi embeddings,
-// overrides and isolates (U+202A-U+202E, U+2066-U+2069) as \uNNNN. Any other text, backslashes
-// included, is kept as is. For human-readable output only: --json escapes as JSON does.
-std::string printable(std::string_view text);
+using core::printable;
 
 }  // namespace sortie::cli
 

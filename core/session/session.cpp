@@ -5,6 +5,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/plugin_isolation.hpp>
+#include <sortie/core/printable.hpp>
 #include <sortie/core/private_files.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/launch_marker.hpp>
@@ -39,8 +40,9 @@ std::string state_dir() {
 }
 
 void print_registry_problem(const registry::Problem& problem) {
-  std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n", problem.manifest_path.c_str(),
-               problem.message.c_str());
+  std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n",
+               core::printable(problem.manifest_path).c_str(),
+               core::printable_message(problem.message).c_str());
 }
 
 void print_builtin_shadowed(const registry::Shadowed& shadow) {
@@ -48,11 +50,12 @@ void print_builtin_shadowed(const registry::Shadowed& shadow) {
                "sortie: warning: %s:%s of %s replaces the built-in one of %s; remove that "
                "manifest to use the built-in\n",
                registry::to_string(shadow.hidden.group), shadow.hidden.name.c_str(),
-               shadow.winner_manifest.c_str(), shadow.hidden.manifest_path.c_str());
+               core::printable(shadow.winner_manifest).c_str(),
+               core::printable(shadow.hidden.manifest_path).c_str());
 }
 
 void print_reconciled(const std::string& settled) {
-  std::fprintf(stderr, "sortie: reconciled %s\n", settled.c_str());
+  std::fprintf(stderr, "sortie: reconciled %s\n", core::printable_message(settled).c_str());
 }
 
 int64_t now_ns() {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 #include <sortie/core/error.hpp>
+#include <sortie/core/printable.hpp>
 #include <sortie/core/xm_jobs.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/app_waiter.hpp>
@@ -177,7 +178,7 @@ class Experiment::Impl {
       } catch (const core::Error& error) {
         // The mark stays; once this process is gone the experiment reads PARTIAL.
         std::fprintf(stderr, "sortie: experiment %lld: %s\n", static_cast<long long>(impl_.id_),
-                     error.what());
+                     core::printable_message(error.what()).c_str());
       }
     }
     LaunchMark(const LaunchMark&) = delete;

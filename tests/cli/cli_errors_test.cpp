@@ -1,6 +1,9 @@
 // Bad input reaches the user as a clear error naming the file, line, field or option.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "cli_harness.hpp"
 
 namespace sortie::testing {
@@ -86,6 +89,38 @@ TEST(CliErrors, UnknownCommandAndGlobalOption) {
   const auto help = sandbox.sortie({"--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("usage: sortie"), std::string::npos);
+}
+
+// An error or warning on stderr quotes what the user gave (a key of a file, a handle, an option,
+// a manifest's file name) with its control characters escaped, as human output on stdout does:
+// ESC[2J cannot clear the screen, nor a CR or U+202E rewrite the line (issue 26 A8).
+TEST(CliErrors, ControlCharactersInAnErrorAreShownEscaped) {
+  CliSandbox sandbox;
+  const std::string forged = "x\x1b[2Jy\rz\u202eend";
+  const std::string shown = R"(x\x1b[2Jy\x0dz\u202eend)";
+  const auto expect_escaped = [&](const CommandResult& result, int exit_code) {
+    EXPECT_EQ(result.exit_code, exit_code) << result.err;
+    EXPECT_NE(result.err.find(shown), std::string::npos) << result.err;
+    for (const std::string raw : {"\x1b", "\r", "\u202e"}) {
+      EXPECT_EQ(result.err.find(raw), std::string::npos) << result.err;
+    }
+  };
+  const std::string file = sandbox.write_file("cwd/forged.yaml", R"(executables:
+  trainer: {binary: ./job.sh}
+job: {executable: trainer, name: train}
+"x\e[2Jy\rz\u202Eend": 1
+)");
+  expect_escaped(sandbox.sortie({"launch", file}), 2);
+  expect_escaped(sandbox.sortie({"status", "local_cwd://default/" + forged}), 2);
+  expect_escaped(sandbox.sortie({"--" + forged, "list"}), 2);
+
+  // A manifest's file name, in the warning on stderr and in plugins list's table on stdout.
+  sandbox.write_file("extra/" + forged + ".json", "{");
+  const std::map<std::string, std::string> env{{"SORTIE_PLUGIN_PATH", sandbox.root() + "/extra"}};
+  expect_escaped(sandbox.sortie({"run", "-s", "local_cwd", "--dryrun", "--", "true"}, env), 0);
+  const CommandResult listed = sandbox.sortie({"plugins", "list"}, env);
+  EXPECT_NE(listed.out.find(shown + ".json: invalid JSON"), std::string::npos) << listed.out;
+  EXPECT_EQ(listed.out.find("\x1b"), std::string::npos) << listed.out;
 }
 
 }  // namespace

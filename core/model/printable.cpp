@@ -1,11 +1,9 @@
-#include "printable.hpp"
-
-#include <fmt/format.h>
-
 #include <cstdint>
+#include <cstdio>
+#include <sortie/core/printable.hpp>
 #include <utility>
 
-namespace sortie::cli {
+namespace sortie::core {
 
 namespace {
 
@@ -43,17 +41,28 @@ bool is_escaped(char32_t point) {
          (point >= 0x2066 && point <= 0x2069);
 }
 
-}  // namespace
+void append_byte_escape(std::string& out, uint8_t byte) {
+  char escape[16];
+  std::snprintf(escape, sizeof escape, "\\x%02x", byte);
+  out += escape;
+}
 
-std::string printable(std::string_view text) {
+void append_code_point_escape(std::string& out, char32_t point) {
+  char escape[16];
+  std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(point));
+  out += escape;
+}
+
+std::string escaped(std::string_view text, bool keep_line_breaks) {
   std::string out;
   out.reserve(text.size());
   size_t i = 0;
   while (i < text.size()) {
     const auto c = static_cast<uint8_t>(text[i]);
     if (c < 0x80) {
-      if (c < 0x20 || c == 0x7F) {
-        out += fmt::format("\\x{:02x}", c);
+      const bool kept_break = keep_line_breaks && (c == '\n' || c == '\t');
+      if ((c < 0x20 || c == 0x7F) && !kept_break) {
+        append_byte_escape(out, c);
       } else {
         out += static_cast<char>(c);
       }
@@ -62,10 +71,10 @@ std::string printable(std::string_view text) {
     }
     const auto [length, point] = decode(text.substr(i));
     if (length == 0) {
-      out += fmt::format("\\x{:02x}", c);
+      append_byte_escape(out, c);
       ++i;
     } else if (is_escaped(point)) {
-      out += fmt::format("\\u{:04x}", static_cast<uint32_t>(point));
+      append_code_point_escape(out, point);
       i += length;
     } else {
       out.append(text.substr(i, length));
@@ -75,4 +84,10 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-}  // namespace sortie::cli
+}  // namespace
+
+std::string printable(std::string_view text) { return escaped(text, false); }
+
+std::string printable_message(std::string_view text) { return escaped(text, true); }
+
+}  // namespace sortie::core
