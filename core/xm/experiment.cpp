@@ -195,6 +195,8 @@ class Experiment::Impl {
 
   // Launches the units together (one batch per scheduler that offers one); in order.
   std::vector<WorkUnit> launch(std::vector<UnitJobs> units, bool gang) {
+    check_work_unit_count(units.size(),
+                          "adding " + std::to_string(units.size()) + " work units at once");
     std::optional<LaunchMark> batch_launch;
     if (!launch_declared_ && !dry_run_)
       batch_launch.emplace(*this, static_cast<int64_t>(units.size()));

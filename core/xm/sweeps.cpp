@@ -28,19 +28,26 @@ void check_distinct_names(const Axes& axes, const char* sweep) {
 // has as many as its longest axis, a product the product of its axes' lengths.
 void check_size(const Axes& axes, const char* sweep, bool is_product) {
   const size_t max_work_units = limits::value(limits::kWorkUnitsPerSweep);
-  size_t count = 1;
+  size_t count = 1;  // stops just past the limit, so that a product cannot overflow
   for (const auto& axis : axes) {
     const size_t values = std::max<size_t>(axis.second.size(), 1);
-    if (values > (is_product ? max_work_units / count : max_work_units)) {
-      throw core::Error::invalid_argument(
-          std::string(sweep) + ": " +
-          limits::exceeded("the number of work units", limits::kWorkUnitsPerSweep));
+    if (!is_product) {
+      count = std::max(count, values);
+    } else {
+      count = values > max_work_units / count ? max_work_units + 1 : count * values;
     }
-    if (is_product) count *= values;
   }
+  check_work_unit_count(count, sweep);
 }
 
 }  // namespace
+
+void check_work_unit_count(size_t count, const std::string& what) {
+  if (count > limits::value(limits::kWorkUnitsPerSweep)) {
+    throw core::Error::invalid_argument(
+        what + ": " + limits::exceeded("the number of work units", limits::kWorkUnitsPerSweep));
+  }
+}
 
 std::vector<Args> product(const Axes& axes) {
   check_distinct_names(axes, "product");

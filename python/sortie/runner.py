@@ -87,7 +87,8 @@ class Runner:
         """Nothing to release: every call opens and closes what it needs."""
 
     def _with_spec_file(self, app: specs.AppDef, call):
-        spec_file = tempfile.NamedTemporaryFile('w', suffix='.json', prefix=f'{app.name}-',
+        # A fixed prefix: the app's name is the caller's text ('../x' would leave TMPDIR).
+        spec_file = tempfile.NamedTemporaryFile('w', suffix='.json', prefix='sortie-spec-',
                                                 delete=False)
         # Removed whatever fails, writing the spec included (a value JSON cannot hold).
         try:

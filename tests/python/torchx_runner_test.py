@@ -110,5 +110,38 @@ class TorchxRunnerTest(support.ScratchTestCase):
         self.assertEqual(os.listdir(private), [])
 
 
+    def test_the_temporary_spec_file_stays_in_tmpdir_whatever_the_app_is_named(self):
+        private = os.path.join(self.scratch, 'tmp', 'private')
+        os.makedirs(private)
+        self.addCleanup(setattr, tempfile, 'tempdir', tempfile.tempdir)
+        tempfile.tempdir = private
+        runner = get_runner()
+        native, spec_files = runner._native, []
+
+        class SpecFileWatcher:
+            """The real runner, noting which spec file each dryrun reads."""
+            def dryrun(self, path, *rest):
+                spec_files.append(path)
+                return native.dryrun(path, *rest)
+
+        runner._native = SpecFileWatcher()
+        runner.dryrun(specs.AppDef('../escaped', [specs.Role('main', '', entrypoint='true')]),
+                      'local_cwd')
+        [spec_file] = spec_files
+        self.assertEqual(os.path.dirname(spec_file), private)
+        self.assertTrue(os.path.basename(spec_file).startswith('sortie-spec-'), spec_file)
+        self.assertEqual(os.listdir(os.path.dirname(private)), ['private'])
+
+    def test_a_nul_in_an_argument_environment_or_entrypoint_is_a_value_error(self):
+        runner = get_runner()
+        roles = {r'entrypoint': specs.Role('main', '', entrypoint='tr\0ue'),
+                 r'args\[1\]': specs.Role('main', '', entrypoint='echo', args=['a', 'b\0c']),
+                 r'env\.K': specs.Role('main', '', entrypoint='true', env={'K': 'v\0w'})}
+        for field, role in roles.items():
+            for submit in (runner.run, runner.dryrun):
+                with self.subTest(field, submit=submit.__name__), self.assertRaisesRegex(
+                        ValueError, r'roles\[0\]\.' + field + ': holds a NUL character'):
+                    submit(specs.AppDef('nul', [role]), 'local_cwd')
+
 if __name__ == '__main__':
     support.main()

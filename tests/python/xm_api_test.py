@@ -58,5 +58,26 @@ class XmApiTest(support.ScratchTestCase):
             experiment.add(lambda work_unit: None)
 
 
+    def test_a_nul_in_an_argument_or_environment_value_is_refused_naming_it(self):
+        experiment = xm_local.create_experiment('nul')
+        [executable] = experiment.package([xm.binary(xm_local.Local.Spec(), '/bin/echo')])
+        job = xm.Job(executable, xm_local.Local())
+        for args, field in (({'args': ['a\0b']}, r'args\[0\]'),
+                            ({'env_vars': {'K': 'v\0w'}}, r'env\.K')):
+            with self.subTest(field), self.assertRaisesRegex(ValueError, field +
+                                                             ': holds a NUL character'):
+                experiment.add(job, args=args)
+
+    def test_adding_more_work_units_at_once_than_l14_allows_is_refused(self):
+        experiment = xm_local.create_experiment('wide')
+        [executable] = experiment.package([xm.binary(xm_local.Local.Spec(), '/bin/true')])
+        job = xm.Job(executable, xm_local.Local())
+        with self.assertRaisesRegex(ValueError, r'^adding 10001 work units at once: the number of '
+                                    r'work units exceeds the limit of 10000 work units '
+                                    r'\(docs/limits.md L-14\); raise it with '
+                                    r'SORTIE_LIMIT_WORK_UNITS_PER_SWEEP=<n>$'):
+            experiment.add(job, args=[{'args': {'seed': seed}} for seed in range(10001)])
+        self.assertEqual(experiment.work_units(), {})
+
 if __name__ == '__main__':
     support.main()

@@ -214,6 +214,10 @@ using GroupArgs = std::map<std::string, JobArgs>;
 // Sweeps: every combination (product) or element-wise (zip, equal lengths) of named values.
 std::vector<Args> product(const std::vector<std::pair<std::string, std::vector<ArgValue>>>& axes);
 std::vector<Args> zip(const std::vector<std::pair<std::string, std::vector<ArgValue>>>& axes);
+// Refuses `count` work units built or added at once (a sweep, Experiment::add_units, Python's
+// add(job, args=[...])) past limits::kWorkUnitsPerSweep (docs/limits.md L-14); `what` names
+// the caller in the error.
+void check_work_unit_count(size_t count, const std::string& what);
 
 // ---- Experiments
 // ---------------------------------------------------------------------------------
