@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sortie/core/error.hpp>
+#include <sortie/core/regular_file.hpp>
 #include <sortie/registry/install_location.hpp>
 
 namespace sortie::cli {
@@ -47,6 +48,8 @@ int run_launch_script(session::Session& ctx, const Args& args) {
         "sortie launch FILE.py: --plugin-dir does not reach a launch script; install the plugins "
         "where the manifest search path finds them (docs/registry.md)");
   }
+  // python3 would wait for ever on a FIFO's open.
+  core::require_regular_file("launch script", args[index]);
   std::vector<std::string> words = {kPythonExecutable, args[index]};
   ++index;
   if (index < args.size() && args[index] == "--") ++index;

@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli_harness.hpp"
 
@@ -86,6 +88,42 @@ TEST(CliTrust, WhereCredentialsGoIsTheUsersChoiceOnly) {
   const auto own =
       sandbox.sortie({"run", "-s", "vertex", "--dryrun", "--image", "python:3.11", "--", "true"});
   EXPECT_EQ(own.exit_code, 0) << own.err;
+}
+
+// Issue 26 A2: a FIFO named .sortieconfig, or given as a spec, experiment file or launch script,
+// made the command wait for ever in open(). `timeout` ends a command that still would (124).
+TEST(CliTrust, OnlyARegularFileIsReadAsConfigSpecExperimentOrScript) {
+  CliSandbox sandbox;
+  const std::string bounded =
+      sandbox.write_file("bounded-sortie", "exec timeout 20 sortie \"$@\"\n");
+  sandbox.invoke_as({"/bin/sh", Invocation{}.path_dir});
+  const std::string config = sandbox.cwd() + "/.sortieconfig";
+  ASSERT_EQ(::mkfifo(config.c_str(), 0600), 0);
+  const auto run = sandbox.sortie({bounded, "run", "-s", "local_cwd", "--dryrun", "--", "true"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("cannot read config file '" + config +
+                         "': it is a FIFO, not a regular file; give the path of a file"),
+            std::string::npos)
+      << run.err;
+  fs::remove(config);
+
+  for (const char* name : {"exp.yaml", "spec.yaml", "train.py"}) {
+    ASSERT_EQ(::mkfifo((sandbox.cwd() + "/" + name).c_str(), 0600), 0);
+  }
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refusals = {
+      {{"launch", "exp.yaml"}, "cannot read experiment file 'exp.yaml': it is a FIFO"},
+      {{"run", "--dryrun", "--spec", "spec.yaml"},
+       "cannot read app spec 'spec.yaml': it is a FIFO"},
+      {{"launch", "train.py"}, "cannot read launch script 'train.py': it is a FIFO"},
+      {{"run", "--dryrun", "--spec", "."}, "cannot read app spec '.': it is a directory"},
+  };
+  for (const auto& [args, refusal] : refusals) {
+    std::vector<std::string> command = {bounded};
+    command.insert(command.end(), args.begin(), args.end());
+    const auto refused = sandbox.sortie(command);
+    EXPECT_EQ(refused.exit_code, 2) << args[0] << " " << args.back() << ": " << refused.err;
+    EXPECT_NE(refused.err.find(refusal), std::string::npos) << refused.err;
+  }
 }
 
 TEST(CliTrust, AnAccessTokenNeverGoesOverPlainHttpToAnotherMachine) {

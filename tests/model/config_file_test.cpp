@@ -1,11 +1,17 @@
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sortie/core/config_file.hpp>
 #include <sortie/core/error.hpp>
 #include <string>
+#include <thread>
 
 namespace sortie::core {
 namespace {
@@ -130,6 +136,36 @@ TEST_F(ConfigFileTest, LoadDefaultReadsCwdThenHome) {
   EXPECT_EQ(config.files_read(), (std::vector<std::string>{cwd, home}));
   EXPECT_EQ(config.get("local_cwd", "log_dir")->value, "/cwd");
   EXPECT_EQ(config.get("local_cwd", "prepend_cwd")->value, "true");
+}
+
+// Issue 26 A2: a FIFO named .sortieconfig made every command wait for ever in open().
+TEST_F(ConfigFileTest, OnlyARegularFileIsReadAndAFifoNeverBlocks) {
+  const std::string fifo = (dir_ / "fifo.ini").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Should the read block, a writer opened after 3 s releases it, so the test fails, not hangs.
+  std::atomic<bool> done = false;
+  std::thread watchdog([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (!done && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (done) return;
+    const int writer = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+    if (writer >= 0) ::close(writer);
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const std::string fifo_error = error_of_load({fifo});
+  done = true;
+  watchdog.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+  EXPECT_EQ(fifo_error, "cannot read config file '" + fifo +
+                            "': it is a FIFO, not a regular file; give the path of a file");
+
+  const std::string directory = (dir_ / "dir.ini").string();
+  fs::create_directories(directory);
+  EXPECT_NE(error_of_load({directory}).find("'" + directory + "': it is a directory"),
+            std::string::npos);
+  EXPECT_NE(error_of_load({"/dev/zero"}).find("it is a character device"), std::string::npos);
 }
 
 TEST_F(ConfigFileTest, SectionsNothingReadsAreErrorsNamingTheFirstHeader) {
