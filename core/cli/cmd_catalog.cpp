@@ -53,7 +53,7 @@ void write_runopts(session::JsonText& out, const std::vector<core::RunOpt>& opts
   out.key("options").begin_array();
   for (const auto& opt : opts) {
     out.begin_object().key("name").string(opt.name).key("type").string(core::to_string(opt.type));
-    out.key("required").boolean(opt.required);
+    out.key("required").boolean(opt.required).key("effect").string(core::to_string(opt.effect));
     out.key("default").raw_or_null(opt.default_json.value_or(""));
     out.key("help").string(opt.help).end_object();
   }
@@ -112,6 +112,9 @@ int cmd_runopts(session::Session& ctx, const Args& args) {
         std::string detail = core::to_string(opt.type);
         if (opt.required) detail += ", required";
         if (opt.default_json) detail += ", default " + *opt.default_json;
+        if (opt.effect != core::OptEffect::kNone) {
+          detail += std::string(", ") + core::to_string(opt.effect);
+        }
         std::printf("    %s (%s)\n        %s\n", opt.name.c_str(), detail.c_str(),
                     opt.help.c_str());
       }

@@ -18,6 +18,17 @@ namespace sortie::core {
 namespace {
 
 constexpr std::array<const char*, 6> kTypeNames = {"str", "int", "float", "bool", "list", "dict"};
+// Indexed by OptEffect; kSensitive has no "effect" name of its own.
+constexpr std::array<const char*, 5> kEffectNames = {"none", "runs_program", "widens_privilege",
+                                                     "sends_data", "chooses_write_location"};
+// What each effect does, as the refusal of an untrusted origin says it.
+constexpr std::array<const char*, 6> kEffectWords = {
+    "does nothing the trust rule guards",
+    "runs a program",
+    "widens privilege",
+    "chooses where data or credentials are sent",
+    "chooses where files are written",
+    "runs a program, chooses credentials or where they are sent"};
 
 std::string trim(std::string_view text) {
   const size_t begin = text.find_first_not_of(" \t\r\n");
@@ -146,14 +157,41 @@ std::optional<std::string> write_typed(Writer& w, const RunOpt& opt, const std::
   return "a known type";
 }
 
-[[noreturn]] void refuse_untrusted(const RunOpt& opt, const RawOpt& raw, const std::string& who) {
+[[noreturn]] void refuse_untrusted(const RunOpt& opt, const RawOpt& raw,
+                                   std::string_view scheduler) {
   const std::string file = raw.origin.substr(0, raw.origin.rfind(':'));
   throw Error::invalid_argument(
-      raw.origin + ": run option '" + opt.name + "' of " + who +
-      " runs a program, chooses credentials or where they are sent, so it is not read from a "
-      ".sortieconfig found in the working directory unless you trust that file: read it, then "
-      "run `sortie config trust " +
+      raw.origin + ": run option '" + opt.name + "' of scheduler '" + std::string(scheduler) +
+      "' " + kEffectWords[static_cast<size_t>(opt.effect)] + " (effect " + to_string(opt.effect) +
+      "), so [" + std::string(scheduler) + "] " + opt.name +
+      " is not read from a .sortieconfig found in the working directory unless you trust that "
+      "file: read it, then run `sortie config trust " +
       file + "` (or set the option in ~/.sortieconfig or with -cfg; docs/config-trust.md)");
+}
+
+// "effect" names one of kEffectNames; the older "sensitive": true still guards an option.
+OptEffect parse_effect(const json::Value& entry, const json::Where& at) {
+  const json::Value* sensitive = json::find(entry, "sensitive");
+  const bool declared_sensitive =
+      sensitive != nullptr && json::as_bool(*sensitive, at / "sensitive");
+  const json::Value* effect = json::find(entry, "effect");
+  if (effect == nullptr) return declared_sensitive ? OptEffect::kSensitive : OptEffect::kNone;
+  const std::string name = json::as_string(*effect, at / "effect");
+  const auto found = std::find_if(kEffectNames.begin(), kEffectNames.end(),
+                                  [&](const char* known) { return name == known; });
+  if (found == kEffectNames.end()) {
+    json::fail_expected(at / "effect",
+                        "one of none, runs_program, widens_privilege, sends_data, "
+                        "chooses_write_location",
+                        *effect);
+  }
+  const auto parsed = static_cast<OptEffect>(found - kEffectNames.begin());
+  if (declared_sensitive && parsed == OptEffect::kNone) {
+    throw Error::invalid_argument(at.prefix() +
+                                  "\"sensitive\": true contradicts \"effect\": \"none\"; "
+                                  "name what the option does in \"effect\" alone");
+  }
+  return parsed;
 }
 
 std::vector<std::string> option_names(const std::vector<RunOpt>& opts) {
@@ -165,6 +203,10 @@ std::vector<std::string> option_names(const std::vector<RunOpt>& opts) {
 }  // namespace
 
 const char* to_string(OptType type) noexcept { return kTypeNames[static_cast<size_t>(type)]; }
+
+const char* to_string(OptEffect effect) noexcept {
+  return effect == OptEffect::kSensitive ? "sensitive" : kEffectNames[static_cast<size_t>(effect)];
+}
 
 std::vector<RunOpt> parse_runopts(std::string_view text, std::string_view origin) {
   const auto document = json::parse(text, origin);
@@ -208,9 +250,7 @@ std::vector<RunOpt> parse_runopts(std::string_view text, std::string_view origin
     if (const json::Value* value = json::find(entry, "help")) {
       opt.help = json::as_string(*value, at / "help");
     }
-    if (const json::Value* value = json::find(entry, "sensitive")) {
-      opt.sensitive = json::as_bool(*value, at / "sensitive");
-    }
+    opt.effect = parse_effect(entry, at);
     opts.push_back(std::move(opt));
   }
   return opts;
@@ -262,7 +302,9 @@ std::string resolve_runopts(const std::vector<RunOpt>& opts,
   for (const auto& opt : opts) {
     const auto given = raw.find(opt.name);
     if (given != raw.end()) {
-      if (opt.sensitive && !given->second.trusted) refuse_untrusted(opt, given->second, who);
+      if (opt.effect != OptEffect::kNone && !given->second.trusted) {
+        refuse_untrusted(opt, given->second, scheduler);
+      }
       w.Key(opt.name.c_str());
       if (const auto expected = write_typed(w, opt, given->second.value)) {
         throw Error::invalid_argument(who + ": run option '" + opt.name + "' (set in " +

@@ -5,6 +5,26 @@
 #include "json_fields.hpp"
 
 namespace sortie {
+namespace {
+
+// The names of sortie.runopts/1 "effect" (docs/payloads.md P-5).
+const char* effect_name(RunOptionEffect effect) {
+  switch (effect) {
+    case RunOptionEffect::kNone:
+      return "none";
+    case RunOptionEffect::kRunsProgram:
+      return "runs_program";
+    case RunOptionEffect::kWidensPrivilege:
+      return "widens_privilege";
+    case RunOptionEffect::kSendsData:
+      return "sends_data";
+    case RunOptionEffect::kChoosesWriteLocation:
+      return "chooses_write_location";
+  }
+  return "none";
+}
+
+}  // namespace
 
 std::string write_run_options(std::span<const RunOptionSpec> options) {
   rapidjson::StringBuffer buffer;
@@ -25,10 +45,8 @@ std::string write_run_options(std::span<const RunOptionSpec> options) {
     writer.RawValue(default_json.data(), default_json.size(), rapidjson::kObjectType);
     writer.Key("required");
     writer.Bool((option.flags & kRunOptionRequired) != 0);
-    if ((option.flags & kRunOptionSensitive) != 0) {
-      writer.Key("sensitive");
-      writer.Bool(true);
-    }
+    writer.Key("effect");
+    writer.String(effect_name(option.effect));
     writer.Key("help");
     writer.String(option.help);
     writer.EndObject();

@@ -15,9 +15,17 @@ namespace sortie {
 // Bits of RunOptionSpec::flags.
 enum RunOptionFlag : unsigned {
   kRunOptionRequired = 1u << 0,
-  // Runs a program, chooses credentials or where they are sent: an untrusted .sortieconfig
-  // may not set it (docs/config-trust.md).
-  kRunOptionSensitive = 1u << 1,
+};
+
+// What setting an option does, as the trust rule sees it (docs/config-trust.md TRUST-2): an
+// untrusted .sortieconfig may set only options whose effect is kNone. Every row names one, so
+// an option nobody classified does not compile (-Wmissing-field-initializers).
+enum class RunOptionEffect {
+  kNone,
+  kRunsProgram,           // names a program or code that is run
+  kWidensPrivilege,       // gives the job or others more power than they have by default
+  kSendsData,             // chooses where data or credentials go, or which credentials
+  kChoosesWriteLocation,  // chooses where files are written
 };
 
 struct RunOptionSpec {
@@ -25,6 +33,7 @@ struct RunOptionSpec {
   const char* type;          // str, int, float, bool, list, dict
   const char* default_json;  // the default as JSON text: "null", "false", "\"docker\"", "3"
   const char* help;
+  RunOptionEffect effect;
   unsigned flags = 0;  // RunOptionFlag bits
 };
 

@@ -23,7 +23,7 @@ TEST(CliConfig, SettingsReachTheApp) {
   CliSandbox sandbox;
   const auto run = run_with_config(sandbox,
                                    "[cli:run]\nscheduler = local_cwd\n"
-                                   "[local_cwd]\nprepend_cwd = true\n"
+                                   "[local_cwd]\ncancel_grace_period = 3\n"
                                    "[component:utils.echo]\nmsg = from config\n",
                                    {"--dryrun", "utils.echo"});
   ASSERT_EQ(run.exit_code, 0) << run.err;

@@ -28,6 +28,8 @@ TEST(CliJson, RunoptsGivesEachOptionTypedWithItsDefault) {
   EXPECT_STREQ(prepend["type"].GetString(), "bool");
   EXPECT_TRUE(prepend["default"].IsBool()) << one.out;  // a typed JSON value, not text
   EXPECT_FALSE(prepend["required"].GetBool());
+  EXPECT_STREQ(prepend["effect"].GetString(), "runs_program");
+  EXPECT_STREQ(element_named(local["options"], "gpu_devices")["effect"].GetString(), "none");
   EXPECT_FALSE(std::string(prepend["help"].GetString()).empty());
   EXPECT_TRUE(element_named(local["options"], "log_dir")["default"].IsNull()) << one.out;
 

@@ -39,15 +39,16 @@ TEST(DockerRunOptions, DefaultsAndTypedValues) {
   EXPECT_EQ(options.image_provider, "");
   const rapidjson::Document payload = parse_object(run_options_payload(), "runopts");
   EXPECT_EQ(payload["options"].Size(), 6u);
-  // copy_env hands out the user's variables and image_repo chooses where images are pushed with
-  // the user's credentials: an untrusted .sortieconfig may set neither (P-5).
+  // copy_env hands out the user's variables, env can make the replicas run other code
+  // (LD_PRELOAD), privileged widens what they may do and image_repo chooses where images are
+  // pushed with the user's credentials: an untrusted .sortieconfig may set none of them (P-5).
   std::vector<std::string> sensitive;
   for (const auto& option : payload["options"].GetArray()) {
-    if (option.HasMember("sensitive") && option["sensitive"].GetBool()) {
+    if (std::string_view(option["effect"].GetString()) != "none") {
       sensitive.emplace_back(option["name"].GetString());
     }
   }
-  EXPECT_EQ(sensitive, (std::vector<std::string>{"copy_env", "image_repo"}));
+  EXPECT_EQ(sensitive, (std::vector<std::string>{"copy_env", "env", "privileged", "image_repo"}));
 }
 
 TEST(DockerRunOptions, RefusesWhatItCannotHonour) {

@@ -123,8 +123,8 @@ TEST(RunoptsTest, ASensitiveOptionIsReadFromTrustedOriginsOnly) {
     {"name": "token_command", "type": "str", "sensitive": true},
     {"name": "queue", "type": "str"}]})",
                                   "scheduler test");
-  EXPECT_TRUE(opts[0].sensitive);
-  EXPECT_FALSE(opts[1].sensitive);
+  EXPECT_EQ(opts[0].effect, OptEffect::kSensitive);
+  EXPECT_EQ(opts[1].effect, OptEffect::kNone);
   // An untrusted origin may still set what is not sensitive; a trusted one anything.
   EXPECT_EQ(resolve_runopts(opts,
                             {{"queue", {"q", "/repo/.sortieconfig:2", false}},
@@ -142,6 +142,53 @@ TEST(RunoptsTest, ASensitiveOptionIsReadFromTrustedOriginsOnly) {
       << refused;
   EXPECT_NE(refused.find("`sortie config trust /repo/.sortieconfig`"), std::string::npos)
       << refused;
+}
+
+// Issue 26 A2: the trust rule goes by what an option does, which the scheduler names.
+TEST(RunoptsTest, AnOptionWithAnEffectIsRefusedFromAnUntrustedOriginNamingIt) {
+  const auto opts = parse_runopts(R"({"schema": "sortie.runopts/1", "options": [
+    {"name": "sbatch", "type": "str", "effect": "runs_program"},
+    {"name": "privileged", "type": "bool", "effect": "widens_privilege"},
+    {"name": "push_to", "type": "str", "effect": "sends_data"},
+    {"name": "job_dir", "type": "str", "effect": "chooses_write_location"},
+    {"name": "queue", "type": "str", "effect": "none"}]})",
+                                  "scheduler test");
+  EXPECT_EQ(opts[0].effect, OptEffect::kRunsProgram);
+  EXPECT_EQ(opts[3].effect, OptEffect::kChoosesWriteLocation);
+  EXPECT_EQ(resolve_runopts(opts, {{"queue", {"q", "/repo/.sortieconfig:2", false}}}, "test"),
+            R"({"queue":"q"})");
+  const std::map<std::string, std::string> words = {
+      {"sbatch", "runs a program (effect runs_program)"},
+      {"privileged", "widens privilege (effect widens_privilege)"},
+      {"push_to", "chooses where data or credentials are sent (effect sends_data)"},
+      {"job_dir", "chooses where files are written (effect chooses_write_location)"}};
+  for (const auto& [name, effect] : words) {
+    EXPECT_EQ(error_of([&] {
+                resolve_runopts(opts, {{name, {"1", "/repo/.sortieconfig:4", false}}}, "test");
+              }),
+              "/repo/.sortieconfig:4: run option '" + name + "' of scheduler 'test' " + effect +
+                  ", so [test] " + name +
+                  " is not read from a .sortieconfig found in the working directory unless you "
+                  "trust that file: read it, then run `sortie config trust /repo/.sortieconfig` "
+                  "(or set the option in ~/.sortieconfig or with -cfg; docs/config-trust.md)");
+    EXPECT_NO_THROW(resolve_runopts(opts, {{name, {"1", "-cfg"}}}, "test")) << name;
+  }
+}
+
+TEST(RunoptsTest, AnEffectMustBeKnownAndAgreeWithSensitive) {
+  EXPECT_EQ(error_of([] {
+              parse_runopts(R"({"schema": "sortie.runopts/1", "options": [
+                {"name": "x", "type": "str", "effect": "harmless"}]})",
+                            "scheduler test");
+            }),
+            "scheduler test: options[0].effect: expected one of none, runs_program, "
+            "widens_privilege, sends_data, chooses_write_location, got \"harmless\"");
+  EXPECT_NE(error_of([] {
+              parse_runopts(R"({"schema": "sortie.runopts/1", "options": [
+                {"name": "x", "type": "str", "effect": "none", "sensitive": true}]})",
+                            "scheduler test");
+            }).find("\"sensitive\": true contradicts \"effect\": \"none\""),
+            std::string::npos);
 }
 
 TEST(RunoptsTest, ResolveErrorsNameOptionOriginAndScheduler) {

@@ -10,19 +10,23 @@ namespace sortie {
 namespace {
 
 constexpr RunOptionSpec kTable[] = {
-    {"plain", "int", "3", "a plain option"},
-    {"token_command", "str", "null", "runs a program", kRunOptionSensitive},
-    {"project", "str", "\"p\"", "must be given", kRunOptionRequired},
+    {"plain", "int", "3", "a plain option", RunOptionEffect::kNone},
+    {"token_command", "str", "null", "runs a program", RunOptionEffect::kRunsProgram},
+    {"project", "str", "\"p\"", "must be given", RunOptionEffect::kNone, kRunOptionRequired},
+    {"out", "str", "null", "output", RunOptionEffect::kChoosesWriteLocation},
 };
 
-TEST(PluginsCommonRunOptionTable, WritesEveryOptionWithItsFlags) {
-  EXPECT_EQ(
-      write_run_options(kTable),
-      R"({"schema":"sortie.runopts/1","options":[)"
-      R"({"name":"plain","type":"int","default":3,"required":false,"help":"a plain option"},)"
-      R"({"name":"token_command","type":"str","default":null,"required":false,)"
-      R"("sensitive":true,"help":"runs a program"},)"
-      R"({"name":"project","type":"str","default":"p","required":true,"help":"must be given"}]})");
+TEST(PluginsCommonRunOptionTable, WritesEveryOptionWithItsFlagsAndEffect) {
+  EXPECT_EQ(write_run_options(kTable),
+            R"({"schema":"sortie.runopts/1","options":[)"
+            R"({"name":"plain","type":"int","default":3,"required":false,"effect":"none",)"
+            R"("help":"a plain option"},)"
+            R"({"name":"token_command","type":"str","default":null,"required":false,)"
+            R"("effect":"runs_program","help":"runs a program"},)"
+            R"({"name":"project","type":"str","default":"p","required":true,"effect":"none",)"
+            R"("help":"must be given"},)"
+            R"({"name":"out","type":"str","default":null,"required":false,)"
+            R"("effect":"chooses_write_location","help":"output"}]})");
 }
 
 TEST(PluginsCommonRunOptionTable, AnUnknownOptionIsRefusedNamingItAndTheScheduler) {

@@ -10,13 +10,13 @@ namespace sortie {
 namespace {
 
 constexpr RunOptionSpec kTable[] = {
-    {"name", "str", "null", "h"},
-    {"count", "int", "null", "h"},
-    {"ratio", "float", "null", "h"},
-    {"on", "bool", "false", "h"},
-    {"items", "list", "null", "h"},
-    {"labels", "dict", "null", "h"},
-    {"project", "str", "null", "h", kRunOptionRequired},
+    {"name", "str", "null", "h", RunOptionEffect::kNone},
+    {"count", "int", "null", "h", RunOptionEffect::kNone},
+    {"ratio", "float", "null", "h", RunOptionEffect::kNone},
+    {"on", "bool", "false", "h", RunOptionEffect::kNone},
+    {"items", "list", "null", "h", RunOptionEffect::kNone},
+    {"labels", "dict", "null", "h", RunOptionEffect::kNone},
+    {"project", "str", "null", "h", RunOptionEffect::kNone, kRunOptionRequired},
 };
 
 // The error reading `cfg` (with project set) raises when `read` runs, or "" when none.

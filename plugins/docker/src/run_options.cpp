@@ -15,18 +15,22 @@ constexpr RunOptionSpec kOptions[] = {
     {"copy_env", "list", "null",
      "glob patterns (fnmatch) of the submitter's environment variables copied into every "
      "replica, e.g. AWS_*,NCCL_*",
-     kRunOptionSensitive},
-    {"env", "dict", "null", "environment variables set in every replica (the role's env wins)"},
-    {"privileged", "bool", "false", "run the containers privileged (docker run --privileged)"},
+     RunOptionEffect::kSendsData},
+    {"env", "dict", "null", "environment variables set in every replica (the role's env wins)",
+     RunOptionEffect::kRunsProgram},
+    {"privileged", "bool", "false", "run the containers privileged (docker run --privileged)",
+     RunOptionEffect::kWidensPrivilege},
     {"image_repo", "str", "null",
      "push the workspace image built by the docker image provider to this repository "
      "(e.g. localhost:5000/team/trainer) and run that",
-     kRunOptionSensitive},
+     RunOptionEffect::kSendsData},
     {"image_provider", "str", "\"docker\"",
      "image provider the host runs before dryrun; 'docker' lays the working directory over "
-     "role.image (honouring .dockerignore); empty to run role.image as it is"},
+     "role.image (honouring .dockerignore); empty to run role.image as it is",
+     RunOptionEffect::kNone},
     {"cancel_grace_period", "float", "10",
-     "seconds between SIGTERM and SIGKILL when containers are stopped (rounded up)"},
+     "seconds between SIGTERM and SIGKILL when containers are stopped (rounded up)",
+     RunOptionEffect::kNone},
 };
 
 [[noreturn]] void refuse(const std::string& message) { throw Error::invalid_argument(message); }

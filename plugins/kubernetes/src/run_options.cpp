@@ -13,22 +13,28 @@ namespace {
 // are sent to.
 constexpr RunOptionSpec kOptions[] = {
     {"namespace", "str", "null",
-     "namespace of the app's objects (default: the context's, else default)"},
+     "namespace of the app's objects (default: the context's, else default)",
+     RunOptionEffect::kNone},
     {"kubeconfig", "str", "null",
      "kubeconfig file(s), ':'-separated (default: $KUBECONFIG, else ~/.kube/config, else the "
      "in-cluster service account)",
-     kRunOptionSensitive},
+     RunOptionEffect::kSendsData},
     {"context", "str", "null", "kubeconfig context (default: current-context)",
-     kRunOptionSensitive},
+     RunOptionEffect::kSendsData},
     {"gang_scheduler", "str", "\"none\"",
      "none: a batch/v1 Job per role on the default scheduler; volcano: one Volcano Job "
-     "(batch.volcano.sh/v1alpha1, gang-scheduled); jobset: one JobSet (jobset.x-k8s.io/v1alpha2)"},
+     "(batch.volcano.sh/v1alpha1, gang-scheduled); jobset: one JobSet (jobset.x-k8s.io/v1alpha2)",
+     RunOptionEffect::kNone},
     {"queue", "str", "null",
      "volcano: the Volcano queue (default: default); none/jobset: the Kueue LocalQueue "
-     "(label kueue.x-k8s.io/queue-name)"},
-    {"service_account", "str", "null", "service account the pods run as"},
-    {"priority_class", "str", "null", "PriorityClass of the pods"},
-    {"image_pull_secrets", "list", "null", "Secrets holding registry credentials for the images"},
+     "(label kueue.x-k8s.io/queue-name)",
+     RunOptionEffect::kNone},
+    {"service_account", "str", "null", "service account the pods run as",
+     RunOptionEffect::kWidensPrivilege},
+    {"priority_class", "str", "null", "PriorityClass of the pods",
+     RunOptionEffect::kWidensPrivilege},
+    {"image_pull_secrets", "list", "null", "Secrets holding registry credentials for the images",
+     RunOptionEffect::kSendsData},
 };
 
 void check_namespace(const std::string& value) {

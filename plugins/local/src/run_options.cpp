@@ -19,24 +19,31 @@ constexpr const char* kImageProvider = "image_provider";
 constexpr RunOptionSpec kOptions[] = {
     {"log_dir", "str", "null",
      "base directory of app logs and state; apps go to <log_dir>/<session>/<app_id>/ "
-     "(default: <state_dir>/logs)"},
+     "(default: <state_dir>/logs)",
+     RunOptionEffect::kChoosesWriteLocation},
     {"prepend_cwd", "bool", "false",
-     "put the role's working directory first on PATH instead of last (default: false)"},
+     "put the role's working directory first on PATH instead of last (default: false)",
+     RunOptionEffect::kRunsProgram},
     {"auto_set_cuda_visible_devices", "bool", "false",
      "give each replica, in role order, its own contiguous block of resource.gpu devices in "
-     "CUDA_VISIBLE_DEVICES (default: false)"},
+     "CUDA_VISIBLE_DEVICES (default: false)",
+     RunOptionEffect::kNone},
     {kImageProvider, "str", "null",
      "image provider that resolves each role's image before dryrun (default: cwd for local_cwd, "
-     "dir for local_dir)"},
+     "dir for local_dir)",
+     RunOptionEffect::kNone},
     {"cancel_grace_period", "float", "10.0",
-     "seconds between SIGTERM and SIGKILL when replicas are stopped (default: 10)"},
+     "seconds between SIGTERM and SIGKILL when replicas are stopped (default: 10)",
+     RunOptionEffect::kNone},
     {"gpu_devices", "list", "null",
      "GPU device ids to hand out with auto_set_cuda_visible_devices, overriding discovery "
-     "(SORTIE_GPU_DEVICES, /proc/driver/nvidia/gpus, nvidia-smi -L)"},
+     "(SORTIE_GPU_DEVICES, /proc/driver/nvidia/gpus, nvidia-smi -L)",
+     RunOptionEffect::kNone},
     {"env_allow", "list", "null",
      "pass only these variables of the submitter's environment to the replicas: names, or "
      "prefixes ending in * (e.g. PATH,HOME,NCCL_*); the role's env and SORTIE_* always pass "
-     "(default: the whole environment)"},
+     "(default: the whole environment)",
+     RunOptionEffect::kNone},
 };
 
 using OptionTable = std::array<RunOptionSpec, std::size(kOptions)>;

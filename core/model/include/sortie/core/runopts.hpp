@@ -16,18 +16,29 @@ namespace sortie::core {
 
 enum class OptType { kStr, kInt, kFloat, kBool, kList, kDict };
 
+// What setting an option does, as the trust rule sees it (docs/config-trust.md TRUST-2): only a
+// trusted origin may set an option whose effect is not kNone.
+enum class OptEffect {
+  kNone,
+  kRunsProgram,           // "runs_program": names a program or code that is run
+  kWidensPrivilege,       // "widens_privilege": gives the job or others more power
+  kSendsData,             // "sends_data": chooses where data or credentials go, or which
+  kChoosesWriteLocation,  // "chooses_write_location": chooses where files are written
+  kSensitive,             // "sensitive": true with no effect named (P-5 before effects)
+};
+
 struct RunOpt {
   std::string name;
   OptType type = OptType::kStr;
   std::optional<std::string> default_json;  // the default as JSON text; nullopt = no default
   bool required = false;
   std::string help;
-  // Runs a program, chooses credentials or where they are sent ("sensitive": true): honoured
-  // only from a trusted origin (docs/config-trust.md).
-  bool sensitive = false;
+  OptEffect effect = OptEffect::kNone;
 };
 
 const char* to_string(OptType type) noexcept;
+// The effect's name in sortie.runopts/1 ("runs_program"; "sensitive" for kSensitive).
+const char* to_string(OptEffect effect) noexcept;
 
 // Parses a "sortie.runopts/1" document; `origin` names the scheduler in errors.
 std::vector<RunOpt> parse_runopts(std::string_view json, std::string_view origin);
@@ -45,7 +56,7 @@ struct RawOpt {
 
 // Converts raw values to a JSON object of typed values with defaults filled in. Throws Error
 // naming the option, its origin and the scheduler: unknown option (with close names), value not
-// of the option's type, required option missing, sensitive option from an untrusted origin.
+// of the option's type, required option missing, option with an effect from an untrusted origin.
 std::string resolve_runopts(const std::vector<RunOpt>& opts,
                             const std::map<std::string, RawOpt>& raw, std::string_view scheduler);
 
