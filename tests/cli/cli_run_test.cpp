@@ -72,7 +72,7 @@ TEST(CliRun, CancelStopsASleepingApp) {
   const long replica_pid = std::stol(pid[1].str());
   EXPECT_TRUE(process_exists(replica_pid));
 
-  const auto cancel = sandbox.sortie({"cancel", handle});
+  const auto cancel = sandbox.sortie({"cancel", handle, "--wait"});
   EXPECT_EQ(cancel.exit_code, 0) << cancel.err;
   EXPECT_NE(cancel.out.find("CANCELLED"), std::string::npos) << cancel.out;
   EXPECT_EQ(json_string_member(sandbox.sortie({"status", handle, "--json"}).out, "state"),
@@ -128,7 +128,9 @@ TEST(CliRun, DryrunPrintsTheRequestAndSubmitsNothing) {
 TEST(CliRun, SortieconfigSuppliesSchedulerDefaults) {
   CliSandbox sandbox;
   const std::string log_dir = sandbox.root() + "/configured-logs";
-  sandbox.write_file("cwd/.sortieconfig", "[local_cwd]\nlog_dir = " + log_dir + "\n");
+  // The user's own file: log_dir chooses where files are written, which a working directory's
+  // untrusted .sortieconfig may not (docs/config-trust.md TRUST-2).
+  sandbox.write_file("home/.sortieconfig", "[local_cwd]\nlog_dir = " + log_dir + "\n");
   const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--wait", "--", "echo", "x"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string app_id = first_line(run.out).substr(first_line(run.out).rfind('/') + 1);
