@@ -1,5 +1,6 @@
 // `sortie run`: a component, a spec file or a command, submitted and optionally followed (--wait,
 // --log) until it is terminal. A thin client of the runner API.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
@@ -39,8 +40,9 @@ struct RunCommandLine {
 
 // Run's options end at the first word that is not an option (the component) or at "--".
 RunCommandLine split_run_args(const Args& args) {
-  static const char* const kTakesValue[] = {
-      "-s", "--scheduler", "--cfg", "--spec", "--image", "--replicas", "--name", "-o", "--output"};
+  static const char* const kTakesValue[] = {"-s",       "--scheduler", "--cfg",  "--spec",
+                                            "--image",  "--replicas",  "--name", "-o",
+                                            "--output", "--timeout"};
   RunCommandLine line;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string word = args[i] == "-cfg" ? "--cfg" : args[i];  // TorchX spelling
@@ -85,15 +87,25 @@ int exit_status_for(const runner::AppStatus& status) {
   return status.state == runner::AppState::kSucceeded ? kExitOk : kExitAppNotSucceeded;
 }
 
-// Waits for the app `sortie run --wait` submitted, printing its log lines with --log; on SIGINT
-// or SIGTERM, cancels it.
-int follow(runner::Runner& runner, const std::string& handle, bool follow_logs) {
+// Waits at most `timeout_s` for the app `sortie run --wait` submitted, printing its log lines
+// with --log; on SIGINT or SIGTERM, cancels it. Running out leaves the app running and exits 3.
+int follow(runner::Runner& runner, const std::string& handle, bool follow_logs, double timeout_s) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000));
+  const auto time_left = [&] {
+    return std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
+                        deadline - std::chrono::steady_clock::now()),
+                    std::chrono::milliseconds(0));
+  };
   if (follow_logs) {
     runner::LogOptions options;
     options.should_tail = true;
     try {
       LogPrinter printer(true);
-      runner.log_lines(handle, options, [&](const auto& lines) { return printer.print(lines); });
+      // log_lines hands over a batch (maybe empty) at least every half second.
+      runner.log_lines(handle, options, [&](const auto& lines) {
+        return printer.print(lines) && time_left().count() > 0;
+      });
     } catch (const core::Error& e) {
       if (e.status() != SORTIE_UNIMPLEMENTED) throw;
       std::fprintf(stderr, "sortie run: %s; waiting without logs\n",
@@ -101,7 +113,7 @@ int follow(runner::Runner& runner, const std::string& handle, bool follow_logs) 
     }
   }
   runner::AppStatus last;
-  if (session::interrupted() == 0) last = runner.wait(handle);
+  if (session::interrupted() == 0) last = runner.wait(handle, time_left());
   if (const int signal = session::interrupted(); signal != 0) {
     std::fprintf(stderr, "sortie run: interrupted by signal %d: cancelling %s\n", signal,
                  core::printable(handle).c_str());
@@ -113,6 +125,16 @@ int follow(runner::Runner& runner, const std::string& handle, bool follow_logs) 
     std::fprintf(stderr, "sortie run: %s is %s\n", core::printable(handle).c_str(),
                  runner::to_string(last.state).c_str());
     return kExitInterrupted;
+  }
+  // A wait with no time left (--log spent it) asks the scheduler nothing.
+  if (!runner::is_terminal(last.state)) last = runner.status(handle).value_or(last);
+  if (!runner::is_terminal(last.state)) {
+    std::fprintf(stderr,
+                 "sortie run: %s is still %s after --timeout %g s; it keeps running (`sortie "
+                 "cancel %s` stops it)\n",
+                 core::printable(handle).c_str(), runner::to_string(last.state).c_str(), timeout_s,
+                 core::printable(handle).c_str());
+    return kExitBackend;
   }
   std::fprintf(stderr, "sortie run: %s %s%s%s\n", core::printable(handle).c_str(),
                runner::to_string(last.state).c_str(), last.msg.empty() ? "" : ": ",
@@ -130,6 +152,7 @@ int cmd_run(session::Session& ctx, const Args& args) {
   std::string spec, image, name;
   std::string output;
   int replicas = 1;
+  double timeout_s = kDefaultWaitForAppsS;
   desc.add_options()("help,h", "show this help")(
       "scheduler,s", po::value(&scheduler_name),
       "scheduler to submit to (see `sortie plugins list`)")(
@@ -142,7 +165,10 @@ int cmd_run(session::Session& ctx, const Args& args) {
       "with --dryrun: print only the request, as json or yaml, for the backend's own tools")(
       "wait", "wait until the app is terminal; exit 0 only if it succeeded")(
       "log", "print the app's output (ROLE/REPLICA prefixed) while waiting; implies --wait")(
-      "spec", po::value(&spec), "read the app from a YAML or JSON spec file")(
+      "timeout", po::value(&timeout_s),
+      "with --wait or --log: seconds to wait at most (default 86400, a day); running out "
+      "leaves the app running and exits 3")("spec", po::value(&spec),
+                                            "read the app from a YAML or JSON spec file")(
       "image", po::value(&image), "with -- COMMAND: the role's image")(
       "replicas", po::value(&replicas), "with -- COMMAND: number of replicas (default 1)")(
       "name", po::value(&name), "with -- COMMAND: the app's name (default: the program's)");
@@ -234,11 +260,16 @@ int cmd_run(session::Session& ctx, const Args& args) {
 
   const bool follow_logs = vm.count("log") != 0;
   const bool wait = follow_logs || vm.count("wait") != 0;
+  if (vm.count("timeout") != 0 && !wait) {
+    throw core::Error::invalid_argument(
+        "--timeout bounds the wait of --wait or --log; add one of them, or drop --timeout");
+  }
+  if (timeout_s < 0) throw core::Error::invalid_argument("--timeout must be 0 or more seconds");
   if (wait) session::install_interrupt_handlers();
   const std::string handle = runner.schedule(dry);
   std::printf("%s\n", handle.c_str());
   std::fflush(stdout);
-  return wait ? follow(runner, handle, follow_logs) : kExitOk;
+  return wait ? follow(runner, handle, follow_logs, timeout_s) : kExitOk;
 }
 
 }  // namespace sortie::cli

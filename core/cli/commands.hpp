@@ -6,6 +6,8 @@
 #ifndef SORTIE_CLI_COMMANDS_HPP
 #define SORTIE_CLI_COMMANDS_HPP
 
+#include <sortie/plugin_abi.h>
+
 #include <sortie/session/session.hpp>
 #include <string>
 #include <vector>
@@ -23,6 +25,22 @@ inline constexpr int kExitUsage = 2;
 // load, and a recorded app whose state cannot be refreshed.
 inline constexpr int kExitBackend = 3;
 inline constexpr int kExitInterrupted = 130;  // SIGINT/SIGTERM while waiting (app cancelled)
+
+// How long `run --wait` and `launch --wait` wait by default (their --timeout): a day, so a job
+// stuck in a queue or hung still ends the command (docs/exit-status.md, exit 3).
+inline constexpr double kDefaultWaitForAppsS = 24 * 60 * 60;
+
+// The exit status of a command stopped by an error with this status (docs/exit-status.md).
+// An unknown handle never gets here: it is reported where it is looked up (app_report.cpp).
+inline int exit_status_of(sortie_status status) {
+  switch (status) {
+    case SORTIE_INVALID_ARGUMENT:  // something typed or written is malformed
+    case SORTIE_NOT_FOUND:         // something typed or written names nothing that exists
+      return kExitUsage;
+    default:  // a plugin, its library or its backend failed
+      return kExitBackend;
+  }
+}
 
 using Args = std::vector<std::string>;
 

@@ -82,18 +82,6 @@ constexpr Command kCommands[] = {
     {"config", sortie::cli::cmd_config},
 };
 
-// The exit status of a command stopped by an error with this status (docs/exit-status.md).
-// An unknown handle never gets here: it is reported where it is looked up (app_lookup.cpp).
-int exit_status_of(sortie_status status) {
-  switch (status) {
-    case SORTIE_INVALID_ARGUMENT:  // something typed or written is malformed
-    case SORTIE_NOT_FOUND:         // something typed or written names nothing that exists
-      return sortie::cli::kExitUsage;
-    default:  // a plugin, its library or its backend failed
-      return sortie::cli::kExitBackend;
-  }
-}
-
 // A reader that closes stdout early (`sortie launch FILE | head -1`) must not kill the command
 // halfway through what it does; the write fails instead and finish_output() reports it. A handler
 // rather than SIG_IGN, so that programs the plugins start get the default disposition back.
@@ -190,7 +178,7 @@ int main(int argc, char** argv) {
     } catch (const sortie::core::Error& e) {
       std::fprintf(stderr, "sortie %s: error: %s\n", command.name,
                    sortie::core::printable_message(e.what()).c_str());
-      exit_status = exit_status_of(e.status());
+      exit_status = sortie::cli::exit_status_of(e.status());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "sortie %s: error: %s\n", command.name,
                    sortie::core::printable_message(e.what()).c_str());

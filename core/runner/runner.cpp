@@ -1,11 +1,13 @@
 // Runner: creation, run and dryrun, and what acts on one app (status, describe, wait, cancel).
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sortie/core/component.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/spec_file.hpp>
 #include <sortie/runner/session_binding.hpp>
+#include <sortie/session/app_cancel.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/session/launcher.hpp>
@@ -219,13 +221,43 @@ AppStatus Runner::wait(const std::string& handle, std::chrono::milliseconds time
 }
 
 void Runner::cancel(const std::string& handle, const std::string& reason) {
-  session::Session& session = impl_->session();
-  const session::AppLookup& app = impl_->known_app(handle);
-  if (!app.status) throw unknown_app(app.handle.str());
-  app.loaded_scheduler().cancel(app.handle.app_id);
-  if (session.records().get(app.handle.str())) {
-    session.store().add_event(app.handle.str(), "cancel_requested", reason);
+  const std::vector<CancelFailure> failures = cancel_all({handle}, reason);
+  if (!failures.empty()) throw failures.front().error;
+}
+
+std::vector<CancelFailure> Runner::cancel_all(const std::vector<std::string>& handles,
+                                              const std::string& reason) {
+  std::vector<CancelFailure> failures;
+  // The apps of each scheduler instance (scheduler and session), in the order first met.
+  struct SchedulerApps {
+    core::SchedulerClient* scheduler = nullptr;
+    std::vector<session::AppToCancel> apps;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, SchedulerApps> groups;
+  for (const std::string& handle : handles) {
+    try {
+      const session::AppLookup& app = impl_->known_app(handle);
+      if (!app.status) throw unknown_app(app.handle.str());
+      const std::string key = app.handle.scheduler + "://" + app.handle.session;
+      SchedulerApps& group = groups[key];
+      if (group.scheduler == nullptr) {
+        group.scheduler = &app.loaded_scheduler();
+        order.push_back(key);
+      }
+      group.apps.push_back({app.handle.str(), app.handle.app_id});
+    } catch (const Error& error) {
+      failures.push_back({handle, error});
+    }
   }
+  for (const std::string& key : order) {
+    const SchedulerApps& group = groups[key];
+    for (session::CancelFailure& failure :
+         session::cancel_apps(*group.scheduler, impl_->session(), group.apps, reason)) {
+      failures.push_back({failure.handle, failure.error});
+    }
+  }
+  return failures;
 }
 
 }  // namespace sortie::runner

@@ -8,6 +8,9 @@ same blocking call in a worker thread, so they work in any running asyncio loop 
 import sys
 
 WAKE_SECONDS = 0.1
+# How long a wait lasts at most unless given its own `timeout` (as `sortie run --wait`): a day,
+# so a job stuck in a queue or hung still ends the script, with TimeoutError.
+DEFAULT_WAIT_SECONDS = 24 * 60 * 60
 # inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE, without importing inspect (or asyncio,
 # imported where awaited) at `import sortie.xm`: both cost more than the rest of the package.
 _COROUTINE_FLAGS = 0x80 | 0x100

@@ -8,6 +8,7 @@ import queue
 import re
 import tempfile
 import threading
+import time
 from typing import Dict, Iterable, List, Optional, Union
 
 from sortie import _blocking
@@ -133,17 +134,23 @@ class Runner:
         status = self._native.status(app_handle)
         return specs.app_status_of(status) if status else None
 
-    def wait(self, app_handle: specs.AppHandle,
-             wait_interval: float = _blocking.WAKE_SECONDS) -> Optional[specs.AppStatus]:
-        """Blocks until the app is terminal; wakes every wait_interval seconds (at most
+    def wait(self, app_handle: specs.AppHandle, wait_interval: float = _blocking.WAKE_SECONDS,
+             timeout: float = _blocking.DEFAULT_WAIT_SECONDS) -> Optional[specs.AppStatus]:
+        """Blocks until the app is terminal, at most `timeout` seconds (default a day; then
+        TimeoutError, the app keeps running); wakes every wait_interval seconds (at most
         _blocking.WAKE_SECONDS, so Ctrl-C is prompt). None for an unknown handle."""
         if self._native.status(app_handle) is None:
             return None
         wake_ms = int(min(wait_interval, _blocking.WAKE_SECONDS) * 1000)
+        deadline = time.monotonic() + timeout
         while True:
             status = specs.app_status_of(self._native.wait(app_handle, wake_ms))
             if status.is_terminal():
                 return status
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f'{app_handle} is still {status.state.name} after '
+                                   f'timeout={timeout:g} s; it keeps running (Runner.cancel '
+                                   f'stops it)')
 
     def cancel(self, app_handle: specs.AppHandle) -> None:
         self._native.cancel(app_handle, 'runner API (Python)')

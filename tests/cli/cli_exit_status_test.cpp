@@ -148,7 +148,7 @@ TEST(CliExitStatus, StatusOfARunningAppWhosePluginIsGoneIsThree) {
       << status.err;
   const auto cancel = sandbox.sortie({"--plugin-dir", empty_dir, "cancel", handle});
   EXPECT_EQ(cancel.exit_code, 3) << cancel.err;
-  EXPECT_EQ(sandbox.sortie({"cancel", handle}).exit_code, 0);
+  EXPECT_EQ(sandbox.sortie({"cancel", handle, "--wait"}).exit_code, 0);
   // Once terminal, the record is final: showing it is a success even without the plugin.
   const auto final_status = sandbox.sortie({"--plugin-dir", empty_dir, "status", handle});
   EXPECT_EQ(final_status.exit_code, 0) << final_status.err;

@@ -159,12 +159,14 @@ TEST(CliLifecycle, CancelAndLogDescribeTheAppOnce) {
   EXPECT_EQ(log.out, "echo/0 hi\n");
 
   CommandResult cancel;
-  for (const char* timeout : {"0", "30"}) {
+  for (const std::vector<std::string>& wait :
+       std::vector<std::vector<std::string>>{{}, {"--wait", "--timeout", "30"}}) {
     const CommandResult run = sandbox.sortie({"run", "-s", "counting", "--", "sleep", "60"}, env);
     ASSERT_EQ(run.exit_code, 0) << run.err;
-    EXPECT_EQ(
-        describe_calls(sandbox, {"cancel", first_line(run.out), "--timeout", timeout}, &cancel), 1)
-        << "cancel --timeout " << timeout;
+    std::vector<std::string> args = {"cancel", first_line(run.out)};
+    args.insert(args.end(), wait.begin(), wait.end());
+    EXPECT_EQ(describe_calls(sandbox, args, &cancel), 1)
+        << "cancel with " << wait.size() << " args";
   }
   EXPECT_NE(cancel.out.find(" CANCELLED\n"), std::string::npos) << cancel.out;
 }

@@ -52,6 +52,29 @@ TEST(CliRun, FailingAppMakesWaitExitNonZero) {
   EXPECT_NE(status.find("\"exit_code\":3"), std::string::npos) << status;
 }
 
+// Issue 26: `run --wait` waited without bound. --timeout (default a day) ends the wait: the app
+// keeps running, and the command exits 3 naming how to stop it.
+TEST(CliRun, WaitRunningOutOfItsTimeoutExits3AndLeavesTheAppRunning) {
+  CliSandbox sandbox;
+  for (const std::string follow : {"--wait", "--log"}) {
+    const auto run =
+        sandbox.sortie({"run", "-s", "local_cwd", follow, "--timeout", "1", "--", "sleep", "60"});
+    EXPECT_EQ(run.exit_code, 3) << follow << run.err;
+    const std::string handle = first_line(run.out);
+    EXPECT_NE(run.err.find(handle + " is still RUNNING after --timeout 1 s"), std::string::npos)
+        << run.err;
+    EXPECT_EQ(json_string_member(sandbox.sortie({"status", handle, "--json"}).out, "state"),
+              "RUNNING");
+    sandbox.sortie({"cancel", handle});
+  }
+  const auto without_wait =
+      sandbox.sortie({"run", "-s", "local_cwd", "--timeout", "1", "--", "true"});
+  EXPECT_EQ(without_wait.exit_code, 2);
+  EXPECT_NE(without_wait.err.find("--timeout bounds the wait of --wait or --log"),
+            std::string::npos)
+      << without_wait.err;
+}
+
 TEST(CliRun, CancelStopsASleepingApp) {
   CliSandbox sandbox;
   const auto run = sandbox.sortie({"run", "-s", "local_cwd", "--", "sleep", "1000"});

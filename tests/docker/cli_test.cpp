@@ -114,7 +114,7 @@ TEST_F(DockerCli, CancelFromAnotherProcessRemovesEverything) {
   const std::string app_id = handle.substr(handle.rfind('/') + 1);
   apps_.push_back(app_id);
   EXPECT_EQ(container_count(app_id), 2u);
-  const auto cancel = sandbox.sortie({"cancel", handle});
+  const auto cancel = sandbox.sortie({"cancel", handle, "--wait"});
   EXPECT_EQ(cancel.exit_code, 0) << cancel.out << cancel.err;
   EXPECT_NE(cancel.out.find("CANCELLED"), std::string::npos) << cancel.out;
   EXPECT_EQ(container_count(app_id), 0u);

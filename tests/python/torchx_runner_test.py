@@ -73,6 +73,16 @@ class TorchxRunnerTest(support.ScratchTestCase):
         runner.cancel(sleeper)
         self.assertEqual(runner.wait(sleeper).state, specs.AppState.CANCELLED)
 
+    def test_wait_running_out_of_its_timeout_raises_and_leaves_the_app_running(self):
+        # Issue 26: Runner.wait had no bound.
+        runner = get_runner()
+        sleeper = runner.run(specs.AppDef('sleeps', [specs.Role(
+            'main', '', entrypoint='sleep', args=['60'])]), 'local_cwd')
+        with self.assertRaisesRegex(TimeoutError, 'is still RUNNING after timeout=0.5 s'):
+            runner.wait(sleeper, timeout=0.5)
+        self.assertEqual(runner.status(sleeper).state, specs.AppState.RUNNING)
+        runner.cancel(sleeper)
+
     def test_handles_parse_and_unsupported_arguments_are_refused(self):
         parsed = specs.parse_app_handle('local_cwd://default/echo-abc')
         self.assertEqual((parsed.scheduler_backend, parsed.session_name, parsed.app_id),

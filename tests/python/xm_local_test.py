@@ -60,6 +60,32 @@ class LocalLaunchTest(support.ScratchTestCase):
         shown = self.run_command('sortie', 'experiments', 'show', '1', '--json').stdout
         return result, json.loads(shown)
 
+    def test_waits_running_out_of_their_timeout_raise_timeout_error(self):
+        # Issue 26: wait_until_complete and leaving the `with` block had no bound.
+        script = os.path.join(self.scratch, 'script.py')
+        with open(script, 'w') as source:
+            source.write(
+                'from sortie import xm, xm_local\n'
+                'try:\n'
+                '    with xm_local.create_experiment("slow", local_wait_timeout=0.5) as e:\n'
+                '        [executable] = e.package([xm.binary(\n'
+                '            path="/bin/sleep", executor_spec=xm_local.Local.Spec())])\n'
+                '        unit = e.add(xm.Job(executable=executable, executor=xm_local.Local(),\n'
+                '                            args=["60"]))\n'
+                '        try:\n'
+                '            unit.wait_until_complete(timeout=0.5)\n'
+                '        except TimeoutError as error:\n'
+                '            print(error)\n'
+                'except TimeoutError as error:\n'
+                '    print(error)\n')
+        result = self.run_command('sortie', 'launch', script, check=False)
+        self.run_command('sortie', 'experiments', 'cancel', '1')
+        self.assertEqual(result.stdout.splitlines(), [
+            'work unit 1_1 still runs after timeout=0.5 s; its jobs keep running '
+            '(`sortie experiments cancel 1` stops them)',
+            'work unit 1_1 still runs after local_wait_timeout=0.5 s; its jobs keep running '
+            '(`sortie experiments cancel 1` stops them)'], result.stderr)
+
     def test_a_script_killed_between_two_adds_leaves_its_experiment_partial(self):
         # Issue 16 point 6: each add() is its own launch unless the `with` block declares one.
         result, shown = self.launch_block('/bin/sleep', ['600'], [

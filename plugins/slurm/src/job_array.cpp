@@ -42,6 +42,16 @@ std::string index_ranges(std::vector<long> indices) {
 
 }  // namespace
 
+std::string task_naming_commands(const std::vector<BatchPlan>& plans,
+                                 const std::string& array_job) {
+  std::string commands;
+  for (size_t i = 1; i < plans.size(); ++i) {
+    commands +=
+        "update JobId=" + array_job + "_" + std::to_string(i) + " JobName=" + plans[i].name + "\n";
+  }
+  return commands;
+}
+
 std::vector<std::string> scancel_arguments(const std::vector<std::string>& job_ids) {
   std::vector<std::string> arrays;  // in order of first appearance
   std::map<std::string, std::vector<long>> tasks;

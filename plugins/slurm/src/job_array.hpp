@@ -20,6 +20,11 @@ std::string array_key(const BatchPlan& plan);
 // The script of one array over `plans` (same array_key): --array=0-N[%P].
 std::string array_script(const std::vector<BatchPlan>& plans);
 
+// The scontrol commands (one a line, for scontrol's stdin) that name each task of `array_job`
+// after its own app, so that squeue tells the units of a sweep apart; task 0 already carries
+// plans[0]'s name from the script.
+std::string task_naming_commands(const std::vector<BatchPlan>& plans, const std::string& array_job);
+
 // `job_ids` as scancel arguments: the tasks of one array as one `<array job>_[I,J-K]` (so
 // cancelling a whole sweep is one short argument), other ids as they are; arrays first, by first
 // appearance.

@@ -14,8 +14,10 @@ struct CommandResult {
   std::string err;
 };
 
-// Runs argv (argv[0] looked up in PATH when it has no '/'), stdin from /dev/null.
-CommandResult run_command(const std::vector<std::string>& argv);
+// Runs argv (argv[0] looked up in PATH when it has no '/'), stdin read from `stdin_path` (a
+// file, so that a long input cannot block on a full pipe).
+CommandResult run_command(const std::vector<std::string>& argv,
+                          const std::string& stdin_path = "/dev/null");
 
 // run_command, throwing sortie::Error UNAVAILABLE naming the command and its stderr when it
 // fails (FAILED_PRECONDITION when the tool is missing).

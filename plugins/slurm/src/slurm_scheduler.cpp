@@ -13,6 +13,7 @@
 #include <sortie/app_status.hpp>
 #include <sortie/dryrun.hpp>
 #include <sortie/dryrun_input.hpp>
+#include <sortie/plugin.hpp>
 #include <sstream>
 
 #include "app_status.hpp"
@@ -38,6 +39,23 @@ std::string submitted_job_id(const std::vector<std::string>& sbatch_argv) {
     throw Error::unavailable("slurm: sbatch printed '" + job_id + "' instead of a job id");
   }
   return job_id;
+}
+
+// Names each task of `array_job` after its app, with one scontrol reading all the renames. The
+// apps are submitted already, so a failed rename only costs squeue's names: a warning, not an
+// error.
+void name_array_tasks(const std::vector<BatchPlan>& plans, const std::string& array_job) {
+  if (plans.size() < 2) return;
+  const std::string commands_path = plans.front().job_dir + "/array-names.scontrol";
+  std::ofstream(commands_path, std::ios::binary | std::ios::trunc)
+      << task_naming_commands(plans, array_job);
+  const CommandResult renamed = run_command({plans.front().tools.scontrol}, commands_path);
+  if (renamed.exit_code != 0) {
+    Host::log(SORTIE_LOG_WARNING, "slurm: naming the tasks of job array " + array_job +
+                                      " after their apps failed (scontrol exit " +
+                                      std::to_string(renamed.exit_code) + "): " + renamed.err +
+                                      "; squeue shows them under '" + plans.front().name + "'");
+  }
 }
 
 }  // namespace
@@ -129,6 +147,7 @@ std::string SlurmScheduler::submit_array(const std::vector<BatchPlan>& plans) {
   for (size_t i = 0; i < plans.size(); ++i) {
     records_.save(plans[i], {array_job + "_" + std::to_string(i)});
   }
+  name_array_tasks(plans, array_job);
   return array_job;
 }
 

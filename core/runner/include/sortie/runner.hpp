@@ -21,6 +21,7 @@
 #include <set>
 #include <sortie/app_state.hpp>
 #include <sortie/app_status.hpp>
+#include <sortie/error.hpp>
 #include <string>
 #include <vector>
 
@@ -129,6 +130,12 @@ struct LogOptions {
 // runner's own error names the field `regex`; a caller may check first to name its own option.
 std::optional<std::string> regex_error(const std::string& pattern);
 
+// An app `Runner::cancel_all` could not cancel, and why.
+struct CancelFailure {
+  std::string handle;
+  Error error;
+};
+
 struct LogLine {
   std::string role;
   uint32_t replica = 0;
@@ -171,6 +178,11 @@ class Runner {
                  std::chrono::milliseconds timeout = std::chrono::milliseconds(-1));
   // Asks the scheduler to cancel the app and records the request with `reason`; returns at once.
   void cancel(const std::string& handle, const std::string& reason = "runner API");
+  // Asks the schedulers to cancel the apps, in one plugin call for the apps of each scheduler
+  // that cancels many at once (e.g. one scancel for a Slurm sweep), and returns once they
+  // accepted; those that could not be cancelled (unknown, or refused) are returned, in order.
+  std::vector<CancelFailure> cancel_all(const std::vector<std::string>& handles,
+                                        const std::string& reason = "runner API");
   AppList list(const ListOptions& options = {});
   // Reads the app's log lines in order, handing each batch read to `on_lines` (at least every
   // half second, possibly empty, so a follower can stop); `on_lines` returns false to stop.
