@@ -205,7 +205,7 @@ Node parse_document(const std::string& text, const std::string& origin) {
 // ---- The experiment file -------------------------------------------------------------------
 
 const std::vector<std::string> kTopKeys = {"title",     "executables", "executors", "job",
-                                           "job_group", "work_units",  "sweep"};
+                                           "job_group", "work_units",  "sweep",     "live_workdir"};
 const std::vector<std::string> kJobKeys = {"executable", "executor", "name", "args", "env_vars"};
 const std::vector<std::string> kExecutorKeys = {"type", "requirements", "docker_options",
                                                 "options"};
@@ -272,6 +272,8 @@ class ExperimentReader {
     }
     if (const Node* units = root.find("work_units")) read_work_units(*units, file);
     if (const Node* sweep = root.find("sweep")) read_sweep(*sweep, file);
+    if (const Node* live = root.find("live_workdir"))
+      file.live_workdir = boolean(*live, "live_workdir");
     if (file.work_units.empty()) file.work_units.emplace_back();
     return file;
   }

@@ -5,6 +5,7 @@
 #ifndef SORTIE_XM_WORK_UNIT_LAUNCH_HPP
 #define SORTIE_XM_WORK_UNIT_LAUNCH_HPP
 
+#include <functional>
 #include <sortie/core/store.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/xm.hpp>
@@ -27,13 +28,21 @@ struct LaunchedJob {
   std::string dryrun_json;           // the scheduler's request (P-7)
 };
 
+// Where process units run whose executor can run them from a directory (its entry's `workdir`,
+// P-14): the experiment's snapshot of its launch directory, taken when first asked for.
+struct RunDirectory {
+  std::string launch_dir;
+  std::function<std::string()> snapshot_root;  // none: from the live directory, as started
+};
+
 // Submits the work units and records their jobs under them in the store (in a dry run:
 // neither); returns each unit's jobs. Every app is dry-run before any is submitted; the apps of a
 // scheduler that offers schedule_batch (ABI-14), e.g. a sweep's units on slurm, are submitted in
 // one call (one Slurm job array), the others one by one.
 std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
                                                         const std::string& session,
-                                                        const std::vector<WorkUnitJobs>& units);
+                                                        const std::vector<WorkUnitJobs>& units,
+                                                        const RunDirectory& run_directory);
 
 }  // namespace sortie::xm_impl
 

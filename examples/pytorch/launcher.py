@@ -16,7 +16,8 @@ def main():
         ])
         job = xm.Job(
             train, xm_local.Local(requirements=xm.JobRequirements(replicas=2)),
-            args={'epochs': 5, 'checkpoint': 'ckpt-${experiment_id}-${work_unit_id}.pt'},
+            args={'epochs': 5,
+                  'checkpoint': '${launch_dir}/ckpt-${experiment_id}-${work_unit_id}.pt'},
             env_vars={'RANK': '${replica_id}', 'WORLD_SIZE': '${num_replicas}',
                       'MASTER_ADDR': '${rank0_host}', 'MASTER_PORT': '${free_port}'})
         work_units = experiment.add(job, args=[{'args': {'lr': lr}} for lr in LEARNING_RATES])

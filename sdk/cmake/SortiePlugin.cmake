@@ -4,6 +4,11 @@
 #     [EXECUTORS <executor>.<kind>=<scheduler>...]
 #                                        executors it runs (docs/payloads.md P-14), e.g.
 #                                        acme.image=acme_batch (kind: process or image)
+#     [WORKDIR <executor>.process[:<option>=<value>,...]...]
+#                                        process executors whose scheduler runs a process from
+#                                        the directory given as its role's image (the launch
+#                                        directory's snapshot), with the run options that make it
+#                                        do so (P-14 `workdir`), e.g. acme.process:image_provider=dir
 #     [VERSION <version>] [DESCRIPTION <text>]
 #     [OUTPUT_DIRECTORY <dir>]           where the library is built (default: current binary dir)
 #     [MANIFEST_DIRECTORY <dir>]         where its build-tree manifest goes (default: <binary>/plugins.d)
@@ -19,7 +24,7 @@ function(sortie_add_plugin target)
   # Inside the function: a directory variable set at include time is not seen in other directories.
   set(_SORTIE_GROUPS "sortie.schedulers;sortie.packagers;sortie.image_providers;sortie.named_resources")
   cmake_parse_arguments(PARSE_ARGV 1 ARG "NO_INSTALL"
-    "VERSION;DESCRIPTION;OUTPUT_DIRECTORY;MANIFEST_DIRECTORY" "SOURCES;PROVIDES;EXECUTORS")
+    "VERSION;DESCRIPTION;OUTPUT_DIRECTORY;MANIFEST_DIRECTORY" "SOURCES;PROVIDES;EXECUTORS;WORKDIR")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "sortie_add_plugin(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -58,13 +63,34 @@ function(sortie_add_plugin target)
     endif()
     string(APPEND provides_json "    {\"group\": \"${group}\", \"name\": \"${name}\"}")
   endforeach()
+  foreach(entry IN LISTS ARG_WORKDIR)
+    if(NOT entry MATCHES "^([A-Za-z0-9_-]+\\.process)(:(.*))?$")
+      message(FATAL_ERROR "sortie_add_plugin(${target}): WORKDIR entry '${entry}' is not "
+                          "<executor>.process[:<option>=<value>,...]")
+    endif()
+    set(executor "${CMAKE_MATCH_1}")
+    set(options_json "")
+    string(REPLACE "," ";" options "${CMAKE_MATCH_3}")
+    foreach(option IN LISTS options)
+      if(NOT option MATCHES "^([A-Za-z0-9_]+)=([A-Za-z0-9_./-]*)$")
+        message(FATAL_ERROR "sortie_add_plugin(${target}): WORKDIR option '${option}' is not "
+                            "<option>=<value>")
+      endif()
+      if(options_json)
+        string(APPEND options_json ", ")
+      endif()
+      string(APPEND options_json "\"${CMAKE_MATCH_1}\": \"${CMAKE_MATCH_2}\"")
+    endforeach()
+    set(workdir_${executor} ", \"workdir\": {\"options\": {${options_json}}}")
+  endforeach()
   foreach(entry IN LISTS ARG_EXECUTORS)
     if(NOT entry MATCHES "^([A-Za-z0-9_-]+\\.(process|image))=([A-Za-z0-9_.-]+)$")
       message(FATAL_ERROR "sortie_add_plugin(${target}): EXECUTORS entry '${entry}' is not "
                           "<executor>.<process|image>=<scheduler>")
     endif()
     string(APPEND provides_json ",\n    {\"group\": \"sortie.executors\", \"name\": "
-           "\"${CMAKE_MATCH_1}\", \"executor\": {\"scheduler\": \"${CMAKE_MATCH_3}\"}}")
+           "\"${CMAKE_MATCH_1}\", \"executor\": {\"scheduler\": \"${CMAKE_MATCH_3}\""
+           "${workdir_${CMAKE_MATCH_1}}}}")
   endforeach()
 
   add_library(${target} MODULE ${ARG_SOURCES})

@@ -69,7 +69,9 @@ class PyTorchTest(support.ScratchTestCase):
             starts += [replica['started_at'] for replica in replicas]
             ends += [replica['finished_at'] for replica in replicas]
         self.assertLess(max(starts), min(ends), 'the units did not all run at the same time')
-        checkpoints = sorted(name for name in os.listdir(self.scratch) if name.startswith('ckpt-'))
+        # Beside the code (${launch_dir}), not in the snapshot the units ran from.
+        launch_dir = os.path.join(self.scratch, 'pytorch')
+        checkpoints = sorted(name for name in os.listdir(launch_dir) if name.startswith('ckpt-'))
         self.assertEqual(checkpoints, [f'ckpt-{experiment_id}-{unit}.pt' for unit in (1, 2, 3)])
 
     def test_sweep_file_units_run_together_each_with_its_own_loss(self):

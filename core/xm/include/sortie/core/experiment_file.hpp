@@ -43,6 +43,8 @@ struct ExperimentFile {
   // One element per work unit, in order (ids 1..n): overrides by flattened job name (for a
   // single job, its name). Explicit work units first, then the sweep's; at least one.
   std::vector<xm::GroupArgs> work_units;
+  // Process units run from the live launch directory instead of its snapshot (xm::Options).
+  bool live_workdir = false;
 };
 
 // Reads and validates an experiment file. Errors are Error(SORTIE_INVALID_ARGUMENT) naming the

@@ -1,0 +1,188 @@
+#include <rapidjson/document.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sortie/core/error.hpp>
+#include <sortie/session/json_text.hpp>
+#include <sortie/session/session.hpp>
+#include <sortie/sha256.hpp>
+#include <sortie/xm/workdir_snapshot.hpp>
+#include <sstream>
+
+#include "blob_store.hpp"
+#include "workdir_files.hpp"
+
+namespace sortie::xm {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kManifestSchema = "sortie.workdir_snapshot/1";
+
+std::string experiment_dir(int64_t experiment_id) {
+  return workdir_snapshot_dir() + "/experiments/" + std::to_string(experiment_id);
+}
+
+[[noreturn]] void fail(const std::string& what, const std::string& path) {
+  throw core::Error::failed_precondition("working-directory snapshot: cannot " + what + " " + path +
+                                         ": " + std::strerror(errno));
+}
+
+// Places the blob at `to`: a hard link, or a copy where the blob has all the links its file
+// system allows or lies on another one.
+void place_blob(const std::string& blob, const std::string& to) {
+  if (::link(blob.c_str(), to.c_str()) == 0) return;
+  if (errno != EMLINK && errno != EXDEV && errno != EPERM) fail("link", to);
+  xm_impl::copy_file_content(blob, to, false);
+  struct stat info {};
+  if (::stat(blob.c_str(), &info) != 0 || ::chmod(to.c_str(), info.st_mode & 0555) != 0) {
+    fail("make read-only", to);
+  }
+}
+
+std::string link_target(const std::string& path) {
+  std::string target(4096, '\0');
+  const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
+  if (n < 0) fail("read the link", path);
+  target.resize(static_cast<size_t>(n));
+  return target;
+}
+
+void write_manifest(const WorkdirSnapshot& snapshot, const std::string& path) {
+  session::JsonText json;
+  json.begin_object()
+      .key("schema")
+      .string(kManifestSchema)
+      .key("experiment_id")
+      .number(snapshot.experiment_id)
+      .key("launch_dir")
+      .string(snapshot.launch_dir)
+      .key("root")
+      .string(snapshot.root)
+      .key("digest")
+      .string(snapshot.digest)
+      .key("rules")
+      .string(snapshot.rules)
+      .key("files")
+      .number(snapshot.files)
+      .key("bytes")
+      .number(snapshot.bytes)
+      .key("files_read")
+      .number(snapshot.files_read)
+      .key("bytes_read")
+      .number(snapshot.bytes_read)
+      .key("created_at")
+      .number(snapshot.created_at)
+      .end_object();
+  std::ofstream out(path, std::ios::trunc);
+  out << json.str() << '\n';
+  if (!out) fail("write", path);
+}
+
+}  // namespace
+
+std::string workdir_snapshot_dir() {
+  const char* configured = std::getenv("SORTIE_SNAPSHOT_DIR");
+  if (configured != nullptr && *configured != '\0') return configured;
+  return session::state_dir() + "/snapshots";
+}
+
+WorkdirSnapshot take_workdir_snapshot(int64_t experiment_id, const std::string& launch_dir) {
+  const std::string store_dir = workdir_snapshot_dir();
+  const xm_impl::WorkdirFiles listed =
+      xm_impl::list_workdir_files(launch_dir, {store_dir, session::state_dir()});
+  xm_impl::BlobStore blobs(store_dir + "/blobs");
+
+  // Built aside and renamed into place, so a snapshot is whole or absent.
+  const std::string final_dir = experiment_dir(experiment_id);
+  const std::string building = final_dir + ".building-" + std::to_string(::getpid());
+  std::error_code error;
+  fs::remove_all(building, error);
+  const std::string tree = building + "/tree";
+  fs::create_directories(tree, error);
+  if (error) {
+    throw core::Error::failed_precondition("working-directory snapshot: cannot create " + tree +
+                                           ": " + error.message() +
+                                           " (set SORTIE_SNAPSHOT_DIR elsewhere)");
+  }
+  std::set<std::string> made_dirs;
+  Sha256 tree_digest;
+  for (const xm_impl::WorkdirFile& file : listed.files) {
+    const std::string from = launch_dir + "/" + file.relative;
+    const std::string to = tree + "/" + file.relative;
+    const std::string parent = fs::path(to).parent_path().string();
+    if (made_dirs.insert(parent).second) fs::create_directories(parent, error);
+    std::string identity;
+    if (S_ISLNK(file.info.st_mode)) {
+      const std::string target = link_target(from);
+      if (::symlink(target.c_str(), to.c_str()) != 0) fail("create the link", to);
+      identity = "l " + target;
+    } else {
+      const xm_impl::Blob blob = blobs.add(from, file.info);
+      place_blob(blob.path, to);
+      identity = ((file.info.st_mode & 0111) != 0 ? "x " : "f ") + blob.digest;
+    }
+    tree_digest.update(file.relative);
+    tree_digest.update(std::string_view("\0", 1));
+    tree_digest.update(identity);
+    tree_digest.update("\n");
+  }
+  blobs.save_cache();
+
+  WorkdirSnapshot snapshot;
+  snapshot.experiment_id = experiment_id;
+  snapshot.launch_dir = launch_dir;
+  snapshot.root = final_dir + "/tree";
+  snapshot.digest = "sha256:" + tree_digest.hex_digest();
+  snapshot.rules = listed.rules;
+  snapshot.files = static_cast<int64_t>(listed.files.size());
+  snapshot.bytes = listed.bytes;
+  snapshot.files_read = blobs.files_read();
+  snapshot.bytes_read = blobs.bytes_read();
+  snapshot.created_at = session::now_ns();
+  write_manifest(snapshot, building + "/manifest.json");
+  fs::remove_all(final_dir, error);
+  if (::rename(building.c_str(), final_dir.c_str()) != 0) fail("put in place", final_dir);
+  return snapshot;
+}
+
+std::optional<WorkdirSnapshot> read_workdir_snapshot(int64_t experiment_id) {
+  std::ifstream in(experiment_dir(experiment_id) + "/manifest.json");
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  rapidjson::Document manifest;
+  manifest.Parse(text.str().c_str());
+  if (!manifest.IsObject() || !manifest.HasMember("schema") || !manifest["schema"].IsString() ||
+      std::string(manifest["schema"].GetString()) != kManifestSchema) {
+    return std::nullopt;
+  }
+  const auto text_of = [&](const char* name) {
+    const auto it = manifest.FindMember(name);
+    return it != manifest.MemberEnd() && it->value.IsString() ? std::string(it->value.GetString())
+                                                              : std::string();
+  };
+  const auto number_of = [&](const char* name) {
+    const auto it = manifest.FindMember(name);
+    return it != manifest.MemberEnd() && it->value.IsInt64() ? it->value.GetInt64() : int64_t{0};
+  };
+  WorkdirSnapshot snapshot;
+  snapshot.experiment_id = number_of("experiment_id");
+  snapshot.launch_dir = text_of("launch_dir");
+  snapshot.root = text_of("root");
+  snapshot.digest = text_of("digest");
+  snapshot.rules = text_of("rules");
+  snapshot.files = number_of("files");
+  snapshot.bytes = number_of("bytes");
+  snapshot.files_read = number_of("files_read");
+  snapshot.bytes_read = number_of("bytes_read");
+  snapshot.created_at = number_of("created_at");
+  return snapshot;
+}
+
+}  // namespace sortie::xm
