@@ -1,14 +1,24 @@
-// `sortie experiments list|show ID|cancel ID`: experiments recorded by `sortie launch` or the
-// C++ launch API, from any shell. A thin client of the launch API (sortie/xm.hpp).
+// `sortie experiments list|show ID|cancel ID|note ID|tag ID`: experiments recorded by `sortie
+// launch` or the launch API, from any shell, and what a researcher writes on them. A thin client of
+// the launch API (sortie/xm.hpp).
+#include <algorithm>
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <sortie/core/error.hpp>
+#include <sortie/limits.hpp>
+#include <sortie/session/app_waiter.hpp>
 #include <sortie/session/json_text.hpp>
+#include <sortie/session/work_unit_args.hpp>
 #include <sortie/xm/session_binding.hpp>
+#include <sortie/xm/workdir_snapshot.hpp>
 
+#include "code_summary.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "durations.hpp"
+#include "experiment_diff.hpp"
 #include "printable.hpp"
 
 namespace po = boost::program_options;
@@ -17,9 +27,12 @@ namespace sortie::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: sortie experiments list [--limit N] [--json]\n"
+    "usage: sortie experiments list [--limit N] [--tag TAG] [--json]\n"
     "       sortie experiments show ID [--json]\n"
-    "       sortie experiments cancel ID\n";
+    "       sortie experiments note ID TEXT       (TEXT - reads stdin)\n"
+    "       sortie experiments tag ID [+TAG | -TAG]...\n"
+    "       sortie experiments diff ID1 ID2\n"
+    "       sortie experiments cancel ID [--timeout SECONDS]\n";
 
 int64_t experiment_id(const std::string& text) {
   size_t used = 0;
@@ -47,18 +60,43 @@ void print_experiments_json(const std::vector<xm::ExperimentSummary>& rows) {
     out.key("created_at").number(row.created_at);
     out.key("work_units").number(row.work_units).key("states").begin_array();
     for (const std::string& state : row.states) out.string(state);
+    out.end_array().key("units_by_state").begin_object();
+    for (size_t i = 0; i < row.states.size(); ++i)
+      out.key(row.states[i]).number(row.state_counts[i]);
+    out.end_object().key("ended_at");
+    row.ended_at ? out.number(*row.ended_at) : out.null();
+    out.key("tags").begin_array();
+    for (const std::string& tag : row.tags) out.string(tag);
     out.end_array().key("partial_reason").string(row.partial_reason).end_object();
   }
   out.end_array().end_object();
   std::printf("%s\n", out.str().c_str());
 }
 
+// "2 RUNNING, 4 SUCCEEDED", after PARTIAL for an interrupted launch: its units' states alone
+// would not say so (XF-27).
+std::string states_text(const xm::ExperimentSummary& row) {
+  std::string text = row.partial_reason.empty() ? "" : "PARTIAL";
+  for (size_t i = 0; i < row.states.size(); ++i) {
+    text += (text.empty() ? "" : ", ") + std::to_string(row.state_counts[i]) + " " + row.states[i];
+  }
+  return text;
+}
+
+std::string joined(const std::vector<std::string>& words, const char* separator) {
+  std::string text;
+  for (const std::string& word : words) text += (text.empty() ? "" : separator) + word;
+  return text;
+}
+
 int list(session::Session& ctx, const Args& args) {
   int limit = 20;
+  std::string tag;
   po::options_description desc("experiments list options");
   desc.add_options()("help,h", "show this help")("limit", po::value(&limit),
                                                  "newest N experiments (default 20; 0 = all)")(
-      "json", "print JSON (docs/cli-json.md)");
+      "tag", po::value(&tag), "only the experiments tagged TAG")("json",
+                                                                 "print JSON (docs/cli-json.md)");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
@@ -66,25 +104,28 @@ int list(session::Session& ctx, const Args& args) {
     std::printf("%s\n", kUsage);
     return kExitOk;
   }
-  const std::vector<xm::ExperimentSummary> rows = xm::SessionBinding::list(ctx, limit);
+  const std::vector<xm::ExperimentSummary> rows = xm::SessionBinding::list(ctx, limit, tag);
   if (vm.count("json") != 0) {
     print_experiments_json(rows);
     return kExitOk;
   }
-  std::printf("%-6s %-30s %-10s %s\n", "ID", "TITLE", "UNITS", "STATES");
+  std::printf("%-6s %-30s %-6s %-10s %-9s %-30s %s\n", "ID", "TITLE", "UNITS", "STARTED",
+              "DURATION", "STATES", "TAGS");
   for (const xm::ExperimentSummary& row : rows) {
-    // An interrupted launch says so first: its units' states alone would not (XF-27).
-    std::string text = row.partial_reason.empty() ? "" : "PARTIAL";
-    for (const std::string& state : row.states) text += (text.empty() ? "" : ", ") + state;
-    std::printf("%-6lld %-30s %-10lld %s\n", static_cast<long long>(row.id),
-                printable(row.title).c_str(), static_cast<long long>(row.work_units), text.c_str());
+    const int64_t end = row.ended_at ? *row.ended_at : session::now_ns();
+    std::printf("%-6lld %-30s %-6lld %-10s %-9s %-30s %s\n", static_cast<long long>(row.id),
+                printable(row.title).c_str(), static_cast<long long>(row.work_units),
+                age(row.created_at).c_str(), coarse_duration(end - row.created_at).c_str(),
+                printable(states_text(row)).c_str(), joined(row.tags, ",").c_str());
   }
   return kExitOk;
 }
 
 void print_units(const std::vector<xm::WorkUnit>& units) {
   for (const xm::WorkUnit& unit : units) {
-    std::printf("work unit %d: %s\n", unit.id, xm::to_string(unit.state));
+    const std::string settings = session::hyperparameters_text(unit.args_json);
+    std::printf("work unit %d: %s%s%s\n", unit.id, xm::to_string(unit.state),
+                settings.empty() ? "" : "  ", printable(settings).c_str());
     for (const xm::JobHandle& job : unit.jobs) {
       std::printf("  %-28s %-10s %s (role %s)\n", printable(job.name).c_str(),
                   xm::to_string(job.state), printable(job.app).c_str(),
@@ -120,13 +161,28 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
   out.key("id").number(experiment.id()).key("title").string(experiment.title());
   out.key("state").string(experiment_state(units, partial_reason));
   out.key("partial_reason").string(partial_reason);
+  out.key("tags").begin_array();
+  for (const std::string& tag : experiment.tags()) out.string(tag);
+  out.end_array().key("notes").string(experiment.notes()).key("code");
+  out.raw_or_null(experiment.code_record()).key("snapshot");
+  if (const auto snapshot = xm::read_workdir_snapshot(experiment.id())) {
+    out.begin_object().key("root").string(snapshot->root).key("digest").string(snapshot->digest);
+    out.key("files").number(snapshot->files).key("bytes").number(snapshot->bytes).end_object();
+  } else {
+    out.null();
+  }
   out.key("units_state").string(xm::to_string(xm::state_of(units))).key("work_units").begin_array();
   for (const xm::WorkUnit& unit : units) {
     out.begin_object().key("id").number(static_cast<int64_t>(unit.id));
-    out.key("state").string(xm::to_string(unit.state)).key("jobs").begin_array();
+    out.key("state").string(xm::to_string(unit.state)).key("args").begin_object();
+    for (const auto& [name, value] : session::hyperparameters_of(unit.args_json)) {
+      out.key(name).string(value);
+    }
+    out.end_object().key("jobs").begin_array();
     for (const xm::JobHandle& job : unit.jobs) {
       out.begin_object().key("name").string(job.name).key("state").string(xm::to_string(job.state));
-      out.key("app").string(job.app).key("role").string(job.role).end_object();
+      out.key("app").string(job.app).key("role").string(job.role);
+      out.key("executable_digest").string(job.executable_digest).end_object();
     }
     out.end_array().end_object();
   }
@@ -151,6 +207,16 @@ int show(session::Session& ctx, const Args& args) {
   }
   std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment->id()),
               printable(experiment->title()).c_str());
+  const std::vector<std::string> tags = experiment->tags();
+  if (!tags.empty()) std::printf("tags: %s\n", joined(tags, ", ").c_str());
+  if (const std::string notes = experiment->notes(); !notes.empty()) {
+    std::printf("notes: %s\n", printable(notes).c_str());
+  }
+  std::printf("%s", code_summary(experiment->code_record()).c_str());
+  if (const auto snapshot = xm::read_workdir_snapshot(experiment->id())) {
+    std::printf("runs from: %s (a snapshot: %lld files, %s)\n", printable(snapshot->root).c_str(),
+                static_cast<long long>(snapshot->files), snapshot->digest.substr(0, 19).c_str());
+  }
   print_units(units);
   const std::string partial_reason = experiment->partial_reason();
   if (partial_reason.empty()) {
@@ -162,15 +228,92 @@ int show(session::Session& ctx, const Args& args) {
   return kExitOk;
 }
 
-int cancel(session::Session& ctx, const std::string& id_text) {
-  std::optional<xm::Experiment> experiment = recorded_experiment(ctx, id_text);
+// Cancels every app of the experiment (one request per scheduler, e.g. one scancel for a Slurm
+// sweep), then waits at most --timeout for them to end, to report the experiment's end state.
+int cancel(session::Session& ctx, const Args& args) {
+  double timeout_s = 60;
+  po::options_description desc("experiments cancel options");
+  desc.add_options()("help,h", "show this help")(
+      "timeout", po::value(&timeout_s),
+      "seconds to wait at most for the cancelled work units to end (default 60; 0 = return once "
+      "the schedulers accepted the cancellation); running out exits 3");
+  po::variables_map vm;
+  const auto id_text = parse_positional_command(
+      "usage: sortie experiments cancel ID [--timeout SECONDS]", desc, "ID", args, vm);
+  if (!id_text) return kExitOk;
+  if (timeout_s < 0) throw core::Error::invalid_argument("--timeout must be 0 or more seconds");
+  std::optional<xm::Experiment> experiment = recorded_experiment(ctx, *id_text);
   if (!experiment) return kExitAppNotSucceeded;
   experiment->cancel();
-  experiment->wait_until_complete();
+  session::install_interrupt_handlers();
+  const xm::State state = experiment->wait_until_complete(
+      std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000)));
   const std::vector<xm::WorkUnit> units = experiment->work_units();
   print_units(units);
   std::printf("experiment %lld %s\n", static_cast<long long>(experiment->id()),
               xm::to_string(xm::state_of(units)));
+  if (state != xm::State::kPending && state != xm::State::kRunning) return kExitOk;
+  if (session::interrupted() != 0) return kExitInterrupted;
+  if (timeout_s > 0) {
+    std::fprintf(stderr,
+                 "sortie experiments cancel: cancel requested; work units still run after "
+                 "--timeout %g s\n",
+                 timeout_s);
+    return kExitBackend;
+  }
+  return kExitOk;
+}
+
+// At most `max_bytes` of stdin: enough to tell a text past its limit, never more.
+std::string read_stdin(size_t max_bytes) {
+  std::string text;
+  char buffer[65536];
+  while (text.size() < max_bytes) {
+    const size_t got =
+        std::fread(buffer, 1, std::min(sizeof(buffer), max_bytes - text.size()), stdin);
+    if (got == 0) break;
+    text.append(buffer, got);
+  }
+  return text;
+}
+
+// `experiments diff ID1 ID2`: what changed from the first to the second.
+int diff(session::Session& ctx, const Args& args) {
+  if (args.size() != 2)
+    throw core::Error::invalid_argument("usage: sortie experiments diff ID1 ID2");
+  std::optional<xm::Experiment> before = recorded_experiment(ctx, args[0]);
+  if (!before) return kExitAppNotSucceeded;
+  std::optional<xm::Experiment> after = recorded_experiment(ctx, args[1]);
+  if (!after) return kExitAppNotSucceeded;
+  const std::string differences = experiment_diff(*before, *after);
+  std::printf("%s", differences.empty() ? "the same code and settings\n" : differences.c_str());
+  return kExitOk;
+}
+
+// `experiments note ID TEXT`: TEXT replaces the notes; `-` reads them from stdin.
+int note(session::Session& ctx, const Args& args) {
+  if (args.size() != 2) {
+    throw core::Error::invalid_argument(
+        "usage: sortie experiments note ID TEXT (TEXT - reads stdin; an empty TEXT clears the "
+        "notes)");
+  }
+  std::optional<xm::Experiment> experiment = recorded_experiment(ctx, args[0]);
+  if (!experiment) return kExitAppNotSucceeded;
+  std::string notes = args[1];
+  if (notes == "-") notes = read_stdin(limits::value(limits::kExperimentNotesBytes) + 1);
+  experiment->set_notes(notes);
+  return kExitOk;
+}
+
+// `experiments tag ID +TAG -TAG ...`: one transaction; with no words, prints the tags.
+int tag(session::Session& ctx, const Args& args) {
+  if (args.empty()) {
+    throw core::Error::invalid_argument("usage: sortie experiments tag ID [+TAG | -TAG]...");
+  }
+  std::optional<xm::Experiment> experiment = recorded_experiment(ctx, args[0]);
+  if (!experiment) return kExitAppNotSucceeded;
+  experiment->edit_tags(Args(args.begin() + 1, args.end()));
+  for (const std::string& tag : experiment->tags()) std::printf("%s\n", tag.c_str());
   return kExitOk;
 }
 
@@ -184,14 +327,12 @@ int cmd_experiments(session::Session& ctx, const Args& args) {
   const Args rest(args.begin() + 1, args.end());
   if (args[0] == "list") return list(ctx, rest);
   if (args[0] == "show") return show(ctx, rest);
-  if (args[0] == "cancel") {
-    if (rest.size() != 1) {
-      throw core::Error::invalid_argument("usage: sortie experiments " + args[0] + " ID");
-    }
-    return cancel(ctx, rest[0]);
-  }
+  if (args[0] == "cancel") return cancel(ctx, rest);
+  if (args[0] == "note") return note(ctx, rest);
+  if (args[0] == "diff") return diff(ctx, rest);
+  if (args[0] == "tag") return tag(ctx, rest);
   throw core::Error::invalid_argument("unknown experiments command '" + args[0] +
-                                      "'; expected list, show or cancel");
+                                      "'; expected list, show, cancel, note, tag or diff");
 }
 
 }  // namespace sortie::cli

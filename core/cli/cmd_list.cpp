@@ -8,24 +8,12 @@
 #include <sortie/session/json_text.hpp>
 
 #include "commands.hpp"
+#include "durations.hpp"
 #include "printable.hpp"
 
 namespace po = boost::program_options;
 
 namespace sortie::cli {
-
-namespace {
-
-std::string age(int64_t since_ns) {
-  if (since_ns == 0) return "-";
-  const int64_t s = (session::now_ns() - since_ns) / 1'000'000'000;
-  if (s < 120) return std::to_string(s) + "s ago";
-  if (s < 7200) return std::to_string(s / 60) + "m ago";
-  if (s < 172800) return std::to_string(s / 3600) + "h ago";
-  return std::to_string(s / 86400) + "d ago";
-}
-
-}  // namespace
 
 int cmd_list(session::Session& ctx, const Args& args) {
   std::string scheduler_name;

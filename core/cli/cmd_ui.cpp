@@ -1,4 +1,4 @@
-// `sortie ui [--port N] [--host ADDRESS] [--allow-cancel]`: the live web dashboard (docs/ui.md),
+// `sortie ui [--port N] [--host ADDRESS] [--allow-writes]`: the live web dashboard (docs/ui.md),
 // served until SIGINT or SIGTERM.
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -15,19 +15,22 @@ namespace sortie::cli {
 
 int cmd_ui(session::Session& ctx, const Args& args) {
   ui::DashboardOptions options;
+  bool allow_cancel = false;
   po::options_description desc("ui options");
   desc.add_options()("help,h", "show this help")(
       "port", po::value(&options.port)->default_value(options.port),
       "TCP port to listen on (0: any free port)")(
       "host", po::value(&options.host)->default_value(options.host),
       "address to listen on; anything but loopback shows your apps to the network")(
-      "allow-cancel", po::bool_switch(&options.allow_cancel),
-      "show cancel buttons and accept cancels (read-only otherwise: cancel answers 403)");
+      "allow-writes", po::bool_switch(&options.allow_writes),
+      "accept cancels and edits of experiments' notes and tags, and show their controls "
+      "(read-only otherwise: writes answer 403)")("allow-cancel", po::bool_switch(&allow_cancel),
+                                                  "the former name of --allow-writes");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(desc).run(), vm);
   po::notify(vm);
   if (vm.count("help")) {
-    std::printf("usage: sortie ui [--port N] [--host ADDRESS] [--allow-cancel]\n\n%s\n",
+    std::printf("usage: sortie ui [--port N] [--host ADDRESS] [--allow-writes]\n\n%s\n",
                 "A live web dashboard of the experiments and apps in sortie's store.");
     std::cout << desc << "\n";
     return kExitOk;
@@ -37,12 +40,13 @@ int cmd_ui(session::Session& ctx, const Args& args) {
                                         " is not a TCP port (0 to 65535)");
   }
   if (options.host.empty()) throw core::Error::invalid_argument("--host: give an address");
+  options.allow_writes = options.allow_writes || allow_cancel;
   session::install_interrupt_handlers();
   ui::serve_dashboard(
       ctx.options(), options,
       [&](const std::string& url) {
         std::printf("sortie ui: serving %s (%s; Ctrl-C stops)\n", url.c_str(),
-                    options.allow_cancel ? "cancel allowed" : "read-only");
+                    options.allow_writes ? "writes allowed" : "read-only");
         std::fflush(stdout);
       },
       [] { return session::interrupted() != 0; });

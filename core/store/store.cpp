@@ -158,10 +158,11 @@ void insert_experiment_jobs(sqlite3* db, const std::string& path, const std::str
   const std::string action = "recording the jobs of work unit " +
                              std::to_string(unit.experiment_id) + "_" +
                              std::to_string(unit.work_unit_id) + " run by app " + handle;
-  Statement insert(db, path,
-                   "INSERT INTO experiment_jobs (experiment_id, work_unit_id, job_name, "
-                   "full_name, handle, role) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                   action);
+  Statement insert(
+      db, path,
+      "INSERT INTO experiment_jobs (experiment_id, work_unit_id, job_name, "
+      "full_name, handle, role, executable_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      action);
   for (const ExperimentJobRecord& job : unit.jobs) {
     insert.bind(1, unit.experiment_id)
         .bind(2, int64_t{unit.work_unit_id})
@@ -169,6 +170,7 @@ void insert_experiment_jobs(sqlite3* db, const std::string& path, const std::str
         .bind(4, job.full_name)
         .bind(5, handle)
         .bind(6, job.role)
+        .bind(7, job.executable_digest)
         .run();
     insert.reset();
   }

@@ -1,4 +1,5 @@
-// The experiment tables of the app store (schema versions 2 and 3, store_schema.cpp).
+// The experiment tables of the app store (schema versions 2 to 4, store_schema.cpp).
+#include <algorithm>
 #include <sortie/core/error.hpp>
 #include <sortie/core/store.hpp>
 
@@ -12,29 +13,51 @@ using store_detail::read_transaction;
 using store_detail::Statement;
 using store_detail::write_transaction;
 
+// Tags cannot hold a newline (sortie/xm.hpp), so one text carries them all.
 constexpr const char* kExperimentColumns =
     "id, title, launch_dir, created_at, launcher_pid, launcher_started_at, units_expected, "
-    "partial_reason";
+    "partial_reason, notes, "
+    "(SELECT group_concat(tag, char(10)) FROM experiment_tags WHERE experiment_id = id)";
+
+std::vector<std::string> tags_from(const std::string& joined) {
+  std::vector<std::string> tags;
+  for (size_t start = 0; start < joined.size();) {
+    const size_t end = std::min(joined.find('\n', start), joined.size());
+    tags.push_back(joined.substr(start, end - start));
+    start = end + 1;
+  }
+  std::sort(tags.begin(), tags.end());
+  return tags;
+}
 
 ExperimentRecord experiment_from(const Statement& row) {
-  ExperimentRecord record{row.integer(0), row.text(1), row.text(2), row.integer(3), {}, {}};
+  ExperimentRecord record;
+  record.id = row.integer(0);
+  record.title = row.text(1);
+  record.launch_dir = row.text(2);
+  record.created_at = row.integer(3);
   if (const auto pid = row.optional_integer(4)) {
     record.launch = LaunchMarker{*pid, row.integer(5), row.optional_integer(6)};
   }
   record.partial_reason = row.text(7);
+  record.notes = row.text(8);
+  record.tags = tags_from(row.text(9));
   return record;
 }
 
-// The experiments `clauses` (WHERE ... ORDER BY ...) select, at most `limit` (0: all).
+// The experiments `clauses` (WHERE ... ORDER BY ...) select, at most `limit` (0: all); `clauses`
+// may name one text parameter ?2, bound to `parameter`.
 std::vector<ExperimentRecord> select_experiments(sqlite3* db, const std::string& path,
                                                  const std::string& clauses, int limit,
-                                                 const std::string& action) {
+                                                 const std::string& action,
+                                                 const std::string& parameter = "") {
   std::vector<ExperimentRecord> found;
   Statement query(
       db, path,
       std::string("SELECT ") + kExperimentColumns + " FROM experiments " + clauses + " LIMIT ?1",
       action);
   query.bind(1, int64_t{limit > 0 ? limit : -1});
+  if (clauses.find("?2") != std::string::npos) query.bind(2, parameter);
   while (query.step()) found.push_back(experiment_from(query));
   return found;
 }
@@ -62,16 +85,37 @@ void write_launch(sqlite3* db, const std::string& path, int64_t experiment_id,
   });
 }
 
+// Runs `sql`, an UPDATE of the experiment ?1 setting the text ?2, in a write transaction; an
+// experiment that does not exist is Error(NOT_FOUND).
+void update_experiment(sqlite3* db, const std::string& path, int64_t experiment_id,
+                       const std::string& sql, const std::string& text, const std::string& action) {
+  write_transaction(db, path, action, [&] {
+    Statement update(db, path, sql, action);
+    update.bind(1, experiment_id).bind(2, text).run();
+    if (sqlite3_changes(db) == 0) throw unknown_experiment(experiment_id, path);
+  });
+}
+
 }  // namespace
 
-int64_t AppStore::create_experiment(const std::string& title, const std::string& launch_dir) {
+int64_t AppStore::create_experiment(const std::string& title, const std::string& launch_dir,
+                                    const std::optional<LaunchMarker>& launch,
+                                    const std::string& code_json) {
   int64_t id = 0;
-  write_transaction(db_, path_, "recording experiment '" + title + "'", [&] {
+  const std::string action = "recording experiment '" + title + "'";
+  write_transaction(db_, path_, action, [&] {
     Statement insert(db_, path_,
-                     "INSERT INTO experiments (title, launch_dir, created_at) VALUES (?1, ?2, ?3) "
-                     "RETURNING id",
-                     "recording experiment '" + title + "'");
-    insert.bind(1, title).bind(2, launch_dir).bind(3, now_ns());
+                     "INSERT INTO experiments (title, launch_dir, created_at, launcher_pid, "
+                     "launcher_started_at, units_expected, code_json) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+                     action);
+    insert.bind(1, title)
+        .bind(2, launch_dir)
+        .bind(3, now_ns())
+        .bind(4, launch ? std::optional<int64_t>(launch->pid) : std::nullopt)
+        .bind(5, launch ? std::optional<int64_t>(launch->process_started_at) : std::nullopt)
+        .bind(6, launch ? launch->units_expected : std::nullopt)
+        .bind(7, code_json);
     insert.step();
     id = insert.integer(0);
     insert.step();  // finishes the statement before the commit
@@ -127,6 +171,40 @@ bool AppStore::settle_launch(const ExperimentRecord& listed, const std::string& 
   return settled;
 }
 
+void AppStore::set_experiment_notes(int64_t experiment_id, const std::string& notes) {
+  update_experiment(db_, path_, experiment_id, "UPDATE experiments SET notes = ?2 WHERE id = ?1",
+                    notes, "writing the notes of experiment " + std::to_string(experiment_id));
+}
+
+void AppStore::edit_experiment_tags(int64_t experiment_id, const std::vector<std::string>& add,
+                                    const std::vector<std::string>& remove) {
+  const std::string action = "editing the tags of experiment " + std::to_string(experiment_id);
+  write_transaction(db_, path_, action, [&] {
+    if (!experiment(experiment_id)) throw unknown_experiment(experiment_id, path_);
+    Statement insert(db_, path_,
+                     "INSERT OR IGNORE INTO experiment_tags (experiment_id, tag) VALUES (?1, ?2)",
+                     action);
+    for (const std::string& tag : add) {
+      insert.bind(1, experiment_id).bind(2, tag).run();
+      insert.reset();
+    }
+    Statement erase(db_, path_, "DELETE FROM experiment_tags WHERE experiment_id = ?1 AND tag = ?2",
+                    action);
+    for (const std::string& tag : remove) {
+      erase.bind(1, experiment_id).bind(2, tag).run();
+      erase.reset();
+    }
+  });
+}
+
+std::string AppStore::experiment_code(int64_t experiment_id) const {
+  const std::string action = "reading what experiment " + std::to_string(experiment_id) + " ran";
+  Statement query(db_, path_, "SELECT code_json FROM experiments WHERE id = ?1", action);
+  query.bind(1, experiment_id);
+  if (!query.step()) throw unknown_experiment(experiment_id, path_);
+  return query.text(0);
+}
+
 std::optional<ExperimentRecord> AppStore::experiment(int64_t id) const {
   const std::vector<ExperimentRecord> found =
       select_experiments(db_, path_, "WHERE id = " + std::to_string(id), 0,
@@ -135,8 +213,14 @@ std::optional<ExperimentRecord> AppStore::experiment(int64_t id) const {
   return found.front();
 }
 
-std::vector<ExperimentRecord> AppStore::experiments(int limit) const {
-  return select_experiments(db_, path_, "ORDER BY id DESC", limit, "listing experiments");
+std::vector<ExperimentRecord> AppStore::experiments(int limit, const std::string& tag) const {
+  if (tag.empty()) {
+    return select_experiments(db_, path_, "ORDER BY id DESC", limit, "listing experiments");
+  }
+  return select_experiments(
+      db_, path_,
+      "WHERE id IN (SELECT experiment_id FROM experiment_tags WHERE tag = ?2) ORDER BY id DESC",
+      limit, "listing the experiments tagged '" + tag + "'", tag);
 }
 
 std::vector<ExperimentRecord> AppStore::launching_experiments() const {
@@ -163,7 +247,8 @@ std::vector<WorkUnitRecord> AppStore::work_units(int64_t experiment_id) const {
       units.push_back(std::move(unit));
     }
     Statement jobs(db_, path_,
-                   "SELECT work_unit_id, job_name, full_name, handle, role FROM experiment_jobs "
+                   "SELECT work_unit_id, job_name, full_name, handle, role, executable_digest "
+                   "FROM experiment_jobs "
                    "WHERE experiment_id = ?1 ORDER BY work_unit_id, rowid",
                    action);
     jobs.bind(1, experiment_id);
@@ -172,7 +257,8 @@ std::vector<WorkUnitRecord> AppStore::work_units(int64_t experiment_id) const {
       const int work_unit_id = static_cast<int>(jobs.integer(0));
       while (unit < units.size() && units[unit].work_unit_id < work_unit_id) ++unit;
       if (unit == units.size()) break;
-      units[unit].jobs.push_back({jobs.text(1), jobs.text(2), jobs.text(3), jobs.text(4)});
+      units[unit].jobs.push_back(
+          {jobs.text(1), jobs.text(2), jobs.text(3), jobs.text(4), jobs.text(5)});
     }
   });
   return units;

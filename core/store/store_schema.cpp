@@ -102,6 +102,20 @@ ALTER TABLE experiments ADD COLUMN launcher_started_at INTEGER;
 ALTER TABLE experiments ADD COLUMN units_expected INTEGER;
 ALTER TABLE experiments ADD COLUMN partial_reason TEXT NOT NULL DEFAULT '';
 )sql",
+    // 4: what a researcher writes on an experiment (notes, tags), what its launch ran (the
+    // command, the script's text, the git state of its launch directory: sortie/xm/code_record.hpp)
+    // and the digest of each job's packaged executable (docs/experiments.md, "What each unit ran").
+    R"sql(
+ALTER TABLE experiments ADD COLUMN notes TEXT NOT NULL DEFAULT '';
+ALTER TABLE experiments ADD COLUMN code_json TEXT NOT NULL DEFAULT '';
+CREATE TABLE experiment_tags (
+  experiment_id INTEGER NOT NULL REFERENCES experiments (id) ON DELETE CASCADE,
+  tag TEXT NOT NULL,
+  PRIMARY KEY (experiment_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX experiment_tags_by_tag ON experiment_tags (tag, experiment_id);
+ALTER TABLE experiment_jobs ADD COLUMN executable_digest TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 struct Marks {

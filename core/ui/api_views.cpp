@@ -8,9 +8,10 @@
 #include <sortie/core/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/launch_marker.hpp>
+#include <sortie/session/work_unit_args.hpp>
+#include <sortie/xm/session_binding.hpp>
 #include <vector>
 
-#include "work_unit_args.hpp"
 namespace sortie::ui {
 namespace {
 
@@ -89,7 +90,9 @@ std::string experiments_json(WorkerContext& context) {
     out.key("partial_reason").string(session::partial_reason(experiment, units));
     out.key("work_units").number(static_cast<int64_t>(units.size())).key("states").begin_object();
     for (const auto& [state, count] : states) out.key(state).number(count);
-    out.end_object().end_object();
+    out.end_object().key("tags").begin_array();
+    for (const std::string& tag : experiment.tags) out.string(tag);
+    out.end_array().end_object();
   }
   out.end_array().end_object();
   return out.str();
@@ -106,6 +109,10 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, c
   const std::vector<core::WorkUnitRecord> units = store.work_units(id);
   out.key("created_at").number(experiment->created_at);
   out.key("partial_reason").string(session::partial_reason(*experiment, units));
+  out.key("notes").string(experiment->notes).key("tags").begin_array();
+  for (const std::string& tag : experiment->tags) out.string(tag);
+  out.end_array().key("code").raw_or_null(
+      xm::SessionBinding::get(context.session(), id).code_record());
   out.key("total").number(static_cast<int64_t>(units.size()));
   // The page: the units numbered after `page.after`, in order; only their apps are read.
   const int64_t after = page.after.empty() ? 0 : std::stoll(page.after);
@@ -119,7 +126,7 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, c
   for (auto unit = first; unit != end; ++unit) {
     out.begin_object().key("id").number(int64_t{unit->work_unit_id});
     out.key("args").begin_object();
-    for (const auto& [name, value] : hyperparameters_of(unit->args_json)) {
+    for (const auto& [name, value] : session::hyperparameters_of(unit->args_json)) {
       out.key(name).string(value);
     }
     out.end_object().key("overrides").raw(unit->args_json.empty() ? "{}" : unit->args_json);

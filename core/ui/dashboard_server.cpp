@@ -10,11 +10,14 @@
 #include <functional>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <sortie/core/error.hpp>
 #include <sortie/limits.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/ui/dashboard.hpp>
+#include <sortie/xm/session_binding.hpp>
 #include <thread>
+#include <vector>
 
 #include "api_views.hpp"
 #include "connection_pool.hpp"
@@ -124,7 +127,7 @@ class Dashboard {
     server.Get("/api/config", [this](const httplib::Request&, httplib::Response& response) {
       session::JsonText out;
       out.begin_object().key("schema").string("sortie.ui.config/1");
-      out.key("allow_cancel").boolean(options_.allow_cancel).end_object();
+      out.key("allow_writes").boolean(options_.allow_writes).end_object();
       answer_json(response, out.str());
     });
     server.Get("/api/experiments", api([](WorkerContext& context, const httplib::Request&) {
@@ -175,6 +178,10 @@ class Dashboard {
     server.Post(
         "/api/cancel", [this](const httplib::Request& request, httplib::Response& response) {
           guarded(response, [&](WorkerContext& context) { cancel(context, request, response); });
+        });
+    server.Post(
+        "/api/annotations", [this](const httplib::Request& request, httplib::Response& response) {
+          guarded(response, [&](WorkerContext& context) { annotate(context, request, response); });
         });
   }
 
@@ -245,12 +252,41 @@ class Dashboard {
     return log;
   }
 
+  void require_writes(const std::string& what) const {
+    if (!options_.allow_writes) {
+      throw Error::permission_denied(
+          "this dashboard is read-only; start it with `sortie ui "
+          "--allow-writes` to " +
+          what);
+    }
+  }
+
+  // POST /api/annotations?id=N: `notes` (when given) replaces the experiment's notes, each `tag`
+  // (+TAG or -TAG, in order) edits its tags, as `sortie experiments note|tag` do.
+  void annotate(WorkerContext& context, const httplib::Request& request,
+                httplib::Response& response) {
+    require_writes("edit notes and tags");
+    const int64_t id =
+        bounded_integer("id", parameter(request, "id"), 1, std::numeric_limits<int64_t>::max());
+    xm::Experiment experiment = xm::SessionBinding::get(context.session(), id);
+    std::vector<std::string> tag_words;
+    for (size_t i = 0; i < request.get_param_value_count("tag"); ++i) {
+      tag_words.push_back(request.get_param_value("tag", i));
+    }
+    experiment.annotate(request.has_param("notes")
+                            ? std::optional<std::string>(request.get_param_value("notes"))
+                            : std::nullopt,
+                        tag_words);
+    session::JsonText out;
+    out.begin_object().key("id").number(id).key("notes").string(experiment.notes());
+    out.key("tags").begin_array();
+    for (const std::string& tag : experiment.tags()) out.string(tag);
+    answer_json(response, out.end_array().end_object().str());
+  }
+
   void cancel(WorkerContext& context, const httplib::Request& request,
               httplib::Response& response) {
-    if (!options_.allow_cancel) {
-      throw Error::permission_denied(
-          "this dashboard is read-only; start it with `sortie ui --allow-cancel` to cancel apps");
-    }
+    require_writes("cancel apps");
     const std::string handle = recorded_handle(context.session(), parameter(request, "handle"));
     context.runner().cancel(handle, "sortie ui");
     session::JsonText out;
@@ -332,7 +368,8 @@ void serve_dashboard(const session::SessionOptions& session_options,
   Dashboard dashboard(session_options, options);
   httplib::Server server;
   server.new_task_queue = [&dashboard] { return dashboard.new_connection_pool(); };
-  server.set_payload_max_length(64 * 1024);
+  // The largest body is an experiment's notes (L-22), form-encoded: at most 3 bytes a byte.
+  server.set_payload_max_length(3 * limits::value(limits::kExperimentNotesBytes) + 4096);
   server.set_default_headers({{"Content-Security-Policy", "default-src 'self'"},
                               {"X-Content-Type-Options", "nosniff"},
                               {"Referrer-Policy", "no-referrer"}});

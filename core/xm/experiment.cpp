@@ -1,12 +1,18 @@
 // sortie::xm::Experiment (include/sortie/xm.hpp) over a session: the same registry,
 // plugin host, store and submit pipeline as `sortie run`, so an experiment launched from C++ is
 // seen and cancelled by the CLI and the other way round.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
 #include <sortie/core/printable.hpp>
+#include <sortie/core/secret_env.hpp>
 #include <sortie/core/xm_jobs.hpp>
+#include <sortie/session/app_cancel.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/session/json_text.hpp>
@@ -14,7 +20,10 @@
 #include <sortie/session/session.hpp>
 #include <sortie/xm.hpp>
 #include <sortie/xm/session_binding.hpp>
+#include <sortie/xm/workdir_snapshot.hpp>
 
+#include "annotations.hpp"
+#include "code_record.hpp"
 #include "packaging.hpp"
 #include "work_unit_launch.hpp"
 
@@ -141,27 +150,44 @@ class Experiment::Impl {
   explicit Impl(const Options& options)
       : owned_(std::in_place, xm_impl::session_options(options)),
         ctx_(*owned_),
-        launch_dir_(absolute_launch_dir(options.launch_dir)) {}
+        launch_dir_(absolute_launch_dir(options.launch_dir)),
+        live_workdir_(options.live_workdir) {}
   Impl(session::Session& borrowed, const std::string& launch_dir)
       : ctx_(borrowed), launch_dir_(absolute_launch_dir(launch_dir)) {}
 
   std::optional<session::Session> owned_;  // none when over the CLI's session
   session::Session& ctx_;
   std::string launch_dir_;
-  int64_t id_ = 0;  // 0 until recorded
+  bool live_workdir_ = false;
+  bool reopened_ = false;                    // recorded before this process: its snapshot stays
+  std::optional<WorkdirSnapshot> snapshot_;  // taken at the first launch of process units
+  int64_t id_ = 0;                           // 0 until recorded
   std::string title_;
+  std::string launch_script_;  // recorded with the experiment (code_record.hpp)
   bool dry_run_ = false;
+  // A dry run records nothing: a launcher's notes and tags are kept here instead.
+  std::string dry_run_notes_;
+  std::set<std::string> dry_run_tags_;
   int dry_run_units_ = 0;
 
   // The experiment's id, recording it first if no one needed it yet: an experiment whose
   // packaging fails before it is shown or given a work unit leaves no record behind.
   int64_t recorded_id() {
     if (id_ == 0 && !dry_run_) {
-      id_ = ctx_.store().create_experiment(title_, launch_dir_);
       // A launch declared before the experiment was recorded is marked from its first record on.
-      if (launch_declared_) declared_launch_.emplace(*this, declared_units_);
+      if (launch_declared_) {
+        declared_launch_.emplace(*this, declared_units_);
+      } else {
+        record(std::nullopt);
+      }
     }
     return id_;
+  }
+
+  // Records the experiment, with what its launch ran and `launch`'s mark, in one transaction.
+  void record(const std::optional<core::LaunchMarker>& launch) {
+    id_ = ctx_.store().create_experiment(title_, launch_dir_, launch,
+                                         xm_impl::code_record_json(launch_dir_, launch_script_));
   }
 
   using UnitJobs = std::vector<std::pair<std::string, Job>>;
@@ -170,7 +196,12 @@ class Experiment::Impl {
   class LaunchMark {
    public:
     LaunchMark(Impl& impl, std::optional<int64_t> units) : impl_(impl) {
-      impl_.ctx_.store().begin_launch(impl_.recorded_id(), session::this_process_launch(units));
+      const core::LaunchMarker mark = session::this_process_launch(units);
+      if (impl_.id_ == 0) {
+        impl_.record(mark);
+      } else {
+        impl_.ctx_.store().begin_launch(impl_.id_, mark);
+      }
     }
     ~LaunchMark() {
       try {
@@ -201,24 +232,43 @@ class Experiment::Impl {
     if (!launch_declared_ && !dry_run_)
       batch_launch.emplace(*this, static_cast<int64_t>(units.size()));
     std::vector<xm_impl::WorkUnitJobs> unit_jobs;
+    std::vector<std::string> unit_args;
     for (UnitJobs& jobs : units) {
       // A dry run records nothing: its work units are numbered here, under experiment 0.
+      unit_args.push_back(dry_run_ ? "" : overrides_json(jobs));
       const int unit_id = dry_run_
                               ? ++dry_run_units_
-                              : ctx_.store().reserve_work_unit(recorded_id(), overrides_json(jobs));
+                              : ctx_.store().reserve_work_unit(recorded_id(), unit_args.back());
       unit_jobs.push_back({id_, unit_id, std::move(jobs), gang, dry_run_});
     }
-    const auto launched_units = xm_impl::launch_work_units(ctx_, ctx_.options().session, unit_jobs);
+    xm_impl::RunDirectory run_directory{launch_dir_, nullptr};
+    if (!live_workdir_ && !dry_run_)
+      run_directory.snapshot_root = [this] { return snapshot_root(); };
+    const auto launched_units =
+        xm_impl::launch_work_units(ctx_, ctx_.options().session, unit_jobs, run_directory);
     std::vector<WorkUnit> launched(unit_jobs.size());
     for (size_t u = 0; u < unit_jobs.size(); ++u) {
       launched[u].experiment_id = id_;
       launched[u].id = unit_jobs[u].work_unit_id;
+      launched[u].args_json = unit_args[u];
       for (const xm_impl::LaunchedJob& job : launched_units[u]) {
         launched[u].jobs.push_back({job.record.full_name, job.record.handle, job.record.role,
-                                    State::kPending, job.dryrun_json});
+                                    State::kPending, job.dryrun_json,
+                                    job.record.executable_digest});
       }
     }
     return launched;
+  }
+
+  // The experiment's snapshot of its launch directory: one for all its units, the one recorded
+  // when it was reopened from the same launch directory.
+  const std::string& snapshot_root() {
+    if (!snapshot_ && reopened_) {
+      snapshot_ = read_workdir_snapshot(recorded_id());
+      if (snapshot_ && snapshot_->launch_dir != launch_dir_) snapshot_.reset();
+    }
+    if (!snapshot_) snapshot_ = take_workdir_snapshot(recorded_id(), launch_dir_);
+    return snapshot_->root;
   }
 
   // Every recorded work unit with its jobs' current states (asked of their schedulers).
@@ -229,17 +279,21 @@ class Experiment::Impl {
       WorkUnit unit;
       unit.experiment_id = id_;
       unit.id = record.work_unit_id;
+      unit.args_json = record.args_json;
       std::vector<State> states;
       for (const core::ExperimentJobRecord& job : record.jobs) {
         auto known = by_handle.find(job.handle);
         if (known == by_handle.end()) {
-          const session::AppLookup app = session::lookup_app(ctx_, job.handle);
-          known =
-              by_handle
-                  .emplace(job.handle, app.status ? state_of(app.status->state) : State::kUnknown)
-                  .first;
+          // A terminal state recorded is final: only the others are asked of their scheduler.
+          std::optional<core::AppStatus> status = ctx_.records().last_status(job.handle);
+          if (!status || !core::is_terminal(status->state)) {
+            status = session::lookup_app(ctx_, job.handle).status;
+          }
+          known = by_handle.emplace(job.handle, status ? state_of(status->state) : State::kUnknown)
+                      .first;
         }
-        unit.jobs.push_back({job.full_name, job.handle, job.role, known->second, ""});
+        unit.jobs.push_back(
+            {job.full_name, job.handle, job.role, known->second, "", job.executable_digest});
         states.push_back(known->second);
       }
       // A work unit whose launch failed has no jobs: it never ran.
@@ -266,6 +320,7 @@ Experiment& Experiment::operator=(Experiment&&) noexcept = default;
 Experiment Experiment::create(const std::string& title, const Options& options) {
   auto impl = std::make_unique<Impl>(options);
   impl->title_ = title;  // recorded by recorded_id()
+  impl->launch_script_ = options.launch_script;
   impl->dry_run_ = options.dry_run;
   return Experiment(std::move(impl));
 }
@@ -275,10 +330,15 @@ Experiment Experiment::get(int64_t id, const Options& options) {
 }
 
 Experiment SessionBinding::create(session::Session& session, const std::string& title,
-                                  const std::string& launch_dir) {
+                                  const std::string& launch_dir, const std::string& launch_script) {
   auto impl = std::make_unique<Experiment::Impl>(session, launch_dir);
   impl->title_ = title;
+  impl->launch_script_ = launch_script;
   return Experiment(std::move(impl));
+}
+
+void SessionBinding::use_live_workdir(Experiment& experiment) {
+  experiment.impl_->live_workdir_ = true;
 }
 
 Experiment SessionBinding::get(session::Session& session, int64_t id) {
@@ -293,6 +353,7 @@ Experiment SessionBinding::reopened(std::unique_ptr<Experiment::Impl> impl, int6
                                  " in the store (see `sortie experiments list`)");
   }
   impl->id_ = record->id;
+  impl->reopened_ = true;
   impl->title_ = record->title;
   if (recorded_launch_dir) impl->launch_dir_ = record->launch_dir;
   return Experiment(std::move(impl));
@@ -374,6 +435,91 @@ std::string Experiment::partial_reason() {
   return session::partial_reason(*record, impl_->ctx_.records().work_units(impl_->id_));
 }
 
+std::string Experiment::notes() {
+  if (impl_->dry_run_) return impl_->dry_run_notes_;
+  return impl_->ctx_.records().experiment(impl_->recorded_id())->notes;
+}
+
+void Experiment::set_notes(const std::string& notes) {
+  xm_impl::check_notes(notes);
+  if (impl_->dry_run_) {
+    impl_->dry_run_notes_ = notes;
+    return;
+  }
+  impl_->ctx_.store().set_experiment_notes(impl_->recorded_id(), notes);
+}
+
+std::vector<std::string> Experiment::tags() {
+  if (impl_->dry_run_) return {impl_->dry_run_tags_.begin(), impl_->dry_run_tags_.end()};
+  return impl_->ctx_.records().experiment(impl_->recorded_id())->tags;
+}
+
+void Experiment::add_tags(const std::vector<std::string>& tags) {
+  std::vector<std::string> words;
+  for (const std::string& tag : tags) words.push_back("+" + tag);
+  edit_tags(words);
+}
+
+void Experiment::remove_tags(const std::vector<std::string>& tags) {
+  std::vector<std::string> words;
+  for (const std::string& tag : tags) words.push_back("-" + tag);
+  edit_tags(words);
+}
+
+void Experiment::annotate(const std::optional<std::string>& notes,
+                          const std::vector<std::string>& words) {
+  if (notes) xm_impl::check_notes(*notes);
+  if (!words.empty()) edit_tags(words);
+  if (notes) set_notes(*notes);
+}
+
+void Experiment::edit_tags(const std::vector<std::string>& words) {
+  std::map<std::string, bool> wanted;
+  for (const std::string& word : words) {
+    if (word.size() < 2 || (word[0] != '+' && word[0] != '-')) {
+      throw core::Error::invalid_argument("'" + word +
+                                          "' is neither +TAG (add a tag) nor -TAG (remove one)");
+    }
+    wanted[word.substr(1)] = word[0] == '+';
+  }
+  std::vector<std::string> added;
+  std::vector<std::string> removed;
+  for (const auto& [tag, add] : wanted) (add ? added : removed).push_back(tag);
+  xm_impl::check_tags(added);
+  std::vector<std::string> current = tags();
+  std::set<std::string> after(current.begin(), current.end());
+  for (const auto& [tag, add] : wanted) {
+    if (add) {
+      after.insert(tag);
+    } else {
+      after.erase(tag);
+    }
+  }
+  xm_impl::check_tag_count(after.size());
+  if (impl_->dry_run_) {
+    impl_->dry_run_tags_ = std::move(after);
+    return;
+  }
+  impl_->ctx_.store().edit_experiment_tags(impl_->recorded_id(), added, removed);
+}
+
+std::string Experiment::code_record() {
+  if (impl_->dry_run_) return "";
+  // The script's text may spell a secret its jobs get (an experiment file's env_vars): the values
+  // of the secret env vars of the experiment's apps show nowhere (TRUST-7).
+  std::vector<std::string> secrets;
+  for (const std::string& handle : impl_->handles()) {
+    const auto record = impl_->ctx_.records().get(handle);
+    if (!record || record->appdef_json.empty()) continue;
+    const auto found = core::secret_env_values(core::appdef_from_json(record->appdef_json, handle));
+    secrets.insert(secrets.end(), found.begin(), found.end());
+  }
+  std::sort(secrets.begin(), secrets.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return xm_impl::masked_code_record(impl_->ctx_.records().experiment_code(impl_->recorded_id()),
+                                     secrets);
+}
+
 std::vector<WorkUnit> Experiment::work_units() { return impl_->refresh(); }
 
 State state_of(const std::vector<WorkUnit>& units) {
@@ -384,25 +530,67 @@ State state_of(const std::vector<WorkUnit>& units) {
 
 State Experiment::state() { return state_of(impl_->refresh()); }
 
-State Experiment::wait_until_complete() {
+State Experiment::wait_until_complete(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // One client per scheduler instance for every app it runs, so that a scheduler that answers
+  // many apps from one poll (slurm: one squeue) is polled once, not once per app.
+  std::map<std::string, std::unique_ptr<core::SchedulerClient>> schedulers;
   for (const std::string& handle : impl_->handles()) {
     if (session::interrupted() != 0) break;  // the caller decides what an interruption means
-    session::AppLookup app = session::lookup_app(impl_->ctx_, handle);
-    if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
-    session::AppWaiter waiter(*app.scheduler, impl_->ctx_, handle, app.handle.app_id);
-    waiter.until_terminal(-1);
+    int64_t left_ms = -1;
+    if (timeout.count() >= 0) {
+      left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    deadline - std::chrono::steady_clock::now())
+                    .count();
+      if (left_ms <= 0) break;  // out of time: the state says what is still running
+    }
+    const std::optional<core::AppStatus> recorded = impl_->ctx_.records().last_status(handle);
+    if (recorded && core::is_terminal(recorded->state)) continue;
+    const core::AppHandle parsed = core::parse_app_handle(handle);
+    if (impl_->ctx_.registry().find(registry::Group::kSchedulers, parsed.scheduler) == nullptr) {
+      continue;  // its plugin is gone: its record is all there is
+    }
+    std::unique_ptr<core::SchedulerClient>& scheduler =
+        schedulers[parsed.scheduler + "://" + parsed.session];
+    if (!scheduler) scheduler = impl_->ctx_.scheduler(parsed.scheduler, parsed.session);
+    if (!scheduler->describe(parsed.app_id)) continue;  // unknown to it: nothing to wait for
+    session::AppWaiter waiter(*scheduler, impl_->ctx_, handle, parsed.app_id);
+    waiter.until_terminal(left_ms);
   }
   return state();
 }
 
 void Experiment::cancel() {
+  // The unfinished apps of each scheduler instance ("scheduler://session"), so that each gets one
+  // cancel call for them all (ABI-15: one scancel for a Slurm sweep).
+  std::map<std::string, std::vector<session::AppToCancel>> apps_by_scheduler;
   for (const std::string& handle : impl_->handles()) {
-    session::AppLookup app = session::lookup_app(impl_->ctx_, handle);
-    if (!app.status || core::is_terminal(app.status->state) || !app.scheduler) continue;
-    app.scheduler->cancel(app.handle.app_id);
-    impl_->ctx_.store().add_event(handle, "cancel_requested",
-                                  "experiment " + std::to_string(impl_->id_) + " cancelled");
+    const std::optional<core::AppStatus> recorded = impl_->ctx_.records().last_status(handle);
+    if (recorded && core::is_terminal(recorded->state)) continue;
+    const core::AppHandle parsed = core::parse_app_handle(handle);
+    // An app whose plugin is gone cannot be cancelled by anyone here; its record stands.
+    if (impl_->ctx_.registry().find(registry::Group::kSchedulers, parsed.scheduler) == nullptr) {
+      continue;
+    }
+    apps_by_scheduler[parsed.scheduler + "://" + parsed.session].push_back({handle, parsed.app_id});
   }
+  const std::string reason = "experiment " + std::to_string(impl_->id_) + " cancelled";
+  std::vector<session::CancelFailure> failures;
+  for (const auto& [scheduler_and_session, apps] : apps_by_scheduler) {
+    const core::AppHandle first = core::parse_app_handle(apps.front().handle);
+    const auto scheduler = impl_->ctx_.scheduler(first.scheduler, first.session);
+    for (session::CancelFailure& failure :
+         session::cancel_apps(*scheduler, impl_->ctx_, apps, reason)) {
+      failures.push_back(std::move(failure));
+    }
+  }
+  if (failures.empty()) return;
+  std::string message = "experiment " + std::to_string(impl_->id_) + ": " +
+                        std::to_string(failures.size()) + " app(s) could not be cancelled";
+  for (const session::CancelFailure& failure : failures) {
+    message += "; " + failure.handle + ": " + failure.error.what();
+  }
+  throw core::Error(failures.front().error.code(), message);
 }
 
 }  // namespace sortie::xm

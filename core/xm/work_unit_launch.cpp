@@ -1,8 +1,10 @@
 #include "work_unit_launch.hpp"
 
 #include <rapidjson/document.h>
+#include <unistd.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <sortie/core/error.hpp>
 #include <sortie/core/runopts.hpp>
@@ -18,6 +20,9 @@ namespace {
 struct Placement {
   std::string scheduler;
   std::map<std::string, core::RawOpt> options;
+  // The executor entry's `workdir` run options, when its scheduler can run a process from the
+  // directory given as the role's image.
+  std::optional<std::map<std::string, core::RawOpt>> workdir_options;
   bool operator==(const Placement& other) const {
     if (scheduler != other.scheduler || options.size() != other.options.size()) return false;
     for (const auto& [name, option] : options) {
@@ -122,6 +127,19 @@ Placement place(session::Session& ctx, DeclaredOptions& declared, const std::str
       }
     }
   }
+  if (const auto workdir = data.FindMember("workdir");
+      workdir != data.MemberEnd() && workdir->value.IsObject()) {
+    auto& workdir_options = placement.workdir_options.emplace();
+    if (const auto options = workdir->value.FindMember("options");
+        options != workdir->value.MemberEnd() && options->value.IsObject()) {
+      for (const auto& option : options->value.GetObject()) {
+        if (option.value.IsString()) {
+          workdir_options[option.name.GetString()] = {option.value.GetString(),
+                                                      entry_origin + " workdir"};
+        }
+      }
+    }
+  }
   for (const auto& [name, value] : executor.options) {
     placement.options[name] = {value, "job '" + job_name + "' executor options"};
   }
@@ -130,7 +148,7 @@ Placement place(session::Session& ctx, DeclaredOptions& declared, const std::str
 }
 
 core::Role role_of(const std::string& job_name, const std::string& full_name,
-                   const WorkUnitJobs& unit, const xm::Job& job) {
+                   const WorkUnitJobs& unit, const xm::Job& job, const std::string& launch_dir) {
   const xm::Executable& executable = job.executable;
   const std::string where = "job '" + job_name + "'";
   if (!job.executor.docker_options.ports.empty()) {
@@ -152,10 +170,13 @@ core::Role role_of(const std::string& job_name, const std::string& full_name,
   role.env["SORTIE_EXPERIMENT_ID"] = std::to_string(unit.experiment_id);
   role.env["SORTIE_WORK_UNIT_ID"] = std::to_string(unit.work_unit_id);
   role.env["SORTIE_JOB_NAME"] = full_name;
-  // Unlike ${app_id}, the same in every launch of the unit: checkpoint paths name them (P-12.2).
+  role.env["SORTIE_LAUNCH_DIR"] = launch_dir;
+  // Unlike ${app_id}, the same in every launch of the unit: checkpoint paths name them (P-12.2);
+  // ${launch_dir} keeps a unit's outputs in the live directory when it runs from a snapshot.
   MacroValues macros;
   macros.set("experiment_id", std::to_string(unit.experiment_id))
-      .set("work_unit_id", std::to_string(unit.work_unit_id));
+      .set("work_unit_id", std::to_string(unit.work_unit_id))
+      .set("launch_dir", launch_dir);
   for (std::string& arg : role.args) arg = macros.apply(arg);
   for (auto& entry : role.env) entry.second = macros.apply(entry.second);
   role.resource = core::to_resource(job.executor.requirements);
@@ -170,6 +191,21 @@ core::Role role_of(const std::string& job_name, const std::string& full_name,
   return role;
 }
 
+// Runs a process role from the snapshot: its working directory, and its program when that lies
+// in the launch directory (the binary packager's absolute path).
+void run_from_snapshot(core::Role& role, const RunDirectory& run_directory,
+                       const std::map<std::string, core::RawOpt>& workdir_options,
+                       std::map<std::string, core::RawOpt>& run_options) {
+  const std::string root = run_directory.snapshot_root();
+  role.image = root;
+  const std::string prefix = run_directory.launch_dir + "/";
+  if (role.entrypoint.rfind(prefix, 0) == 0) {
+    const std::string copied = root + "/" + role.entrypoint.substr(prefix.size());
+    if (::access(copied.c_str(), F_OK) == 0) role.entrypoint = copied;
+  }
+  for (const auto& [name, option] : workdir_options) run_options[name] = option;
+}
+
 // One app of a work unit, dry-run and waiting to be submitted.
 struct PreparedApp {
   size_t unit = 0;  // index into the launched units
@@ -180,7 +216,7 @@ struct PreparedApp {
 
 std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::string& session,
                                            DeclaredOptions& declared, const WorkUnitJobs& unit,
-                                           size_t unit_index) {
+                                           size_t unit_index, const RunDirectory& run_directory) {
   if (unit.jobs.empty()) {
     throw core::Error::invalid_argument("work unit " + std::to_string(unit.work_unit_id) +
                                         " has no jobs");
@@ -224,8 +260,13 @@ std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::str
       const auto& [job_name, job] = unit.jobs[index];
       const std::string full_name =
           core::full_job_name(unit.experiment_id, unit.work_unit_id, job_name);
-      plan.app.roles.push_back(role_of(job_name, full_name, unit, job));
-      app.records.push_back({job_name, full_name, "", job_name});
+      core::Role& role = plan.app.roles.emplace_back(
+          role_of(job_name, full_name, unit, job, run_directory.launch_dir));
+      if (job.executable.kind == "process" && placements[a].workdir_options &&
+          run_directory.snapshot_root) {
+        run_from_snapshot(role, run_directory, *placements[a].workdir_options, plan.raw_cfg);
+      }
+      app.records.push_back({job_name, full_name, "", job_name, job.executable.digest});
     }
     if (!unit.dry_run) {
       plan.work_unit = core::WorkUnitLink{unit.experiment_id, unit.work_unit_id, app.records};
@@ -242,11 +283,12 @@ std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::str
 
 std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
                                                         const std::string& session,
-                                                        const std::vector<WorkUnitJobs>& units) {
+                                                        const std::vector<WorkUnitJobs>& units,
+                                                        const RunDirectory& run_directory) {
   DeclaredOptions declared(ctx, session);
   std::vector<PreparedApp> apps;
   for (size_t u = 0; u < units.size(); ++u) {
-    for (PreparedApp& app : prepare_work_unit(ctx, session, declared, units[u], u)) {
+    for (PreparedApp& app : prepare_work_unit(ctx, session, declared, units[u], u, run_directory)) {
       apps.push_back(std::move(app));
     }
   }

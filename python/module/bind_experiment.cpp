@@ -13,11 +13,14 @@ namespace {
 
 using Release = py::call_guard<py::gil_scoped_release>;
 
-xm::Options options_of(const std::string& session, const std::string& launch_dir, bool dry_run) {
+xm::Options options_of(const std::string& session, const std::string& launch_dir, bool dry_run,
+                       const std::string& launch_script = "", bool live_workdir = false) {
   xm::Options options;
   options.session = session;
   options.launch_dir = launch_dir;
   options.dry_run = dry_run;
+  options.launch_script = launch_script;
+  options.live_workdir = live_workdir;
   return options;
 }
 
@@ -70,11 +73,12 @@ void bind_experiment(py::module_& module) {
       .def_static(
           "create",
           [](const std::string& title, const std::string& session, const std::string& launch_dir,
-             bool dry_run) {
-            return xm::Experiment::create(title, options_of(session, launch_dir, dry_run));
+             bool dry_run, const std::string& launch_script, bool live_workdir) {
+            return xm::Experiment::create(
+                title, options_of(session, launch_dir, dry_run, launch_script, live_workdir));
           },
           py::arg("title"), py::arg("session"), py::arg("launch_dir"), py::arg("dry_run"),
-          Release())
+          py::arg("launch_script"), py::arg("live_workdir"), Release())
       .def_static(
           "get",
           [](int64_t id, const std::string& session) {
@@ -140,7 +144,13 @@ void bind_experiment(py::module_& module) {
       .def(
           "begin_launch", [](xm::Experiment& self) { self.begin_launch(std::nullopt); }, Release())
       .def("finish_launch", &xm::Experiment::finish_launch, Release())
-      .def("cancel", &xm::Experiment::cancel, Release());
+      .def("cancel", &xm::Experiment::cancel, Release())
+      .def("notes", &xm::Experiment::notes, Release())
+      .def("set_notes", &xm::Experiment::set_notes, py::arg("notes"), Release())
+      .def("tags", &xm::Experiment::tags, Release())
+      .def("add_tags", &xm::Experiment::add_tags, py::arg("tags"), Release())
+      .def("remove_tags", &xm::Experiment::remove_tags, py::arg("tags"), Release())
+      .def("code_record", &xm::Experiment::code_record, Release());
 }
 
 }  // namespace sortie::python

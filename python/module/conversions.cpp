@@ -136,6 +136,7 @@ py::dict work_unit_to_python(const xm::WorkUnit& unit) {
     entry["role"] = job.role;
     entry["state"] = xm::to_string(job.state);
     entry["dryrun_json"] = job.dryrun_json;
+    entry["executable_digest"] = job.executable_digest;
     jobs.append(entry);
   }
   py::dict result;
@@ -143,6 +144,7 @@ py::dict work_unit_to_python(const xm::WorkUnit& unit) {
   result["id"] = unit.id;
   result["state"] = xm::to_string(unit.state);
   result["jobs"] = jobs;
+  result["args_json"] = unit.args_json;
   return result;
 }
 

@@ -8,9 +8,11 @@ released, and waits wake every _blocking.WAKE_SECONDS so Ctrl-C raises KeyboardI
 import copy
 import dataclasses
 import functools
+import getpass
 import json
 import os
 import sys
+import time
 
 from sortie import _blocking
 from sortie import _sortie
@@ -113,12 +115,17 @@ class WorkUnit:
                 return ExperimentUnitStatus('PENDING' if state == 'SUBMITTED' else state)
         return ExperimentUnitStatus('SUCCEEDED' if states else 'UNKNOWN')
 
-    def _wait(self):
+    def _wait(self, deadline):
         runner = self._experiment._runner
         wake_ms = int(_blocking.WAKE_SECONDS * 1000)
         for handle in self.handles:
+            # Returning to Python between waits runs its signal handlers (Ctrl-C).
             while not _terminal(runner.wait(handle, wake_ms)['state']):
-                pass  # returning to Python between waits runs its signal handlers (Ctrl-C)
+                if time.monotonic() >= deadline.at:
+                    raise TimeoutError(
+                        f'work unit {self.experiment_unit_name} still runs after '
+                        f'{deadline.what}={deadline.seconds:g} s; its jobs keep running '
+                        f'(`sortie experiments cancel {self.experiment_id}` stops them)')
         status = self.get_status()
         if status.is_failed:
             raise ExperimentUnitFailedError(
@@ -126,10 +133,12 @@ class WorkUnit:
                 f'experiments show {self.experiment_id}`)')
         return status
 
-    def wait_until_complete(self):
-        """Blocks until every job is done (raises ExperimentUnitFailedError if one failed or was
-        cancelled); in a coroutine, returns an awaitable doing the wait in a worker thread."""
-        return _blocking.blocking_or_awaitable(lambda: (self._wait(), self)[1])
+    def wait_until_complete(self, timeout: float = _blocking.DEFAULT_WAIT_SECONDS):
+        """Blocks until every job is done, at most `timeout` seconds (default a day; then
+        TimeoutError, the jobs keep running); raises ExperimentUnitFailedError if one failed or
+        was cancelled. In a coroutine, returns an awaitable doing the wait in a worker thread."""
+        deadline = _Deadline(timeout, 'timeout')
+        return _blocking.blocking_or_awaitable(lambda: (self._wait(deadline), self)[1])
 
     def stop(self, *, mark_as_failed=False, mark_as_completed=False, message=None):
         if mark_as_failed or mark_as_completed:
@@ -142,8 +151,78 @@ class WorkUnit:
         return f'WorkUnit({self.experiment_unit_name})'
 
 
+class _Deadline:
+    """When a wait runs out, and the parameter that set it (for the TimeoutError)."""
+
+    def __init__(self, seconds, what):
+        self.seconds = seconds
+        self.what = what
+        self.at = time.monotonic() + seconds
+
+
 def _terminal(state):
     return state not in ('UNSUBMITTED', 'SUBMITTED', 'PENDING', 'RUNNING')
+
+
+class ExperimentAnnotations:
+    """What a researcher writes on an experiment, XManager's names (`context.annotations`):
+    notes and tags, kept in sortie's store, so `sortie experiments show`, `experiments list
+    --tag` and the dashboard show them, and what they write shows here."""
+
+    def __init__(self, experiment):
+        self._experiment = experiment
+
+    @property
+    def title(self) -> str:
+        return self._experiment.experiment_title
+
+    def set_title(self, title: str) -> None:
+        raise NotImplementedError(
+            f'annotations.set_title({title!r}): sortie keeps the title given to '
+            'create_experiment; put what changed in set_notes() or add_tags()')
+
+    @property
+    def notes(self) -> str:
+        return self._experiment._native.notes()
+
+    def set_notes(self, notes: str) -> None:
+        self._experiment._native.set_notes(_text('notes', notes))
+
+    @property
+    def tags(self):
+        return self._experiment._native.tags()
+
+    def add_tags(self, *tags) -> None:
+        self._experiment._native.add_tags(_tag_list(tags))
+
+    def remove_tags(self, *tags) -> None:
+        self._experiment._native.remove_tags(_tag_list(tags))
+
+    def set_tags(self, tags) -> None:
+        wanted = _tag_list((tags,))
+        self._experiment._native.add_tags(wanted)
+        self._experiment._native.remove_tags([tag for tag in self.tags if tag not in wanted])
+
+
+def _text(what, value):
+    if not isinstance(value, str):
+        raise TypeError(f'{what}: expected a str, got {type(value).__name__}')
+    return value
+
+
+def _tag_list(tags):
+    """add_tags('a', 'b') and add_tags(['a', 'b']) (the hosted XManager API's form) alike."""
+    if len(tags) == 1 and not isinstance(tags[0], str):
+        tags = tuple(tags[0])
+    return [_text('tag', tag) for tag in tags]
+
+
+class ExperimentContext:
+    """XManager's MetadataContext: who created the experiment and its annotations."""
+
+    def __init__(self, experiment):
+        self.creator = getpass.getuser()
+        self.annotations = ExperimentAnnotations(experiment)
 
 
 class Experiment:
@@ -156,6 +235,7 @@ class Experiment:
         self._runner = _sortie.Runner(session)
         self._units = {}
         self._local_units = []
+        self._local_wait_timeout = _blocking.DEFAULT_WAIT_SECONDS  # create_experiment's
         self._dry_run = bool(os.environ.get(DRYRUN_ENV))
 
     @property
@@ -165,6 +245,30 @@ class Experiment:
     @property
     def experiment_title(self) -> str:
         return self._native.title
+
+    @property
+    def context(self) -> ExperimentContext:
+        return ExperimentContext(self)
+
+    # The hosted XManager API's spellings of the same annotations.
+    def set_notes(self, notes: str) -> None:
+        self.context.annotations.set_notes(notes)
+
+    def add_tags(self, *tags) -> None:
+        self.context.annotations.add_tags(*tags)
+
+    def remove_tags(self, *tags) -> None:
+        self.context.annotations.remove_tags(*tags)
+
+    def set_tags(self, tags) -> None:
+        self.context.annotations.set_tags(tags)
+
+    def code_record(self) -> dict:
+        """What the launch ran (docs/experiments.md, "What each unit ran"): the command line,
+        the launcher script's text and the git commit, branch and uncommitted diff of its
+        directory; {} for an experiment recorded before sortie kept it."""
+        text = self._native.code_record()
+        return json.loads(text) if text else {}
 
     @property
     def work_unit_count(self) -> int:
@@ -220,8 +324,9 @@ class Experiment:
         return work_units if sweep else work_units[0]
 
     def _wait_for_local_units(self):
+        deadline = _Deadline(self._local_wait_timeout, 'local_wait_timeout')
         for unit in self._local_units:
-            unit._wait()
+            unit._wait(deadline)
 
     # The `with` block is the launch (docs/experiments.md, XF-27): a script killed inside it
     # leaves the experiment PARTIAL, naming how many work units it launched. Leaving the block,
@@ -271,14 +376,27 @@ def _session():
 def _launch_dir():
     """Where relative executable paths resolve: the launch script's directory, as in XManager
     (the working directory in a notebook or an interactive interpreter)."""
+    script = _launch_script()
+    return os.path.dirname(script) if script else os.getcwd()
+
+
+def _launch_script():
     script = getattr(sys.modules.get('__main__'), '__file__', None)
-    return os.path.dirname(os.path.abspath(script)) if script else os.getcwd()
+    return os.path.abspath(script) if script else ''
 
 
-def create_experiment(experiment_title: str = '') -> Experiment:
+def create_experiment(experiment_title: str = '', *, live_workdir: bool = False,
+                      local_wait_timeout: float = _blocking.DEFAULT_WAIT_SECONDS) -> Experiment:
+    """`live_workdir=True`: process units run from the live launch directory, not the snapshot
+    of it taken at their first launch (docs/experiments.md XF-29). Leaving the `with` block
+    waits for the local work units at most `local_wait_timeout` seconds (default a day; then
+    TimeoutError, they keep running)."""
     native = _sortie.Experiment.create(experiment_title, _session(), _launch_dir(),
-                                       bool(os.environ.get(DRYRUN_ENV)))
-    return Experiment(native, _session())
+                                       bool(os.environ.get(DRYRUN_ENV)), _launch_script(),
+                                       bool(live_workdir))
+    experiment = Experiment(native, _session())
+    experiment._local_wait_timeout = local_wait_timeout
+    return experiment
 
 
 def get_experiment(experiment_id: int) -> Experiment:

@@ -102,7 +102,7 @@ TEST(CliPlugins, ShowLoadsThePluginAndReportsItsComponents) {
   CliSandbox sandbox;
   const auto show = sandbox.sortie({"plugins", "show", "local_cwd"});
   ASSERT_EQ(show.exit_code, 0) << show.err;
-  EXPECT_NE(show.out.find("ABI: 1.1"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("ABI: 1.2"), std::string::npos) << show.out;
   EXPECT_TRUE(std::regex_search(show.out, std::regex("scheduler +local_dir")));
   EXPECT_TRUE(std::regex_search(show.out, std::regex("image provider +cwd")));
 }

@@ -119,7 +119,7 @@ TEST_F(SubmissionTest, AnExperimentsAppItsSchedulerNeverGotLeavesItsWorkUnitUnla
     store->reserve_work_unit(experiment, "{}");
   }
   record_unsubmitted("unit-app", message_of(dead_pid()),
-                     core::WorkUnitLink{experiment, 1, {{"train", "1_1_train", "", "train"}}});
+                     core::WorkUnitLink{experiment, 1, {{"train", "1_1_train", "", "train", ""}}});
   auto s = session();
   const auto units = s->store().work_units(experiment);
   ASSERT_EQ(units.size(), 1u);

@@ -92,12 +92,15 @@ TEST_F(ReadOnlyStoreTest, SchemaVersionTwoIsMigratedByTheWriterOnly) {
         "ALTER TABLE experiments DROP COLUMN launcher_pid; "
         "ALTER TABLE experiments DROP COLUMN launcher_started_at; "
         "ALTER TABLE experiments DROP COLUMN units_expected; "
-        "ALTER TABLE experiments DROP COLUMN partial_reason; PRAGMA user_version = 2");
+        "ALTER TABLE experiments DROP COLUMN partial_reason; "
+        "ALTER TABLE experiments DROP COLUMN notes; "
+        "ALTER TABLE experiments DROP COLUMN code_json; DROP TABLE experiment_tags; "
+        "ALTER TABLE experiment_jobs DROP COLUMN executable_digest; PRAGMA user_version = 2");
   }
   EXPECT_EQ(AppStore::open_read_only(path()), nullptr);
   EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "2");
   auto store = AppStore::open(path());
-  EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "3");
+  EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "4");
   const auto old = store->experiment(id);
   ASSERT_TRUE(old.has_value());
   EXPECT_EQ(old->title, "old");

@@ -171,7 +171,7 @@ def check_cancel(driver, read_only, cancelling, ticker, shots):
     wait_until(driver, "return document.querySelector('#app-state').textContent === 'CANCELLED'",
                "the page to show the app cancelled")
     shots.take(driver, "app_cancelled")
-    print("cancel: the read-only page has no button; with --allow-cancel, a tab without the "
+    print("cancel: the read-only page has no button; with --allow-writes, a tab without the "
           "printed URL's token is refused, and one that opened it shows CANCELLED")
 
 
@@ -209,7 +209,7 @@ def main(prefix, scratch_dir):
     shots = Screenshots(scratch.root / "screenshots")
     experiment_id = scratch.launch_sweep()
     read_only = Dashboard(scratch)
-    cancelling = Dashboard(scratch, "--allow-cancel")
+    cancelling = Dashboard(scratch, "--allow-writes")
     driver = None
     try:
         driver = browser(scratch.root / "chromium")

@@ -103,12 +103,12 @@ def check_bad_requests(dashboard, handle):
     assert status == 400, status
     status, body = dashboard.request("POST", "/api/cancel?handle=" + quoted(handle),
                                      {"X-Sortie-Token": dashboard.token})
-    assert status == 403 and "--allow-cancel" in body["error"], (status, body)
+    assert status == 403 and "--allow-writes" in body["error"], (status, body)
     # A request line far beyond any limit, and a connection that sends half a request and stops.
     with socket.create_connection(("127.0.0.1", dashboard.port)) as raw:
         raw.sendall(b"GET /" + b"a" * 1_000_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
         assert raw.recv(64).split()[1].startswith(b"4"), "an enormous request line is not a 4xx"
-    assert dashboard.get("/api/config")["allow_cancel"] is False, "the server did not survive"
+    assert dashboard.get("/api/config")["allow_writes"] is False, "the server did not survive"
     print(f"bad requests: {len(bad) + 3} answered 4xx; the server still answers")
 
 
@@ -180,6 +180,35 @@ def check_write_token(dashboard, handle):
     dashboard.wait_for(lambda: dashboard.get(path.replace("cancel", "app"))["state"] == "CANCELLED",
                        "the app cancelled with the token")
     print("write token: 5 cancels without the right token refused (403); with it, cancelled")
+
+
+def check_annotations(read_only, writable, scratch, experiment_id):
+    """Notes and tags written in the dashboard read back in the CLI and the other way round;
+    a read-only dashboard, a missing token or a bad tag change nothing."""
+    path = f"/api/annotations?id={experiment_id}&notes=" + quoted("lr 0.01 diverges") + \
+        "&tag=" + quoted("+baseline") + "&tag=" + quoted("+broken") + "&tag=" + quoted("-broken")
+    status, body = read_only.request("POST", path, {"X-Sortie-Token": read_only.token})
+    assert status == 403 and "--allow-writes" in body["error"], (status, body)
+    status, body = writable.request("POST", path, {})
+    assert status == 403, (status, body)
+    status, body = writable.request("POST", path.replace("baseline", "two%20words"),
+                                    {"X-Sortie-Token": writable.token})
+    assert status == 400 and "two words" in body["error"], (status, body)
+    shown = json.loads(scratch.sortie("experiments", "show", str(experiment_id), "--json"))
+    assert (shown["notes"], shown["tags"]) == ("", []), shown
+    status, body = writable.request("POST", path, {"X-Sortie-Token": writable.token})
+    assert status == 200 and body["tags"] == ["baseline"], (status, body)
+    shown = json.loads(scratch.sortie("experiments", "show", str(experiment_id), "--json"))
+    assert (shown["notes"], shown["tags"]) == ("lr 0.01 diverges", ["baseline"]), shown
+    scratch.sortie("experiments", "note", str(experiment_id), "from the CLI")
+    scratch.sortie("experiments", "tag", str(experiment_id), "+v2")
+    experiment = read_only.get(f"/api/experiments/{experiment_id}")
+    assert (experiment["notes"], experiment["tags"]) == ("from the CLI", ["baseline", "v2"])
+    assert experiment["code"]["schema"] == "sortie.code_record/1", experiment["code"]
+    listed = read_only.get("/api/experiments")["experiments"]
+    assert next(e["tags"] for e in listed if e["id"] == experiment_id) == ["baseline", "v2"]
+    print("annotations: dashboard writes read back in the CLI and the other way round; "
+          "3 refused writes changed nothing")
 
 
 def follow(response, received):
@@ -320,7 +349,7 @@ def main(prefix, scratch_dir):
     scratch = Scratch(prefix, scratch_dir)
     experiment_id = scratch.launch_sweep()
     dashboard = Dashboard(scratch)
-    cancelling = Dashboard(scratch, "--allow-cancel")
+    cancelling = Dashboard(scratch, "--allow-writes")
     try:
         units = check_sweep_json(dashboard, experiment_id)
         handles = [unit["jobs"][0]["handle"] for unit in units]
@@ -345,6 +374,7 @@ def main(prefix, scratch_dir):
         events = read_events(response)
         assert events[-1][1] == "end" and "training with" in events[0][2], events
         connection.close()
+        check_annotations(dashboard, cancelling, scratch, experiment_id)
         check_write_token(cancelling, ticker)
     finally:
         dashboard.stop()

@@ -9,7 +9,7 @@ const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 const ATTENTION = ["FAILED", "CANCELLED", "UNKNOWN", "RUNNING", "PENDING", "SUBMITTED",
   "UNSUBMITTED", "SUCCEEDED"];
 const page = document.getElementById("page");
-let config = { allow_cancel: false };
+let config = { allow_writes: false };
 
 // The token of the URL `sortie ui` printed (#token=...), which every write sends. It is kept for
 // this tab, since links between pages drop the fragment, and taken out of the address bar, so a
@@ -118,20 +118,79 @@ async function renderHome() {
     el("td", { text: experiment.title }),
     el("td", { text: String(experiment.work_units) }),
     el("td", { text: Object.entries(experiment.states).map(([s, n]) => n + " " + s).join(", ") }),
-    el("td", { text: time(experiment.created_at) })));
+    el("td", { text: time(experiment.created_at) }),
+    el("td", { class: "tags", text: experiment.tags.join(", ") })));
   const appRows = apps.apps.map((app) => el("tr", { class: "state-" + app.state },
     el("td", {}, appLink(app.handle)), el("td", { text: app.name }), stateCell(app.state),
     el("td", { text: time(app.submitted_at) })));
   const th = (text) => el("th", { text });
   page.replaceChildren(
     el("h1", { text: "Experiments" }),
-    table([th("id"), th("title"), th("work units"), th("states"), th("created")], experimentRows),
+    table([th("id"), th("title"), th("work units"), th("states"), th("created"), th("tags")],
+      experimentRows),
     el("h2", { text: "Apps" }),
     el("div", { id: "apps" }, table([th("handle"), th("name"), th("state"), th("submitted")], appRows)),
     loadMore(apps, "apps", () => { appsShown = apps.apps.length + PAGE; renderHome().catch(showError); }));
 }
 
-// --- /experiments/ID : the sweep table ------------------------------------------------------
+// --- /experiments/ID : notes, tags, what it ran, and the sweep table --------------------------
+// "git 1a2b3c4d5e6f on main, 2 files changed" out of the code record (docs/experiments.md XF-31).
+function codeSummary(code) {
+  if (!code) return "";
+  const git = code.git;
+  let text = "launched by: " + code.command.join(" ");
+  if (!git) return text + " · not in a git work tree";
+  if (git.error) return text + " · " + git.error;
+  text += " · git " + (git.commit ? git.commit.slice(0, 12) : "(no commit yet)") +
+    (git.branch ? " on " + git.branch : " (detached)");
+  const changed = (git.diff.match(/^diff --git /gm) || []).length;
+  if (changed) text += ", " + changed + (changed === 1 ? " file" : " files") + " changed";
+  if (git.untracked.length) text += ", " + git.untracked.length + " untracked";
+  return text + (changed || git.untracked.length ? "" : ", clean");
+}
+
+async function annotate(id, fields, status) {
+  const query = new URLSearchParams({ id });
+  for (const [name, value] of fields) query.append(name, value);
+  const response = await fetch("/api/annotations", { method: "POST", body: query,
+    headers: { "X-Sortie-Token": token } });
+  const body = await response.json();
+  status.textContent = response.ok ? "saved" : body.error;
+  status.className = response.ok ? "muted" : "error";
+  return response.ok;
+}
+
+// Notes and tags, editable behind --allow-writes; kept across the page's refreshes while edited.
+let annotationsBox = null;
+function annotations(experiment) {
+  if (annotationsBox && annotationsBox.dataset.id === String(experiment.id) &&
+      annotationsBox.contains(document.activeElement)) {
+    return annotationsBox;
+  }
+  const tags = el("p", { id: "tags" }, ...experiment.tags.map((tag) => el("span", { class: "tag", text: tag })));
+  const notes = el("p", { id: "notes", class: "notes", text: experiment.notes });
+  annotationsBox = el("section", { id: "annotations", "data-id": String(experiment.id) }, tags, notes);
+  if (config.allow_writes) {
+    const status = el("span", { class: "muted" });
+    const text = el("textarea", { id: "notes-input", rows: "3", "aria-label": "notes" });
+    text.value = experiment.notes;
+    const tagWords = el("input", { id: "tags-input", type: "text", "aria-label": "tags",
+      placeholder: "+tag -tag" });
+    const save = el("button", { id: "save-annotations", class: "plain", text: "Save",
+      onclick: async () => {
+        const fields = [["notes", text.value]];
+        for (const word of tagWords.value.split(/\s+/).filter(Boolean)) fields.push(["tag", word]);
+        if (await annotate(experiment.id, fields, status)) {
+          tagWords.value = "";
+          renderExperiment(experiment.id).catch(showError);
+        }
+      } });
+    annotationsBox.append(el("div", { class: "annotate" }, text,
+      el("div", {}, tagWords, " ", save, " ", status)));
+  }
+  return annotationsBox;
+}
+
 function sweepOrder(key, direction) {
   const rank = (unit) => ATTENTION.indexOf(unit.state);
   const value = (unit) => key === "unit" ? unit.id : key === "state" ? rank(unit) : unit.args[key];
@@ -175,6 +234,8 @@ async function renderExperiment(id) {
     el("h1", { text: experiment.title + " (experiment " + experiment.id + ")" }),
     el("p", { class: "muted", text: experiment.total + " work units, " + failed + " failed" +
       (units.length < experiment.total ? " of the " + units.length + " shown" : "") + " · " + experiment.launch_dir }),
+    el("p", { id: "code", class: "muted", text: codeSummary(experiment.code) }),
+    annotations(experiment),
     el("div", { id: "sweep" }, table([header("unit", "unit"),
       ...hyperparameters.map((name) => header(name, name)), header("state", "state"),
       el("th", { text: "jobs" })], rows)),
@@ -244,7 +305,7 @@ async function renderAppStatus(handle, target) {
     el("td", { text: replica.exit_code === null ? "" : String(replica.exit_code) }),
     el("td", { text: String(replica.restarts) }), el("td", { text: replica.hostname }),
     el("td", { text: replica.message }))));
-  const cancel = config.allow_cancel && !TERMINAL.has(app.state)
+  const cancel = config.allow_writes && !TERMINAL.has(app.state)
     ? el("button", { id: "cancel", text: "Cancel app", onclick: (event) => cancelApp(handle, event.target) })
     : null;
   target.replaceChildren(

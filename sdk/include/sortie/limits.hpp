@@ -42,8 +42,15 @@ inline constexpr Limit kPluginMessageBytes{"PLUGIN_MESSAGE_BYTES", "L-12", 64 * 
 inline constexpr Limit kReplicasPerRole{"REPLICAS_PER_ROLE", "L-13", 10000, "replicas"};
 inline constexpr Limit kWorkUnitsPerSweep{"WORK_UNITS_PER_SWEEP", "L-14", 10000, "work units"};
 inline constexpr Limit kRegexAtoms{"REGEX_ATOMS", "L-15", 2000, "atoms"};
+inline constexpr Limit kWorkdirSnapshotBytes{"WORKDIR_SNAPSHOT_BYTES", "L-18", 2048 * kMiB,
+                                             "bytes"};
 inline constexpr Limit kUiStreamsPerClient{"UI_STREAMS_PER_CLIENT", "L-16", 32, "open streams"};
 inline constexpr Limit kUiStreams{"UI_STREAMS", "L-17", 256, "open streams"};
+inline constexpr Limit kCodeDiffBytes{"CODE_DIFF_BYTES", "L-19", 1 * kMiB, "bytes"};
+inline constexpr Limit kUntrackedFiles{"UNTRACKED_FILES", "L-20", 1000, "file names"};
+inline constexpr Limit kLaunchScriptBytes{"LAUNCH_SCRIPT_BYTES", "L-21", 1 * kMiB, "bytes"};
+inline constexpr Limit kExperimentNotesBytes{"EXPERIMENT_NOTES_BYTES", "L-22", 64 * 1024, "bytes"};
+inline constexpr Limit kExperimentTags{"EXPERIMENT_TAGS", "L-23", 100, "tags"};
 
 inline std::string variable_of(const Limit& limit) {
   return std::string("SORTIE_LIMIT_") + limit.name;

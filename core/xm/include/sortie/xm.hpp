@@ -16,6 +16,7 @@
 #ifndef SORTIE_XM_HPP
 #define SORTIE_XM_HPP
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -230,6 +231,7 @@ struct JobHandle {
   std::string role;  // the job's role in that app
   State state = State::kPending;
   std::string dryrun_json;  // with Options::dry_run: the scheduler's request (P-7); app is empty
+  std::string executable_digest;  // the packaged executable's content identity; may be empty
 };
 
 struct WorkUnit {
@@ -237,6 +239,9 @@ struct WorkUnit {
   int id = 0;  // from 1
   std::vector<JobHandle> jobs;
   State state = State::kPending;  // aggregated over its jobs
+  // What it was added with, by job: {"JOB": {"args": [...], "env_vars": {...}}}, its
+  // hyperparameters; empty for a unit of a dry run.
+  std::string args_json;
 };
 
 // Aggregated over work units: RUNNING (or PENDING) while any is active, then FAILED if any
@@ -255,6 +260,12 @@ struct Options {
   // add() asks each scheduler for its request (JobHandle::dryrun_json) and submits nothing; the
   // experiment and its work units are not recorded (its id reads 0).
   bool dry_run = false;
+  // The launcher script or experiment file, whose text is recorded with the experiment beside the
+  // command line and the launch directory's git state (Experiment::code_record); empty: none.
+  std::string launch_script;
+  // Process units run from the live launch directory, seeing edits made after the launch, rather
+  // than from the experiment's snapshot of it (docs/experiments.md).
+  bool live_workdir = false;
 };
 
 // A recorded experiment, as `sortie experiments list` shows it.
@@ -270,11 +281,19 @@ struct ExperimentSummary {
   std::vector<std::string> states;
   // Why its launch stopped short (docs/experiments.md, XF-27); empty when it did not.
   std::string partial_reason;
+  // How many work units are in each of `states`, in the same order.
+  std::vector<int64_t> state_counts;
+  // When its last job ended (ns since the epoch), once every work unit is terminal.
+  std::optional<int64_t> ended_at;
+  std::vector<std::string> tags;
 };
 
 // The newest `limit` experiments (0: all), newest first. Only jobs not yet terminal are asked of
 // their schedulers, so listing finished experiments loads no plugin.
 std::vector<ExperimentSummary> list_experiments(int limit, const Options& options = {});
+// Those that carry `tag`.
+std::vector<ExperimentSummary> list_experiments(int limit, const std::string& tag,
+                                                const Options& options = {});
 
 struct SessionBinding;
 
@@ -320,14 +339,37 @@ class Experiment {
   // interrupted (its process 1234 is gone)"), or empty when it did not.
   std::string partial_reason();
 
+  // Notes and tags (docs/experiments.md, "Notes and tags"), XManager's experiment annotations:
+  // read from the store, so what another process wrote shows. A tag is 1 to 64 characters of
+  // letters, digits and `_ . : / = @ + -`, starting with a letter, digit or `_`; notes are text
+  // (docs/limits.md L-22), tags at most L-23 per experiment. INVALID_ARGUMENT names the bad one.
+  std::string notes();
+  void set_notes(const std::string& notes);
+  std::vector<std::string> tags();  // sorted
+  void add_tags(const std::vector<std::string>& tags);
+  void remove_tags(const std::vector<std::string>& tags);
+  // `+TAG` and `-TAG` words, in order (`+x -x` leaves x out), in one store transaction: what
+  // `sortie experiments tag` and the dashboard take. A word of neither form is INVALID_ARGUMENT.
+  void edit_tags(const std::vector<std::string>& words);
+  // Notes (when given) and tag words together, both checked before either is written: a bad one
+  // changes nothing.
+  void annotate(const std::optional<std::string>& notes, const std::vector<std::string>& words);
+  // What its launch ran: a "sortie.code_record/1" JSON text (docs/experiments.md) with the
+  // command line, the launcher script's text and the launch directory's git commit, branch,
+  // uncommitted diff and untracked files; empty for one recorded before sortie kept it.
+  std::string code_record();
+
   // Current states, refreshed from the schedulers.
   std::vector<WorkUnit> work_units();
   // state_of(work_units()).
   State state();
-  // Waits until every work unit is terminal, or SIGINT/SIGTERM arrived where the caller installed
+  // Waits until every work unit is terminal, `timeout` passed (negative: no limit; then the state
+  // is not terminal) or SIGINT/SIGTERM arrived where the caller installed
   // session::install_interrupt_handlers(); returns the aggregated state.
-  State wait_until_complete();
-  // Cancels every job of every work unit.
+  State wait_until_complete(std::chrono::milliseconds timeout = std::chrono::milliseconds(-1));
+  // Requests the cancellation of every job of every work unit, one call per scheduler for them
+  // all (e.g. one scancel for a Slurm sweep), and returns once the schedulers accepted it; an
+  // Error names the apps that could not be cancelled (the others were).
   void cancel();
 
  private:

@@ -68,6 +68,8 @@ struct ExperimentRecord {
   int64_t created_at = 0;              // ns since epoch
   std::optional<LaunchMarker> launch;  // set while a launch is (or was, if it died) under way
   std::string partial_reason;          // why a launch stopped short; empty when none did
+  std::string notes;                   // free text a researcher wrote on it
+  std::vector<std::string> tags;       // sorted
 };
 
 // One job of a work unit: the role `role` of the app `handle`.
@@ -76,6 +78,7 @@ struct ExperimentJobRecord {
   std::string full_name;  // {experiment}_{work unit}_{job}
   std::string handle;
   std::string role;
+  std::string executable_digest;  // the packaged executable's content identity; may be empty
 };
 
 // The work unit an app runs jobs of, recorded with the app itself (record_submission) so that an
@@ -143,7 +146,12 @@ class AppStore {
   std::vector<AppEvent> events_after(int64_t after_id, int limit) const;
 
   // Experiments (store_experiments.cpp). Ids come from the store: 1, 2, ... per store.
-  int64_t create_experiment(const std::string& title, const std::string& launch_dir);
+  // One transaction records it with what its launch ran (`code_json`, sortie.code_record/1) and,
+  // when the first unit is launched with it, the launch's mark: no kill leaves an experiment that
+  // has neither units nor a mark (docs/experiments.md XF-27).
+  int64_t create_experiment(const std::string& title, const std::string& launch_dir,
+                            const std::optional<LaunchMarker>& launch = std::nullopt,
+                            const std::string& code_json = "");
   // Reserves the next work unit id of the experiment (1, 2, ...), atomically across processes.
   int reserve_work_unit(int64_t experiment_id, const std::string& args_json);
   // Marks `launch` as under way on the experiment; finish_launch clears the mark, recording
@@ -154,8 +162,17 @@ class AppStore {
   // experiment still carries `listed`'s mark: false, writing nothing, when since `listed` was
   // read its launcher finished the launch, or another process settled it.
   bool settle_launch(const ExperimentRecord& listed, const std::string& partial_reason);
+  // Replaces the experiment's notes; adds and removes tags (absent ones are ignored) in one
+  // transaction. Unknown experiment: Error(NOT_FOUND).
+  void set_experiment_notes(int64_t experiment_id, const std::string& notes);
+  void edit_experiment_tags(int64_t experiment_id, const std::vector<std::string>& add,
+                            const std::vector<std::string>& remove);
+  // What the experiment's launch ran, as create_experiment recorded it; empty for an experiment
+  // recorded before schema version 4.
+  std::string experiment_code(int64_t experiment_id) const;
   std::optional<ExperimentRecord> experiment(int64_t id) const;
-  std::vector<ExperimentRecord> experiments(int limit) const;           // newest first; 0 = all
+  // Newest first; 0 = all. A non-empty `tag` keeps the experiments that carry it.
+  std::vector<ExperimentRecord> experiments(int limit, const std::string& tag = "") const;
   std::vector<ExperimentRecord> launching_experiments() const;          // those with a launch mark
   std::vector<WorkUnitRecord> work_units(int64_t experiment_id) const;  // by id
 

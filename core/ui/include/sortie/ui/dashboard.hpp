@@ -15,7 +15,8 @@ namespace sortie::ui {
 struct DashboardOptions {
   std::string host = "127.0.0.1";
   int port = 8765;  // 0: any free port
-  bool allow_cancel = false;
+  // Cancels, notes and tags (`--allow-writes`); read-only without.
+  bool allow_writes = false;
   // Request workers; an event or log stream has a thread of its own while it is open, outside
   // them, within docs/limits.md L-16 and L-17.
   int threads = 64;

@@ -24,10 +24,13 @@ namespace sortie::xm {
 struct SessionBinding {
   // As Experiment::create and Experiment::get, over `session`, which must outlive the experiment.
   static Experiment create(session::Session& session, const std::string& title,
-                           const std::string& launch_dir);
+                           const std::string& launch_dir, const std::string& launch_script);
   static Experiment get(session::Session& session, int64_t id);
+  // Options::live_workdir for an experiment made by create (`sortie launch --live-workdir`).
+  static void use_live_workdir(Experiment& experiment);
   // As list_experiments.
-  static std::vector<ExperimentSummary> list(session::Session& session, int limit);
+  static std::vector<ExperimentSummary> list(session::Session& session, int limit,
+                                             const std::string& tag = "");
 
  private:
   friend class Experiment;

@@ -1,10 +1,10 @@
-#include "work_unit_args.hpp"
-
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <sortie/core/secret_env.hpp>
+#include <sortie/session/work_unit_args.hpp>
 
-namespace sortie::ui {
+namespace sortie::session {
 namespace {
 
 using Values = std::vector<std::pair<std::string, std::string>>;
@@ -39,8 +39,10 @@ Values job_values(const rapidjson::Value& job) {
       env != job.MemberEnd() && env->value.IsObject()) {
     for (const auto& variable : env->value.GetObject()) {
       if (variable.value.IsString()) {
-        values.emplace_back("$" + std::string(variable.name.GetString()),
-                            variable.value.GetString());
+        const std::string name = variable.name.GetString();
+        values.emplace_back("$" + name, core::is_secret_env_name(name)
+                                            ? std::string(core::kMaskedSecret)
+                                            : std::string(variable.value.GetString()));
       }
     }
   }
@@ -77,4 +79,12 @@ std::vector<std::pair<std::string, std::string>> hyperparameters_of(const std::s
   return merged;
 }
 
-}  // namespace sortie::ui
+std::string hyperparameters_text(const std::string& args_json) {
+  std::string text;
+  for (const auto& [name, value] : hyperparameters_of(args_json)) {
+    text += (text.empty() ? "" : " ") + (name == "args" ? value : name + "=" + value);
+  }
+  return text;
+}
+
+}  // namespace sortie::session
