@@ -19,7 +19,9 @@
 #include "commands.hpp"
 #include "durations.hpp"
 #include "experiment_diff.hpp"
+#include "experiment_wait.hpp"
 #include "printable.hpp"
+#include "unit_list.hpp"
 
 namespace po = boost::program_options;
 
@@ -32,7 +34,8 @@ constexpr const char* kUsage =
     "       sortie experiments note ID TEXT       (TEXT - reads stdin)\n"
     "       sortie experiments tag ID [+TAG | -TAG]...\n"
     "       sortie experiments diff ID1 ID2\n"
-    "       sortie experiments cancel ID [--timeout SECONDS]\n";
+    "       sortie experiments cancel ID [--timeout SECONDS]\n"
+    "       sortie experiments rerun ID (--failed | --cancelled | --units 3,7-9)... [--wait]\n";
 
 int64_t experiment_id(const std::string& text) {
   size_t used = 0;
@@ -124,12 +127,20 @@ int list(session::Session& ctx, const Args& args) {
 void print_units(const std::vector<xm::WorkUnit>& units) {
   for (const xm::WorkUnit& unit : units) {
     const std::string settings = session::hyperparameters_text(unit.args_json);
-    std::printf("work unit %d: %s%s%s\n", unit.id, xm::to_string(unit.state),
+    // The attempt shows once there is more than one: a unit that ran once reads as before.
+    const std::string attempt =
+        unit.attempt > 1 ? " (attempt " + std::to_string(unit.attempt) + ")" : "";
+    std::printf("work unit %d: %s%s%s%s\n", unit.id, xm::to_string(unit.state), attempt.c_str(),
                 settings.empty() ? "" : "  ", printable(settings).c_str());
     for (const xm::JobHandle& job : unit.jobs) {
       std::printf("  %-28s %-10s %s (role %s)\n", printable(job.name).c_str(),
                   xm::to_string(job.state), printable(job.app).c_str(),
                   printable(job.role).c_str());
+    }
+    for (const xm::JobHandle& job : unit.earlier_jobs) {
+      std::printf("  %-28s %-10s %s (role %s, attempt %d)\n", printable(job.name).c_str(),
+                  xm::to_string(job.state), printable(job.app).c_str(), printable(job.role).c_str(),
+                  job.attempt);
     }
   }
 }
@@ -183,6 +194,13 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
       out.begin_object().key("name").string(job.name).key("state").string(xm::to_string(job.state));
       out.key("app").string(job.app).key("role").string(job.role);
       out.key("executable_digest").string(job.executable_digest).end_object();
+    }
+    out.end_array().key("attempt").number(static_cast<int64_t>(unit.attempt));
+    out.key("earlier_attempts").begin_array();
+    for (const xm::JobHandle& job : unit.earlier_jobs) {
+      out.begin_object().key("attempt").number(static_cast<int64_t>(job.attempt));
+      out.key("name").string(job.name).key("state").string(xm::to_string(job.state));
+      out.key("app").string(job.app).key("role").string(job.role).end_object();
     }
     out.end_array().end_object();
   }
@@ -264,6 +282,51 @@ int cancel(session::Session& ctx, const Args& args) {
   return kExitOk;
 }
 
+// `experiments rerun ID --failed|--cancelled|--units LIST [--wait]`: the selected units run again
+// as their next attempt, as recorded (docs/experiments.md XF-34).
+int rerun(session::Session& ctx, const Args& args) {
+  xm::RerunSelection selection;
+  std::string units;
+  bool missing = false;
+  ExperimentWait waiting;
+  po::options_description desc("experiments rerun options");
+  desc.add_options()("help,h", "show this help")("failed", po::bool_switch(&selection.failed),
+                                                 "the units that FAILED")(
+      "cancelled", po::bool_switch(&selection.cancelled), "the units that were CANCELLED")(
+      "units", po::value(&units), "these units: ids and ranges, e.g. 3,7-9")(
+      "missing", po::bool_switch(&missing),
+      "the units an interrupted launch never launched (not supported yet)");
+  waiting.add_options(desc);
+  po::variables_map vm;
+  const auto id_text = parse_positional_command(
+      "usage: sortie experiments rerun ID (--failed | --cancelled | --units 3,7-9)... [--wait]",
+      desc, "ID", args, vm);
+  if (!id_text) return kExitOk;
+  if (missing) {
+    throw core::Error::invalid_argument(
+        "--missing is not supported yet: the units an interrupted launch never reached have no "
+        "recorded jobs to run again; launch them anew (`sortie launch`)");
+  }
+  if (!units.empty()) selection.units = parse_unit_list(units);
+  if (!selection.failed && !selection.cancelled && selection.units.empty()) {
+    throw core::Error::invalid_argument(
+        "experiments rerun: say which work units to run again: --failed, --cancelled or --units "
+        "3,7-9");
+  }
+  waiting.check(vm);
+  std::optional<xm::Experiment> experiment = recorded_experiment(ctx, *id_text);
+  if (!experiment) return kExitAppNotSucceeded;
+  for (const xm::WorkUnit& unit : experiment->rerun(selection)) {
+    for (const xm::JobHandle& job : unit.jobs) {
+      std::printf("  work unit %d (attempt %d): %s %s\n", unit.id, unit.attempt,
+                  printable(job.name).c_str(), printable(job.app).c_str());
+    }
+  }
+  std::fflush(stdout);
+  if (!waiting.wait) return kExitOk;
+  return wait_for_experiment(*experiment, waiting.timeout_s, "sortie experiments rerun");
+}
+
 // At most `max_bytes` of stdin: enough to tell a text past its limit, never more.
 std::string read_stdin(size_t max_bytes) {
   std::string text;
@@ -328,11 +391,12 @@ int cmd_experiments(session::Session& ctx, const Args& args) {
   if (args[0] == "list") return list(ctx, rest);
   if (args[0] == "show") return show(ctx, rest);
   if (args[0] == "cancel") return cancel(ctx, rest);
+  if (args[0] == "rerun") return rerun(ctx, rest);
   if (args[0] == "note") return note(ctx, rest);
   if (args[0] == "diff") return diff(ctx, rest);
   if (args[0] == "tag") return tag(ctx, rest);
   throw core::Error::invalid_argument("unknown experiments command '" + args[0] +
-                                      "'; expected list, show, cancel, note, tag or diff");
+                                      "'; expected list, show, cancel, rerun, note, tag or diff");
 }
 
 }  // namespace sortie::cli

@@ -1,15 +1,13 @@
 // `sortie launch FILE`: runs an experiment file (docs/experiments.md) through the launch API of
 // sortie/xm.hpp (core::launch_experiment_file) and prints what it launched. A thin client.
 #include <boost/program_options.hpp>
-#include <chrono>
 #include <cstdio>
-#include <sortie/core/error.hpp>
 #include <sortie/core/experiment_file_launch.hpp>
-#include <sortie/session/app_waiter.hpp>
 #include <sortie/xm/session_binding.hpp>
 
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "experiment_wait.hpp"
 #include "launch_script.hpp"
 #include "printable.hpp"
 
@@ -19,16 +17,12 @@ namespace sortie::cli {
 
 int cmd_launch(session::Session& ctx, const Args& args) {
   if (names_launch_script(args)) return run_launch_script(ctx, args);
-  bool wait = false;
+  ExperimentWait waiting;
   bool live_workdir = false;
-  double timeout_s = kDefaultWaitForAppsS;
   po::options_description desc("launch options");
-  desc.add_options()("help,h", "show this help")(
-      "wait", po::bool_switch(&wait),
-      "wait until every work unit is done; exit 0 only if all succeeded")(
-      "timeout", po::value(&timeout_s),
-      "with --wait: seconds to wait at most (default 86400, a day); running out leaves the work "
-      "units running and exits 3")(
+  desc.add_options()("help,h", "show this help");
+  waiting.add_options(desc);
+  desc.add_options()(
       "live-workdir", po::bool_switch(&live_workdir),
       "run process units from the live launch directory, not from its snapshot taken at launch "
       "(the file's live_workdir: true)");
@@ -41,13 +35,7 @@ int cmd_launch(session::Session& ctx, const Args& args) {
       "launch script FILE.py)",
       args, vm);
   if (!path) return kExitOk;
-  if (vm.count("timeout") != 0 && !wait) {
-    throw core::Error::invalid_argument(
-        "--timeout bounds the wait of --wait; add --wait, or drop --timeout");
-  }
-  if (timeout_s < 0) throw core::Error::invalid_argument("--timeout must be 0 or more seconds");
-  // Like `run --wait`: SIGINT/SIGTERM while waiting cancels what was launched.
-  if (wait) session::install_interrupt_handlers();
+  waiting.check(vm);
 
   const core::ExperimentFile file = core::read_experiment_file(*path);
   xm::Experiment experiment = xm::SessionBinding::create(ctx, file.title, file.launch_dir, *path);
@@ -82,26 +70,8 @@ int cmd_launch(session::Session& ctx, const Args& args) {
                  error.what(), launched, static_cast<long long>(experiment.id()));
     return kExitBackend;
   }
-  if (!wait) return kExitOk;
-  const xm::State state = experiment.wait_until_complete(
-      std::chrono::milliseconds(static_cast<int64_t>(timeout_s * 1000)));
-  if (const int signal = session::interrupted(); signal != 0) {
-    std::fprintf(stderr, "sortie launch: interrupted by signal %d: cancelling experiment %lld\n",
-                 signal, static_cast<long long>(experiment.id()));
-    experiment.cancel();
-    return kExitInterrupted;
-  }
-  if (state == xm::State::kPending || state == xm::State::kRunning) {
-    std::fprintf(stderr,
-                 "sortie launch: experiment %lld is still %s after --timeout %g s; its work units "
-                 "keep running (`sortie experiments cancel %lld` stops them)\n",
-                 static_cast<long long>(experiment.id()), xm::to_string(state), timeout_s,
-                 static_cast<long long>(experiment.id()));
-    return kExitBackend;
-  }
-  std::printf("experiment %lld %s\n", static_cast<long long>(experiment.id()),
-              xm::to_string(state));
-  return state == xm::State::kSucceeded ? kExitOk : kExitAppNotSucceeded;
+  if (!waiting.wait) return kExitOk;
+  return wait_for_experiment(experiment, waiting.timeout_s, "sortie launch");
 }
 
 }  // namespace sortie::cli

@@ -52,9 +52,13 @@ std::string Launcher::fetch_images(const core::AppDef& app, const std::string& p
 }
 
 DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
+  return dryrun_recorded(
+      plan, core::resolve_runopts(scheduler_.declared_run_options(), plan.raw_cfg, plan.scheduler));
+}
+
+DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string& cfg_json) {
   DryRunResult result;
-  const auto opts = scheduler_.declared_run_options();
-  result.cfg_json = core::resolve_runopts(opts, plan.raw_cfg, plan.scheduler);
+  result.cfg_json = cfg_json;
 
   std::string images;
   const rapidjson::Document cfg = parse_object(result.cfg_json, "resolved run options");

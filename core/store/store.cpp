@@ -161,7 +161,8 @@ void insert_experiment_jobs(sqlite3* db, const std::string& path, const std::str
   Statement insert(
       db, path,
       "INSERT INTO experiment_jobs (experiment_id, work_unit_id, job_name, "
-      "full_name, handle, role, executable_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      "full_name, handle, role, executable_digest, attempt) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+      "?8)",
       action);
   for (const ExperimentJobRecord& job : unit.jobs) {
     insert.bind(1, unit.experiment_id)
@@ -171,6 +172,7 @@ void insert_experiment_jobs(sqlite3* db, const std::string& path, const std::str
         .bind(5, handle)
         .bind(6, job.role)
         .bind(7, job.executable_digest)
+        .bind(8, int64_t{job.attempt})
         .run();
     insert.reset();
   }

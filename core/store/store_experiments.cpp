@@ -1,4 +1,4 @@
-// The experiment tables of the app store (schema versions 2 to 4, store_schema.cpp).
+// The experiment tables of the app store (schema versions 2 to 5, store_schema.cpp).
 #include <algorithm>
 #include <sortie/core/error.hpp>
 #include <sortie/core/store.hpp>
@@ -247,9 +247,9 @@ std::vector<WorkUnitRecord> AppStore::work_units(int64_t experiment_id) const {
       units.push_back(std::move(unit));
     }
     Statement jobs(db_, path_,
-                   "SELECT work_unit_id, job_name, full_name, handle, role, executable_digest "
-                   "FROM experiment_jobs "
-                   "WHERE experiment_id = ?1 ORDER BY work_unit_id, rowid",
+                   "SELECT work_unit_id, job_name, full_name, handle, role, executable_digest, "
+                   "attempt, MAX(attempt) OVER (PARTITION BY work_unit_id) FROM experiment_jobs "
+                   "WHERE experiment_id = ?1 ORDER BY work_unit_id, attempt, rowid",
                    action);
     jobs.bind(1, experiment_id);
     size_t unit = 0;
@@ -257,8 +257,10 @@ std::vector<WorkUnitRecord> AppStore::work_units(int64_t experiment_id) const {
       const int work_unit_id = static_cast<int>(jobs.integer(0));
       while (unit < units.size() && units[unit].work_unit_id < work_unit_id) ++unit;
       if (unit == units.size()) break;
-      units[unit].jobs.push_back(
-          {jobs.text(1), jobs.text(2), jobs.text(3), jobs.text(4), jobs.text(5)});
+      const int attempt = static_cast<int>(jobs.integer(6));
+      (attempt == jobs.integer(7) ? units[unit].jobs : units[unit].earlier_jobs)
+          .push_back(
+              {jobs.text(1), jobs.text(2), jobs.text(3), jobs.text(4), jobs.text(5), attempt});
     }
   });
   return units;

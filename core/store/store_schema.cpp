@@ -116,6 +116,29 @@ CREATE TABLE experiment_tags (
 CREATE INDEX experiment_tags_by_tag ON experiment_tags (tag, experiment_id);
 ALTER TABLE experiment_jobs ADD COLUMN executable_digest TEXT NOT NULL DEFAULT '';
 )sql",
+    // 5: a work unit re-run is a new attempt of its jobs, the earlier attempts' apps kept on record
+    // (docs/experiments.md, "Re-running work units"); the primary key gains the attempt, which
+    // SQLite cannot alter in place, so the table is rebuilt in the order it had.
+    R"sql(
+CREATE TABLE experiment_jobs_by_attempt (
+  experiment_id INTEGER NOT NULL,
+  work_unit_id INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  job_name TEXT NOT NULL,
+  full_name TEXT NOT NULL,
+  handle TEXT NOT NULL REFERENCES apps (handle),
+  role TEXT NOT NULL,
+  executable_digest TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (experiment_id, work_unit_id, attempt, job_name),
+  FOREIGN KEY (experiment_id, work_unit_id) REFERENCES work_units ON DELETE CASCADE
+);
+INSERT INTO experiment_jobs_by_attempt (experiment_id, work_unit_id, attempt, job_name, full_name,
+                                        handle, role, executable_digest)
+  SELECT experiment_id, work_unit_id, 1, job_name, full_name, handle, role, executable_digest
+  FROM experiment_jobs ORDER BY rowid;
+DROP TABLE experiment_jobs;
+ALTER TABLE experiment_jobs_by_attempt RENAME TO experiment_jobs;
+)sql",
 };
 
 struct Marks {

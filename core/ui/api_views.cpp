@@ -130,7 +130,10 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, c
       out.key(name).string(value);
     }
     out.end_object().key("overrides").raw(unit->args_json.empty() ? "{}" : unit->args_json);
-    out.key("state").string(unit_state(store, *unit)).key("jobs").begin_array();
+    out.key("state").string(unit_state(store, *unit));
+    // Its first attempt until it launched (Experiment::rerun adds the others).
+    out.key("attempt").number(int64_t{unit->jobs.empty() ? 1 : unit->jobs.front().attempt});
+    out.key("jobs").begin_array();
     for (const core::ExperimentJobRecord& job : unit->jobs) {
       const auto record = store.get(job.handle);
       if (record) {

@@ -253,11 +253,60 @@ class Experiment::Impl {
       launched[u].args_json = unit_args[u];
       for (const xm_impl::LaunchedJob& job : launched_units[u]) {
         launched[u].jobs.push_back({job.record.full_name, job.record.handle, job.record.role,
-                                    State::kPending, job.dryrun_json,
-                                    job.record.executable_digest});
+                                    State::kPending, job.dryrun_json, job.record.executable_digest,
+                                    job.record.attempt});
       }
     }
     return launched;
+  }
+
+  // The recorded units `selection` picks, refusing those still running and ids it does not have.
+  std::vector<core::WorkUnitRecord> rerun_units(const RerunSelection& selection) {
+    std::set<int> listed(selection.units.begin(), selection.units.end());
+    std::map<int, State> states;
+    for (const WorkUnit& unit : refresh()) states[unit.id] = unit.state;
+    std::string missing;
+    for (int id : listed) {
+      if (states.count(id) == 0) missing += (missing.empty() ? "" : ", ") + std::to_string(id);
+    }
+    if (!missing.empty()) {
+      throw core::Error::not_found("experiment " + std::to_string(id_) + " has no work unit " +
+                                   missing + " (see `sortie experiments show " +
+                                   std::to_string(id_) + "`)");
+    }
+    std::vector<core::WorkUnitRecord> picked;
+    std::string running;
+    for (const core::WorkUnitRecord& record : ctx_.records().work_units(id_)) {
+      const State state = states[record.work_unit_id];
+      const bool selected = listed.count(record.work_unit_id) != 0 ||
+                            (selection.failed && state == State::kFailed) ||
+                            (selection.cancelled && state == State::kCancelled);
+      if (!selected) continue;
+      if (state == State::kPending || state == State::kRunning || state == State::kUnknown) {
+        running += (running.empty() ? "" : ", ") + std::to_string(record.work_unit_id) + " (" +
+                   to_string(state) + ")";
+        continue;
+      }
+      if (record.jobs.empty()) {
+        throw core::Error::not_found(
+            "work unit " + std::to_string(record.work_unit_id) +
+            " never launched, so there is nothing recorded to run again (rerun --missing, which "
+            "would launch it, is not supported yet)");
+      }
+      picked.push_back(record);
+    }
+    if (!running.empty()) {
+      throw core::Error::invalid_argument(
+          "work unit " + running + " of experiment " + std::to_string(id_) +
+          " has not ended: a unit runs again only once it is over (wait for it, or `sortie "
+          "experiments cancel " +
+          std::to_string(id_) + "`)");
+    }
+    if (picked.empty()) {
+      throw core::Error::invalid_argument("no work unit of experiment " + std::to_string(id_) +
+                                          " matches the selection; nothing to run again");
+    }
+    return picked;
   }
 
   // The experiment's snapshot of its launch directory: one for all its units, the one recorded
@@ -269,6 +318,18 @@ class Experiment::Impl {
     }
     if (!snapshot_) snapshot_ = take_workdir_snapshot(recorded_id(), launch_dir_);
     return snapshot_->root;
+  }
+
+  // The job with the state last recorded of its app: an earlier attempt's, which has ended.
+  JobHandle as_recorded(const core::ExperimentJobRecord& job) {
+    const std::optional<core::AppStatus> status = ctx_.records().last_status(job.handle);
+    return {job.full_name,
+            job.handle,
+            job.role,
+            status ? state_of(status->state) : State::kUnknown,
+            "",
+            job.executable_digest,
+            job.attempt};
   }
 
   // Every recorded work unit with its jobs' current states (asked of their schedulers).
@@ -292,9 +353,13 @@ class Experiment::Impl {
           known = by_handle.emplace(job.handle, status ? state_of(status->state) : State::kUnknown)
                       .first;
         }
-        unit.jobs.push_back(
-            {job.full_name, job.handle, job.role, known->second, "", job.executable_digest});
+        unit.jobs.push_back({job.full_name, job.handle, job.role, known->second, "",
+                             job.executable_digest, job.attempt});
+        unit.attempt = job.attempt;
         states.push_back(known->second);
+      }
+      for (const core::ExperimentJobRecord& job : record.earlier_jobs) {
+        unit.earlier_jobs.push_back(as_recorded(job));
       }
       // A work unit whose launch failed has no jobs: it never ran.
       unit.state = states.empty() ? State::kFailed : aggregate(states);
@@ -521,6 +586,29 @@ std::string Experiment::code_record() {
 }
 
 std::vector<WorkUnit> Experiment::work_units() { return impl_->refresh(); }
+
+std::vector<WorkUnit> Experiment::rerun(const RerunSelection& selection) {
+  const std::vector<core::WorkUnitRecord> units = impl_->rerun_units(selection);
+  const auto launched_units = xm_impl::relaunch_work_units(impl_->ctx_, units);
+  std::vector<WorkUnit> launched(units.size());
+  for (size_t u = 0; u < units.size(); ++u) {
+    launched[u].experiment_id = impl_->id_;
+    launched[u].id = units[u].work_unit_id;
+    launched[u].args_json = units[u].args_json;
+    launched[u].attempt = units[u].jobs.front().attempt + 1;
+    for (const auto* attempts : {&units[u].earlier_jobs, &units[u].jobs}) {
+      for (const core::ExperimentJobRecord& job : *attempts) {
+        launched[u].earlier_jobs.push_back(impl_->as_recorded(job));
+      }
+    }
+    for (const xm_impl::LaunchedJob& job : launched_units[u]) {
+      launched[u].jobs.push_back({job.record.full_name, job.record.handle, job.record.role,
+                                  State::kPending, job.dryrun_json, job.record.executable_digest,
+                                  job.record.attempt});
+    }
+  }
+  return launched;
+}
 
 State state_of(const std::vector<WorkUnit>& units) {
   std::vector<State> states;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <sortie/core/error.hpp>
+#include <sortie/core/model_json.hpp>
 #include <sortie/core/runopts.hpp>
 #include <sortie/core/xm_jobs.hpp>
 #include <sortie/core/xm_resources.hpp>
@@ -279,20 +280,11 @@ std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::str
   return prepared;
 }
 
-}  // namespace
-
-std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
-                                                        const std::string& session,
-                                                        const std::vector<WorkUnitJobs>& units,
-                                                        const RunDirectory& run_directory) {
-  DeclaredOptions declared(ctx, session);
-  std::vector<PreparedApp> apps;
-  for (size_t u = 0; u < units.size(); ++u) {
-    for (PreparedApp& app : prepare_work_unit(ctx, session, declared, units[u], u, run_directory)) {
-      apps.push_back(std::move(app));
-    }
-  }
-  std::vector<std::vector<LaunchedJob>> launched(units.size());
+// Submits the dry-run apps; the apps of each scheduler instance go in one schedule_batch when it
+// offers one, else one by one. Returns each unit's jobs.
+std::vector<std::vector<LaunchedJob>> submit(session::Session& ctx, std::vector<PreparedApp>& apps,
+                                             size_t unit_count, bool dry_run) {
+  std::vector<std::vector<LaunchedJob>> launched(unit_count);
   // The store has the jobs already: the Launcher records them with the app, before submitting.
   const auto add_launched = [&](size_t i, const std::string& handle) {
     for (core::ExperimentJobRecord& job : apps[i].records) {
@@ -300,18 +292,17 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
       launched[apps[i].unit].push_back({job, apps[i].dry.dryrun_json});
     }
   };
-  const bool dry_run = !units.empty() && units.front().dry_run;
-  // The apps of each scheduler go in one schedule_batch when it offers one, else one by one.
   std::map<std::string, std::vector<size_t>> by_scheduler;
   for (size_t i = 0; i < apps.size(); ++i) {
     if (dry_run) {
       add_launched(i, "");
     } else {
-      by_scheduler[apps[i].plan.scheduler].push_back(i);
+      by_scheduler[apps[i].plan.scheduler + "://" + apps[i].plan.session].push_back(i);
     }
   }
   for (const auto& [name, members] : by_scheduler) {
-    auto scheduler = ctx.scheduler(name, session);
+    const session::LaunchPlan& first = apps[members.front()].plan;
+    auto scheduler = ctx.scheduler(first.scheduler, first.session);
     session::Launcher launcher(ctx, *scheduler);
     if (members.size() > 1 && scheduler->can_schedule_batch()) {
       std::vector<session::LaunchPlan> plans;
@@ -327,6 +318,62 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
     }
   }
   return launched;
+}
+
+// The app `handle` as recorded, dry-run again as the next attempt of the unit's jobs it runs.
+PreparedApp prepare_recorded_app(session::Session& ctx, const core::WorkUnitRecord& unit,
+                                 size_t unit_index, const std::string& handle) {
+  const std::optional<core::AppRecord> record = ctx.records().get(handle);
+  if (!record || record->appdef_json.empty()) {
+    throw core::Error::not_found("work unit " + std::to_string(unit.work_unit_id) + ": app " +
+                                 handle + " is no longer in the store, so it cannot run again");
+  }
+  PreparedApp app;
+  app.unit = unit_index;
+  app.plan.app = core::appdef_from_json(record->appdef_json, handle);
+  app.plan.scheduler = record->scheduler;
+  app.plan.session = record->session;
+  for (const core::ExperimentJobRecord& job : unit.jobs) {
+    if (job.handle != handle) continue;
+    core::ExperimentJobRecord& next = app.records.emplace_back(job);
+    next.handle.clear();
+    ++next.attempt;
+  }
+  app.plan.work_unit = core::WorkUnitLink{unit.experiment_id, unit.work_unit_id, app.records};
+  auto scheduler = ctx.scheduler(app.plan.scheduler, app.plan.session);
+  app.dry = session::Launcher(ctx, *scheduler)
+                .dryrun_recorded(app.plan, record->cfg_json.empty() ? "{}" : record->cfg_json);
+  return app;
+}
+
+}  // namespace
+
+std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
+                                                        const std::string& session,
+                                                        const std::vector<WorkUnitJobs>& units,
+                                                        const RunDirectory& run_directory) {
+  DeclaredOptions declared(ctx, session);
+  std::vector<PreparedApp> apps;
+  for (size_t u = 0; u < units.size(); ++u) {
+    for (PreparedApp& app : prepare_work_unit(ctx, session, declared, units[u], u, run_directory)) {
+      apps.push_back(std::move(app));
+    }
+  }
+  return submit(ctx, apps, units.size(), !units.empty() && units.front().dry_run);
+}
+
+std::vector<std::vector<LaunchedJob>> relaunch_work_units(
+    session::Session& ctx, const std::vector<core::WorkUnitRecord>& units) {
+  std::vector<PreparedApp> apps;
+  for (size_t u = 0; u < units.size(); ++u) {
+    std::set<std::string> handles;
+    for (const core::ExperimentJobRecord& job : units[u].jobs) {
+      if (handles.insert(job.handle).second) {
+        apps.push_back(prepare_recorded_app(ctx, units[u], u, job.handle));
+      }
+    }
+  }
+  return submit(ctx, apps, units.size(), false);
 }
 
 }  // namespace sortie::xm_impl

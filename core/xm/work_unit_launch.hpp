@@ -44,6 +44,13 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
                                                         const std::vector<WorkUnitJobs>& units,
                                                         const RunDirectory& run_directory);
 
+// Submits each app of the recorded units' latest attempts (`jobs`) again as their next attempt: the
+// recorded app (roles, args, env, executables) with the run options it resolved, dry-run again for
+// a fresh app id, and batched per scheduler as launch_work_units does (one Slurm job array).
+// Returns each unit's new jobs.
+std::vector<std::vector<LaunchedJob>> relaunch_work_units(
+    session::Session& ctx, const std::vector<core::WorkUnitRecord>& units);
+
 }  // namespace sortie::xm_impl
 
 #endif  // SORTIE_XM_WORK_UNIT_LAUNCH_HPP

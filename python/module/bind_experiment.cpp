@@ -130,6 +130,18 @@ void bind_experiment(py::module_& module) {
              }
              return work_units_to_python(added);
            })
+      // Experiment::rerun: the selected units as their next attempt (docs/experiments.md XF-34).
+      .def(
+          "rerun",
+          [](xm::Experiment& self, bool failed, bool cancelled, const std::vector<int>& units) {
+            std::vector<xm::WorkUnit> rerun;
+            {
+              py::gil_scoped_release release;
+              rerun = self.rerun({failed, cancelled, units});
+            }
+            return work_units_to_python(rerun);
+          },
+          py::arg("failed"), py::arg("cancelled"), py::arg("units"))
       .def("work_units",
            [](xm::Experiment& self) {
              std::vector<xm::WorkUnit> units;

@@ -145,6 +145,10 @@ py::dict work_unit_to_python(const xm::WorkUnit& unit) {
   result["state"] = xm::to_string(unit.state);
   result["jobs"] = jobs;
   result["args_json"] = unit.args_json;
+  result["attempt"] = unit.attempt;
+  py::list earlier_apps;
+  for (const xm::JobHandle& job : unit.earlier_jobs) earlier_apps.append(job.app);
+  result["earlier_apps"] = earlier_apps;
   return result;
 }
 

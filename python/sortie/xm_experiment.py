@@ -87,6 +87,9 @@ class WorkUnit:
         self._experiment = experiment
         self.experiment_id = unit['experiment_id']
         self.work_unit_id = unit['id']
+        # 1, then one more per rerun(); the apps of the attempts before stay on record.
+        self.attempt = unit['attempt']
+        self.earlier_handles = list(unit['earlier_apps'])
         self.handles = sorted({job['app'] for job in unit['jobs'] if job['app']})
         # The jobs of a group share one app, so one request (in order, each once).
         self.dryrun_requests = list(dict.fromkeys(
@@ -146,6 +149,11 @@ class WorkUnit:
                              'the state its scheduler reports; stop() cancels the jobs')
         for handle in self.handles:
             self._experiment._runner.cancel(handle, message or 'stopped from Python')
+
+    def rerun(self):
+        """Runs this work unit again, as recorded, as its next attempt (docs/experiments.md
+        XF-34); returns the WorkUnit of the new attempt. Refused (ValueError) while it runs."""
+        return self._experiment.rerun(units=[self.work_unit_id])[0]
 
     def __repr__(self):
         return f'WorkUnit({self.experiment_unit_name})'
@@ -280,6 +288,22 @@ class Experiment:
             for unit in self._native.work_units():
                 self._units.setdefault(unit['id'], WorkUnit(self, unit))
         return dict(self._units)
+
+    def rerun(self, failed=False, cancelled=False, units=None):
+        """Runs recorded work units again, each as its next attempt with its recorded args, env
+        and executables (docs/experiments.md XF-34): those that FAILED (`failed`), were CANCELLED
+        (`cancelled`) or are listed by id (`units`), batched per scheduler (one Slurm job array).
+        Returns the new attempts' WorkUnits, which work_units() gives from then on. A unit still
+        running or a selection of none raise ValueError; an unknown id sortie.Error."""
+        if self._dry_run:
+            raise ValueError('Experiment.rerun: a dry run records no work units to run again')
+        rerun = [WorkUnit(self, unit) for unit in self._native.rerun(
+            failed=bool(failed), cancelled=bool(cancelled), units=list(units or []))]
+        by_id = {work_unit.work_unit_id: work_unit for work_unit in rerun}
+        self._units.update(by_id)
+        # Leaving the `with` block waits for the latest attempts, not the ones that ended.
+        self._local_units = [by_id.get(unit.work_unit_id, unit) for unit in self._local_units]
+        return rerun
 
     def package(self, packageables=()):
         packageables = list(packageables)

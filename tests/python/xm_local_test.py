@@ -110,6 +110,43 @@ class LocalLaunchTest(support.ScratchTestCase):
         listed = self.run_command('sortie', 'experiments', 'list', '--json').stdout
         self.assertEqual(json.loads(listed)['experiments'], [])
 
+    def test_rerun_runs_the_failed_unit_again_as_its_second_attempt(self):
+        # Issue 23: experiment.rerun(failed=True) and work_unit.rerun(), in the `with` block.
+        marker = os.path.join(self.scratch, 'marker')
+        output = os.path.join(self.scratch, 'ran.txt')
+        open(marker, 'w').close()
+        program = os.path.join(self.scratch, 'seeded.sh')
+        with open(program, 'w') as source:
+            source.write(f'#!/bin/sh\ncase "$*" in *--seed=2*) [ -e {marker} ] && exit 1 ;; esac\n'
+                         f'echo "$*" >>{output}\n')
+        os.chmod(program, 0o755)
+        result, shown = self.launch_block(program, [], [
+            'units = experiment.add(job, args=[{"args": {"seed": s}} for s in (1, 2, 3)])',
+            'for unit in units:',
+            '    try:',
+            '        unit.wait_until_complete()',
+            '    except xm.ExperimentUnitFailedError as error:',
+            '        print(error)',
+            f'os.remove({marker!r})',
+            '[again] = experiment.rerun(failed=True)',
+            'print(again.work_unit_id, again.attempt, again.earlier_handles == units[1].handles)',
+            'again.wait_until_complete()',
+            'print(again.get_status().state)',
+            'print(units[0].rerun().attempt)',
+            'try:',
+            '    experiment.rerun(units=[7])',
+            'except Exception as error:',
+            '    print(type(error).__name__)'])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.splitlines(), [
+            'work unit 1_2 ended FAILED (see `sortie experiments show 1`)',
+            '2 2 True', 'SUCCEEDED', '2', 'Error'])
+        self.assertEqual([unit['attempt'] for unit in shown['work_units']], [2, 2, 1])
+        self.assertEqual(shown['state'], 'SUCCEEDED')
+        with open(output) as lines:
+            self.assertEqual(sorted(lines.read().splitlines()),
+                             ['--seed=1', '--seed=1', '--seed=2', '--seed=3'])
+
     def test_script_runs_with_debian_python_and_its_arguments(self):
         script = os.path.join(self.scratch, 'where.py')
         with open(script, 'w') as source:

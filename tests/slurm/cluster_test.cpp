@@ -7,6 +7,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -831,6 +832,57 @@ TEST_F(SlurmSweep, APendingArrayTaskCancelledReadsCancelled) {
   EXPECT_EQ(json_string_member(status, "state"), "CANCELLED") << status;
   const std::string unit1 = shell("jq -r '.work_units[0].jobs[0].app' " + json);
   EXPECT_EQ(json_string_member(status_json(unit1), "state"), "PENDING");
+}
+
+// Issue 23: re-running the 2 failed units of a 6-unit sweep (they fail while a marker file
+// exists) is one more sbatch, of a 2-task array; each unit runs again with its own args as
+// attempt 2, and the first attempt's log stays readable.
+TEST_F(SlurmSweep, ARerunOfTwoUnitsIsOneArrayJob) {
+  const std::string marker = sandbox_.write_file("marker", "");
+  const SweepLaunch launch =
+      launch_sweep("#!/bin/sh\ncase \"$SORTIE_WORK_UNIT_ID\" in 3|5) [ -e " + marker +
+                       " ] && { echo \"failed $1\"; exit 1; } ;; esac\necho \"ran $1\"\n",
+                   "array_parallelism: 6", "1, 2, 3, 4, 5, 6");
+  ASSERT_EQ(launch.result.exit_code, 0) << launch.result.out << launch.result.err;
+  ASSERT_EQ(launch.sbatch_calls.size(), 1u);
+  ASSERT_FALSE(array_job_of(launch.sbatch_calls[0]).empty());
+  std::string id = launch.result.out.substr(launch.result.out.find(' ') + 1);
+  id = id.substr(0, id.find(' '));
+  const auto show = [&](const std::string& filter) {
+    const std::string json = sandbox_.write_file(
+        "show.json", sandbox_.sortie({"experiments", "show", id, "--json"}, env_).out);
+    return shell("jq -r '" + filter + "' " + json);
+  };
+  std::string states;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    states = show("[.work_units[].state] | join(\" \")");
+    if (states == "SUCCEEDED SUCCEEDED FAILED SUCCEEDED FAILED SUCCEEDED") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  ASSERT_EQ(states, "SUCCEEDED SUCCEEDED FAILED SUCCEEDED FAILED SUCCEEDED");
+  const std::string first_attempt = show(".work_units[2].jobs[0].app");
+
+  std::filesystem::remove(marker);
+  std::map<std::string, std::string> env = env_;
+  env["PATH"] = std::string(SORTIE_TEST_PREFIX) + "/bin:" + sandbox_.root() + "/shim:/usr/bin:/bin";
+  const CommandResult rerun =
+      sandbox_.sortie({"experiments", "rerun", id, "--failed", "--wait", "--timeout", "120"}, env);
+  const std::string calls = read_file(sandbox_.root() + "/sbatch_calls");
+  const size_t second = calls.find('\n') + 1;
+  if (second < calls.size()) array_job_of(calls.substr(second, calls.find('\n', second) - second));
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.out << rerun.err;
+  // One more sbatch, of an array of the 2 re-run units.
+  ASSERT_EQ(std::count(calls.begin(), calls.end(), '\n'), 2) << calls;
+  const std::string script =
+      submitted_script(calls.substr(second, calls.find('\n', second) - second));
+  EXPECT_NE(script.find("\n#SBATCH --array=0-1"), std::string::npos) << script;
+  EXPECT_EQ(show("[.work_units[].attempt] | map(tostring) | join(\",\")"), "1,1,2,1,2,1");
+  EXPECT_EQ(show("[.work_units[].state] | unique | join(\" \")"), "SUCCEEDED");
+  EXPECT_EQ(show(".work_units[2].earlier_attempts[0].app"), first_attempt);
+  EXPECT_EQ(log(first_attempt), "w/0 failed --value=3\n");
+  EXPECT_EQ(log(show(".work_units[2].jobs[0].app")), "w/0 ran --value=3\n");
+  EXPECT_EQ(log(show(".work_units[4].jobs[0].app")), "w/0 ran --value=5\n");
 }
 
 // Issue 26: cancelling many units of a sweep ran one scancel per unit (and the experiment's

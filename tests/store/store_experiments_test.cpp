@@ -70,6 +70,41 @@ TEST_F(ExperimentStoreTest, JobsReadBackUnderTheirWorkUnitsInOrder) {
   EXPECT_EQ(units[1].jobs[0].handle, "local://default/single-app");
 }
 
+// Issue 23: a re-run records the unit's jobs again under the next attempt; the unit's jobs are its
+// latest attempt's, the earlier ones kept in order; an attempt recorded twice is refused.
+TEST_F(ExperimentStoreTest, AReRunIsTheUnitsNextAttemptAndKeepsTheEarlierOnes) {
+  auto store = AppStore::open(path());
+  const int64_t id = store->create_experiment("sweep", "/w");
+  const int unit = store->reserve_work_unit(id, "{}");
+  const int other = store->reserve_work_unit(id, "{}");
+  store->record_submission(sample_record("first"),
+                           WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "", 1}}});
+  store->record_submission(sample_record("other"),
+                           WorkUnitLink{id, other, {{"train", "1_2_train", "", "train", "", 1}}});
+  store->record_submission(sample_record("second"),
+                           WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "", 2}}});
+  store->record_submission(sample_record("third"),
+                           WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "", 3}}});
+  EXPECT_THROW(store->record_submission(
+                   sample_record("again"),
+                   WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "", 3}}}),
+               Error);
+
+  const auto units = store->work_units(id);
+  ASSERT_EQ(units.size(), 2u);
+  ASSERT_EQ(units[0].jobs.size(), 1u);
+  EXPECT_EQ(units[0].jobs[0].handle, "local://default/third");
+  EXPECT_EQ(units[0].jobs[0].attempt, 3);
+  ASSERT_EQ(units[0].earlier_jobs.size(), 2u);
+  EXPECT_EQ(units[0].earlier_jobs[0].handle, "local://default/first");
+  EXPECT_EQ(units[0].earlier_jobs[0].attempt, 1);
+  EXPECT_EQ(units[0].earlier_jobs[1].handle, "local://default/second");
+  ASSERT_EQ(units[1].jobs.size(), 1u);
+  EXPECT_EQ(units[1].jobs[0].attempt, 1);
+  EXPECT_TRUE(units[1].earlier_jobs.empty());
+  EXPECT_FALSE(store->get("local://default/again").has_value());
+}
+
 TEST_F(ExperimentStoreTest, AnAppAndItsJobsAreRecordedTogetherOrNotAtAll) {
   auto store = AppStore::open(path());
   const int64_t id = store->create_experiment("x", "/w");

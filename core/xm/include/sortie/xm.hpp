@@ -232,16 +232,29 @@ struct JobHandle {
   State state = State::kPending;
   std::string dryrun_json;  // with Options::dry_run: the scheduler's request (P-7); app is empty
   std::string executable_digest;  // the packaged executable's content identity; may be empty
+  int attempt = 1;                // its work unit's attempt it ran in (Experiment::rerun)
 };
 
 struct WorkUnit {
   int64_t experiment_id = 0;
-  int id = 0;  // from 1
-  std::vector<JobHandle> jobs;
+  int id = 0;                     // from 1
+  std::vector<JobHandle> jobs;    // those of its latest attempt
   State state = State::kPending;  // aggregated over its jobs
+  int attempt = 1;                // 1, then one more for each Experiment::rerun of it
+  // The jobs of its attempts before the latest, oldest first: their apps, logs and measurements
+  // stay on record. Their states are the recorded ones.
+  std::vector<JobHandle> earlier_jobs;
   // What it was added with, by job: {"JOB": {"args": [...], "env_vars": {...}}}, its
   // hyperparameters; empty for a unit of a dry run.
   std::string args_json;
+};
+
+// Which recorded work units Experiment::rerun runs again: any unit in a selected state, and the
+// units listed by id.
+struct RerunSelection {
+  bool failed = false;     // those whose latest attempt FAILED
+  bool cancelled = false;  // those whose latest attempt was CANCELLED
+  std::vector<int> units;  // these, whatever terminal state they ended in
 };
 
 // Aggregated over work units: RUNNING (or PENDING) while any is active, then FAILED if any
@@ -371,6 +384,13 @@ class Experiment {
   // all (e.g. one scancel for a Slurm sweep), and returns once the schedulers accepted it; an
   // Error names the apps that could not be cancelled (the others were).
   void cancel();
+  // Runs the selected work units again, each as its next attempt (docs/experiments.md XF-34):
+  // every app of its latest attempt is submitted again as recorded (args, env, executables and
+  // run options), one batch per scheduler (one Slurm job array for them all); the earlier
+  // attempts stay on record. Returns the re-run units, in id order. INVALID_ARGUMENT names the
+  // units still running (or pending) and refuses a selection that matches no unit; NOT_FOUND
+  // names an id the experiment does not have or a unit that never launched.
+  std::vector<WorkUnit> rerun(const RerunSelection& selection);
 
  private:
   class Impl;

@@ -40,6 +40,9 @@ class Launcher {
  public:
   Launcher(Session& ctx, core::SchedulerClient& scheduler);
   DryRunResult dryrun(const LaunchPlan& plan);
+  // The dry run of an app recorded before, with the run options it resolved then (`cfg_json`), so
+  // that its request is the same but for a fresh app id: a work unit's re-run.
+  DryRunResult dryrun_recorded(const LaunchPlan& plan, const std::string& cfg_json);
   // Submits and records; returns the handle SCHEDULER://SESSION/APP_ID.
   std::string schedule(const LaunchPlan& plan, const DryRunResult& dry);
   // Submits the apps together when the scheduler can (ABI-14) and records each; their handles.

@@ -79,6 +79,7 @@ struct ExperimentJobRecord {
   std::string handle;
   std::string role;
   std::string executable_digest;  // the packaged executable's content identity; may be empty
+  int attempt = 1;                // 1, then one more for each re-run of its work unit
 };
 
 // The work unit an app runs jobs of, recorded with the app itself (record_submission) so that an
@@ -86,7 +87,7 @@ struct ExperimentJobRecord {
 struct WorkUnitLink {
   int64_t experiment_id = 0;
   int work_unit_id = 0;
-  std::vector<ExperimentJobRecord> jobs;
+  std::vector<ExperimentJobRecord> jobs;  // their `attempt` is recorded as it is
 };
 
 struct WorkUnitRecord {
@@ -94,7 +95,8 @@ struct WorkUnitRecord {
   int work_unit_id = 0;
   std::string args_json;  // the overrides it was added with
   int64_t created_at = 0;
-  std::vector<ExperimentJobRecord> jobs;
+  std::vector<ExperimentJobRecord> jobs;          // those of its latest attempt, which it is
+  std::vector<ExperimentJobRecord> earlier_jobs;  // those of the attempts before, oldest first
 };
 
 class AppStore {
