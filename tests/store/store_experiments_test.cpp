@@ -105,6 +105,39 @@ TEST_F(ExperimentStoreTest, AReRunIsTheUnitsNextAttemptAndKeepsTheEarlierOnes) {
   EXPECT_FALSE(store->get("local://default/again").has_value());
 }
 
+// A store of schema version 4 (before attempts): migration 5 rebuilds experiment_jobs, keeping
+// each job as its unit's first attempt, after which a second attempt records.
+TEST_F(ExperimentStoreTest, JobsOfASchemaVersionFourStoreBecomeFirstAttempts) {
+  int64_t id = 0;
+  {
+    auto store = AppStore::open(path());
+    id = store->create_experiment("old", "/w");
+    const int unit = store->reserve_work_unit(id, "{}");
+    store->record_submission(sample_record("old-app"),
+                             WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "sha"}}});
+  }
+  testing::RawDatabase(path()).execute(
+      "CREATE TABLE v4 (experiment_id INTEGER NOT NULL, work_unit_id INTEGER NOT NULL, "
+      "job_name TEXT NOT NULL, full_name TEXT NOT NULL, handle TEXT NOT NULL REFERENCES apps "
+      "(handle), role TEXT NOT NULL, executable_digest TEXT NOT NULL DEFAULT '', PRIMARY KEY "
+      "(experiment_id, work_unit_id, job_name), FOREIGN KEY (experiment_id, work_unit_id) "
+      "REFERENCES work_units ON DELETE CASCADE); INSERT INTO v4 SELECT experiment_id, "
+      "work_unit_id, job_name, full_name, handle, role, executable_digest FROM experiment_jobs; "
+      "DROP TABLE experiment_jobs; ALTER TABLE v4 RENAME TO experiment_jobs; "
+      "PRAGMA user_version = 4");
+  auto store = AppStore::open(path());
+  store->record_submission(sample_record("new-app"),
+                           WorkUnitLink{id, 1, {{"train", "1_1_train", "", "train", "sha", 2}}});
+  const auto units = store->work_units(id);
+  ASSERT_EQ(units.size(), 1u);
+  ASSERT_EQ(units[0].earlier_jobs.size(), 1u);
+  EXPECT_EQ(units[0].earlier_jobs[0].handle, "local://default/old-app");
+  EXPECT_EQ(units[0].earlier_jobs[0].attempt, 1);
+  EXPECT_EQ(units[0].earlier_jobs[0].executable_digest, "sha");
+  ASSERT_EQ(units[0].jobs.size(), 1u);
+  EXPECT_EQ(units[0].jobs[0].attempt, 2);
+}
+
 TEST_F(ExperimentStoreTest, AnAppAndItsJobsAreRecordedTogetherOrNotAtAll) {
   auto store = AppStore::open(path());
   const int64_t id = store->create_experiment("x", "/w");
