@@ -22,6 +22,7 @@
 #include "experiment_wait.hpp"
 #include "printable.hpp"
 #include "unit_list.hpp"
+#include "unit_record.hpp"
 
 namespace po = boost::program_options;
 
@@ -30,7 +31,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: sortie experiments list [--limit N] [--tag TAG] [--json]\n"
-    "       sortie experiments show ID [--json]\n"
+    "       sortie experiments show ID [--unit N] [--json]\n"
     "       sortie experiments note ID TEXT       (TEXT - reads stdin)\n"
     "       sortie experiments tag ID [+TAG | -TAG]...\n"
     "       sortie experiments diff ID1 ID2\n"
@@ -209,15 +210,23 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
 }
 
 int show(session::Session& ctx, const Args& args) {
+  int unit_id = 0;
   po::options_description desc("experiments show options");
-  desc.add_options()("help,h", "show this help")("json", "print JSON (docs/cli-json.md)");
+  desc.add_options()("help,h", "show this help")(
+      "unit", po::value(&unit_id),
+      "show work unit N only: its hyperparameters and, per job, the executable's digest and the "
+      "app as submitted (args, env with secrets masked, resources)")(
+      "json", "print JSON (docs/cli-json.md)");
   po::variables_map vm;
   const auto id_text =
-      parse_positional_command("usage: sortie experiments show ID [--json]", desc,
+      parse_positional_command("usage: sortie experiments show ID [--unit N] [--json]", desc,
                                "experiment ID (see `sortie experiments list`)", args, vm);
   if (!id_text) return kExitOk;
   std::optional<xm::Experiment> experiment = recorded_experiment(ctx, *id_text);
   if (!experiment) return kExitAppNotSucceeded;
+  if (vm.count("unit") != 0) {
+    return show_work_unit(ctx, *experiment, unit_id, vm.count("json") != 0);
+  }
   const std::vector<xm::WorkUnit> units = experiment->work_units();
   if (vm.count("json") != 0) {
     print_experiment_json(*experiment, units);

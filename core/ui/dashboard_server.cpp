@@ -179,6 +179,9 @@ class Dashboard {
         "/api/cancel", [this](const httplib::Request& request, httplib::Response& response) {
           guarded(response, [&](WorkerContext& context) { cancel(context, request, response); });
         });
+    server.Post("/api/rerun", [this](const httplib::Request& request, httplib::Response& response) {
+      guarded(response, [&](WorkerContext& context) { rerun(context, request, response); });
+    });
     server.Post(
         "/api/annotations", [this](const httplib::Request& request, httplib::Response& response) {
           guarded(response, [&](WorkerContext& context) { annotate(context, request, response); });
@@ -282,6 +285,29 @@ class Dashboard {
     out.key("tags").begin_array();
     for (const std::string& tag : experiment.tags()) out.string(tag);
     answer_json(response, out.end_array().end_object().str());
+  }
+
+  // POST /api/rerun?id=N&failed=1&cancelled=1&unit=3...: the selected ended work units run
+  // again as their next attempt, as `sortie experiments rerun` runs them (docs/experiments.md).
+  void rerun(WorkerContext& context, const httplib::Request& request, httplib::Response& response) {
+    require_writes("re-run work units");
+    const int64_t id =
+        bounded_integer("id", parameter(request, "id"), 1, std::numeric_limits<int64_t>::max());
+    xm::RerunSelection selection;
+    selection.failed = parameter(request, "failed") == "1";
+    selection.cancelled = parameter(request, "cancelled") == "1";
+    for (size_t i = 0; i < request.get_param_value_count("unit"); ++i) {
+      selection.units.push_back(static_cast<int>(bounded_integer(
+          "unit", request.get_param_value("unit", i), 1, std::numeric_limits<int>::max())));
+    }
+    xm::Experiment experiment = xm::SessionBinding::get(context.session(), id);
+    session::JsonText out;
+    out.begin_object().key("id").number(id).key("work_units").begin_array();
+    for (const xm::WorkUnit& unit : experiment.rerun(selection)) {
+      out.begin_object().key("id").number(int64_t{unit.id});
+      out.key("attempt").number(int64_t{unit.attempt}).end_object();
+    }
+    answer_json(response, out.end_array().end_object().str(), 202);
   }
 
   void cancel(WorkerContext& context, const httplib::Request& request,

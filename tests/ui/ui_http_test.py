@@ -211,6 +211,20 @@ def check_annotations(read_only, writable, scratch, experiment_id):
           "3 refused writes changed nothing")
 
 
+def check_rerun(read_only, writable, scratch, experiment_id):
+    """The failed work unit runs again as its next attempt from the dashboard, as `sortie
+    experiments rerun ID --failed` runs it; a read-only dashboard refuses and runs nothing."""
+    path = f"/api/rerun?id={experiment_id}&failed=1"
+    status, body = read_only.request("POST", path, {"X-Sortie-Token": read_only.token})
+    assert status == 403 and "--allow-writes" in body["error"], (status, body)
+    status, body = writable.request("POST", path, {"X-Sortie-Token": writable.token})
+    assert status == 202 and [(u["id"], u["attempt"]) for u in body["work_units"]] == [(6, 2)], \
+        (status, body)
+    shown = json.loads(scratch.sortie("experiments", "show", str(experiment_id), "--json"))
+    assert [u["attempt"] for u in shown["work_units"]] == [1, 1, 1, 1, 1, 2], shown
+    print("rerun: the failed unit ran again as attempt 2; the read-only dashboard refused (403)")
+
+
 def follow(response, received):
     """Reads a log stream's events into `received` as they come, until it ends."""
     while True:
@@ -375,6 +389,7 @@ def main(prefix, scratch_dir):
         assert events[-1][1] == "end" and "training with" in events[0][2], events
         connection.close()
         check_annotations(dashboard, cancelling, scratch, experiment_id)
+        check_rerun(dashboard, cancelling, scratch, experiment_id)
         check_write_token(cancelling, ticker)
     finally:
         dashboard.stop()

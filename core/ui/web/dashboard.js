@@ -149,6 +149,20 @@ function codeSummary(code) {
   return text + (changed || git.untracked.length ? "" : ", clean");
 }
 
+// The failed units run again as their next attempt (sortie experiments rerun ID --failed).
+async function rerunUnits(id, button) {
+  if (!confirm("Re-run the failed work units of experiment " + id + "?")) return;
+  button.disabled = true;
+  const response = await fetch("/api/rerun?" + new URLSearchParams({ id, failed: 1 }),
+    { method: "POST", headers: { "X-Sortie-Token": token } });
+  if (!response.ok) {
+    button.disabled = false;
+    alert((await response.json()).error);
+    return;
+  }
+  renderExperiment(id).catch(showError);
+}
+
 async function annotate(id, fields, status) {
   const query = new URLSearchParams({ id });
   for (const [name, value] of fields) query.append(name, value);
@@ -230,8 +244,12 @@ async function renderExperiment(id) {
       href: "/app?handle=" + encodeURIComponent(job.handle), class: "job state-" + job.state,
       title: job.handle, text: job.name + " " })))));
   const failed = units.filter((unit) => unit.state === "FAILED").length;
+  const rerunFailed = config.allow_writes && failed > 0
+    ? el("button", { id: "rerun-failed", text: "Re-run " + failed + " failed",
+      onclick: (event) => rerunUnits(experiment.id, event.target) })
+    : null;
   page.replaceChildren(
-    el("h1", { text: experiment.title + " (experiment " + experiment.id + ")" }),
+    el("h1", { text: experiment.title + " (experiment " + experiment.id + ")" }, " ", rerunFailed),
     el("p", { class: "muted", text: experiment.total + " work units, " + failed + " failed" +
       (units.length < experiment.total ? " of the " + units.length + " shown" : "") + " · " + experiment.launch_dir }),
     el("p", { id: "code", class: "muted", text: codeSummary(experiment.code) }),
