@@ -31,8 +31,25 @@ void write_exit_status(const char* temp_path, const char* exit_path, int status)
 // The supervisor: leads a new session, starts the command, and only then sends its pid to the
 // caller, so a stop right after the start reaches the command (held blocked until it can take
 // SIGTERM) and not the supervisor (which ignores it). Then it waits and records the status.
-[[noreturn]] void supervise(char* const* argv, int log_fd, int pid_fd, const char* temp_path,
+// Leaves the supervisor only what it and its command need: /dev/null as stdin, the log as stdout
+// and stderr, and the pid pipe. A forked supervisor would otherwise keep every descriptor of the
+// caller (its stdout, a store's files) open for as long as the command runs, so that
+// `x=$(sortie run ...)` or `| cat` waits for the command (ABI-11). Returns the pid pipe's new fd.
+int keep_only_own_descriptors(int log_fd, int pid_fd) {
+  const int pid_out = ::fcntl(pid_fd, F_DUPFD, 10);  // out of the way of 0, 1 and 2
+  const int null_fd = ::open("/dev/null", O_RDONLY);
+  if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
+  ::dup2(log_fd, STDOUT_FILENO);
+  ::dup2(log_fd, STDERR_FILENO);
+  if (pid_out < 0) return -1;
+  ::close_range(3, static_cast<unsigned>(pid_out) - 1, 0);
+  ::close_range(static_cast<unsigned>(pid_out) + 1, ~0U, 0);
+  return pid_out;
+}
+
+[[noreturn]] void supervise(char* const* argv, int log_fd, int caller_pid_fd, const char* temp_path,
                             const char* exit_path) {
+  const int pid_fd = keep_only_own_descriptors(log_fd, caller_pid_fd);
   ::setsid();  // the supervisor's pid is now the group's id
   sigset_t term;
   ::sigemptyset(&term);
@@ -44,10 +61,7 @@ void write_exit_status(const char* temp_path, const char* exit_path, int status)
     sigset_t none;  // the command starts with no signal blocked, whatever the host's thread had
     ::sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    const int null_fd = ::open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
-    ::dup2(log_fd, STDOUT_FILENO);
-    ::dup2(log_fd, STDERR_FILENO);
+    ::close(pid_fd);
     ::execvp(argv[0], argv);
     ::_exit(127);
   }

@@ -1,4 +1,6 @@
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -38,6 +40,24 @@ TEST_F(ProcessTest, ASucceedingCommandEndsSucceededWithItsOutputInTheLog) {
   EXPECT_EQ(sortie::process_exit_status(path("app")), 0);
   std::ifstream log(path("app") + ".log");
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(log), {}), "out\nerr\n");
+}
+
+// Issue 25: the supervisor was forked without an exec and kept every descriptor of its caller,
+// so `x=$(sortie run -s minimal -- sleep 3)` waited for the command. A pipe's write end the
+// caller leaves inheritable must be closed everywhere once the caller closes its own.
+TEST_F(ProcessTest, TheCallersDescriptorsAreNotKeptByWhatItStarts) {
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);  // inheritable, as a shell's stdout is
+  sortie::start_process({"sleep", "30"}, path("sleeper"));
+  ::close(ends[1]);
+  pollfd readable{ends[0], POLLIN, 0};
+  ASSERT_EQ(::poll(&readable, 1, 10'000), 1) << "the write end is still open after 10 s";
+  char byte = 0;
+  EXPECT_EQ(::read(ends[0], &byte, 1), 0);  // end of file: no one holds the write end
+  ::close(ends[0]);
+  EXPECT_EQ(sortie::process_state(path("sleeper")), sortie::AppState::kRunning);
+  EXPECT_TRUE(sortie::stop_process(path("sleeper")));
+  EXPECT_EQ(final_state(path("sleeper")), sortie::AppState::kCancelled);
 }
 
 TEST_F(ProcessTest, AFailingCommandEndsFailedWithItsExitStatus) {
