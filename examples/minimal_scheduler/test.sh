@@ -16,4 +16,9 @@ cd "$work"
 handle=$(sortie run -s minimal --wait -- true | tail -n 1)
 sortie status "$handle" --json | grep -q '"state":"SUCCEEDED"' || { echo "true did not succeed"; exit 1; }
 if sortie run -s minimal --wait -- false >/dev/null 2>&1; then echo "a failing app exited 0"; exit 1; fi
+# $(sortie run ...) returns while the app runs: what the plugin starts keeps none of the caller's
+# descriptors (sdk/README.md ABI-11), so the substitution does not wait for `sleep 30`.
+handle=$(sortie run -s minimal -- sleep 30)
+sortie status "$handle" --json | grep -q '"state":"RUNNING"' || { echo "run waited for the app"; exit 1; }
+sortie cancel "$handle" >/dev/null
 echo "minimal scheduler: conformant, ran, and reported failure"
