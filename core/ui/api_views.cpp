@@ -111,8 +111,9 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, c
   out.key("partial_reason").string(session::partial_reason(*experiment, units));
   out.key("notes").string(experiment->notes).key("tags").begin_array();
   for (const std::string& tag : experiment->tags) out.string(tag);
+  // The code record's masking reads every app of the experiment: asked once, on the first page.
   out.end_array().key("code").raw_or_null(
-      xm::SessionBinding::get(context.session(), id).code_record());
+      page.after.empty() ? xm::SessionBinding::get(context.session(), id).code_record() : "");
   out.key("total").number(static_cast<int64_t>(units.size()));
   // The page: the units numbered after `page.after`, in order; only their apps are read.
   const int64_t after = page.after.empty() ? 0 : std::stoll(page.after);

@@ -85,14 +85,16 @@ function refreshOnEvents(refresh, matters = () => true) {
 // loaded or the list ends; `next` is the cursor of the page after them (null: none).
 async function getPages(url, key, count) {
   const separator = url.includes("?") ? "&" : "?";
-  let answer = await getJson(url + separator + "limit=" + Math.min(Math.max(count, 1), 1000));
+  const first = await getJson(url + separator + "limit=" + Math.min(Math.max(count, 1), 1000));
+  let answer = first;
   const entries = [...answer[key]];
   while (answer.next !== null && entries.length < count) {
     answer = await getJson(url + separator + "limit=" + Math.min(count - entries.length, 1000) +
       "&after=" + encodeURIComponent(answer.next));
     entries.push(...answer[key]);
   }
-  return { ...answer, [key]: entries };
+  // What is not paged comes with the first page only (an experiment's code record).
+  return { ...first, [key]: entries, next: answer.next };
 }
 
 // "Load more" under a paged table, when the list goes on.
