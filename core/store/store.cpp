@@ -273,7 +273,11 @@ std::unique_ptr<AppStore> AppStore::open(const std::string& path) {
   sqlite3_db_config(db.get(), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
   // NORMAL in WAL mode: a power loss may drop the last commits but never corrupts the file; a
   // crash of the process loses nothing committed.
-  store_detail::execute(db.get(), path, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
+  // A WAL that a writer starts over after a complete checkpoint is cut back to 256 KiB, so a
+  // helper that could not empty it does not leave a large file for good (journal_size_limit).
+  store_detail::execute(db.get(), path,
+                        "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
+                        "PRAGMA journal_size_limit = 262144",
                         "configuring the connection");
   store_detail::migrate_schema(db.get(), path);
   return std::unique_ptr<AppStore>(new AppStore(db.release(), path));
