@@ -139,6 +139,45 @@ INSERT INTO experiment_jobs_by_attempt (experiment_id, work_unit_id, attempt, jo
 DROP TABLE experiment_jobs;
 ALTER TABLE experiment_jobs_by_attempt RENAME TO experiment_jobs;
 )sql",
+    // 6: what jobs measured (store_measurements.cpp, docs/store.md "Measurements"): a summary row
+    // per series (app, role, replica, key), its curve thinned past docs/limits.md L-24, and how
+    // far each log stream of the app was read for them.
+    R"sql(
+CREATE TABLE measurement_series (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  handle TEXT NOT NULL REFERENCES apps (handle) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  replica_id INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  stride INTEGER NOT NULL,
+  stored INTEGER NOT NULL,
+  first_step INTEGER NOT NULL, first_at INTEGER NOT NULL, first_value REAL NOT NULL,
+  last_step INTEGER NOT NULL, last_at INTEGER NOT NULL, last_value REAL NOT NULL,
+  min_seq INTEGER NOT NULL, min_step INTEGER NOT NULL, min_at INTEGER NOT NULL,
+  min_value REAL NOT NULL,
+  max_seq INTEGER NOT NULL, max_step INTEGER NOT NULL, max_at INTEGER NOT NULL,
+  max_value REAL NOT NULL,
+  UNIQUE (handle, role, replica_id, key)
+);
+CREATE TABLE measurement_points (
+  series_id INTEGER NOT NULL REFERENCES measurement_series (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY (series_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE measurement_sources (
+  handle TEXT NOT NULL REFERENCES apps (handle) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  replica_id INTEGER NOT NULL,
+  stream TEXT NOT NULL,
+  lines INTEGER NOT NULL,
+  PRIMARY KEY (handle, role, replica_id, stream)
+) WITHOUT ROWID;
+ALTER TABLE apps ADD COLUMN measurements_finished INTEGER NOT NULL DEFAULT 0;
+)sql",
 };
 
 struct Marks {

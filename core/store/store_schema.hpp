@@ -13,7 +13,7 @@
 
 namespace sortie::core::store_detail {
 
-inline constexpr int kStoreSchemaVersion = 5;
+inline constexpr int kStoreSchemaVersion = 6;
 inline constexpr int32_t kStoreApplicationId = 0x536f7274;  // "Sort"
 
 // True when the database is sortie's at kStoreSchemaVersion; false otherwise (older, empty, being

@@ -113,6 +113,12 @@ Statement& Statement::bind(int index, const std::optional<int64_t>& value) {
   return *this;
 }
 
+Statement& Statement::bind_real(int index, double value) {
+  const int rc = sqlite3_bind_double(statement_, index, value);
+  if (rc != SQLITE_OK) throw_sqlite_error(db_, rc, path_, action_);
+  return *this;
+}
+
 bool Statement::step() {
   int rc = sqlite3_step(statement_);
   // Outside a transaction a busy statement did nothing and may run again; inside one, the
@@ -150,6 +156,8 @@ std::string Statement::text(int column) const {
   if (data == nullptr) return {};
   return std::string(data, static_cast<size_t>(sqlite3_column_bytes(statement_, column)));
 }
+
+double Statement::real(int column) const { return sqlite3_column_double(statement_, column); }
 
 void write_transaction(sqlite3* db, const std::string& path, std::string_view action,
                        const std::function<void()>& body) {

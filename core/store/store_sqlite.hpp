@@ -35,6 +35,7 @@ class Statement {
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, int64_t value);
   Statement& bind(int index, const std::optional<int64_t>& value);  // nullopt binds NULL
+  Statement& bind_real(int index, double value);
   // True when a row is ready, false when the statement is done.
   bool step();
   // Steps a statement that returns no rows.
@@ -45,6 +46,7 @@ class Statement {
   int64_t integer(int column) const;
   std::optional<int64_t> optional_integer(int column) const;
   std::string text(int column) const;
+  double real(int column) const;
 
  private:
   sqlite3* db_;

@@ -117,6 +117,7 @@ TEST_F(ExperimentStoreTest, JobsOfASchemaVersionFourStoreBecomeFirstAttempts) {
                              WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "sha"}}});
   }
   testing::RawDatabase(path()).execute(
+      std::string(testing::kBackToSchemaVersionFive) +
       "CREATE TABLE v4 (experiment_id INTEGER NOT NULL, work_unit_id INTEGER NOT NULL, "
       "job_name TEXT NOT NULL, full_name TEXT NOT NULL, handle TEXT NOT NULL REFERENCES apps "
       "(handle), role TEXT NOT NULL, executable_digest TEXT NOT NULL DEFAULT '', PRIMARY KEY "

@@ -89,6 +89,7 @@ TEST_F(ReadOnlyStoreTest, SchemaVersionTwoIsMigratedByTheWriterOnly) {
   {
     RawDatabase raw(path());
     raw.execute(
+        std::string(testing::kBackToSchemaVersionFive) +
         "ALTER TABLE experiments DROP COLUMN launcher_pid; "
         "ALTER TABLE experiments DROP COLUMN launcher_started_at; "
         "ALTER TABLE experiments DROP COLUMN units_expected; "
@@ -100,7 +101,7 @@ TEST_F(ReadOnlyStoreTest, SchemaVersionTwoIsMigratedByTheWriterOnly) {
   EXPECT_EQ(AppStore::open_read_only(path()), nullptr);
   EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "2");
   auto store = AppStore::open(path());
-  EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "5");
+  EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "6");
   const auto old = store->experiment(id);
   ASSERT_TRUE(old.has_value());
   EXPECT_EQ(old->title, "old");

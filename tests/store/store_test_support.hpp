@@ -26,6 +26,12 @@ inline std::string appdef_json(const std::string& name) {
          R"(","roles":[{"name":"trainer","num_replicas":2},{"name":"ps","num_replicas":1}]})";
 }
 
+// SQL that takes a current store back to schema version 5 (before measurements), for tests that
+// write an older store by hand.
+inline constexpr const char* kBackToSchemaVersionFive =
+    "DROP TABLE measurement_points; DROP TABLE measurement_series; "
+    "DROP TABLE measurement_sources; ALTER TABLE apps DROP COLUMN measurements_finished; ";
+
 inline AppRecord sample_record(const std::string& app_id, const std::string& scheduler = "local",
                                const std::string& session = "default", int64_t submitted_at = 0) {
   AppRecord record;

@@ -99,6 +99,55 @@ struct WorkUnitRecord {
   std::vector<ExperimentJobRecord> earlier_jobs;  // those of the attempts before, oldest first
 };
 
+// Measurements (store_measurements.cpp, docs/store.md "Measurements"): the numbers a job
+// reported in its log lines or its metrics file, each the value of a key at a step.
+struct MeasurementPoint {
+  std::string role;
+  uint32_t replica_id = 0;
+  std::string key;
+  int64_t step = 0;
+  int64_t at = 0;  // ns since epoch: when the job wrote it
+  double value = 0;
+};
+
+// One point of a stored series; `index` is its position among all the series' points (0, 1, ...),
+// which stays the same when the curve is thinned.
+struct SeriesPoint {
+  int64_t index = 0;
+  int64_t step = 0;
+  int64_t at = 0;
+  double value = 0;
+};
+
+// The values of one key reported by one replica of an app, in the order they were reported.
+// `first`, `last`, `min` and `max` are exact whatever the count; `curve` holds every point up to
+// docs/limits.md L-24 points, beyond it every stride-th point (evenly spaced by index, between
+// L-24 / 2 and L-24 of them), then the last point.
+struct MeasurementSeries {
+  std::string role;
+  uint32_t replica_id = 0;
+  std::string key;
+  int64_t count = 0;  // points reported
+  SeriesPoint first, last, min, max;
+  std::vector<SeriesPoint> curve;  // empty when not asked for
+};
+
+// How many lines of one log stream ("stdout", "stderr", "metrics") of one replica were read.
+struct MeasurementSource {
+  std::string role;
+  uint32_t replica_id = 0;
+  std::string stream;
+  int64_t lines = 0;
+  bool operator==(const MeasurementSource&) const = default;
+};
+
+// How far an app's logs were read for measurements.
+struct MeasurementProgress {
+  std::vector<MeasurementSource> sources;  // by role, replica, stream
+  bool finished = false;  // its logs were read to their end after it ended: nothing more comes
+  bool operator==(const MeasurementProgress&) const = default;
+};
+
 class AppStore {
  public:
   // Opens (creating if needed) the database at `path`, creating parent directories, WAL mode,
@@ -177,6 +226,23 @@ class AppStore {
   std::vector<ExperimentRecord> experiments(int limit, const std::string& tag = "") const;
   std::vector<ExperimentRecord> launching_experiments() const;          // those with a launch mark
   std::vector<WorkUnitRecord> work_units(int64_t experiment_id) const;  // by id
+
+  // Measurements (store_measurements.cpp). Where the app's log reading for them stands (nothing
+  // read: no sources, not finished; an unknown handle reads the same).
+  MeasurementProgress measurement_progress(const std::string& handle) const;
+  // Adds `points`, in the order they were reported, and moves the app's progress from `from` to
+  // `to`, in one transaction and only while the stored progress is still `from`: false, writing
+  // nothing, when another process recorded those lines first. A series past docs/limits.md L-24
+  // points is thinned; the points of an app's series past L-25 are not recorded. Unknown handle:
+  // Error(NOT_FOUND).
+  bool record_measurements(const std::string& handle, const MeasurementProgress& from,
+                           const MeasurementProgress& to,
+                           const std::vector<MeasurementPoint>& points);
+  // The app's series by role, replica and key; only `key`'s when it is not empty; with their
+  // curves when `with_curve`. Empty for an unknown handle.
+  std::vector<MeasurementSeries> measurements(const std::string& handle,
+                                              const std::string& key = "",
+                                              bool with_curve = true) const;
 
  private:
   explicit AppStore(sqlite3* db, std::string path);
