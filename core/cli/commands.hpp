@@ -48,6 +48,7 @@ int cmd_run(session::Session& ctx, const Args& args);
 int cmd_status(session::Session& ctx, const Args& args);
 int cmd_describe(session::Session& ctx, const Args& args);
 int cmd_log(session::Session& ctx, const Args& args);
+int cmd_metrics(session::Session& ctx, const Args& args);
 int cmd_list(session::Session& ctx, const Args& args);
 int cmd_cancel(session::Session& ctx, const Args& args);
 int cmd_runopts(session::Session& ctx, const Args& args);

@@ -31,6 +31,7 @@ commands:
   status     state of an app (HANDLE = SCHEDULER://SESSION/APP_ID)
   describe   definition and state of an app
   log        print an app's logs (HANDLE[/ROLE[/REPLICA]])
+  metrics    what an app's jobs measured: each series (--key KEY), -f to follow
   list       apps submitted from this machine
   cancel     cancel an app
   runopts    run options of each scheduler
@@ -70,6 +71,7 @@ constexpr Command kCommands[] = {
     {"status", sortie::cli::cmd_status},
     {"describe", sortie::cli::cmd_describe},
     {"log", sortie::cli::cmd_log},
+    {"metrics", sortie::cli::cmd_metrics},
     {"list", sortie::cli::cmd_list},
     {"cancel", sortie::cli::cmd_cancel},
     {"runopts", sortie::cli::cmd_runopts},

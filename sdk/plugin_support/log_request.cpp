@@ -20,10 +20,12 @@ bool LogRequest::wants_stream(int32_t stream) const {
       return stream == SORTIE_STREAM_STDOUT;
     case LogStreams::kStderr:
       return stream == SORTIE_STREAM_STDERR;
+    case LogStreams::kMetrics:
+      return stream == SORTIE_STREAM_METRICS;
     case LogStreams::kCombined:
       break;
   }
-  return true;
+  return stream != SORTIE_STREAM_METRICS;
 }
 
 std::string_view log_streams_name(LogStreams streams) noexcept {
@@ -32,6 +34,8 @@ std::string_view log_streams_name(LogStreams streams) noexcept {
       return "stdout";
     case LogStreams::kStderr:
       return "stderr";
+    case LogStreams::kMetrics:
+      return "metrics";
     case LogStreams::kCombined:
       break;
   }
@@ -53,8 +57,11 @@ LogRequest read_log_request(std::string_view json) {
     request.streams = LogStreams::kStdout;
   } else if (streams == "stderr") {
     request.streams = LogStreams::kStderr;
+  } else if (streams == "metrics") {
+    request.streams = LogStreams::kMetrics;
   } else if (streams != "combined") {
-    fail("streams", "expected \"stdout\", \"stderr\" or \"combined\", got \"" + streams + "\"");
+    fail("streams",
+         "expected \"stdout\", \"stderr\", \"combined\" or \"metrics\", got \"" + streams + "\"");
   }
   if (find(document, "since") != nullptr) request.since_ns = read_int(document, "since", "", 0);
   if (find(document, "until") != nullptr) request.until_ns = read_int(document, "until", "", 0);

@@ -54,6 +54,8 @@ TEST_F(DryrunTest, AppliesMacrosPerReplicaAndAddsEnvironment) {
     EXPECT_EQ(env_of(replica, "SORTIE_ROLE_NAME"), "trainer");
     EXPECT_EQ(env_of(replica, "SORTIE_REPLICA_ID"), n);
     EXPECT_EQ(env_of(replica, "SORTIE_NUM_REPLICAS"), "2");
+    EXPECT_TRUE(
+        env_of(replica, "SORTIE_METRICS_FILE").ends_with("/trainer." + n + ".metrics.jsonl"));
     EXPECT_EQ(env_of(replica, "SORTIE_RANK0_HOST"), "localhost");
     EXPECT_EQ(env_of(replica, "PYTHONUNBUFFERED"), "x");
     EXPECT_EQ(env_of(replica, "PATH"), "/opt/bin:" + cwd);  // appended by default

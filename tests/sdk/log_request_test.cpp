@@ -57,11 +57,23 @@ TEST(LogRequestTest, SelectsRolesReplicasStreamsAndTimes) {
   EXPECT_FALSE(request.in_window(21));
 }
 
+// The metrics file is a stream of its own: asked for by name, never part of combined.
+TEST(LogRequestTest, TheMetricsStreamIsAskedForByNameOnly) {
+  const LogRequest metrics = read_log_request(R"({"streams":"metrics"})");
+  EXPECT_EQ(metrics.streams, LogStreams::kMetrics);
+  EXPECT_EQ(log_streams_name(metrics.streams), "metrics");
+  EXPECT_TRUE(metrics.wants_stream(SORTIE_STREAM_METRICS));
+  EXPECT_FALSE(metrics.wants_stream(SORTIE_STREAM_STDOUT));
+  const LogRequest combined = read_log_request(R"({"streams":"combined"})");
+  EXPECT_FALSE(combined.wants_stream(SORTIE_STREAM_METRICS));
+  EXPECT_TRUE(combined.wants_stream(SORTIE_STREAM_STDERR));
+}
+
 TEST(LogRequestTest, ErrorsNameTheMember) {
   EXPECT_EQ(read_error(R"({"replica":"0"})"), R"(replica: expected an integer, got "0")");
   EXPECT_EQ(read_error(R"({"replica":-1})"), "replica: must be an integer >= 0");
   EXPECT_EQ(read_error(R"({"streams":"both"})"),
-            R"(streams: expected "stdout", "stderr" or "combined", got "both")");
+            R"(streams: expected "stdout", "stderr", "combined" or "metrics", got "both")");
   EXPECT_EQ(read_error(R"({"tail":-2})"), "tail: must be an integer >= 0");
   EXPECT_EQ(read_error(R"({"follow":"yes"})"), R"(follow: expected true or false, got "yes")");
   EXPECT_EQ(read_error("[]"), "sortie.log_request/1: expected a JSON object");

@@ -472,6 +472,11 @@ std::unique_ptr<LogStream> DockerScheduler::log_open(std::string_view app_id,
     throw Error::unimplemented(context_.scheduler_name +
                                ": 'tail' in a log request is not supported; read the whole log");
   }
+  if (request.streams == LogStreams::kMetrics) {
+    throw Error::unimplemented(context_.scheduler_name +
+                               ": the log stream 'metrics' is not served; SORTIE_METRICS_FILE is "
+                               "not set in containers (report measurements in log lines)");
+  }
   const std::string& role = request.role;
 
   const std::optional<AppRecord> record = records_.load(app_id);

@@ -169,6 +169,8 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       set_env(replica.env, "SORTIE_ROLE_NAME", role.name);
       set_env(replica.env, "SORTIE_REPLICA_ID", std::to_string(id));
       set_env(replica.env, "SORTIE_NUM_REPLICAS", std::to_string(role.num_replicas));
+      set_env(replica.env, "SORTIE_METRICS_FILE",
+              metrics_file_path(request.app_dir, role.name, static_cast<uint32_t>(id)));
       set_env(replica.env, kRank0Env, kRank0Host);
       set_env(replica.env, "PYTHONUNBUFFERED", "x");
       set_env(

@@ -10,6 +10,13 @@ std::string replica_dir(std::string_view app_dir, std::string_view role, uint32_
   return dir;
 }
 
+std::string metrics_file_path(std::string_view app_dir, std::string_view role,
+                              uint32_t replica_id) {
+  std::string path(app_dir);
+  path.append("/").append(role).append(".").append(std::to_string(replica_id));
+  return path.append(".metrics.jsonl");
+}
+
 void write_launch_request(JsonWriter& writer, const LaunchRequest& request) {
   writer.StartObject();
   writer.Key("app_id");

@@ -45,6 +45,9 @@ struct LaunchRequest {
 
 // <app_dir>/<role>/<replica>: the replica's log directory.
 std::string replica_dir(std::string_view app_dir, std::string_view role, uint32_t replica_id);
+// <app_dir>/<role>.<replica>.metrics.jsonl: the replica's $SORTIE_METRICS_FILE, served as the log
+// stream "metrics". Beside the replica directories, which exist only once a replica printed.
+std::string metrics_file_path(std::string_view app_dir, std::string_view role, uint32_t replica_id);
 
 void write_launch_request(JsonWriter& writer, const LaunchRequest& request);
 LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_view what);

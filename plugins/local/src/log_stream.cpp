@@ -45,6 +45,7 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
   int32_t fixed_stream = 0;
   if (request.streams == LogStreams::kStdout) fixed_stream = SORTIE_STREAM_STDOUT;
   if (request.streams == LogStreams::kStderr) fixed_stream = SORTIE_STREAM_STDERR;
+  if (request.streams == LogStreams::kMetrics) fixed_stream = SORTIE_STREAM_METRICS;
 
   const std::string request_path = app_dir_ + "/request.json";
   const LaunchRequest launch =
@@ -62,7 +63,10 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
     for (const ReplicaLaunch& replica_launch : role_launch.replicas) {
       if (!all_replicas && replica_launch.id != replica) continue;
       const std::string dir = replica_dir(app_dir_, role_launch.name, replica_launch.id);
-      const std::string path = dir + "/" + (streams == "combined" ? "combined" : streams) + ".log";
+      const std::string path =
+          request.streams == LogStreams::kMetrics
+              ? metrics_file_path(app_dir_, role_launch.name, replica_launch.id)
+              : dir + "/" + streams + ".log";
       Cursor cursor;
       cursor.role = role_launch.name;
       cursor.replica_id = replica_launch.id;

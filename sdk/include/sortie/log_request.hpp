@@ -11,7 +11,9 @@
 
 namespace sortie {
 
-enum class LogStreams { kCombined, kStdout, kStderr };
+// kMetrics: the replica's $SORTIE_METRICS_FILE, served by a scheduler that sets it; never part of
+// kCombined.
+enum class LogStreams { kCombined, kStdout, kStderr, kMetrics };
 
 struct LogRequest {
   std::string role;                // "" = every role
@@ -26,7 +28,7 @@ struct LogRequest {
   bool selects(std::string_view role_name, int64_t replica_id) const;
   // Whether a line with this timestamp falls inside [since, until].
   bool in_window(int64_t timestamp_ns) const;
-  // Whether a line of this stream (SORTIE_STREAM_STDOUT or _STDERR) is wanted.
+  // Whether a line of this stream (SORTIE_STREAM_STDOUT, _STDERR or _METRICS) is wanted.
   bool wants_stream(int32_t stream) const;
 };
 
@@ -34,7 +36,7 @@ struct LogRequest {
 // INVALID_ARGUMENT naming the member ("replica: must be an integer >= 0").
 LogRequest read_log_request(std::string_view json);
 
-// "combined", "stdout" or "stderr".
+// "combined", "stdout", "stderr" or "metrics".
 std::string_view log_streams_name(LogStreams streams) noexcept;
 
 }  // namespace sortie

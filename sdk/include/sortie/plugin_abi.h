@@ -109,6 +109,9 @@ typedef struct sortie_sink {
 /* Which output stream a log line came from. */
 #define SORTIE_STREAM_STDOUT 1
 #define SORTIE_STREAM_STDERR 2
+/* The JSON lines a replica appended to $SORTIE_METRICS_FILE, for a scheduler that serves that
+ * file (log request streams "metrics", docs/payloads.md P-10). */
+#define SORTIE_STREAM_METRICS 3
 
 /* One log line handed to the host.
  * `data` is one whole line including its trailing '\n' when the line had one (the last line of a

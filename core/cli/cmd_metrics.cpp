@@ -1,0 +1,124 @@
+// `sortie metrics HANDLE [--key KEY] [--json] [-f]`: what an app's jobs measured
+// (docs/experiments.md, "Measurements"), read from its logs into the store first.
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <sortie/core/error.hpp>
+#include <sortie/session/app_lookup.hpp>
+#include <sortie/session/app_waiter.hpp>
+#include <sortie/session/json_text.hpp>
+#include <sortie/session/measurement_collector.hpp>
+#include <thread>
+#include <tuple>
+
+#include "app_report.hpp"
+#include "command_line.hpp"
+#include "commands.hpp"
+#include "measurement_text.hpp"
+
+namespace po = boost::program_options;
+
+namespace sortie::cli {
+namespace {
+
+using SeriesKey = std::tuple<std::string, uint32_t, std::string>;
+
+void point_json(session::JsonText& json, const core::SeriesPoint& point) {
+  json.begin_object()
+      .key("index")
+      .number(point.index)
+      .key("step")
+      .number(point.step)
+      .key("at")
+      .number(point.at)
+      .key("value")
+      .number(point.value)
+      .end_object();
+}
+
+void print_json(const std::string& handle, const std::vector<core::MeasurementSeries>& series) {
+  session::JsonText json;
+  json.begin_object().key("schema").string("sortie.cli.metrics/1").key("handle").string(handle);
+  json.key("series").begin_array();
+  for (const core::MeasurementSeries& one : series) {
+    json.begin_object()
+        .key("role")
+        .string(one.role)
+        .key("replica")
+        .number(int64_t{one.replica_id})
+        .key("key")
+        .string(one.key)
+        .key("count")
+        .number(one.count);
+    for (const auto& [name, point] : {std::pair{"first", &one.first},
+                                      {"last", &one.last},
+                                      {"min", &one.min},
+                                      {"max", &one.max}}) {
+      json.key(name);
+      point_json(json, *point);
+    }
+    json.key("points").begin_array();
+    for (const core::SeriesPoint& point : one.curve) point_json(json, point);
+    json.end_array().end_object();
+  }
+  json.end_array().end_object();
+  std::printf("%s\n", json.str().c_str());
+}
+
+// Prints the points of `series` above those already printed, one line each.
+void print_new_points(const std::vector<core::MeasurementSeries>& series,
+                      std::map<SeriesKey, int64_t>& printed) {
+  for (const core::MeasurementSeries& one : series) {
+    auto [last, added] = printed.try_emplace({one.role, one.replica_id, one.key}, -1);
+    for (const core::SeriesPoint& point : one.curve) {
+      if (point.index <= last->second) continue;
+      std::printf("%s/%u  %s  step %lld  %s\n", one.role.c_str(), one.replica_id, one.key.c_str(),
+                  static_cast<long long>(point.step), value_text(point.value).c_str());
+      last->second = point.index;
+    }
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int cmd_metrics(session::Session& ctx, const Args& args) {
+  std::string key;
+  po::options_description desc("metrics options");
+  desc.add_options()("help,h", "show this help")("key", po::value(&key), "only this key's series")(
+      "json", "print JSON (docs/cli-json.md)")("follow,f",
+                                               "keep printing new points until the app ends");
+  po::variables_map vm;
+  const auto handle = parse_positional_command(
+      "usage: sortie metrics SCHEDULER://SESSION/APP_ID [--key KEY] [--json] [-f]", desc, "HANDLE",
+      args, vm);
+  if (!handle) return kExitOk;
+  const bool follow = vm.count("follow") != 0;
+  if (follow && vm.count("json") != 0) {
+    throw core::Error::invalid_argument("--json and --follow cannot be combined; drop one");
+  }
+  session::AppLookup app = session::lookup_app(ctx, *handle);
+  if (!app.status) return report_unknown_app(*handle);
+  session::collect_measurements(ctx, app);
+  const std::string recorded = app.handle.str();
+  if (vm.count("json") != 0) {
+    print_json(recorded, ctx.records().measurements(recorded, key));
+    return kExitOk;
+  }
+  std::map<SeriesKey, int64_t> printed;
+  print_new_points(ctx.records().measurements(recorded, key), printed);
+  if (!follow) return kExitOk;
+  session::install_interrupt_handlers();
+  while (!core::is_terminal(app.status->state)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    if (session::interrupted() != 0) return kExitInterrupted;
+    app = session::lookup_app(ctx, recorded);
+    if (!app.status) break;
+    session::collect_measurements(ctx, app);
+    print_new_points(ctx.records().measurements(recorded, key), printed);
+  }
+  return kExitOk;
+}
+
+}  // namespace sortie::cli
