@@ -15,6 +15,9 @@ namespace {
 // Where python/CMakeLists.txt installs the package, and the interpreter it was built for.
 constexpr const char* kPythonExecutable = "/usr/bin/python3";
 constexpr const char* kPythonPackageDir = "lib/python3/dist-packages";
+// Packages named xmanager and torchx whose modules are sortie's (sortie/compat_path.py): first
+// on the script's path, so `from xmanager import xm` is sortie's in this run only.
+constexpr const char* kCompatDir = "lib/python3/dist-packages/sortie/compat";
 // Read by sortie.xm: add() prints each scheduler's request and submits nothing.
 constexpr const char* kDryRunVariable = "SORTIE_LAUNCH_DRYRUN";
 
@@ -56,7 +59,8 @@ int run_launch_script(session::Session& ctx, const Args& args) {
   words.insert(words.end(), args.begin() + static_cast<std::ptrdiff_t>(index), args.end());
 
   const auto prefix = registry::install_prefix_of(registry::own_module_file());
-  std::string python_path = (prefix / kPythonPackageDir).string();
+  std::string python_path =
+      (prefix / kCompatDir).string() + ":" + (prefix / kPythonPackageDir).string();
   if (const char* existing = std::getenv("PYTHONPATH"); existing && *existing) {
     python_path += std::string(":") + existing;
   }

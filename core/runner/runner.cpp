@@ -182,6 +182,25 @@ std::optional<std::string> Runner::component_help(const AppSpec& app) {
   return core::component_help(component);
 }
 
+std::vector<std::string> Runner::registered_names(const std::string& group_name) {
+  const auto group = registry::group_from_string(group_name);
+  if (!group) {
+    throw core::Error::invalid_argument("no registry group '" + group_name +
+                                        "'; groups read sortie.schedulers, sortie.components, ...");
+  }
+  std::vector<std::string> names;
+  for (const auto* entry : impl_->session().registry().entries(*group)) {
+    names.push_back(entry->name);
+  }
+  return names;
+}
+
+std::optional<std::string> Runner::named_resource_json(const std::string& name) {
+  auto resource = impl_->session().named_resource(name);
+  if (!resource) return std::nullopt;
+  return core::to_json(*resource);
+}
+
 std::optional<AppStatus> Runner::status(const std::string& handle) {
   const session::AppLookup& app = impl_->look_up(handle);
   if (!app.status) return std::nullopt;

@@ -67,6 +67,8 @@ void bind_runner(py::module_& module) {
             return self.app_json(app_spec("", component, component_args));
           },
           py::arg("component"), py::arg("component_args"), Release())
+      .def("registered_names", &runner::Runner::registered_names, py::arg("group"), Release())
+      .def("named_resource_json", &runner::Runner::named_resource_json, py::arg("name"), Release())
       .def("status",
            [](runner::Runner& self, const std::string& handle) -> py::object {
              std::optional<runner::AppStatus> status;

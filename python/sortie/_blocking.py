@@ -54,3 +54,18 @@ def blocking_or_awaitable(function):
     if called_from_coroutine(depth=3):
         return InThread(function)
     return Done(function())
+
+
+def run_to_completion(result):
+    """The value of `result`, a plain value or a coroutine (an `async def` job generator's);
+    a coroutine runs in an event loop of its own in a worker thread, so this works whether or
+    not the caller's thread runs a loop."""
+    if not hasattr(result, '__await__'):
+        return result
+    import asyncio  # pylint: disable=import-outside-toplevel  (only job generators need it)
+    import concurrent.futures  # pylint: disable=import-outside-toplevel
+
+    async def awaited():
+        return await result
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(asyncio.run, awaited()).result()

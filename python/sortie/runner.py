@@ -12,8 +12,10 @@ import time
 from typing import Dict, Iterable, List, Optional, Union
 
 from sortie import _blocking
+from sortie import _refusal
 from sortie import _sortie
 from sortie import specs
+from sortie.components import file_component
 
 
 def _refuse_unsupported(method, workspace, parent_run_id):
@@ -45,15 +47,12 @@ def _component_args_of(component_args):
     return [str(word) for word in component_args]
 
 
-class AppDryRunInfo:
+class AppDryRunInfo(specs.AppDryRunInfo):
     """What dryrun() returns: the scheduler's request (`request`, text); schedule() runs it."""
 
     def __init__(self, request, run):
-        self.request = request
+        super().__init__(request)
         self._run = run
-
-    def __repr__(self):
-        return self.request
 
 
 class ListAppResponse:
@@ -108,9 +107,13 @@ class Runner:
     def run_component(self, component: str, component_args: Union[List[str], Dict[str, object]],
                       scheduler: str, cfg=None, workspace=None,
                       parent_run_id=None) -> specs.AppHandle:
+        """A builtin component by name, or a component function given as FILE.py:FUNCTION
+        (called with component_args parsed against its signature, as `sortie run` does)."""
         _refuse_unsupported('run_component', workspace, parent_run_id)
-        return self._native.run('', component, _component_args_of(component_args), scheduler,
-                                _cfg_of(cfg))
+        words = _component_args_of(component_args)
+        if file_component.names_file_component(component):
+            return self.run(file_component.app_of(component, words), scheduler, cfg)
+        return self._native.run('', component, words, scheduler, _cfg_of(cfg))
 
     def dryrun(self, app: specs.AppDef, scheduler: str, cfg=None, workspace=None,
                parent_run_id=None) -> AppDryRunInfo:
@@ -123,6 +126,8 @@ class Runner:
                          workspace=None, parent_run_id=None) -> AppDryRunInfo:
         _refuse_unsupported('dryrun_component', workspace, parent_run_id)
         words = _component_args_of(component_args)
+        if file_component.names_file_component(component):
+            return self.dryrun(file_component.app_of(component, words), scheduler, cfg)
         request = self._native.dryrun('', component, words, scheduler, _cfg_of(cfg))
         return AppDryRunInfo(request,
                              lambda: self.run_component(component, words, scheduler, cfg))
@@ -154,6 +159,34 @@ class Runner:
 
     def cancel(self, app_handle: specs.AppHandle) -> None:
         self._native.cancel(app_handle, 'runner API (Python)')
+
+    def stop(self, app_handle: specs.AppHandle) -> None:
+        """TorchX's older name of cancel."""
+        self.cancel(app_handle)
+
+    def name(self) -> str:
+        return self._name
+
+    def scheduler_backends(self) -> List[str]:
+        """The schedulers of the installed plugins (`sortie plugins`)."""
+        return self._native.registered_names('sortie.schedulers')
+
+    def cfg_from_str(self, scheduler: str, *cfg_literal: str) -> Dict[str, str]:
+        """'k1=v1,k2=v2' (several such texts merge) as a cfg dict; values stay text, as the
+        scheduler's plugin checks them against its run options when the app runs."""
+        del scheduler
+        cfg = {}
+        for literal in cfg_literal:
+            for pair in filter(None, literal.split(',')):
+                key, separator, value = pair.partition('=')
+                if not separator:
+                    raise ValueError(f'run option {pair!r} reads KEY=VALUE')
+                cfg[key.strip()] = value.strip()
+        return cfg
+
+    scheduler_run_opts = _refusal.refused_method(
+        'Runner.scheduler_run_opts', '`sortie runopts SCHEDULER [--json]` lists a scheduler\'s '
+        'run options, their types, defaults and effects')
 
     def describe(self, app_handle: specs.AppHandle) -> Optional[specs.AppDef]:
         description = self._native.describe(app_handle)

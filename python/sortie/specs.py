@@ -3,8 +3,14 @@
 form of payloads.md P-1) for the C++ runner, and read back from it by Runner.describe."""
 
 import dataclasses
+import difflib
 import enum
-from typing import Any, Dict, List, Optional, Union
+import json
+import os
+from typing import Any, Dict, Iterator, List, Optional, Union
+
+from sortie import _refusal
+from sortie import _sortie
 
 
 class macros:  # pylint: disable=invalid-name  (TorchX's name)
@@ -44,21 +50,68 @@ class Resource:
 NULL_RESOURCE = Resource(cpu=-1, gpu=-1, memMB=-1)
 
 
+_native_runner = None
+
+
+def _native():
+    """The compiled module's Runner, made on first use (it opens the registry)."""
+    global _native_runner  # pylint: disable=global-statement
+    if _native_runner is None:
+        _native_runner = _sortie.Runner('')
+    return _native_runner
+
+
 @dataclasses.dataclass(frozen=True)
 class NamedResource:
-    """A resource named in the registry (group sortie.named_resources), resolved at run time."""
+    """A resource named in the registry (group sortie.named_resources). The app carries the
+    name, resolved by the scheduler's host when it runs; reading cpu, gpu, memMB, capabilities
+    or devices resolves it here (a plugin's resource loads that plugin)."""
     name: str
 
     def spec(self):
         return self.name
 
+    def resolved(self) -> Resource:
+        text = _native().named_resource_json(self.name)
+        if text is None:
+            raise KeyError(f'no named resource {self.name!r}; `sortie resources` lists them')
+        fields = json.loads(text)
+        return Resource(fields.get('cpu', -1), fields.get('gpu', -1), fields.get('memMB', -1),
+                        dict(fields.get('capabilities', {})), dict(fields.get('devices', {})))
+
+    def __getattr__(self, field):
+        if field in ('cpu', 'gpu', 'memMB', 'capabilities', 'devices'):
+            return getattr(self.resolved(), field)
+        raise AttributeError(field)
+
 
 class _NamedResources:
-    """named_resources["gpu.small"]: a resource by name. The names come from the installed
-    plugins and are checked when the app runs (`sortie resources` lists them)."""
+    """named_resources["gpu.small"]: a resource by name, from the installed manifests and
+    plugins (`sortie resources` lists them). Unlike TorchX's, it can be listed: iteration
+    yields the names, `in` and len() work; an unknown name raises KeyError at lookup."""
+
+    def _names(self) -> List[str]:
+        return _native().registered_names('sortie.named_resources')
 
     def __getitem__(self, name: str) -> NamedResource:
+        names = self._names()
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f'registered: {names}'
+            raise KeyError(f'no named resource {name!r}; {hint}')
         return NamedResource(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def keys(self) -> List[str]:
+        return self._names()
 
 
 named_resources = _NamedResources()
@@ -129,8 +182,19 @@ class Role:
     metadata: Dict[str, Any] = dataclasses.field(default_factory=dict)
     mounts: List[Union[BindMount, VolumeMount, DeviceMount]] = dataclasses.field(
         default_factory=list)
+    overrides: Dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    def pre_proc(self, scheduler: str, dryrun_info: 'AppDryRunInfo') -> 'AppDryRunInfo':
+        """TorchX's hook to edit a scheduler request per role; sortie's requests are made by
+        the scheduler plugins, so it returns dryrun_info unchanged, as TorchX's default."""
+        del scheduler
+        return dryrun_info
 
     def spec(self):
+        if self.overrides:
+            raise _refusal.refusal(
+                'specs.Role(overrides=...)', 'scheduler-specific request fields are run '
+                'options (`sortie runopts SCHEDULER`) or the scheduler plugin\'s metadata keys')
         return {'name': self.name, 'image': self.image, 'min_replicas': self.min_replicas,
                 'base_image': self.base_image, 'entrypoint': self.entrypoint,
                 'args': [str(arg) for arg in self.args],
@@ -225,6 +289,21 @@ class AppStatus:
     def is_terminal(self) -> bool:
         return is_terminal(self.state)
 
+    def format(self, filter_roles: Optional[List[str]] = None) -> str:
+        """The status as text: state, restarts, each role's replicas (those of
+        `filter_roles` only, when given), message, error and UI URL."""
+        lines = [f'AppStatus:', f'  State: {self.state}', f'  Num Restarts: {self.num_restarts}',
+                 '  Roles:']
+        for role in self.roles:
+            if filter_roles and role.role not in filter_roles:
+                continue
+            for replica in role.replicas:
+                lines.append(f'    {role.role}[{replica.id}] ({replica.hostname}): '
+                             f'{replica.state}')
+        lines += [f'  Msg: {self.msg}', f'  Structured Error Msg: {self.structured_error_msg}',
+                  f'  UI URL: {self.ui_url}']
+        return '\n'.join(lines)
+
     def raise_for_status(self) -> None:
         if self.state != AppState.SUCCEEDED:
             raise AppStatusError(self, f'job did not succeed: {self}')
@@ -262,3 +341,107 @@ def parse_app_handle(app_handle: AppHandle) -> ParsedAppHandle:
         raise MalformedAppHandleException(
             f'{app_handle!r} is not an app handle; handles read SCHEDULER://SESSION/APP_ID')
     return ParsedAppHandle(scheduler, session, app_id)
+
+
+ReplicaState = AppState
+ALL = 'all'
+MISSING = '<MISSING>'
+NONE = '<NONE>'
+GiB = 1024  # memMB of a gibibyte
+CfgVal = Union[str, int, float, bool, List[str], Dict[str, str], None]
+
+
+def get_type_name(tp) -> str:
+    """The name of a run option's type as TorchX prints it: 'str', 'List[str]', ..."""
+    return tp.__qualname__ if isinstance(tp, type) else str(tp).replace('typing.', '')
+
+
+def make_app_handle(scheduler_backend: str, session_name: str, app_id: str) -> AppHandle:
+    return f'{scheduler_backend}://{session_name}/{app_id}'
+
+
+class UnknownAppException(Exception):
+    def __init__(self, app_handle: AppHandle):
+        super().__init__(f'unknown app {app_handle}; `sortie list` shows the apps of the store')
+
+
+class UnknownSchedulerException(Exception):
+    def __init__(self, scheduler_backend: str):
+        super().__init__(f'unknown scheduler {scheduler_backend!r}; `sortie plugins` lists them')
+
+
+class InvalidRunConfigException(Exception):
+    pass
+
+
+class AppDryRunInfo:
+    """What a dry run returns: the scheduler's request (`request`, text)."""
+
+    def __init__(self, request, fmt=str):
+        self.request = request
+        self._fmt = fmt
+
+    def __repr__(self):
+        return self._fmt(self.request)
+
+
+def resource(cpu: Optional[int] = None, gpu: Optional[int] = None,
+             memMB: Optional[int] = None,  # pylint: disable=invalid-name  (TorchX's name)
+             h: Optional[str] = None) -> Union[Resource, NamedResource]:
+    """The named resource `h` when given, else cpu/gpu/memMB with TorchX's defaults (2, 0,
+    1024)."""
+    if h:
+        return named_resources[h]
+    return Resource(cpu=cpu or 2, gpu=gpu or 0, memMB=memMB or 1024)
+
+
+def get_named_resources(res: str) -> NamedResource:
+    return named_resources[res]
+
+
+_MOUNT_KEYS = {'type': 'type', 'destination': 'dst', 'dst': 'dst', 'target': 'dst',
+               'read_only': 'readonly', 'readonly': 'readonly', 'source': 'src', 'src': 'src',
+               'perm': 'perm'}
+
+
+def parse_mounts(opts: List[str]) -> List[Union[BindMount, VolumeMount, DeviceMount]]:
+    """Words such as ['type=bind', 'src=/data', 'dst=/data', 'readonly', 'type=volume', ...]
+    into mounts; each mount starts with its type (bind, volume or device)."""
+    groups: List[Dict[str, str]] = []
+    for opt in opts:
+        key, _, value = opt.partition('=')
+        if key not in _MOUNT_KEYS:
+            raise KeyError(f'unknown mount option {key!r}; expected one of {list(_MOUNT_KEYS)}')
+        key = _MOUNT_KEYS[key]
+        if key == 'type':
+            groups.append({})
+        elif not groups:
+            raise KeyError('a mount starts with type=bind, type=volume or type=device')
+        groups[-1][key] = value
+    mounts: List[Union[BindMount, VolumeMount, DeviceMount]] = []
+    for group in groups:
+        kind = group.get('type')
+        if kind == 'bind':
+            mounts.append(BindMount(os.path.expanduser(group['src']), group['dst'],
+                                    'readonly' in group))
+        elif kind == 'volume':
+            mounts.append(VolumeMount(group['src'], group['dst'], 'readonly' in group))
+        elif kind == 'device':
+            mounts.append(DeviceMount(group['src'], group.get('dst', group['src']),
+                                      group.get('perm', 'rwm')))
+        else:
+            raise ValueError(f'unknown mount type {kind!r}; expected bind, volume or device')
+    return mounts
+
+
+__getattr__ = _refusal.module_getattr('torchx.specs', {
+    'runopt': 'scheduler run options are declared by scheduler plugins; `sortie runopts '
+              'SCHEDULER` lists them and cfg= / -cfg sets them',
+    'runopts': 'scheduler run options are declared by scheduler plugins; `sortie runopts '
+               'SCHEDULER` lists them and cfg= / -cfg sets them',
+    'materialize_appdef': 'call the component function (it returns the AppDef); sortie '
+                          'substitutes macros when the app runs',
+    'torchx_run_args_from_argparse': 'run with `sortie run` or Runner.run_component',
+    'torchx_run_args_from_json': 'run with `sortie run` or Runner.run_component',
+    'TorchXRunArgs': 'run with `sortie run` or Runner.run_component',
+})

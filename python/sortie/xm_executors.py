@@ -101,16 +101,19 @@ class Vertex(_Executor):
     Spec = _VertexSpec
 
     def __init__(self, requirements=None, tensorboard=None):
+        """`tensorboard`: an xm_local.TensorboardCapability, the vertex run options
+        tensorboard (its name) and base_output_dir (its base_output_directory)."""
         super().__init__(requirements)
+        self._tensorboard = {}
         if tensorboard is not None:
-            _refuse('Vertex(tensorboard=...)', 'sortie does not attach Vertex AI TensorBoard '
-                    'instances; drop tensorboard')
+            self._tensorboard = {'tensorboard': tensorboard.name,
+                                 'base_output_dir': tensorboard.base_output_directory}
 
     def request(self, run_options=None):
         # XManager takes the project from the environment (google.auth.default): so does this.
         project = os.environ.get('GOOGLE_CLOUD_PROJECT')
         return super().request({**({'project': project} if project else {}),
-                                **(run_options or {})})
+                                **self._tensorboard, **(run_options or {})})
 
 
 Caip = Vertex

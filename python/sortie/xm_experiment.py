@@ -99,6 +99,10 @@ class WorkUnit:
     def experiment_unit_name(self):
         return f'{self.experiment_id}_{self.work_unit_id}'
 
+    def get_full_job_name(self, job_name: str) -> str:
+        """XManager's name of a job of this unit: EXPERIMENT_UNIT_JOB."""
+        return f'{self.experiment_unit_name}_{job_name}'
+
     def __await__(self):
         return self
         yield  # unreachable: makes __await__ a generator that finishes at once
@@ -157,6 +161,44 @@ class WorkUnit:
 
     def __repr__(self):
         return f'WorkUnit({self.experiment_unit_name})'
+
+
+class _GeneratedUnit:
+    """The work unit a job generator is given: its id is the one the unit will get, and add()
+    collects the generator's jobs (launched when the generator returns)."""
+
+    def __init__(self, experiment, work_unit_id):
+        self.experiment_id = experiment.experiment_id
+        self.work_unit_id = work_unit_id
+        self.context = experiment.context
+        self._jobs = {}
+
+    @property
+    def experiment_unit_name(self):
+        return f'{self.experiment_id}_{self.work_unit_id}'
+
+    def get_full_job_name(self, job_name: str) -> str:
+        return f'{self.experiment_unit_name}_{job_name}'
+
+    def add(self, job, args=None):
+        """Adds a Job or JobGroup to this work unit (jobs keep their names; unnamed ones are
+        job0, job1, ...)."""
+        job = _apply_args(job, args)
+        members = job.jobs if isinstance(job, xm_jobs.JobGroup) else {
+            job.name or f'job{len(self._jobs)}': job}
+        for name, member in members.items():
+            if name in self._jobs:
+                raise ValueError(f'work_unit.add: a job named {name!r} is already in this '
+                                 'work unit')
+            self._jobs[name] = member
+        return _blocking.Done(None)
+
+    def job(self):
+        if not self._jobs:
+            raise ValueError(f'the job generator added no job to work unit {self.work_unit_id}')
+        if len(self._jobs) == 1:
+            return next(iter(self._jobs.values()))
+        return xm_jobs.JobGroup(**self._jobs)
 
 
 class _Deadline:
@@ -235,7 +277,7 @@ class ExperimentContext:
 
 class Experiment:
     """An XManager experiment: `with create_experiment(title) as experiment:` (or `async with`);
-    package(), add(), work_units(). Leaving the `with` block waits for the local jobs, as
+    package(), add(), work_units. Leaving the `with` block waits for the local jobs, as
     xm_local does; a block left by an exception does not wait."""
 
     def __init__(self, native, session):
@@ -280,8 +322,9 @@ class Experiment:
 
     @property
     def work_unit_count(self) -> int:
-        return len(self.work_units())
+        return len(self.work_units)
 
+    @property
     def work_units(self):
         """{work unit id: WorkUnit}, the ones added here and any recorded before (get_experiment)."""
         if not self._dry_run:
@@ -293,7 +336,7 @@ class Experiment:
         """Runs recorded work units again, each as its next attempt with its recorded args, env
         and executables (docs/experiments.md XF-34): those that FAILED (`failed`), were CANCELLED
         (`cancelled`) or are listed by id (`units`), batched per scheduler (one Slurm job array).
-        Returns the new attempts' WorkUnits, which work_units() gives from then on. A unit still
+        Returns the new attempts' WorkUnits, which work_units gives from then on. A unit still
         running or a selection of none raise ValueError; an unknown id sortie.Error."""
         if self._dry_run:
             raise ValueError('Experiment.rerun: a dry run records no work units to run again')
@@ -322,13 +365,12 @@ class Experiment:
         if identity:
             raise ValueError('Experiment.add(identity=...): sortie gives work units ids from 1 '
                              'and does not deduplicate them by identity; drop identity')
-        if callable(job) and not isinstance(job, (xm_jobs.Job, xm_jobs.JobGroup)):
-            raise TypeError('Experiment.add: job generators (functions of a work unit) are not '
-                            'supported by sortie; build the xm.Job or xm.JobGroup and add it')
         sweep = isinstance(args, (list, tuple))
         if sweep and not args:
             raise ValueError('Experiment.add(job, args=[]): a sweep needs at least one entry of '
                              'args, one per work unit')
+        if callable(job) and not isinstance(job, (xm_jobs.Job, xm_jobs.JobGroup)):
+            return self._add_generated(job, args, sweep)
         units = [_apply_args(job, each) for each in (args if sweep else [args])]
         if isinstance(job, xm_jobs.Job):
             added = self._native.add_jobs([unit.request() for unit in units])
@@ -345,6 +387,23 @@ class Experiment:
                 for request in work_unit.dryrun_requests:
                     payload = json.loads(request)
                     print(json.dumps(payload.get('document', payload.get('request'))), flush=True)
+        return work_units if sweep else work_units[0]
+
+    def _add_generated(self, generator, args, sweep):
+        """A job generator, XManager's `(async) def generator(work_unit, **args)`: it is
+        called with a work unit whose add() collects jobs; what it added becomes that work
+        unit, one job as a Job, several as one JobGroup (started and cancelled together)."""
+        next_id = max(self.work_units, default=0) + 1
+        units = []
+        for offset, each in enumerate(args if sweep else [args]):
+            pending = _GeneratedUnit(self, next_id + offset)
+            _blocking.run_to_completion(generator(pending, **(each or {})))
+            units.append(pending.job())
+        work_units = [self.add(unit) for unit in units]
+        for offset, work_unit in enumerate(work_units):
+            if work_unit.work_unit_id != next_id + offset:
+                raise RuntimeError(f'work unit {work_unit.work_unit_id} was added while the '
+                                   'generator ran; its job names are wrong')
         return work_units if sweep else work_units[0]
 
     def _wait_for_local_units(self):

@@ -52,6 +52,16 @@ class Topology:
 ResourceQuantity = Union[int, float, str, Topology]
 
 
+_HOST_RESOURCES = (ResourceType.CPU, ResourceType.RAM, ResourceType.MEMORY, ResourceType.DISK,
+                   ResourceType.EPHEMERAL_STORAGE)
+
+
+def _type_of(resource):
+    """The ResourceType of a name, or the name where sortie's XF-13 names more than the enum."""
+    name = _name_of(resource)
+    return ResourceType(name) if name in ResourceType._value2member_map_ else name
+
+
 def _name_of(resource):
     return resource.value if isinstance(resource, ResourceType) else str(resource).lower()
 
@@ -86,6 +96,17 @@ class JobRequirements:
             self.entries.append(('location', location))
         self.location = location
         self.replicas = replicas
+        # XManager's typed view: each ResourceType asked for with its amount as given, and the
+        # one accelerator (a GPU or TPU type), if any.
+        self.task_requirements = {}
+        for name, value in {**(resources or {}), **kw_resources}.items():
+            self.task_requirements[_type_of(name)] = value
+        if accelerator is not None:
+            self.task_requirements[_type_of(accelerator)] = topology or 1
+        self.topology = topology
+        self.accelerator = next((kind for kind in self.task_requirements
+                                 if isinstance(kind, ResourceType)
+                                 and kind not in _HOST_RESOURCES), None)
 
     def __repr__(self):
         return f'JobRequirements({dict(self.entries)!r})'

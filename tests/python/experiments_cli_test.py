@@ -20,7 +20,7 @@ SLEEPER = textwrap.dedent('''\
     for _ in range(2):
         experiment.add(xm.Job(executable=executable, executor=xm_local.Local(), args=['60']))
     print(experiment.experiment_id, flush=True)
-    [unit, _] = experiment.work_units().values()
+    [unit, _] = experiment.work_units.values()
     try:
         unit.wait_until_complete()
     except KeyboardInterrupt:
@@ -56,7 +56,7 @@ class ExperimentsCliTest(support.ScratchTestCase):
         output, _ = process.communicate(timeout=60)
         self.assertIn('stopped: work unit 1_1 ended CANCELLED', output)
         reopened = xm_local.get_experiment(int(experiment_id))
-        self.assertEqual([unit.get_status().state for unit in reopened.work_units().values()],
+        self.assertEqual([unit.get_status().state for unit in reopened.work_units.values()],
                          ['CANCELLED', 'CANCELLED'])
         self.assertEqual(reopened.work_unit_count, 2)
 
@@ -80,7 +80,7 @@ class ExperimentsCliTest(support.ScratchTestCase):
         self.run_command('sortie', 'launch', '--wait', 'experiment.yaml')
         [experiment] = xm_local.list_experiments()
         self.assertEqual(experiment.experiment_title, 'from the CLI')
-        for unit in experiment.work_units().values():
+        for unit in experiment.work_units.values():
             self.assertTrue(unit.wait_until_complete().result().get_status().is_completed)
 
 

@@ -42,6 +42,20 @@ class TorchxRunnerTest(support.ScratchTestCase):
         self.assertEqual(described.roles[0].env, {'A': '1'})
         self.assertEqual(described.roles[0].resource.memMB, 64)
 
+    def test_named_resources_list_and_answer_in_and_an_unknown_name_is_a_key_error(self):
+        names = list(specs.named_resources)
+        self.assertIn('cpu.small', names)
+        self.assertEqual(len(specs.named_resources), len(names))
+        self.assertIn('gpu.small', specs.named_resources)
+        self.assertNotIn('no.such.resource', specs.named_resources)
+        with self.assertRaisesRegex(KeyError, "no named resource 'cpu.smal'; did you mean "
+                                              "'cpu.small'"):
+            specs.named_resources['cpu.smal']
+        small = specs.named_resources['cpu.small']
+        self.assertEqual(small.spec(), 'cpu.small')
+        self.assertGreater(small.cpu, 0)
+        self.assertEqual(specs.get_named_resources('cpu.small'), small)
+
     def test_log_lines_filters_by_regex_and_stream(self):
         runner = get_runner()
         app = specs.AppDef('logs', [specs.Role(

@@ -168,6 +168,12 @@ class Runner {
   // The help of app.component when its component_args ask for it (--help, or -h unless the
   // component has a parameter h), else nullopt.
   std::optional<std::string> component_help(const AppSpec& app);
+  // The names registered in a registry group ("sortie.schedulers", "sortie.named_resources",
+  // "sortie.components", ...; docs/registry.md), loading no plugin; Error(INVALID_ARGUMENT)
+  // for a group that is none of them.
+  std::vector<std::string> registered_names(const std::string& group);
+  // A named resource resolved (docs/payloads.md P-3 JSON); nullopt for a name not registered.
+  std::optional<std::string> named_resource_json(const std::string& name);
   // The current status, asked of the scheduler and recorded; nullopt for an app neither the
   // scheduler nor the store knows.
   std::optional<AppStatus> status(const std::string& handle);

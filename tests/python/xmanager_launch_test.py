@@ -1,0 +1,184 @@
+"""XManager launch scripts and TorchX component files run unchanged under sortie: `from xmanager
+import xm, xm_local` and `torchx.specs` are sortie's inside `sortie launch` (the sortie-compat
+path), while an installed package of those names keeps working outside it. The scripts are this
+test's own, making the calls of XManager's examples/ launchers (local_arg_printer,
+local_container_links) with local binaries, so they run for real and offline."""
+
+import os
+import subprocess
+import textwrap
+
+import support
+
+ARG_PRINTER = '''#!/bin/sh
+echo "$@" >> "$SORTIE_LAUNCH_DIR/$OUTPUT_NAME"
+'''
+
+ARG_PRINTER_LAUNCHER = '''
+from absl import app
+from absl import flags
+from xmanager import xm
+from xmanager import xm_local
+
+_OUTPUT = flags.DEFINE_string('output_name', 'args.txt', 'file the jobs write')
+
+
+def main(argv):
+    del argv
+    with xm_local.create_experiment(experiment_title='local_arg_printer') as experiment:
+        [executable] = experiment.package([
+            xm.Packageable(executable_spec=xm.Binary(path='./arg_printer.sh'),
+                           executor_spec=xm_local.Local.Spec())])
+        for rate in (0.1, 0.01):
+            experiment.add(xm.Job(
+                executable=executable, executor=xm_local.Local(
+                    xm.JobRequirements(cpu=1)),
+                args={'learning_rate': rate, 'path': xm.ShellSafeArg('a b')},
+                env_vars={'OUTPUT_NAME': _OUTPUT.value}))
+    print(experiment.context.annotations.title, len(experiment.work_units),
+          experiment.work_units[2].get_status().state)
+
+
+if __name__ == '__main__':
+    app.run(main)
+'''
+
+GENERATOR_LAUNCHER = '''
+from absl import app
+from xmanager import xm
+from xmanager import xm_local
+
+
+def main(_):
+    with xm_local.create_experiment(experiment_title='links') as experiment:
+        [printer] = experiment.package([xm.Packageable(
+            executable_spec=xm.Binary(path='./arg_printer.sh'),
+            executor_spec=xm_local.Local.Spec())])
+
+        async def generator(work_unit, greeting):
+            work_unit.add(xm.JobGroup(
+                server=xm.Job(printer, xm_local.Local(),
+                              args={'peer': work_unit.get_full_job_name('client')},
+                              env_vars={'OUTPUT_NAME': 'server.txt'}),
+                client=xm.Job(printer, xm_local.Local(), args=[greeting],
+                              env_vars={'OUTPUT_NAME': 'client.txt'})))
+
+        experiment.add(generator, args={'greeting': 'hello'})
+    [unit] = experiment.work_units.values()
+    print(unit.work_unit_id, unit.get_status().state)
+
+
+if __name__ == '__main__':
+    app.run(main)
+'''
+
+REFUSALS_SCRIPT = '''
+from xmanager import xm
+from xmanager.cloud import vertex
+
+for attempt in (lambda: __import__('xmanager.contrib.flow'),
+                lambda: vertex.get_default_client(),
+                lambda: xm.GpuType):
+    try:
+        attempt()
+    except NotImplementedError as refusal:
+        print(refusal)
+'''
+
+COMPONENT_FILE = '''
+import torchx.specs as specs
+
+
+def greet(name: str, times: int = 1, image: str = '.') -> specs.AppDef:
+    """Greets `name`, `times` times."""
+    return specs.AppDef('greet', [specs.Role(
+        'greeter', image=image, entrypoint='sh',
+        args=['-c', f'for i in $(seq {times}); do echo hello {name}; done'])])
+'''
+
+RUN_COMPONENT_SCRIPT = '''
+from torchx.runner import get_runner
+from torchx.components import utils
+
+runner = get_runner()
+handle = runner.run_component('my_component.py:greet', ['--name', 'sortie', '--times', '2'],
+                              'local_cwd')
+print(runner.wait(handle).state)
+print(''.join(runner.log_lines(handle, 'greeter')), end='')
+touched = runner.run(utils.touch('touched.txt'), 'local_cwd')
+print(runner.wait(touched).state)
+'''
+
+
+class XmanagerLaunchTest(support.ScratchTestCase):
+
+    def write(self, name, text, mode=0o644):
+        path = os.path.join(self.scratch, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w', encoding='utf-8') as out:
+            out.write(textwrap.dedent(text))
+        os.chmod(path, mode)
+        return path
+
+    def read(self, name):
+        with open(os.path.join(self.scratch, name), encoding='utf-8') as text:
+            return text.read()
+
+    def test_an_arg_printer_launcher_runs_its_jobs_for_real(self):
+        self.write('arg_printer.sh', ARG_PRINTER, 0o755)
+        self.write('launcher.py', ARG_PRINTER_LAUNCHER)
+        result = self.run_command('sortie', 'launch', 'launcher.py', '--',
+                                  '--output_name', 'out.txt', '--xm_wrap_late_bindings')
+        self.assertEqual(result.stdout, 'local_arg_printer 2 SUCCEEDED\n')
+        self.assertEqual(sorted(self.read('out.txt').splitlines()),
+                         ['--learning_rate=0.01 --path=a b', '--learning_rate=0.1 --path=a b'])
+
+    def test_a_job_generator_makes_one_work_unit_of_the_jobs_it_adds(self):
+        self.write('arg_printer.sh', ARG_PRINTER, 0o755)
+        self.write('launcher.py', GENERATOR_LAUNCHER)
+        result = self.run_command('sortie', 'launch', 'launcher.py')
+        self.assertEqual(result.stdout, '1 SUCCEEDED\n')
+        self.assertEqual(self.read('server.txt'), '--peer=1_1_client\n')
+        self.assertEqual(self.read('client.txt'), 'hello\n')
+
+    def test_an_xm_flag_sortie_cannot_honour_is_refused_naming_it(self):
+        self.write('arg_printer.sh', ARG_PRINTER, 0o755)
+        self.write('launcher.py', ARG_PRINTER_LAUNCHER)
+        result = self.run_command('sortie', 'launch', 'launcher.py', '--', '--xm_use_kaniko',
+                                  check=False)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn('--xm_use_kaniko is not supported by sortie', result.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.scratch, 'args.txt')))
+
+    def test_names_sortie_does_not_offer_are_refused_saying_what_to_use(self):
+        self.write('refusals.py', REFUSALS_SCRIPT)
+        lines = self.run_command('sortie', 'launch', 'refusals.py').stdout.splitlines()
+        self.assertEqual(len(lines), 3)
+        self.assertRegex(lines[0], r'^xmanager\.contrib\.flow is not supported by sortie: ')
+        self.assertRegex(lines[1], r'^xmanager\.cloud\.get_default_client is not supported by '
+                                   r'sortie: .*TensorboardCapability')
+        self.assertRegex(lines[2], r'^xmanager\.xm\.GpuType is not supported by sortie: '
+                                   r'.*JobRequirements')
+
+    def test_an_installed_xmanager_keeps_working_outside_sortie_launch(self):
+        self.write('real/xmanager/__init__.py', 'REAL = True\n')
+        self.write('which.py', 'import xmanager\nprint(hasattr(xmanager, "REAL"))\n')
+        env = dict(self.env, PYTHONPATH=os.path.join(self.scratch, 'real') + ':' +
+                   self.env.get('PYTHONPATH', ''))
+        outside = subprocess.run(['/usr/bin/python3', 'which.py'], cwd=self.scratch, env=env,
+                                 capture_output=True, text=True, timeout=60, check=True)
+        self.assertEqual(outside.stdout, 'True\n')
+        inside = subprocess.run(['sortie', 'launch', 'which.py'], cwd=self.scratch, env=env,
+                                capture_output=True, text=True, timeout=60, check=True)
+        self.assertEqual(inside.stdout, 'False\n')
+
+    def test_a_torchx_component_file_runs_through_run_component(self):
+        self.write('my_component.py', COMPONENT_FILE)
+        self.write('run.py', RUN_COMPONENT_SCRIPT)
+        result = self.run_command('sortie', 'launch', 'run.py')
+        self.assertEqual(result.stdout, 'SUCCEEDED\nhello sortie\nhello sortie\nSUCCEEDED\n')
+        self.assertTrue(os.path.exists(os.path.join(self.scratch, 'touched.txt')))
+
+
+if __name__ == '__main__':
+    support.main()
