@@ -27,8 +27,10 @@ def module_getattr(module_name: str, refused: Dict[str, str]) -> Callable[[str],
 
 
 def refused_method(qualified_name: str, instead: str):
-    """A method that refuses itself when called."""
+    """A function or method that refuses itself when called; its `refusal` attribute is the
+    error it raises (read by the compatibility table's test)."""
     def method(*_args, **_kwargs):
         raise refusal(qualified_name, instead)
     method.__doc__ = f'Refused: {instead}'
+    method.refusal = refusal(qualified_name, instead)
     return method
