@@ -3,6 +3,7 @@
 #include <sortie/dryrun.hpp>
 #include <sortie/dryrun_input.hpp>
 #include <sortie/field_support.hpp>
+#include <sortie/macros.hpp>
 #include <sortie/plugin.hpp>
 #include <sortie/process.hpp>
 
@@ -16,9 +17,12 @@ struct MinimalScheduler final : sortie::Scheduler {
   }
   std::string schedule(std::string_view request) override {
     const sortie::Dryrun plan = sortie::read_dryrun(request);
-    sortie::Role role = sortie::read_appdef(plan.request_json).roles[0];
-    role.args.insert(role.args.begin(), role.entrypoint);
-    sortie::start_process(role.args, dir + plan.app_id);  // .pid, .log, .exit files
+    const sortie::Role role = sortie::read_appdef(plan.request_json).roles[0];
+    sortie::MacroValues macros;  // docs/payloads.md P-12, for its one replica
+    macros.set("app_id", plan.app_id).set("replica_id", "0");
+    std::vector<std::string> argv{role.entrypoint};
+    for (const std::string& arg : role.args) argv.push_back(macros.apply(arg));
+    sortie::start_process(argv, dir + plan.app_id);  // .pid, .log, .exit files
     return plan.app_id;
   }
   std::string describe(std::string_view app_id) override {

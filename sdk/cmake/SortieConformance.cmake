@@ -6,6 +6,8 @@
 #                                       max_retries, port_map, mounts, resource; every other one
 #                                       must be refused with INVALID_ARGUMENT naming it
 #     [SKIP <check>...]                 checks not run, e.g. `run` where no backend is reachable
+#     [GRACE <seconds>]                 how long after cancel every process of a running app
+#                                       must have stopped (default 30)
 #     [LOGS_UNIMPLEMENTED]              log_open refuses every app with UNIMPLEMENTED and a
 #                                       message saying where the logs are, as documented
 #     [LAUNCHER <command>...])          runs the kit under this command, e.g. one that starts a
@@ -17,7 +19,7 @@
 include_guard(GLOBAL)
 
 function(sortie_add_scheduler_conformance_test target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "LOGS_UNIMPLEMENTED" "SCHEDULER;CFG;IMAGE"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "LOGS_UNIMPLEMENTED" "SCHEDULER;CFG;IMAGE;GRACE"
                         "SUPPORTS;SKIP;LAUNCHER")
   if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_SCHEDULER)
     message(FATAL_ERROR "sortie_add_scheduler_conformance_test(${target} SCHEDULER <name> ...): "
@@ -29,6 +31,9 @@ function(sortie_add_scheduler_conformance_test target)
   endif()
   if(DEFINED ARG_IMAGE)
     list(APPEND args --image "${ARG_IMAGE}")
+  endif()
+  if(DEFINED ARG_GRACE)
+    list(APPEND args --grace ${ARG_GRACE})
   endif()
   foreach(field IN LISTS ARG_SUPPORTS)
     list(APPEND args --supports ${field})

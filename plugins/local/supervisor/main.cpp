@@ -56,6 +56,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string app_dir = argv[1];
+  // posix_spawn hands over every descriptor the caller did not mark close-on-exec (a store's
+  // database files, a pipe the caller's shell reads): kept, they would make `x=$(sortie run
+  // ...)` wait for the app (ABI-11). Only 0-2, the lock and the start signal are ours.
+  ::close_range(kStartSignalFd + 1, ~0U, 0);
   // The submission lock (submit_lock.hpp), if we were handed it: never the replicas'.
   const int submit_lock_fd = ::fcntl(kSubmitLockFd, F_SETFD, FD_CLOEXEC) == 0 ? kSubmitLockFd : -1;
   // Spawned before the app's files were written: nothing of the app is read before the go, and
