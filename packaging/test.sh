@@ -14,7 +14,7 @@ mkdir -p build
 engines_log=build/engines.log
 bash packaging/engines/up.sh >"$engines_log" 2>&1 &
 engines=$!
-setsid bash packaging/build.sh &
+SORTIE_WERROR=${SORTIE_WERROR:-ON} setsid bash packaging/build.sh &  # CI: warnings are errors
 build=$!
 # Only while bash's job table has it running: once reaped, its pid may belong to another process.
 stop_build() {
