@@ -23,6 +23,7 @@
 #include "printable.hpp"
 #include "unit_list.hpp"
 #include "unit_record.hpp"
+#include "unit_results.hpp"
 
 namespace po = boost::program_options;
 
@@ -31,7 +32,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: sortie experiments list [--limit N] [--tag TAG] [--json]\n"
-    "       sortie experiments show ID [--unit N] [--json]\n"
+    "       sortie experiments show ID [--unit N] [--sort COLUMN] [--best KEY:min|max]...\n"
+    "                                  [--json | --csv]\n"
     "       sortie experiments note ID TEXT       (TEXT - reads stdin)\n"
     "       sortie experiments tag ID [+TAG | -TAG]...\n"
     "       sortie experiments diff ID1 ID2\n"
@@ -166,7 +168,8 @@ std::string experiment_state(const std::vector<xm::WorkUnit>& units,
   return partial_reason.empty() ? xm::to_string(xm::state_of(units)) : "PARTIAL";
 }
 
-void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::WorkUnit>& units) {
+void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::WorkUnit>& units,
+                           const UnitResults& results) {
   const std::string partial_reason = experiment.partial_reason();
   session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.experiment/1");
@@ -184,7 +187,8 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
     out.null();
   }
   out.key("units_state").string(xm::to_string(xm::state_of(units))).key("work_units").begin_array();
-  for (const xm::WorkUnit& unit : units) {
+  for (const UnitRow& row : results.rows) {
+    const xm::WorkUnit& unit = *row.unit;
     out.begin_object().key("id").number(static_cast<int64_t>(unit.id));
     out.key("state").string(xm::to_string(unit.state)).key("args").begin_object();
     for (const auto& [name, value] : session::hyperparameters_of(unit.args_json)) {
@@ -203,7 +207,9 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
       out.key("name").string(job.name).key("state").string(xm::to_string(job.state));
       out.key("app").string(job.app).key("role").string(job.role).end_object();
     }
-    out.end_array().end_object();
+    out.end_array();
+    unit_measurements_json(out, row);
+    out.end_object();
   }
   out.end_array().end_object();
   std::printf("%s\n", out.str().c_str());
@@ -211,25 +217,45 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
 
 int show(session::Session& ctx, const Args& args) {
   int unit_id = 0;
+  std::string sort;
+  std::vector<std::string> best;
   po::options_description desc("experiments show options");
   desc.add_options()("help,h", "show this help")(
       "unit", po::value(&unit_id),
       "show work unit N only: its hyperparameters and, per job, the executable's digest and the "
       "app as submitted (args, env with secrets masked, resources)")(
-      "json", "print JSON (docs/cli-json.md)");
+      "sort", po::value(&sort),
+      "order the units by a column: unit, state, a hyperparameter, a measured key (its last "
+      "value) or a --best column; --sort=-KEY sorts descending")(
+      "best", po::value(&best),
+      "also show each unit's least (KEY:min) or greatest (KEY:max) value of KEY, the best unit "
+      "marked * (repeatable)")("json", "print JSON (docs/cli-json.md)")(
+      "csv", "print the units' table as CSV");
   po::variables_map vm;
-  const auto id_text =
-      parse_positional_command("usage: sortie experiments show ID [--unit N] [--json]", desc,
-                               "experiment ID (see `sortie experiments list`)", args, vm);
+  const auto id_text = parse_positional_command(
+      "usage: sortie experiments show ID [--unit N] [--sort COLUMN] [--best KEY:min|max]... "
+      "[--json | --csv]",
+      desc, "experiment ID (see `sortie experiments list`)", args, vm);
   if (!id_text) return kExitOk;
+  if (vm.count("json") != 0 && vm.count("csv") != 0) {
+    throw core::Error::invalid_argument("--json and --csv cannot be combined; choose one");
+  }
+  std::vector<BestColumn> best_columns;
+  for (const std::string& text : best) best_columns.push_back(parse_best_column(text));
   std::optional<xm::Experiment> experiment = recorded_experiment(ctx, *id_text);
   if (!experiment) return kExitAppNotSucceeded;
   if (vm.count("unit") != 0) {
     return show_work_unit(ctx, *experiment, unit_id, vm.count("json") != 0);
   }
   const std::vector<xm::WorkUnit> units = experiment->work_units();
+  UnitResults results = unit_results(ctx, units, std::move(best_columns));
+  if (!sort.empty()) sort_unit_results(results, sort);
   if (vm.count("json") != 0) {
-    print_experiment_json(*experiment, units);
+    print_experiment_json(*experiment, units, results);
+    return kExitOk;
+  }
+  if (vm.count("csv") != 0) {
+    print_unit_csv(results);
     return kExitOk;
   }
   std::printf("experiment %lld '%s'\n", static_cast<long long>(experiment->id()),
@@ -245,6 +271,8 @@ int show(session::Session& ctx, const Args& args) {
                 static_cast<long long>(snapshot->files), snapshot->digest.substr(0, 19).c_str());
   }
   print_units(units);
+  // The units side by side once they measured something, or when asked to order them.
+  if (!results.keys.empty() || !sort.empty()) print_unit_table(results);
   const std::string partial_reason = experiment->partial_reason();
   if (partial_reason.empty()) {
     std::printf("state: %s\n", xm::to_string(xm::state_of(units)));
