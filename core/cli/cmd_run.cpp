@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "dryrun_document.hpp"
 #include "log_printer.hpp"
+#include "python_exec.hpp"
 #include "run_config.hpp"
 
 namespace po = boost::program_options;
@@ -28,6 +29,7 @@ namespace {
 
 constexpr const char* kRunUsage =
     "usage: sortie run [options] COMPONENT [component args...]\n"
+    "       sortie run [options] FILE.py:FUNCTION [function args...]   (a TorchX component)\n"
     "       sortie run [options] --spec FILE   (or FILE, when it ends in .yaml, .yml or .json)\n"
     "       sortie run [options] -- COMMAND [ARGS...]\n";
 
@@ -65,6 +67,13 @@ RunCommandLine split_run_args(const Args& args) {
     }
   }
   return line;
+}
+
+// TorchX's component files: FILE.py:FUNCTION, a function returning a specs.AppDef.
+bool names_component_file(const std::string& component) {
+  const size_t colon = component.rfind(':');
+  return colon != std::string::npos && colon + 1 < component.size() && colon >= 3 &&
+         component.compare(colon - 3, 3, ".py") == 0;
 }
 
 // `secrets` are masked wherever they show (secret_env.hpp).
@@ -180,6 +189,15 @@ int cmd_run(session::Session& ctx, const Args& args) {
     return kExitOk;
   }
 
+  if (names_component_file(line.component)) {
+    // The function's AppDef is made in Python, then run by `sortie run OWN... --spec`.
+    std::vector<std::string> words = {"-m", "sortie.components.file_component",
+                                      std::filesystem::read_symlink("/proc/self/exe").string(),
+                                      line.component, std::to_string(line.own.size())};
+    words.insert(words.end(), line.own.begin(), line.own.end());
+    words.insert(words.end(), line.rest.begin(), line.rest.end());
+    exec_python(ctx, words);
+  }
   if (spec.empty() && !line.component.empty() && names_spec_file(ctx, line.component)) {
     if (!line.rest.empty()) {
       throw core::Error::invalid_argument("sortie run " + line.component +

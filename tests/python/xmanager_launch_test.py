@@ -5,6 +5,7 @@ test's own, making the calls of XManager's examples/ launchers (local_arg_printe
 local_container_links) with local binaries, so they run for real and offline."""
 
 import os
+import shutil
 import subprocess
 import textwrap
 
@@ -110,6 +111,25 @@ print(runner.wait(touched).state)
 '''
 
 
+QUICKSTART_APP = '''
+import sys
+
+print(f"Hello, {sys.argv[1]}!")
+'''
+
+QUICKSTART_DIST_APP = '''
+import torch
+import torch.distributed as dist
+
+dist.init_process_group(backend="gloo")
+print(f"I am worker {dist.get_rank()} of {dist.get_world_size()}!")
+
+a = torch.tensor([dist.get_rank()])
+dist.all_reduce(a)
+print(f"all_reduce output = {a}")
+'''
+
+
 class XmanagerLaunchTest(support.ScratchTestCase):
 
     def write(self, name, text, mode=0o644):
@@ -178,6 +198,36 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         result = self.run_command('sortie', 'launch', 'run.py')
         self.assertEqual(result.stdout, 'SUCCEEDED\nhello sortie\nhello sortie\nSUCCEEDED\n')
         self.assertTrue(os.path.exists(os.path.join(self.scratch, 'touched.txt')))
+
+    def test_the_torchx_quickstart_runs_with_sortie_in_place_of_torchx(self):
+        # Debian's python3 (with torch) before another python3, as in the quickstart's
+        # environment; this installation's sortie before any other.
+        bin_dir = os.path.dirname(shutil.which('sortie', path=self.env['PATH']))
+        self.env['PATH'] = os.pathsep.join([bin_dir, '/usr/bin', self.env['PATH']])
+        self.write('my_app.py', QUICKSTART_APP)
+        self.write('dist_app.py', QUICKSTART_DIST_APP)
+        self.write('my_component.py', COMPONENT_FILE)
+        hello = self.run_command('sortie', 'run', '--log', '--scheduler', 'local_cwd',
+                                 'utils.python', '--script', 'my_app.py', 'your name')
+        self.assertIn('Hello, your name!', hello.stdout)
+        greet = self.run_command('sortie', 'run', '--log', '--scheduler', 'local_cwd',
+                                 'my_component.py:greet', '--name', 'you')
+        self.assertIn('greeter/0 hello you\n', greet.stdout)
+        ddp = self.run_command('sortie', 'run', '--log', '--scheduler', 'local_cwd', 'dist.ddp',
+                               '-j', '1x2', '--script', 'dist_app.py', timeout=240)
+        self.assertIn('I am worker 1 of 2!', ddp.stdout)
+        self.assertIn('all_reduce output = tensor([1])', ddp.stdout)
+
+    def test_a_component_file_refuses_bad_arguments_naming_them(self):
+        self.write('my_component.py', COMPONENT_FILE)
+        missing = self.run_command('sortie', 'run', 'my_component.py:greet', '--times', '2',
+                                   check=False)
+        self.assertEqual(missing.returncode, 2)
+        self.assertIn('the following arguments are required: --name', missing.stderr)
+        unknown = self.run_command('sortie', 'run', 'my_component.py:nope', check=False)
+        self.assertEqual(unknown.returncode, 2)
+        self.assertIn('my_component.py defines no function \'nope\' (its functions: greet)',
+                      unknown.stderr)
 
 
 if __name__ == '__main__':

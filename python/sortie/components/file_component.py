@@ -7,7 +7,11 @@ docs/python.md)."""
 import argparse
 import importlib.util
 import inspect
+import json
 import os
+import subprocess
+import sys
+import tempfile
 import typing
 from typing import Any, Callable, List
 
@@ -106,3 +110,27 @@ def app_of(component: str, words: List[str]) -> specs.AppDef:
         raise TypeError(f'component {component} returned {type(app).__name__}, not a '
                         'specs.AppDef')
     return app
+
+
+def main(argv: List[str]) -> int:
+    """`sortie run OWN... FILE.py:FUNCTION ARGS...`, as the CLI hands it over: SORTIE COMPONENT
+    N OWN(N words) ARGS... The function's AppDef is written to a spec file that
+    `sortie run OWN... --spec FILE` runs (the CLI's options, waits and output are its own)."""
+    sortie, component, count = argv[0], argv[1], int(argv[2])
+    own, words = argv[3:3 + count], argv[3 + count:]
+    try:
+        app = app_of(component, words)
+    except (OSError, ValueError, TypeError, KeyError) as failure:
+        print(f'sortie run {component}: {failure}', file=sys.stderr)
+        return 2
+    with tempfile.NamedTemporaryFile('w', suffix='.json', prefix='sortie-component-',
+                                     delete=False) as spec:
+        json.dump(app.spec(), spec)
+    try:
+        return subprocess.run([sortie, 'run', *own, '--spec', spec.name], check=False).returncode
+    finally:
+        os.unlink(spec.name)
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
