@@ -237,6 +237,17 @@ TEST_F(KubernetesManifestsTest, JobSetHasAReplicatedJobPerRole) {
             "trainer-k3x9q2m1zt-trainer-0-0.trainer-k3x9q2m1zt");
 }
 
+TEST_F(KubernetesManifestsTest, ARoleWithoutEntrypointRunsTheImagesOwnWithItsArgs) {
+  // What container, bazel_container, python_container and dockerfile executables package to.
+  const rapidjson::Document doc = dryrun(
+      R"({"name":"a","roles":[{"name":"r","image":"gcr.io/p/trainer:1","args":["--lr=0.1"]}]})",
+      cfg_);
+  const Json& container = at(doc, "/request/objects/0/manifest/spec/template/spec/containers/0");
+  EXPECT_FALSE(container.HasMember("command"));
+  EXPECT_EQ(text(container, "/image"), "gcr.io/p/trainer:1");
+  EXPECT_EQ(text(container, "/args/0"), "--lr=0.1");
+}
+
 TEST_F(KubernetesManifestsTest, WhatCannotRunIsRefusedByName) {
   EXPECT_NE(error_of(R"({"name":"a","roles":[{"name":"r","entrypoint":"e"}]})", cfg_)
                 .find("role 'r': field 'image' must name a container image"),

@@ -23,7 +23,6 @@ void refuse_unsupported(const Role& role) {
            "field 'base_image' is not supported by the kubernetes scheduler (images are "
            "used as they are); remove it");
   }
-  if (role.entrypoint.empty()) refuse(what, "field 'entrypoint' is required");
   for (const auto& [key, value] : role.resource.capabilities) {
     if (!is_label_value(value)) {
       refuse(what + " resource", "capability '" + key + "' = '" + value +

@@ -144,9 +144,13 @@ class ManifestBuilder {
     Json c(rapidjson::kObjectType);
     set_string(c, "name", dns_label(role.name), a_);
     set_string(c, "image", role.image, a_);
-    Json command(rapidjson::kArrayType);
-    push_string(command, escape_var_refs(role.entrypoint), a_);
-    set_member(c, "command", std::move(command), a_);
+    // No entrypoint (a packaged image's own, P-13): the image's ENTRYPOINT runs, with the args
+    // as its command, as Kubernetes does for a container without `command`.
+    if (!role.entrypoint.empty()) {
+      Json command(rapidjson::kArrayType);
+      push_string(command, escape_var_refs(role.entrypoint), a_);
+      set_member(c, "command", std::move(command), a_);
+    }
     if (!role.args.empty()) {
       Json args(rapidjson::kArrayType);
       for (const std::string& arg : role.args) push_string(args, expand(arg), a_);
