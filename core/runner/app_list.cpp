@@ -93,6 +93,7 @@ AppList Runner::list(const ListOptions& options) {
   for (const auto& record : session.records().list(filter)) {
     ListedApp app{record.handle, record.name, core::to_string(record.state), record.submitted_at,
                   ""};
+    bool ended = false;  // found terminal by the refresh: --active filters on the fresh state
     const auto silence = silent.find(record.scheduler);
     if (silence != silent.end() && !core::is_terminal(record.state)) {
       app.unverified = silence->second;
@@ -102,6 +103,7 @@ AppList Runner::list(const ListOptions& options) {
         if (auto json = describe_within(scheduler, record.app_id, deadline)) {
           const auto status = core::status_from_json(*json, scheduler->context());
           app.state = core::to_string(status.state);
+          ended = core::is_terminal(status.state);
           session::cache_status(session, record.handle, status);
         }
       } catch (const core::Error& e) {
@@ -110,6 +112,7 @@ AppList Runner::list(const ListOptions& options) {
       }
     }
     seen.insert(app.handle);
+    if (options.active_only && ended) continue;
     list.apps.push_back(std::move(app));
   }
   if (!options.scheduler.empty()) {

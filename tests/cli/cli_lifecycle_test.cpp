@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli_harness.hpp"
@@ -73,6 +75,25 @@ TEST(CliLifecycle, KilledWaitingRunLeavesTheAppRunningVisibleAndCancellable) {
 }
 
 TEST(CliLifecycle, HangupOfAWaitingRunLeavesTheAppRunning) { expect_app_survives(SIGHUP); }
+
+// list --active refreshes before it filters: an app the store still records as running, but that
+// has ended, is not shown (it was, with its fresh terminal state, until a later list).
+TEST(CliLifecycle, ListActiveLeavesOutAnAppThatHasJustEnded) {
+  CliSandbox sandbox;
+  const CommandResult run = sandbox.sortie({"run", "-s", "local_cwd", "--", "sleep", "1"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string handle = first_line(run.out);
+  for (int tries = 0; tries < 600; ++tries) {
+    const std::string listed = sandbox.sortie({"list", "--active", "--json"}).out;
+    const size_t at = listed.find("\"handle\":\"" + handle + "\"");
+    if (at == std::string::npos) return;  // gone once it ended
+    const size_t state_at = listed.find("\"state\":\"", at) + 9;
+    const std::string state = listed.substr(state_at, listed.find('"', state_at) - state_at);
+    ASSERT_TRUE(state == "PENDING" || state == "RUNNING") << listed;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  FAIL() << handle << " is still listed as active after a minute";
+}
 
 TEST(CliLifecycle, FiftyConcurrentRunsAreEachRecordedOnce) {
   CliSandbox sandbox;
