@@ -79,6 +79,42 @@ void bind_runner(py::module_& module) {
              if (!status) return py::none();
              return app_status_to_python(*status);
            })
+      .def(
+          "metrics",
+          [](runner::Runner& self, const std::string& handle, const std::string& key) {
+            std::vector<runner::MetricSeries> found;
+            {
+              py::gil_scoped_release release;
+              found = self.metrics(handle, key);
+            }
+            const auto point_dict = [](const runner::MetricPoint& point) {
+              py::dict result;
+              result["index"] = point.index;
+              result["step"] = point.step;
+              result["at_ns"] = point.at_ns;
+              result["value"] = point.value;
+              return result;
+            };
+            py::list result;
+            for (const runner::MetricSeries& series : found) {
+              py::dict one;
+              one["role"] = series.role;
+              one["replica"] = series.replica;
+              one["key"] = series.key;
+              one["count"] = series.count;
+              one["first"] = point_dict(series.first);
+              one["last"] = point_dict(series.last);
+              one["min"] = point_dict(series.min);
+              one["max"] = point_dict(series.max);
+              py::list points;
+              for (const runner::MetricPoint& point : series.points)
+                points.append(point_dict(point));
+              one["points"] = points;
+              result.append(one);
+            }
+            return result;
+          },
+          py::arg("handle"), py::arg("key"))
       .def("describe",
            [](runner::Runner& self, const std::string& handle) -> py::object {
              std::optional<runner::AppDescription> description;

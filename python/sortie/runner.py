@@ -212,6 +212,13 @@ class Runner:
                      _nanoseconds(until), should_tail, stream)
         return _LogReader(self._native, arguments)
 
+    def metrics(self, app_handle: specs.AppHandle, key: Optional[str] = None) -> List[Dict]:
+        """What the app's jobs measured (docs/experiments.md, "Measurements"), read from its
+        logs first: one dict per key of each replica, by role, replica and key (only `key`'s
+        when given), as `sortie metrics --json` gives its series: role, replica, key, count,
+        first, last, min, max and points, each point a dict of index, step, at_ns and value."""
+        return self._native.metrics(app_handle, key or '')
+
     def __repr__(self):
         return f'Runner(name={self._name!r})'
 

@@ -115,6 +115,21 @@ class WorkUnit:
             states.append(status['state'] if status else 'UNKNOWN')
         return states
 
+    def measurements(self):
+        """What its jobs measured, one summary per key (docs/experiments.md XF-37): {key:
+        {'last', 'last_step', 'min', 'max', 'count', 'app', 'role', 'replica'}}, each key read
+        from its first job (by handle) that reports it, lowest replica first; as `sortie
+        experiments show --json` gives them."""
+        found = {}
+        for handle in self.handles:
+            for series in self._experiment._runner.metrics(handle, ''):
+                found.setdefault(series['key'], {
+                    'last': series['last']['value'], 'last_step': series['last']['step'],
+                    'min': series['min']['value'], 'max': series['max']['value'],
+                    'count': series['count'], 'app': handle, 'role': series['role'],
+                    'replica': series['replica']})
+        return found
+
     def get_status(self):
         states = self._states()
         for state in ('RUNNING', 'PENDING', 'SUBMITTED', 'UNKNOWN', 'FAILED', 'CANCELLED'):

@@ -77,6 +77,15 @@ class PyTorchTest(support.ScratchTestCase):
     def test_sweep_file_units_run_together_each_with_its_own_loss(self):
         self.run_command('sortie', 'launch', '--wait', 'pytorch/sweep.yaml', timeout=300)
         self.assert_sweep_units_trained_alone_and_together('1')
+        # Its loss lines are measurements (SORTIE_METRICS_PATTERN): the units by final loss.
+        shown = json.loads(self.run_command('sortie', 'experiments', 'show', '1', '--sort',
+                                            'final_loss', '--json').stdout)
+        ranked = [(unit['args']['lr'], unit['measurements']) for unit in shown['work_units']]
+        self.assertEqual([lr for lr, _ in ranked], ['0.01', '0.05', '0.1'])
+        for lr, measured in ranked:
+            self.assertEqual(f"{measured['final_loss']['last']:.6f}", KNOWN_FINAL_LOSS[lr])
+            self.assertEqual(measured['loss']['count'], 5)  # one per epoch, rank 0's
+            self.assertEqual(measured['loss']['last_step'], 4)
 
     def test_python_launcher_units_run_together_each_with_its_own_loss(self):
         result = self.run_command('sortie', 'launch', 'pytorch/launcher.py', timeout=300)

@@ -144,6 +144,25 @@ struct LogLine {
   std::string text;  // one whole line, with its newline when it had one
 };
 
+// What an app's jobs measured (docs/experiments.md, "Measurements"): the values of one key
+// reported by one replica. `index` is a point's position among all the series' points.
+struct MetricPoint {
+  int64_t index = 0;
+  int64_t step = 0;
+  int64_t at_ns = 0;  // when it was written, ns since the epoch
+  double value = 0;
+};
+
+struct MetricSeries {
+  std::string role;
+  uint32_t replica = 0;
+  std::string key;
+  int64_t count = 0;  // points reported
+  MetricPoint first, last, min, max;
+  // Every point up to docs/limits.md L-24 of them, beyond it evenly spaced ones, then the last.
+  std::vector<MetricPoint> points;
+};
+
 // A Runner remembers the apps it submitted or looked up, so the calls on one handle ask its
 // scheduler for the app's state once: status and describe ask afresh, and cancel, wait and
 // log_lines then use what was found (wait follows the app while it is not terminal).
@@ -197,6 +216,10 @@ class Runner {
                  const std::function<bool(const std::vector<LogLine>&)>& on_lines);
   // log_lines gathered into one vector (for an app that is terminal, or with should_tail).
   std::vector<LogLine> log_lines(const std::string& handle, const LogOptions& options = {});
+  // Reads the app's new measurements from its logs into the store, then gives its series by
+  // role, replica and key (only `key`'s when it is not empty). Error(NOT_FOUND) for an app
+  // neither its scheduler nor the store knows.
+  std::vector<MetricSeries> metrics(const std::string& handle, const std::string& key = "");
 
  private:
   class Impl;
