@@ -100,13 +100,28 @@ class RemoteLibrary {
                                        .number("abi_min", library.abi_min)
                                        .number("abi_max", library.abi_max)
                                        .raw("provides", wire_array(provides));
-    Reply reply = call(WireObject().string("call", "load").raw("library", description.str()),
+    Reply reply = call(WireObject()
+                           .string("call", "load")
+                           .number("wire", kWireProtocolVersion)
+                           .raw("library", description.str()),
                        "loading (dlopen and sortie_plugin_negotiate)", std::nullopt);
     if (reply.status != SORTIE_OK) {
       helper_.reset();
       // The helper's own errors already name the plugin as the in-process loader does.
       if (reply.err.rfind(context, 0) == 0) throw Error(reply.status, reply.err);
       throw Error(reply.status, context + ": " + reply.err);
+    }
+    const auto wire = reply.document.FindMember("wire");
+    if (wire == reply.document.MemberEnd() || !wire->value.IsInt64() ||
+        wire->value.GetInt64() != kWireProtocolVersion) {
+      helper_.reset();
+      throw Error::failed_precondition(
+          context + ": the isolation helper (sortie-plugin-host) speaks wire protocol " +
+          (wire != reply.document.MemberEnd() && wire->value.IsInt64()
+               ? std::to_string(wire->value.GetInt64())
+               : std::string("none")) +
+          ", this sortie " + std::to_string(kWireProtocolVersion) +
+          " (ISO-3): use the helper installed with this sortie");
     }
     return std::move(reply.document);
   }

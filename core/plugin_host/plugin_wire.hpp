@@ -21,6 +21,11 @@ namespace sortie::core::detail {
 // Larger messages are refused: no payload comes close, so one would be a corrupted stream.
 inline constexpr size_t kMaxWireMessageBytes = size_t{256} << 20;
 
+// The version of these messages (ISO-3). The host's `load` request and the helper's answer each
+// carry it as "wire"; either side refuses the other's by name when it differs, so a helper left
+// from another sortie build fails at once, saying so, rather than misreading a call.
+inline constexpr int64_t kWireProtocolVersion = 1;
+
 // The file descriptor on which the helper finds its end of the channel.
 inline constexpr int kHelperChannelFd = 3;
 

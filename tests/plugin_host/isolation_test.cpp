@@ -486,6 +486,33 @@ TEST_F(IsolationFileTest, MissingHelperIsNamed) {
                 "sortie"});
 }
 
+// A helper from another sortie build answers `load` with another wire protocol version (ISO-3):
+// the host refuses it by name rather than misreading its calls.
+TEST_F(IsolationFileTest, AHelperOfAnotherWireProtocolIsRefusedByName) {
+  const fs::path helper = scratch_ / "sortie-plugin-host";
+  std::ofstream(helper) << R"(#!/usr/bin/python3
+import json, os, struct
+channel = os.fdopen(3, "r+b", buffering=0)
+length = struct.unpack("<I", channel.read(4))[0]
+channel.read(length)
+reply = json.dumps({"status": 0, "wire": 99, "plugin": {}}).encode()
+channel.write(struct.pack("<I", len(reply)) + reply)
+channel.read(1)
+)";
+  fs::permissions(helper, fs::perms::owner_all);
+  IsolationOptions options;
+  options.isolate_all = true;
+  options.helper_path = helper.string();
+  test_isolation() = options;
+  PluginHost host(test_isolation());
+  const Registry registry = manifest(private_copy("fixture_good"), "subprocess");
+  expect_error([&] { host.load(*registry.entries(Group::kSchedulers).at(0)->plugin); },
+               SORTIE_FAILED_PRECONDITION,
+               {"plugin 'scratch' (",
+                "): the isolation helper (sortie-plugin-host) speaks wire "
+                "protocol 99, this sortie 1 (ISO-3)"});
+}
+
 TEST(IsolationTest, EnvironmentAndTimeoutParsing) {
   EXPECT_EQ(parse_timeout_seconds("0.25", "--plugin-timeout"), 250ms);
   EXPECT_EQ(parse_timeout_seconds("30", "--plugin-timeout"), 30s);

@@ -21,6 +21,7 @@ using core::Error;
 using core::detail::as_str;
 using core::detail::StringSink;
 using core::detail::wire_array;
+using core::detail::kWireProtocolVersion;
 using core::detail::WireObject;
 
 // Diagnostics the plugin logged (from any thread) since the last reply, which carries them.
@@ -180,6 +181,16 @@ std::string PluginServer::handle(const std::string& request_text) {
 
     if (call == "load") {
       if (plugin_ != nullptr) protocol_error("a helper loads one library only");
+      const auto wire = request.FindMember("wire");
+      const int64_t host_wire = wire != request.MemberEnd() && wire->value.IsInt64()
+                                    ? wire->value.GetInt64()
+                                    : 0;  // a host from before the version
+      if (host_wire != kWireProtocolVersion) {
+        throw Error::failed_precondition("sortie-plugin-host speaks wire protocol " +
+                                         std::to_string(kWireProtocolVersion) + ", the host " +
+                                         (host_wire == 0 ? "none" : std::to_string(host_wire)) +
+                                         " (ISO-3): use the helper installed with this sortie");
+      }
       plugin_ = &core::detail::load_plugin(library_of(member(request, "library")));
       std::vector<std::string> components;
       for (const sortie_component* c : plugin_->components) {
@@ -190,6 +201,7 @@ std::string PluginServer::handle(const std::string& request_text) {
                                  .raw("calls", optional_calls(*c))
                                  .str());
       }
+      reply.number("wire", kWireProtocolVersion);
       reply.raw("plugin", WireObject()
                               .string("name", plugin_->name)
                               .string("version", plugin_->version)
