@@ -4,7 +4,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <filesystem>
 #include <map>
+#include <optional>
 #include <sortie/core/error.hpp>
 #include <sortie/session/json_text.hpp>
 
@@ -94,6 +96,26 @@ std::string compact(const rapidjson::Value& value) {
   return buffer.GetString();
 }
 
+// The image reference of a Container bound for a remote executor, which its scheduler pulls
+// from the registry; nullopt for anything the local packagers must handle (a `docker save`
+// file, another kind, a local destination).
+std::optional<std::string> remote_image_reference(const std::string& launch_dir,
+                                                  const xm::Packageable& packageable) {
+  const auto* container = std::get_if<xm::Container>(&packageable.spec);
+  if (!packageable.remote_destination || container == nullptr) return std::nullopt;
+  const std::string& image = container->image_path;
+  const auto ends_with = [&](std::string_view suffix) {
+    return image.size() >= suffix.size() &&
+           image.compare(image.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (image.empty() || image[0] == '/' || image[0] == '.' || image[0] == '~' || ends_with(".tar") ||
+      ends_with(".tar.gz") || ends_with(".tgz") ||
+      std::filesystem::is_regular_file(std::filesystem::path(launch_dir) / image)) {
+    return std::nullopt;
+  }
+  return image;
+}
+
 }  // namespace
 
 std::vector<xm::Executable> package_executables(session::Session& ctx,
@@ -105,6 +127,12 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
     const xm::Packageable& packageable = packageables[i];
     results[i].name =
         packageable.name.empty() ? xm::default_name(packageable.spec) : packageable.name;
+    if (const auto reference = remote_image_reference(launch_dir, packageable)) {
+      results[i].kind = "image";
+      results[i].image = *reference;
+      results[i].digest = *reference;  // what identifies it: the registry resolves it
+      continue;
+    }
     JsonText element;
     element.begin_object().key("name").string(results[i].name);
     write_spec_members(element, packageable.spec);

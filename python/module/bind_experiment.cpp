@@ -95,13 +95,14 @@ void bind_experiment(py::module_& module) {
       .def_property_readonly("title", &xm::Experiment::title)
       .def("package",
            [](xm::Experiment& self, const py::list& packageables) {
-             // (spec dict, args, env_vars, name)
+             // (spec dict, args, env_vars, name, remote_destination)
              std::vector<xm::Packageable> converted;
              for (const py::handle item : packageables) {
                const auto items = item.cast<py::tuple>();
                converted.push_back({executable_spec(items[0].cast<py::dict>()), args(items[1]),
                                     items[2].cast<xm::EnvVars>(),
-                                    items[3].is_none() ? "" : items[3].cast<std::string>()});
+                                    items[3].is_none() ? "" : items[3].cast<std::string>(),
+                                    items[4].cast<bool>()});
              }
              py::gil_scoped_release release;
              return self.package(converted);

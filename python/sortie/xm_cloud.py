@@ -16,7 +16,9 @@ def get_workerpool_address(workerpool: str) -> str:
     (%objectname(workerpool0)%) that its wrapper script resolves in the container; sortie gives
     the rank-0 host macro the scheduler substitutes when the job runs (payloads.md P-12) and
     torch's default rendezvous port, the same in every replica. Only workerpool0, the chief,
-    has such a macro."""
+    has such a macro. The schedulers that know the rank-0 host (local, docker, kubernetes,
+    slurm) substitute it; Vertex AI's replicas learn it only from CLUSTER_SPEC, so the vertex
+    plugin refuses the job at dry run, naming the role and CLUSTER_SPEC."""
     if workerpool != 'workerpool0':
         raise _refusal.refusal(f'get_workerpool_address({workerpool!r})',
                                'only workerpool0 (the rank-0 replica) has an address macro; '

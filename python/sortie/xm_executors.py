@@ -35,6 +35,9 @@ class DockerOptions:
 @dataclasses.dataclass(frozen=True)
 class ExecutorSpec:
     """Where executables are packaged for (xm_local.Local.Spec(), Vertex.Spec(...), ...)."""
+    # A remote executor's scheduler pulls an xm.Container's image reference itself: it is not
+    # pulled into the local Docker Engine.
+    remote = False
 
     def run_options(self):
         """Run options the jobs of executables packaged for this spec pass to their scheduler."""
@@ -44,6 +47,7 @@ class ExecutorSpec:
 @dataclasses.dataclass(frozen=True)
 class _VertexSpec(ExecutorSpec):
     push_image_tag: Optional[str] = None
+    remote = True
 
     def run_options(self):
         # The vertex scheduler pushes a locally built image to this tag before submitting.
@@ -53,6 +57,7 @@ class _VertexSpec(ExecutorSpec):
 @dataclasses.dataclass(frozen=True)
 class _KubernetesSpec(ExecutorSpec):
     push_image_tag: Optional[str] = None
+    remote = True
 
     def run_options(self):
         if self.push_image_tag is not None:

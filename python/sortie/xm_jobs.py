@@ -16,10 +16,10 @@ class Packageable:
     env_vars: Dict[str, str] = dataclasses.field(default_factory=dict)
 
     def request(self):
-        """(spec, args, env_vars, name) for the compiled module."""
+        """(spec, args, env_vars, name, remote_destination) for the compiled module."""
         self.executor_spec.run_options()  # refuses what the spec cannot honour, before packaging
         return (self.executable_spec.spec(), xm_args.SequentialArgs.from_collection(
-            self.args).items(), dict(self.env_vars), None)
+            self.args).items(), dict(self.env_vars), None, self.executor_spec.remote)
 
 
 @dataclasses.dataclass

@@ -4,6 +4,7 @@ path), while an installed package of those names keeps working outside it. The s
 test's own, making the calls of XManager's examples/ launchers (local_arg_printer,
 local_container_links) with local binaries, so they run for real and offline."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -111,6 +112,25 @@ print(runner.wait(touched).state)
 '''
 
 
+REMOTE_IMAGE_LAUNCHER = '''
+from absl import app
+from xmanager import xm
+from xmanager import xm_local
+
+
+def main(_):
+    with xm_local.create_experiment(experiment_title='remote images') as experiment:
+        for executor in (xm_local.Vertex(xm.JobRequirements(t4=1)), xm_local.Kubernetes()):
+            [executable] = experiment.package([xm.Packageable(
+                executable_spec=xm.Container(image_path='registry.invalid/p/trainer:1'),
+                executor_spec=executor.Spec())])
+            experiment.add(xm.Job(executable, executor, args={'lr': 0.1}))
+
+
+if __name__ == '__main__':
+    app.run(main)
+'''
+
 QUICKSTART_APP = '''
 import sys
 
@@ -198,6 +218,22 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         result = self.run_command('sortie', 'launch', 'run.py')
         self.assertEqual(result.stdout, 'SUCCEEDED\nhello sortie\nhello sortie\nSUCCEEDED\n')
         self.assertTrue(os.path.exists(os.path.join(self.scratch, 'touched.txt')))
+
+    def test_a_remote_image_for_vertex_or_kubernetes_is_not_pulled_and_runs_as_built(self):
+        # registry.invalid cannot resolve: pulling it locally would fail the launch.
+        self.write('launcher.py', REMOTE_IMAGE_LAUNCHER)
+        self.env['GOOGLE_CLOUD_PROJECT'] = 'my-project'
+        result = self.run_command('sortie', 'launch', '--dryrun', 'launcher.py')
+        self.assertNotIn('pulling', result.stderr)
+        vertex, kubernetes = [json.loads(line) for line in result.stdout.splitlines()]
+        [pool] = vertex['jobSpec']['workerPoolSpecs']
+        self.assertEqual(pool['containerSpec']['imageUri'], 'registry.invalid/p/trainer:1')
+        self.assertNotIn('command', pool['containerSpec'])
+        self.assertEqual(pool['containerSpec']['args'], ['--lr=0.1'])
+        [container] = kubernetes['items'][0]['spec']['template']['spec']['containers']
+        self.assertEqual(container['image'], 'registry.invalid/p/trainer:1')
+        self.assertNotIn('command', container)
+        self.assertEqual(container['args'], ['--lr=0.1'])
 
     def test_the_torchx_quickstart_runs_with_sortie_in_place_of_torchx(self):
         # Debian's python3 (with torch) before another python3, as in the quickstart's

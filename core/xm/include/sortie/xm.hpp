@@ -135,6 +135,9 @@ struct Packageable {
   Args args;
   EnvVars env_vars;
   std::string name;  // empty: default_name(spec)
+  // Packaged for a remote executor (Vertex, Kubernetes): a Container naming an image reference
+  // is used as it is, never pulled into the local Docker Engine, which may not reach it.
+  bool remote_destination = false;
 };
 
 // A packaged executable (the result of Experiment::package).
