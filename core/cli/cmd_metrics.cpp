@@ -110,13 +110,21 @@ int cmd_metrics(session::Session& ctx, const Args& args) {
   print_new_points(ctx.records().measurements(recorded, key), printed);
   if (!follow) return kExitOk;
   session::install_interrupt_handlers();
+  const auto print_more = [&] {
+    print_new_points(ctx.records().measurements(recorded, key), printed);
+    return session::interrupted() == 0;
+  };
+  // One read of the logs as they grow; when another reader records them too, polls instead.
+  if (!core::is_terminal(app.status->state) && session::follow_measurements(ctx, app, print_more)) {
+    return session::interrupted() != 0 ? kExitInterrupted : kExitOk;
+  }
   while (!core::is_terminal(app.status->state)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     if (session::interrupted() != 0) return kExitInterrupted;
     app = session::lookup_app(ctx, recorded);
     if (!app.status) break;
     session::collect_measurements(ctx, app);
-    print_new_points(ctx.records().measurements(recorded, key), printed);
+    print_more();
   }
   return kExitOk;
 }

@@ -11,6 +11,7 @@
 #include <sortie/session/measurement_collector.hpp>
 #include <sortie/session/measurement_lines.hpp>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace sortie::session {
@@ -65,8 +66,11 @@ int64_t now_ns() {
 // One pass over an app's logs: which lines are new, and the points they hold.
 class Reading {
  public:
-  Reading(const core::MeasurementProgress& from, bool ended, std::map<SeriesKey, int64_t> counts)
-      : ended_(ended), counts_(std::move(counts)) {
+  // `whole_lines`: every line handed over is whole (a followed stream hands over a last line
+  // without a newline only once its writer is gone).
+  Reading(const core::MeasurementProgress& from, bool whole_lines,
+          std::map<SeriesKey, int64_t> counts)
+      : whole_lines_(whole_lines), counts_(std::move(counts)) {
     for (const core::MeasurementSource& source : from.sources) {
       sources_[{source.role, source.replica_id, source.stream}].lines = source.lines;
     }
@@ -74,11 +78,11 @@ class Reading {
 
   // Hands `line` over when it is new and whole, or nothing.
   void take(const core::LogLineView& line, const std::function<void(std::string_view)>& on_new) {
-    Source& source = sources_[{std::string(line.role), line.replica_id, stream_name(line.stream)}];
+    Source& source = source_of(line);
     if (source.held) return;
     if (source.seen++ < source.lines) return;
     // A line still being written (no newline yet) is read next time, and so is what follows it.
-    if (!ended_ && (line.data.empty() || line.data.back() != '\n')) {
+    if (!whole_lines_ && (line.data.empty() || line.data.back() != '\n')) {
       source.held = true;
       return;
     }
@@ -104,17 +108,18 @@ class Reading {
     }
   }
 
-  core::MeasurementProgress progress() const {
+  core::MeasurementProgress progress(bool finished) const {
     core::MeasurementProgress progress;
     for (const auto& [key, source] : sources_) {
       if (source.lines == 0) continue;
       progress.sources.push_back(core::MeasurementSource{std::get<0>(key), std::get<1>(key),
                                                          std::get<2>(key), source.lines});
     }
-    progress.finished = ended_;
+    progress.finished = finished;
     return progress;
   }
-  const std::vector<core::MeasurementPoint>& points() const { return points_; }
+  // The points added since the last call.
+  std::vector<core::MeasurementPoint> take_points() { return std::exchange(points_, {}); }
 
  private:
   struct Source {
@@ -122,13 +127,29 @@ class Reading {
     int64_t seen = 0;   // handed over in this pass
     bool held = false;
   };
-  bool ended_;
+  // Consecutive lines mostly come from one source: it is looked up again only when it changes.
+  Source& source_of(const core::LogLineView& line) {
+    const char* stream = stream_name(line.stream);
+    if (last_ == nullptr || last_role_ != line.role || last_replica_ != line.replica_id ||
+        last_stream_ != stream) {
+      last_role_.assign(line.role);
+      last_replica_ = line.replica_id;
+      last_stream_ = stream;
+      last_ = &sources_[{last_role_, last_replica_, stream}];
+    }
+    return *last_;
+  }
+  bool whole_lines_;
   std::map<SeriesKey, int64_t> counts_;
   std::map<SourceKey, Source> sources_;
   std::vector<core::MeasurementPoint> points_;
+  Source* last_ = nullptr;
+  std::string last_role_;
+  uint32_t last_replica_ = 0;
+  const char* last_stream_ = nullptr;
 };
 
-std::string log_request(const char* streams) {
+std::string log_request(const char* streams, bool follow) {
   JsonText request;
   request.begin_object()
       .key("schema")
@@ -136,59 +157,154 @@ std::string log_request(const char* streams) {
       .key("streams")
       .string(streams)
       .key("follow")
-      .boolean(false)
+      .boolean(follow)
       .end_object();
   return request.str();
 }
 
-// Hands every line of the app's stream `streams` to `on_line`, as its scheduler has them now.
-void read_stream(const AppLookup& app, const char* streams,
-                 const std::function<void(const core::LogLineView&)>& on_line) {
-  auto reader = app.loaded_scheduler().log_open(app.handle.app_id, log_request(streams));
-  while (reader->next(500, on_line)) {
-  }
+// Whether `error` is a scheduler's refusal of the stream "metrics": one that sets no
+// SORTIE_METRICS_FILE (docs/payloads.md P-10).
+bool refuses_metrics(const core::Error& error) {
+  return error.code() == Code::kInvalidArgument || error.code() == Code::kUnimplemented;
 }
+
+// Where an app's measurements are read from, and how far they were read.
+class AppReading {
+ public:
+  AppReading(Session& session, const AppLookup& app)
+      : session_(session), app_(app), handle_(app.handle.str()) {
+    const core::AppStore& records = session.records();
+    const auto record = records.get(handle_);
+    if (!record || !app.status || !app.scheduler) return;
+    from_ = records.measurement_progress(handle_);
+    if (from_.finished) return;
+    for (const core::MeasurementSeries& series : records.measurements(handle_, "", false)) {
+      counts_[{series.role, series.replica_id, series.key}] = series.count;
+    }
+    patterns_ = line_patterns(record->appdef_json, handle_);
+    readable_ = true;
+  }
+
+  bool readable() const { return readable_; }
+  const std::string& handle() const { return handle_; }
+  const std::map<std::string, LinePattern>& patterns() const { return patterns_; }
+
+  // Opens the stream `streams` of the app; nullptr for the stream "metrics" of a scheduler that
+  // does not serve it.
+  std::unique_ptr<core::LogReader> open(const char* streams, bool follow) const {
+    try {
+      return app_.loaded_scheduler().log_open(app_.handle.app_id, log_request(streams, follow));
+    } catch (const core::Error& error) {
+      if (std::string_view(streams) != "metrics" || !refuses_metrics(error)) throw;
+      return nullptr;
+    }
+  }
+
+  // The handler of the lines of the stream `streams` (combined or metrics).
+  std::function<void(const core::LogLineView&)> handler(Reading& reading, bool metrics) {
+    if (metrics) {
+      return [&reading](const core::LogLineView& line) {
+        if (line.stream != SORTIE_STREAM_METRICS) return;
+        reading.take(line, [&](std::string_view data) {
+          reading.add(line, json_line_values(data), "step");
+        });
+      };
+    }
+    return [this, &reading](const core::LogLineView& line) {
+      const auto pattern = patterns_.find(std::string(line.role));
+      if (pattern == patterns_.end()) return;
+      reading.take(line, [&](std::string_view data) {
+        text_.assign(data);
+        if (!text_.empty() && text_.back() == '\n') text_.pop_back();
+        if (!pattern->second.regex->matches(text_)) return;
+        reading.add(line, log_line_values(text_), pattern->second.step_key);
+      });
+    };
+  }
+
+  Reading start(bool whole_lines) const { return Reading(from_, whole_lines, counts_); }
+
+  // Records what `reading` read since the last record; false when another process recorded
+  // those lines first.
+  bool record(Reading& reading, bool finished) {
+    const core::MeasurementProgress to = reading.progress(finished);
+    if (!session_.store().record_measurements(handle_, from_, to, reading.take_points())) {
+      return false;
+    }
+    from_ = to;
+    return true;
+  }
+
+ private:
+  Session& session_;
+  const AppLookup& app_;
+  std::string handle_;
+  core::MeasurementProgress from_;
+  std::map<SeriesKey, int64_t> counts_;
+  std::map<std::string, LinePattern> patterns_;
+  bool readable_ = false;
+  std::string text_;
+};
 
 }  // namespace
 
 void collect_measurements(Session& session, const AppLookup& app) {
-  const std::string handle = app.handle.str();
-  const core::AppStore& records = session.records();
-  const auto record = records.get(handle);
-  if (!record || !app.status || !app.scheduler) return;
-  const core::MeasurementProgress from = records.measurement_progress(handle);
-  if (from.finished) return;
+  AppReading app_reading(session, app);
+  if (!app_reading.readable()) return;
   const bool ended = core::is_terminal(app.status->state);
-  std::map<SeriesKey, int64_t> counts;
-  for (const core::MeasurementSeries& series : records.measurements(handle, "", false)) {
-    counts[{series.role, series.replica_id, series.key}] = series.count;
+  Reading reading = app_reading.start(ended);
+  for (const bool metrics : {false, true}) {
+    if (!metrics && app_reading.patterns().empty()) continue;
+    auto reader = app_reading.open(metrics ? "metrics" : "combined", false);
+    if (!reader) continue;
+    const auto on_line = app_reading.handler(reading, metrics);
+    try {
+      while (reader->next(500, on_line)) {
+      }
+    } catch (const core::Error& error) {
+      if (!metrics || !refuses_metrics(error)) throw;
+    }
   }
-  Reading reading(from, ended, std::move(counts));
-  const std::map<std::string, LinePattern> patterns = line_patterns(record->appdef_json, handle);
-  std::string text;
-  if (!patterns.empty()) {
-    read_stream(app, "combined", [&](const core::LogLineView& line) {
-      const auto pattern = patterns.find(std::string(line.role));
-      if (pattern == patterns.end()) return;
-      reading.take(line, [&](std::string_view data) {
-        text.assign(data);
-        if (!text.empty() && text.back() == '\n') text.pop_back();
-        if (!pattern->second.regex->matches(text)) return;
-        reading.add(line, log_line_values(text), pattern->second.step_key);
-      });
-    });
+  app_reading.record(reading, ended);
+}
+
+bool follow_measurements(Session& session, const AppLookup& app,
+                         const std::function<bool()>& on_recorded) {
+  AppReading app_reading(session, app);
+  if (!app_reading.readable()) return false;
+  Reading reading = app_reading.start(true);
+  struct Followed {
+    std::unique_ptr<core::LogReader> reader;
+    std::function<void(const core::LogLineView&)> on_line;
+    bool metrics = false;
+  };
+  std::vector<Followed> followed;
+  for (const bool metrics : {false, true}) {
+    if (!metrics && app_reading.patterns().empty()) continue;
+    if (auto reader = app_reading.open(metrics ? "metrics" : "combined", true)) {
+      followed.push_back({std::move(reader), app_reading.handler(reading, metrics), metrics});
+    }
   }
-  try {
-    read_stream(app, "metrics", [&](const core::LogLineView& line) {
-      if (line.stream != SORTIE_STREAM_METRICS) return;
-      reading.take(
-          line, [&](std::string_view data) { reading.add(line, json_line_values(data), "step"); });
-    });
-  } catch (const core::Error& error) {
-    // A scheduler that sets no SORTIE_METRICS_FILE refuses the stream (docs/payloads.md P-10).
-    if (error.code() != Code::kInvalidArgument && error.code() != Code::kUnimplemented) throw;
+  if (followed.empty()) return false;
+  auto recorded_at = std::chrono::steady_clock::now();
+  while (!followed.empty()) {
+    for (auto stream = followed.begin(); stream != followed.end();) {
+      bool more = false;
+      try {
+        more = stream->reader->next(100, stream->on_line);
+      } catch (const core::Error& error) {
+        if (!stream->metrics || !refuses_metrics(error)) throw;
+      }
+      stream = more ? stream + 1 : followed.erase(stream);
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (followed.empty() || now - recorded_at >= std::chrono::milliseconds(500)) {
+      if (!app_reading.record(reading, followed.empty())) return false;
+      recorded_at = now;
+      if (!on_recorded()) return true;
+    }
   }
-  session.store().record_measurements(handle, from, reading.progress(), reading.points());
+  return true;
 }
 
 }  // namespace sortie::session

@@ -163,6 +163,27 @@ roles:
   EXPECT_EQ(followed.out, "trainer/0  loss  step 1  0.5\ntrainer/0  loss  step 2  0.25\n");
 }
 
+TEST_F(CliMeasurementsTest, FollowingARunningJobPrintsEachPointOnceAndEndsWithIt) {
+  const std::string spec = sandbox_.write_file("spec.yaml", R"(name: steps
+roles:
+  - name: trainer
+    entrypoint: sh
+    args: ["-c", "echo step=1 loss=0.5; sleep 1; echo step=2 loss=0.25; echo '{\"step\": 3, \"loss\": 0.125}' >> $SORTIE_METRICS_FILE"]
+    env: {SORTIE_METRICS_PATTERN: default}
+)");
+  const CommandResult run = sandbox_.sortie({"run", spec});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string handle = run.out.substr(0, run.out.find('\n'));
+  const CommandResult followed = sandbox_.sortie({"metrics", handle, "-f"});
+  EXPECT_EQ(followed.exit_code, 0) << followed.err;
+  EXPECT_EQ(followed.out,
+            "trainer/0  loss  step 1  0.5\ntrainer/0  loss  step 2  0.25\n"
+            "trainer/0  loss  step 3  0.125\n");
+  // Read once: a later reader finds the same three points.
+  const CommandResult again = sandbox_.sortie({"metrics", handle});
+  EXPECT_EQ(again.out, followed.out);
+}
+
 TEST_F(CliMeasurementsTest, BadOptionsAreRefusedByName) {
   const std::string id = launch_sweep("{MODE: print, SORTIE_METRICS_PATTERN: default}");
   const CommandResult sort = sandbox_.sortie({"experiments", "show", id, "--sort", "los"});

@@ -8,6 +8,7 @@
 #ifndef SORTIE_SESSION_MEASUREMENT_COLLECTOR_HPP
 #define SORTIE_SESSION_MEASUREMENT_COLLECTOR_HPP
 
+#include <functional>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
@@ -25,6 +26,14 @@ inline constexpr const char* kDefaultMetricsPattern = "(^|[^[:alnum:]_])step[=:]
 // not valid is Error(INVALID_ARGUMENT) naming the role and variable; a scheduler that refuses the
 // stream "metrics" serves no metrics file, which is not an error.
 void collect_measurements(Session& session, const AppLookup& app);
+
+// Follows the app's logs until it ends, reading each line once, and records what they hold about
+// twice a second, calling `on_recorded` after each record (it returns false to stop). True once
+// everything was read (or `on_recorded` stopped it); false, having recorded part of it or
+// nothing, when another process recorded the same lines meanwhile or the app has nothing to
+// follow: the caller then calls collect_measurements from time to time instead.
+bool follow_measurements(Session& session, const AppLookup& app,
+                         const std::function<bool()>& on_recorded);
 
 }  // namespace sortie::session
 
