@@ -4,8 +4,8 @@
 // read here; no library is ever opened (REG-4).
 #include <algorithm>
 #include <filesystem>
-#include <sortie/registry/edit_distance.hpp>
 #include <sortie/registry/registry.hpp>
+#include <sortie/registry/suggest.hpp>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -154,13 +154,9 @@ std::vector<const Entry*> Registry::entries(Group group) const {
 }
 
 std::vector<std::string> Registry::close_names(Group group, std::string_view name) const {
-  std::vector<std::string> result;
-  for (const Entry* entry : entries(group)) {
-    const std::string_view candidate = entry->name;
-    const bool prefix = candidate.starts_with(name) || name.starts_with(candidate);
-    if (prefix || edit_distance(candidate, name) <= 2) result.push_back(entry->name);
-  }
-  return result;  // entries() is sorted and names are unique per group
+  std::vector<std::string> names;
+  for (const Entry* entry : entries(group)) names.push_back(entry->name);
+  return registry::close_names(name, names);
 }
 
 }  // namespace sortie::registry

@@ -524,7 +524,9 @@ TEST_F(RegistryTest, EntriesAreSortedAndCloseNamesHelpWithTypos) {
       {"group": "sortie.schedulers", "name": "local_docker"},
       {"group": "sortie.schedulers", "name": "kubernetes"},
       {"group": "sortie.schedulers", "name": "local_cwd"},
-      {"group": "sortie.image_providers", "name": "slurp"}]})");
+      {"group": "sortie.image_providers", "name": "slurp"},
+      {"group": "sortie.named_resources", "name": "cpu.small"},
+      {"group": "sortie.named_resources", "name": "gpu.small"}]})");
   const Registry registry = Registry::from_files({path});
   std::vector<std::string> names;
   for (const Entry* entry : registry.entries(Group::kSchedulers)) names.push_back(entry->name);
@@ -535,6 +537,10 @@ TEST_F(RegistryTest, EntriesAreSortedAndCloseNamesHelpWithTypos) {
   EXPECT_EQ(registry.close_names(Group::kSchedulers, "kubernets"),
             (std::vector<std::string>{"kubernetes"}));
   EXPECT_TRUE(registry.close_names(Group::kSchedulers, "aws_batch").empty());
+  // Closest first, as every "did you mean" of sortie/registry/suggest.hpp: `sortie resources
+  // gpu.smal` suggested cpu.small (the first by name) before gpu.small.
+  EXPECT_EQ(registry.close_names(Group::kNamedResources, "gpu.smal"),
+            (std::vector<std::string>{"gpu.small", "cpu.small"}));
   EXPECT_EQ(registry.find(Group::kSchedulers, "slurp"), nullptr);
 }
 

@@ -109,7 +109,7 @@ class Registry {
   const std::vector<Shadowed>& shadowed() const { return shadowed_; }
   const std::vector<Problem>& problems() const { return problems_; }
   const std::vector<SearchDir>& dirs() const { return dirs_; }
-  // Names in `group` close to `name` (edit distance), for "did you mean" hints.
+  // Names in `group` close to `name`, closest first (sortie/registry/suggest.hpp).
   std::vector<std::string> close_names(Group group, std::string_view name) const;
 
  private:
