@@ -15,6 +15,7 @@ import sys
 import time
 
 from sortie import _blocking
+from sortie import _refusal
 from sortie import _sortie
 from sortie import xm_args
 from sortie import xm_executables as executables
@@ -103,6 +104,10 @@ class WorkUnit:
         """XManager's name of a job of this unit: EXPERIMENT_UNIT_JOB."""
         return f'{self.experiment_unit_name}_{job_name}'
 
+    @property
+    def context(self):
+        raise _refusal.refusal('WorkUnit.context', _UNIT_CONTEXT)
+
     def __await__(self):
         return self
         yield  # unreachable: makes __await__ a generator that finishes at once
@@ -178,6 +183,11 @@ class WorkUnit:
         return f'WorkUnit({self.experiment_unit_name})'
 
 
+_UNIT_CONTEXT = ('sortie keeps notes and tags per experiment: use experiment.context.annotations '
+                 '(`sortie experiments note|tag`); a unit\'s own record is `sortie experiments '
+                 'show ID --unit N`')
+
+
 class _GeneratedUnit:
     """The work unit a job generator is given: its id is the one the unit will get, and add()
     collects the generator's jobs (launched when the generator returns)."""
@@ -185,8 +195,11 @@ class _GeneratedUnit:
     def __init__(self, experiment, work_unit_id):
         self.experiment_id = experiment.experiment_id
         self.work_unit_id = work_unit_id
-        self.context = experiment.context
         self._jobs = {}
+
+    @property
+    def context(self):
+        raise _refusal.refusal('WorkUnit.context', _UNIT_CONTEXT)
 
     @property
     def experiment_unit_name(self):

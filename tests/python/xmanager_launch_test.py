@@ -76,11 +76,16 @@ if __name__ == '__main__':
 
 REFUSALS_SCRIPT = '''
 from xmanager import xm
+from xmanager import xm_local
 from xmanager.cloud import vertex
 
+experiment = xm_local.create_experiment('refusals')
+[executable] = experiment.package([xm.binary(xm_local.Local.Spec(), '/bin/true')])
+unit = experiment.add(xm.Job(executable, xm_local.Local()))
 for attempt in (lambda: __import__('xmanager.contrib.flow'),
                 lambda: vertex.get_default_client(),
-                lambda: xm.GpuType):
+                lambda: xm.GpuType,
+                lambda: unit.context):
     try:
         attempt()
     except NotImplementedError as refusal:
@@ -193,12 +198,14 @@ class XmanagerLaunchTest(support.ScratchTestCase):
     def test_names_sortie_does_not_offer_are_refused_saying_what_to_use(self):
         self.write('refusals.py', REFUSALS_SCRIPT)
         lines = self.run_command('sortie', 'launch', 'refusals.py').stdout.splitlines()
-        self.assertEqual(len(lines), 3)
+        self.assertEqual(len(lines), 4)
         self.assertRegex(lines[0], r'^xmanager\.contrib\.flow is not supported by sortie: ')
         self.assertRegex(lines[1], r'^xmanager\.cloud\.get_default_client is not supported by '
                                    r'sortie: .*TensorboardCapability')
         self.assertRegex(lines[2], r'^xmanager\.xm\.GpuType is not supported by sortie: '
                                    r'.*JobRequirements')
+        self.assertRegex(lines[3], r'^WorkUnit\.context is not supported by sortie: '
+                                   r'.*experiment\.context\.annotations')
 
     def test_an_installed_xmanager_keeps_working_outside_sortie_launch(self):
         self.write('real/xmanager/__init__.py', 'REAL = True\n')
