@@ -285,8 +285,18 @@ std::vector<const registry::Entry*> code_entries(const registry::Registry& reg) 
 PluginReport check_library(session::Session& ctx, const registry::PluginLibrary& library) {
   PluginReport report{&library, {}};
   try {
-    ctx.plugin_host().load(library);
+    const core::LoadedPlugin& loaded = ctx.plugin_host().load(library);
     report.findings.push_back({"library", ""});
+    // `plugins list` shows the manifest's version and `plugins show` the library's: they must
+    // agree. (Names differ by design for now: the manifest names the library file's target,
+    // e.g. sortie_local, the library its plugin, local.)
+    if (loaded.version != library.version) {
+      report.findings.push_back(
+          {"version", "the manifest " + library.manifest_path + " says version '" +
+                          library.version + "', the library's SORTIE_PLUGIN('" + loaded.name +
+                          "', '" + loaded.version +
+                          "'); make them the same (sortie_add_plugin VERSION)"});
+    }
   } catch (const core::Error& e) {
     report.findings.push_back({"library", e.what()});
     return report;

@@ -143,13 +143,14 @@ std::string fixture_dir() {
   return dir.string();
 }
 
-// A manifest in the sandbox for fixture library `fixture` whose scheduler is `scheduler`.
+// A manifest in the sandbox for fixture library `fixture` whose scheduler is `scheduler`, saying
+// `version` (the SDK fixtures' SORTIE_PLUGIN says 1.2.3).
 void write_fixture_manifest(const CliSandbox& sandbox, const std::string& fixture,
-                            const std::string& scheduler) {
+                            const std::string& scheduler, const std::string& version = "1.2.3") {
   sandbox.write_file("fixtures/" + fixture + ".json",
                      R"({"file_format_version": "1.0", "plugin": {"name": ")" + fixture +
-                         R"(", "version": "1", "library": ")" + fixture_dir() + "/lib/lib" +
-                         fixture + R"(.so", "abi": {"min": "1.0", "max": "1.0"}},
+                         R"(", "version": ")" + version + R"(", "library": ")" + fixture_dir() +
+                         "/lib/lib" + fixture + R"(.so", "abi": {"min": "1.0", "max": "1.0"}},
  "provides": [{"group": "sortie.schedulers", "name": ")" +
                          scheduler + R"("}]})");
 }
@@ -298,6 +299,23 @@ TEST(CliPlugins, MalformedRunOptionsAreThePluginsError) {
                                "this is a bug in the plugin")))
         << result.err;
   }
+}
+
+// `plugins list` shows the manifest's version and `plugins show` the library's: doctor fails a
+// plugin whose two differ (the README's minimal example once said 0.0.0 and 1.0.0).
+TEST(CliPlugins, DoctorFailsAManifestVersionTheLibraryDoesNotSay) {
+  CliSandbox sandbox;
+  write_fixture_manifest(sandbox, "fixture_good", "fixture_sched", "0.0.0");
+  const std::string dir = sandbox.root() + "/fixtures";
+  const auto doctor = sandbox.sortie({"--plugin-dir", dir, "plugins", "doctor", "fixture_good"});
+  EXPECT_EQ(doctor.exit_code, 3) << doctor.out << doctor.err;
+  EXPECT_TRUE(std::regex_search(
+      doctor.out, std::regex("FAILED +version: the manifest .*/fixture_good.json says version "
+                             "'0.0.0', the library's SORTIE_PLUGIN\\('fixture_good', '1.2.3'\\)")))
+      << doctor.out;
+  write_fixture_manifest(sandbox, "fixture_good", "fixture_sched");
+  EXPECT_EQ(sandbox.sortie({"--plugin-dir", dir, "plugins", "doctor", "fixture_good"}).exit_code,
+            0);
 }
 
 TEST(CliPlugins, PluginProgressShowsUnlessQuiet) {
