@@ -201,6 +201,7 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
                                       "' (expected process, image or executable)");
         }
         out.kind = result_kind;
+        out.built_locally = result_kind == "image";
         out.entrypoint = member_string(item, "entrypoint");
         out.image = member_string(item, "image");
         out.digest = member_string(item, "digest");

@@ -162,6 +162,8 @@ core::Role role_of(const std::string& job_name, const std::string& full_name,
   core::Role role;
   role.name = job_name;
   role.image = executable.kind == "image" ? executable.image : "";
+  // Read by remote schedulers (payloads.md P-1): such an image needs a push before they run it.
+  if (executable.built_locally) role.metadata_json = R"({"sortie.local_image":true})";
   role.entrypoint = executable.entrypoint;
   xm::Args args = executable.args;
   args.merge(job.args);

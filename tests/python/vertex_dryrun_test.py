@@ -31,6 +31,11 @@ class VertexDryRunTest(support.ScratchTestCase):
             pools = body['jobSpec']['workerPoolSpecs']
             self.assertEqual(len(pools), 2)  # trainer and evaluator, one pool each
             self.assertEqual(pools[0]['machineSpec']['acceleratorType'], 'NVIDIA_TESLA_T4')
+            # Built here, so pushed to the registry: never the local tag (issue 24, item 3).
+            self.assertEqual(
+                [pool['containerSpec']['imageUri'].rsplit(':', 1)[0] for pool in pools],
+                [f'us-docker.pkg.dev/my-project/cifar10/{role}' for role in ('trainer',
+                                                                            'evaluator')])
         trainer_args = sorted(' '.join(body['jobSpec']['workerPoolSpecs'][0]['containerSpec']
                                        ['args']) for body in bodies)
         self.assertEqual(trainer_args, sorted(
@@ -47,6 +52,18 @@ class VertexDryRunTest(support.ScratchTestCase):
         self.assertEqual(validated.returncode, 0, validated.stdout + validated.stderr)
         self.assertEqual(self.run_command('sortie', 'experiments', 'list').stdout.count('cifar10'),
                          0)  # a dry run records nothing
+
+    def test_an_image_built_here_without_a_registry_to_push_to_is_refused(self):
+        directory = self.copy_example('cifar10')
+        os.environ.update(GOOGLE_CLOUD_PROJECT='my-project', SORTIE_LAUNCH_DRYRUN='1',
+                          SORTIE_PYTHON_BASE_IMAGE='sortie-test/python:3.11')
+        with xm_local.create_experiment('no push') as experiment:
+            [trainer] = experiment.package([xm.python_container(
+                xm_local.Vertex.Spec(), path=os.path.join(directory, 'trainer'),
+                entrypoint=xm.ModuleName('trainer.train'))])
+            with self.assertRaisesRegex(ValueError, "was built on this machine and Vertex AI "
+                                                    "cannot pull it; .*push_image_tag"):
+                experiment.add(xm.Job(trainer, xm_local.Vertex()))
 
     def test_push_image_tag_of_the_executor_spec_names_the_image_vertex_runs(self):
         directory = self.copy_example('cifar10')

@@ -5,17 +5,24 @@ $GOOGLE_CLOUD_PROJECT, as for XManager. See the requests without submitting anyt
   GOOGLE_CLOUD_PROJECT=my-project sortie launch --dryrun vertex_launcher.py"""
 
 import itertools
+import os
 
 from sortie import xm
 from sortie import xm_local
 
+# Vertex AI pulls images from a registry: the images built here are pushed to this tag (one per
+# role) when the jobs are submitted; a dry run pushes nothing.
+PUSH_IMAGE_TAG = (f'us-docker.pkg.dev/{os.environ.get("GOOGLE_CLOUD_PROJECT", "my-project")}'
+                  '/cifar10/${role_name}:${app_id}')
+
 
 def main():
     with xm_local.create_experiment(experiment_title='cifar10') as experiment:
+        spec = xm_local.Vertex.Spec(push_image_tag=PUSH_IMAGE_TAG)
         trainer, evaluator = experiment.package([
-            xm.python_container(executor_spec=xm_local.Vertex.Spec(), path='trainer',
+            xm.python_container(executor_spec=spec, path='trainer',
                                 entrypoint=xm.ModuleName('trainer.train')),
-            xm.python_container(executor_spec=xm_local.Vertex.Spec(), path='trainer',
+            xm.python_container(executor_spec=spec, path='trainer',
                                 entrypoint=xm.ModuleName('trainer.evaluate')),
         ])
         requirements = xm.JobRequirements(cpu=8, ram=30 * xm.GiB, t4=1)

@@ -38,6 +38,14 @@ void refuse_unsupported(const Role& role) {
     }
   }
   for (const auto& [key, value] : role.metadata) {
+    // The host marks images its packagers built into the local Docker Engine (payloads.md
+    // P-1): the cluster cannot pull a local tag.
+    if (key == "sortie.local_image" && value == "true") {
+      refuse(what, "image '" + role.image +
+                       "' was built on this machine and the cluster cannot pull it; push it to "
+                       "a registry the cluster pulls from (docker push) and package it as "
+                       "xm.Container(image_path='REGISTRY/REPO/NAME:TAG')");
+    }
     if (key.rfind("kubernetes.", 0) == 0) {
       refuse(what, "metadata key '" + key +
                        "' is not an option the kubernetes scheduler knows (it reads none from "

@@ -135,6 +135,17 @@ RoleInput vertex_role(const Role& role, const VertexOptions& options) {
   input.machine.machine_type = options.machine_type;
   input.push_image_tag = options.push_image_tag;
   apply_metadata(role, what, input);
+  // The host marks images its packagers built into the local Docker Engine (payloads.md P-1):
+  // Vertex AI cannot pull a local tag, so such an image is pushed or the job is refused.
+  for (const auto& [key, json] : role.metadata) {
+    if (key == "sortie.local_image" && json == "true" && input.push_image_tag.empty()) {
+      refuse(what, "image '" + role.image +
+                       "' was built on this machine and Vertex AI cannot pull it; give a "
+                       "registry to push it to, once: the vertex run option push_image_tag "
+                       "(e.g. us-docker.pkg.dev/PROJECT/REPO/${role_name}:${app_id}, in "
+                       ".sortieconfig [vertex] or -cfg), or Vertex.Spec(push_image_tag=...)");
+    }
+  }
   return input;
 }
 

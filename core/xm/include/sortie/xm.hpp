@@ -149,6 +149,9 @@ struct Executable {
   Args args;               // baked-in args (the packager's, then the Packageable's)
   EnvVars env_vars;
   std::string digest;  // content identity
+  // An image a packager built or loaded into the local Docker Engine (not a registry reference
+  // bound for a remote executor): a remote scheduler must push it before it can run it.
+  bool built_locally = false;
 };
 
 // ---- Executors and requirements
