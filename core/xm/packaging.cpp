@@ -201,7 +201,10 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
                                       "' (expected process, image or executable)");
         }
         out.kind = result_kind;
-        out.built_locally = result_kind == "image";
+        // A Container's registry reference, even when pulled, is not a local image.
+        const auto* container = std::get_if<xm::Container>(&packageables[batch[k].index].spec);
+        out.built_locally = result_kind == "image" &&
+                            !(container && member_string(item, "image") == container->image_path);
         out.entrypoint = member_string(item, "entrypoint");
         out.image = member_string(item, "image");
         out.digest = member_string(item, "digest");
