@@ -91,6 +91,25 @@ std::vector<std::string> paths_of(const std::vector<SearchDir>& dirs) {
   return paths;
 }
 
+// REG-16: a typo in a named resource or a value of the wrong type skips that entry alone, named
+// with the closest member and its line; the manifest's other entries stay.
+TEST_F(RegistryTest, ANamedResourceWithAnUnknownMemberOrBadValueIsSkippedAlone) {
+  const std::string path = write("acme.json", R"({"file_format_version": "1.0", "provides": [
+    {"group": "sortie.named_resources", "name": "acme.typo", "resource": {"cpu": 2, "memMb": 1024}},
+    {"group": "sortie.named_resources", "name": "acme.bad", "resource": {"cpu": "two"}},
+    {"group": "sortie.named_resources", "name": "acme.good", "resource": {"cpu": 4, "memMB": 16}}]})");
+  const Registry registry = Registry::from_files({path});
+  std::vector<std::string> names;
+  for (const Entry* entry : registry.entries(Group::kNamedResources)) names.push_back(entry->name);
+  EXPECT_EQ(names, (std::vector<std::string>{"acme.good"}));
+  ASSERT_EQ(registry.problems().size(), 2u);
+  EXPECT_EQ(registry.problems()[0].message,
+            "provides[0].resource.memMb: unknown member (did you mean 'memMB'?) at line 2, column "
+            "85; a resource has cpu, gpu, memMB, capabilities and devices");
+  EXPECT_EQ(registry.problems()[1].message,
+            "provides[1].resource: cpu: expected a number, got \"two\"");
+}
+
 TEST_F(RegistryTest, GroupNamesRoundTrip) {
   for (Group group : {Group::kSchedulers, Group::kPackagers, Group::kImageProviders,
                       Group::kNamedResources, Group::kComponents}) {
