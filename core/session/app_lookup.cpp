@@ -1,6 +1,7 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/app_lookup.hpp>
+#include <sortie/session/measurement_collector.hpp>
 #include <sortie/session/status_cache.hpp>
 
 namespace sortie::session {
@@ -11,6 +12,20 @@ core::SchedulerClient& AppLookup::loaded_scheduler() const {
   }
   return *scheduler;
 }
+
+namespace {
+
+// The first process that sees an app ended reads its measurements to the end (docs/experiments.md
+// XF-36), while its scheduler still has the logs, whoever asks for them later. A failure leaves
+// them unfinished, for the next reader to try; it never fails the lookup.
+void finish_measurements(Session& ctx, const AppLookup& lookup) {
+  try {
+    collect_measurements(ctx, lookup);
+  } catch (const core::Error&) {
+  }
+}
+
+}  // namespace
 
 AppLookup lookup_app(Session& ctx, const std::string& handle_text) {
   AppLookup lookup;
@@ -31,6 +46,7 @@ AppLookup lookup_app(Session& ctx, const std::string& handle_text) {
   if (auto json = lookup.scheduler->describe(lookup.handle.app_id)) {
     lookup.status = core::status_from_json(*json, lookup.scheduler->context());
     if (recorded) cache_status(ctx, handle, *lookup.status);
+    if (recorded && core::is_terminal(lookup.status->state)) finish_measurements(ctx, lookup);
   } else if (recorded) {
     lookup.status = ctx.records().last_status(handle);
     lookup.from_store_only = true;

@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
@@ -182,6 +183,26 @@ roles:
   // Read once: a later reader finds the same three points.
   const CommandResult again = sandbox_.sortie({"metrics", handle});
   EXPECT_EQ(again.out, followed.out);
+}
+
+TEST_F(CliMeasurementsTest, TheFirstStatusThatSeesAnAppEndedKeepsItsMeasurements) {
+  const std::string spec = sandbox_.write_file("spec.yaml", R"(name: ended
+roles:
+  - name: trainer
+    entrypoint: sh
+    args: ["-c", "echo \"step=1 loss=0.5 $SORTIE_METRICS_FILE\""]
+    env: {SORTIE_METRICS_PATTERN: default}
+)");
+  const CommandResult run = sandbox_.sortie({"run", "--wait", spec});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string handle = run.out.substr(0, run.out.find('\n'));
+  ASSERT_EQ(sandbox_.sortie({"status", handle}).exit_code, 0);
+  // The logs go (a backend that forgets them); what the status read stays.
+  const CommandResult log = sandbox_.sortie({"log", handle, "--no-prefix"});
+  const std::string metrics_file = log.out.substr(log.out.rfind(' ') + 1);
+  const std::string app_dir = metrics_file.substr(0, metrics_file.rfind('/'));
+  std::filesystem::remove_all(app_dir + "/trainer");
+  EXPECT_EQ(sandbox_.sortie({"metrics", handle}).out, "trainer/0  loss  step 1  0.5\n");
 }
 
 TEST_F(CliMeasurementsTest, BadOptionsAreRefusedByName) {
