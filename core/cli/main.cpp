@@ -20,32 +20,16 @@
 
 namespace {
 
-constexpr const char* kUsage =
+// What `sortie --help` says before its commands and after them.
+constexpr const char* kUsageHead =
     R"(usage: sortie [--plugin-dir DIR]... [--session NAME] [--isolate-plugins]
               [--plugin-timeout SECONDS] [--quiet] COMMAND [ARGS]
 
 Launch apps on pluggable schedulers and follow them from any shell.
 
 commands:
-  run        submit an app: a component, a --spec file or a command after --
-  status     state of an app (HANDLE = SCHEDULER://SESSION/APP_ID)
-  describe   definition and state of an app
-  log        print an app's logs (HANDLE[/ROLE[/REPLICA]])
-  metrics    what an app's jobs measured: each series (--key KEY), -f to follow
-  list       apps submitted from this machine
-  cancel     cancel an app
-  runopts    run options of each scheduler
-  plugins    list the plugins and manifests found, show one (loads it), or check
-             them all in helper processes (plugins doctor)
-  resources  named resources (e.g. gpu.small)
-  builtins   components available to `sortie run`
-  launch     run an experiment file: executables, jobs, job groups, work units, sweeps
-  experiments
-             experiments launched from any shell: list, show ID, cancel ID
-  ui         a live web dashboard of experiments, apps, logs and events
-  config     trust [FILE]: let a working-directory .sortieconfig set run options that
-             run programs or choose credentials
-
+)";
+constexpr const char* kUsageTail = R"(
 global options:
   --plugin-dir DIR  read manifests from DIR only (repeatable; replaces the search path)
   --session NAME    session for new apps (default: $SORTIE_SESSION or "default")
@@ -61,28 +45,59 @@ global options:
   -h, --help        this help; `sortie COMMAND --help` for a command's options
 )";
 
+// The one list of commands: what runs each and what `sortie --help` says of it.
 struct Command {
   const char* name;
   int (*run)(sortie::session::Session&, const sortie::cli::Args&);
+  const char* summary;  // a "\n" continues it on the next line, under its start
 };
 
 constexpr Command kCommands[] = {
-    {"run", sortie::cli::cmd_run},
-    {"status", sortie::cli::cmd_status},
-    {"describe", sortie::cli::cmd_describe},
-    {"log", sortie::cli::cmd_log},
-    {"metrics", sortie::cli::cmd_metrics},
-    {"list", sortie::cli::cmd_list},
-    {"cancel", sortie::cli::cmd_cancel},
-    {"runopts", sortie::cli::cmd_runopts},
-    {"plugins", sortie::cli::cmd_plugins},
-    {"resources", sortie::cli::cmd_resources},
-    {"builtins", sortie::cli::cmd_builtins},
-    {"launch", sortie::cli::cmd_launch},
-    {"experiments", sortie::cli::cmd_experiments},
-    {"ui", sortie::cli::cmd_ui},
-    {"config", sortie::cli::cmd_config},
+    {"run", sortie::cli::cmd_run,
+     "submit an app: a component, a --spec file or a command after --"},
+    {"status", sortie::cli::cmd_status, "state of an app (HANDLE = SCHEDULER://SESSION/APP_ID)"},
+    {"describe", sortie::cli::cmd_describe, "definition and state of an app"},
+    {"log", sortie::cli::cmd_log, "print an app's logs (HANDLE[/ROLE[/REPLICA]])"},
+    {"metrics", sortie::cli::cmd_metrics,
+     "what an app's jobs measured: each series (--key KEY), -f to follow"},
+    {"list", sortie::cli::cmd_list, "apps submitted from this machine"},
+    {"cancel", sortie::cli::cmd_cancel, "cancel an app"},
+    {"runopts", sortie::cli::cmd_runopts, "run options of each scheduler"},
+    {"plugins", sortie::cli::cmd_plugins,
+     "list the plugins and manifests found, show one (loads it), or check\n"
+     "them all in helper processes (plugins doctor)"},
+    {"resources", sortie::cli::cmd_resources, "named resources (e.g. gpu.small)"},
+    {"builtins", sortie::cli::cmd_builtins, "components available to `sortie run`"},
+    {"launch", sortie::cli::cmd_launch,
+     "run an experiment file: executables, jobs, job groups, work units, sweeps"},
+    {"experiments", sortie::cli::cmd_experiments,
+     "experiments launched from any shell: list, show ID, cancel ID"},
+    {"ui", sortie::cli::cmd_ui, "a live web dashboard of experiments, apps, logs and events"},
+    {"config", sortie::cli::cmd_config,
+     "trust [FILE]: let a working-directory .sortieconfig set run options that\n"
+     "run programs or choose credentials"},
 };
+
+void print_usage(std::FILE* out) {
+  constexpr int kSummaryColumn = 13;
+  std::fputs(kUsageHead, out);
+  for (const Command& command : kCommands) {
+    if (std::strlen(command.name) <= kSummaryColumn - 4) {  // two spaces either side
+      std::fprintf(out, "  %-*s", kSummaryColumn - 2, command.name);
+    } else {  // too long to share its line
+      std::fprintf(out, "  %s\n%*s", command.name, kSummaryColumn, "");
+    }
+    for (const char* c = command.summary; *c != '\0'; ++c) {
+      if (*c == '\n') {
+        std::fprintf(out, "\n%*s", kSummaryColumn, "");
+      } else {
+        std::fputc(*c, out);
+      }
+    }
+    std::fputc('\n', out);
+  }
+  std::fputs(kUsageTail, out);
+}
 
 // A reader that closes stdout early (`sortie launch FILE | head -1`) must not kill the command
 // halfway through what it does; the write fails instead and finish_output() reports it. A handler
@@ -126,7 +141,7 @@ int main(int argc, char** argv) {
   for (; i < argc && argv[i][0] == '-'; ++i) {
     const std::string word = argv[i];
     if (word == "-h" || word == "--help") {
-      std::fputs(kUsage, stdout);
+      print_usage(stdout);
       return sortie::cli::kExitOk;
     }
     if (word == "--version") {
@@ -159,7 +174,7 @@ int main(int argc, char** argv) {
     return usage_error("unknown global option '" + word + "'");
   }
   if (i >= argc) {
-    std::fputs(kUsage, stderr);
+    print_usage(stderr);
     return sortie::cli::kExitUsage;
   }
   const std::string name = argv[i];
