@@ -16,13 +16,13 @@ namespace {
 
 class CliExperimentsRerunTest : public ::testing::Test {
  protected:
-  // job.sh fails for lr 3 and 5 while the marker file exists; for lr 9 it runs until `release`
-  // exists (both beside it, named by absolute path).
+  // job.sh fails for lr 3 and 5 while the marker file exists; for lr 9 it runs until
+  // job.sh.release exists or the sandbox is gone, so none outlives the test.
   void SetUp() override {
     const std::string script = sandbox_.write_file("job.sh", R"(#!/bin/sh
 case "$*" in
   *--lr=3*|*--lr=5*) if [ -e ")" + marker() + R"(" ]; then echo "failed with $*"; exit 1; fi ;;
-  *--lr=9*) while [ ! -e ")" + sandbox_.root() + R"(/release" ]; do sleep 0.05; done ;;
+  *--lr=9*) while [ ! -e "$0.release" ] && [ -e "$0" ]; do sleep 0.05; done ;;
 esac
 echo "ran with $*"
 )");
@@ -122,7 +122,7 @@ TEST_F(CliExperimentsRerunTest, AUnitStillRunningIsRefusedByName) {
   EXPECT_EQ(backwards.exit_code, 2);
   EXPECT_NE(backwards.err.find("'2-1' runs backwards"), std::string::npos) << backwards.err;
 
-  sandbox_.write_file("release", "");
+  sandbox_.write_file("job.sh.release", "");
   const CommandResult cancelled_none = sandbox_.sortie({"experiments", "rerun", id, "--cancelled"});
   EXPECT_EQ(cancelled_none.exit_code, 2);
   EXPECT_NE(cancelled_none.err.find("matches the selection; nothing to run again"),
