@@ -18,11 +18,12 @@ SlurmLogStream::SlurmLogStream(const BatchPlan& plan, std::string_view request_t
   const bool all_replicas = find_member(request, "replica") == nullptr;
   const int64_t replica = int_member(request, "replica", what, 0);
   const std::string streams = string_member(request, "streams", what, "combined");
-  if (streams != "stdout" && streams != "stderr" && streams != "combined") {
+  if (streams != "stdout" && streams != "stderr" && streams != "combined" && streams != "metrics") {
     throw Error::invalid_argument(what + ": streams '" + streams +
-                                  "' is not one of stdout, stderr, combined");
+                                  "' is not one of stdout, stderr, combined, metrics");
   }
-  file_ = streams + ".log";
+  metrics_ = streams == "metrics";
+  file_ = metrics_ ? std::string(kMetricsFileName) : streams + ".log";
   if (find_member(request, "since") != nullptr) since_ = int_member(request, "since", what, 0);
   if (find_member(request, "until") != nullptr) until_ = int_member(request, "until", what, 0);
   follow_ = bool_member(request, "follow", what, false);
@@ -57,6 +58,24 @@ void SlurmLogStream::open_attempt(Cursor& cursor) {
   cursor.times_at = 0;
 }
 
+bool SlurmLogStream::read_metrics_line(Cursor& cursor, bool ended) {
+  if (!cursor.data.is_open()) {
+    open_attempt(cursor);
+    if (!cursor.data.is_open()) return false;
+  }
+  cursor.data.clear();
+  cursor.data.seekg(cursor.data_at);
+  std::string line;
+  if (!std::getline(cursor.data, line)) return false;
+  const bool whole = !cursor.data.eof();
+  if (!whole && (!ended || line.empty())) return false;  // still being written
+  cursor.data_at += static_cast<std::streamoff>(line.size() + (whole ? 1 : 0));
+  cursor.line = whole ? line + '\n' : line;
+  cursor.timestamp_ns = 0;  // the job writes no times
+  cursor.stream = SORTIE_STREAM_METRICS;
+  return true;
+}
+
 // The time file is written after the data, so a whole time line means its data line is whole.
 bool SlurmLogStream::read_line(Cursor& cursor) {
   if (!cursor.times.is_open() || !cursor.data.is_open()) {
@@ -84,7 +103,7 @@ bool SlurmLogStream::read_line(Cursor& cursor) {
 // Makes cursor.ready true with its next line, moving on to later attempts as they appear.
 bool SlurmLogStream::advance(Cursor& cursor, bool ended) {
   while (!cursor.done && !cursor.ready) {
-    if (read_line(cursor)) {
+    if (metrics_ ? read_metrics_line(cursor, ended) : read_line(cursor)) {
       if (until_ && cursor.timestamp_ns > *until_) {
         cursor.done = true;
         return false;

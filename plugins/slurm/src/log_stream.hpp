@@ -44,10 +44,14 @@ class SlurmLogStream : public LogStream {
   };
   bool advance(Cursor& cursor, bool ended);
   bool read_line(Cursor& cursor);
+  // The next line of the attempt's metrics file, which has no time file: a line without its
+  // newline is whole only once `ended`.
+  bool read_metrics_line(Cursor& cursor, bool ended);
   void open_attempt(Cursor& cursor);
 
   std::string job_dir_;
-  std::string file_;  // stdout.log, stderr.log or combined.log
+  std::string file_;  // stdout.log, stderr.log, combined.log or the metrics file
+  bool metrics_ = false;
   std::vector<Cursor> cursors_;
   std::optional<int64_t> since_;
   std::optional<int64_t> until_;

@@ -58,6 +58,10 @@ struct ReplicaRecord {
 
 ReplicaRecord read_replica_record(const std::string& attempt_dir);
 
+// The file of an attempt's directory a replica's $SORTIE_METRICS_FILE names, served as the log
+// stream "metrics" (docs/experiments.md, "Measurements").
+inline constexpr const char* kMetricsFileName = "metrics.jsonl";
+
 std::string attempt_dir(const std::string& job_dir, std::string_view role, int64_t replica,
                         int64_t attempt);
 

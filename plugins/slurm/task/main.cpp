@@ -132,8 +132,9 @@ int main(int argc, char** argv) {
   }
   ::setenv("SORTIE_REPLICA_ID", replica.c_str(), 1);
 
-  sortie::slurm::ReplicaOutput output(job_dir + "/logs/" + role + "/" + replica + "/attempt-" +
-                                      attempt);
+  const std::string attempt_dir = job_dir + "/logs/" + role + "/" + replica + "/attempt-" + attempt;
+  sortie::slurm::ReplicaOutput output(attempt_dir);
+  ::setenv("SORTIE_METRICS_FILE", (attempt_dir + "/" + sortie::slurm::kMetricsFileName).c_str(), 1);
   int out_pipe[2];
   int err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {
