@@ -7,6 +7,7 @@ import tempfile
 
 import support
 from sortie import specs
+from sortie.components.dist import ddp
 from sortie.runner import get_runner
 
 
@@ -55,6 +56,13 @@ class TorchxRunnerTest(support.ScratchTestCase):
         self.assertEqual(small.spec(), 'cpu.small')
         self.assertGreater(small.cpu, 0)
         self.assertEqual(specs.get_named_resources('cpu.small'), small)
+
+    def test_ddp_takes_torchxs_run_name_and_refuses_an_experiment_name(self):
+        self.assertEqual(ddp(script='train.py', name='/trainer').name, 'trainer')
+        self.assertEqual(ddp(script='train.py').name, ddp(script='train.py', name='/').name)
+        with self.assertRaisesRegex(NotImplementedError, r"dist\.ddp\(name='exp/run'\) is not "
+                                                         r'supported by sortie'):
+            ddp(script='train.py', name='exp/run')
 
     def test_log_lines_filters_by_regex_and_stream(self):
         runner = get_runner()
