@@ -19,8 +19,10 @@ from sortie.xm_experiment import (Experiment, ExperimentContext as MetadataConte
                                   ExperimentUnitStatus, WorkUnit, run_in_asyncio_loop)
 from sortie.xm_jobs import (Job, JobGroup, Packageable, bazel_binary, bazel_container, binary,
                             container, dockerfile_container, python_container)
-from sortie.xm_resources import (GB, KB, MB, PB, TB, GiB, JobRequirements, KiB, MiB, PiB,
-                                 ResourceQuantity, ResourceType, TiB, Topology, vCPU)
+from sortie.xm_resources import (GB, KB, MB, PB, TB, AcceleratorType, GiB, GpuType,
+                                 InvalidTpuTopologyError, JobRequirements, KiB, MiB, PiB,
+                                 ResourceDict, ResourceQuantity, ResourceType, ServiceTier, TiB,
+                                 Topology, TpuType, vCPU)
 
 # A WorkUnit is XManager's ExperimentUnit, and what add() returns is awaitable itself.
 ExperimentUnit = WorkUnit
@@ -60,8 +62,6 @@ def get_args_for_all_jobs(job: Union[Job, JobGroup], args: Dict[str, Any]) -> Di
 
 _ROLES = ('experiment.add(role=...) is refused: every unit sortie adds is a work unit; run a '
           'helper (a TensorBoard, say) as a job of its own work unit')
-_ACCELERATORS = ('name accelerators as JobRequirements keywords, e.g. '
-                 'JobRequirements(a100=2) (docs/experiments.md XF-13)')
 
 __getattr__ = _refusal.module_getattr('xmanager.xm', {
     'job_operators': 'sortie builds JobGroups itself; combine Jobs with xm.JobGroup',
@@ -78,13 +78,6 @@ __getattr__ = _refusal.module_getattr('xmanager.xm', {
                         'executable (a PythonContainer path, a Dockerfile)',
     'Constraint': 'placement constraints are refused; use the scheduler\'s run options (e.g. '
                   'slurm constraint)',
-    'AcceleratorType': _ACCELERATORS,
-    'GpuType': _ACCELERATORS,
-    'TpuType': _ACCELERATORS,
     'Architecture': 'sortie runs on the architecture of the scheduler\'s nodes; give a '
                     'JobRequirements location or a named resource',
-    'ServiceTier': 'JobRequirements(service_tier=) is refused; use the scheduler\'s run options',
-    'InvalidTpuTopologyError': 'TPU topologies are checked by the scheduler plugin, which '
-                               'raises sortie.InvalidArgumentError',
-    'ResourceDict': 'read JobRequirements.task_requirements, a dict of ResourceType to amounts',
 })

@@ -3,7 +3,8 @@ the C++ launch API (JobRequirements::parse, docs/experiments.md XF-13), so a Pyt
 experiment file accept and refuse the same things."""
 
 import enum
-from typing import Mapping, Optional, Union
+import re
+from typing import Iterable, Mapping, Optional, Union
 
 vCPU = 1
 KiB, MiB, GiB, TiB, PiB = (1024**power for power in range(1, 6))
@@ -39,11 +40,75 @@ class ResourceType(enum.Enum):
         return self.name
 
 
+class ServiceTier(enum.Enum):
+    """XManager's availability tiers. sortie has none: only PROD, XManager's default, is taken."""
+    PROD = 200
+    BATCH = 100
+    FREEBIE = 25
+
+
+class _SubsetOfResourceTypes(type):
+    """A class whose attributes are some ResourceType members (XManager's GpuType, TpuType):
+    `kind in GpuType`, `list(GpuType)`, `GpuType.T4`, `GpuType['t4']`."""
+
+    def __iter__(cls):
+        return iter(cls._members)
+
+    def __contains__(cls, kind):
+        return kind in cls._members
+
+    def __getitem__(cls, name):
+        kind = ResourceType[str(name).upper()]
+        if kind not in cls._members:
+            raise AttributeError(f"type object '{cls.__name__}' has no attribute '{name}'")
+        return kind
+
+
+def _subset(class_name: str, members: Iterable[ResourceType]) -> type:
+    members = tuple(members)
+    return _SubsetOfResourceTypes(class_name, (), {
+        '_members': members, **{kind.name: kind for kind in members}})
+
+
+GpuType = _subset('GpuType', (kind for kind in ResourceType if kind.value in (
+    'p4', 't4', 'l4', 'l4_24th', 'p100', 'v100', 'a100', 'a100_80gib', 'h100', 'h200', 'b200')))
+TpuType = _subset('TpuType', (kind for kind in ResourceType if kind.value.startswith('tpu_')))
+AcceleratorType = _subset('AcceleratorType', (*GpuType, *TpuType))
+
+
+class ResourceDict(dict):
+    """ResourceType -> amount (JobRequirements.task_requirements), printed as XManager's:
+    'CPU: 4, T4: 2'."""
+
+    def __str__(self):
+        return ', '.join(sorted(f'{kind}: {amount}' for kind, amount in self.items()))
+
+
+class InvalidTpuTopologyError(Exception):
+    """A topology that is not NxM..., optionally _twisted or _untwisted (XManager's)."""
+
+
 class Topology:
     """An accelerator topology such as '2x2' or '4x4_twisted'."""
 
     def __init__(self, name: str):
+        if not re.fullmatch(r'(\d+x?)+(_(un)?twisted)?', name):
+            raise InvalidTpuTopologyError(f'Invalid TPU topology: {name}.')
         self.name = name
+        self.dimensions = [int(size) for size in name.split('_')[0].split('x')]
+
+    @property
+    def chip_count(self) -> int:
+        count = 1
+        for size in self.dimensions:
+            count *= size
+        return count
+
+    def __eq__(self, other):
+        return isinstance(other, Topology) and self.name == other.name
+
+    def __hash__(self):
+        return hash(self.name)
 
     def __repr__(self):
         return f'Topology({self.name!r})'
@@ -81,9 +146,10 @@ class JobRequirements:
                  location: Optional[str] = None, accelerator: Optional[ResourceType] = None,
                  topology: Optional[Topology] = None, replicas: Optional[int] = None,
                  service_tier=None, **kw_resources):
-        if service_tier is not None:
-            raise ValueError('JobRequirements(service_tier=...): sortie has no service tiers; '
-                             'drop it')
+        if service_tier not in (None, ServiceTier.PROD):
+            raise ValueError(f'JobRequirements(service_tier={service_tier}): sortie has no '
+                             'service tiers; drop it (every job runs as ServiceTier.PROD)')
+        self.service_tier = ServiceTier.PROD
         self.entries = [(_name_of(name), _text_of(value))
                         for name, value in {**(resources or {}), **kw_resources}.items()]
         if accelerator is not None:
@@ -98,7 +164,7 @@ class JobRequirements:
         self.replicas = replicas
         # XManager's typed view: each ResourceType asked for with its amount as given, and the
         # one accelerator (a GPU or TPU type), if any.
-        self.task_requirements = {}
+        self.task_requirements = ResourceDict()
         for name, value in {**(resources or {}), **kw_resources}.items():
             self.task_requirements[_type_of(name)] = value
         if accelerator is not None:

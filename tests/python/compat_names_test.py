@@ -23,7 +23,8 @@ merge_args Packageable SequentialArgs UserArgs ContextAnnotations MetadataContex
 bazel_container binary container dockerfile_container python_container AcceleratorType
 Architecture GpuType InvalidTpuTopologyError JobRequirements ResourceDict ResourceQuantity
 ResourceType ServiceTier Topology TpuType run_in_asyncio_loop ShellSafeArg vCPU KiB MiB GiB TiB
-PiB KB MB GB TB PB'''
+PiB KB MB GB TB PB SequentialArgs.to_list SequentialArgs.to_dict SequentialArgs.rewrite_args
+SequentialArgs.from_collection'''
 
 XM_LOCAL = '''auth Caip CaipSpec DockerOptions Kubernetes KubernetesSpec Local LocalSpec
 TensorboardCapability TpuCapability Vertex VertexSpec create_experiment get_experiment

@@ -15,6 +15,33 @@ class XmApiTest(support.ScratchTestCase):
         with self.assertRaises(TypeError):
             xm.SequentialArgs.from_collection('--x=1')
 
+    def test_sequential_args_export_as_xmanagers(self):
+        args = xm.merge_args(['a'], {'x': 1, 'f': True, 'g': False, 'n': None}, {'s': 'sp ace'})
+        self.assertEqual(args.to_list(str), ['a', '--x=1', '--f', '--nog', '--s=sp ace'])
+        self.assertEqual(args.to_list(repr, lambda key, value: f'{key} {value}'),
+                         ["'a'", "'--x' 1", "'--f'", "'--nog'", "'--s' 'sp ace'"])
+        self.assertEqual(args.to_dict(), {'a': True, 'x': 1, 'f': True, 'g': False, 'n': None,
+                                          's': 'sp ace'})
+        self.assertEqual(args.rewrite_args(str.upper).to_list(str),
+                         ['A', '--x=1', '--f', '--nog', '--s=SP ACE'])
+        self.assertEqual(repr(xm.merge_args({'x': 'y'})), "['--x'='y']")
+        with self.assertRaises(ValueError):
+            xm.SequentialArgs.from_collection('--x=1')
+
+    def test_resource_enums_and_errors_are_xmanagers(self):
+        self.assertIn(xm.ResourceType.V100, xm.GpuType)
+        self.assertNotIn(xm.ResourceType.V100, xm.TpuType)
+        self.assertIs(xm.TpuType.TPU_V3, xm.ResourceType.TPU_V3)
+        self.assertIn(xm.ResourceType.TPU_V3, xm.AcceleratorType)
+        self.assertEqual(xm.Topology('4x4_twisted').chip_count, 16)
+        with self.assertRaises(xm.InvalidTpuTopologyError):
+            xm.Topology('v3-8')
+        requirements = xm.JobRequirements(cpu=4, t4=2, service_tier=xm.ServiceTier.PROD)
+        self.assertIsInstance(requirements.task_requirements, xm.ResourceDict)
+        self.assertEqual(str(requirements.task_requirements), 'CPU: 4, T4: 2')
+        with self.assertRaisesRegex(ValueError, 'service_tier=ServiceTier.BATCH'):
+            xm.JobRequirements(cpu=1, service_tier=xm.ServiceTier.BATCH)
+
     def test_job_group_jobs_are_mutable(self):
         group = xm.JobGroup(a=None)
         group.jobs['b'] = None
