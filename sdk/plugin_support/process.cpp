@@ -3,9 +3,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 #include <sortie/error.hpp>
+#include <sortie/macros.hpp>
 #include <sortie/process.hpp>
 
 namespace sortie {
@@ -47,8 +49,8 @@ int keep_only_own_descriptors(int log_fd, int pid_fd) {
   return pid_out;
 }
 
-[[noreturn]] void supervise(char* const* argv, int log_fd, int caller_pid_fd, const char* temp_path,
-                            const char* exit_path) {
+[[noreturn]] void supervise(char* const* argv, char* const* envp, int log_fd, int caller_pid_fd,
+                            const char* temp_path, const char* exit_path) {
   const int pid_fd = keep_only_own_descriptors(log_fd, caller_pid_fd);
   ::setsid();  // the supervisor's pid is now the group's id
   sigset_t term;
@@ -62,7 +64,7 @@ int keep_only_own_descriptors(int log_fd, int pid_fd) {
     ::sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::close(pid_fd);
-    ::execvp(argv[0], argv);
+    ::execvpe(argv[0], argv, envp);
     ::_exit(127);
   }
   ::signal(SIGTERM, SIG_IGN);  // stop_process signals the group: only the command should end
@@ -82,11 +84,26 @@ int keep_only_own_descriptors(int log_fd, int pid_fd) {
 
 }  // namespace
 
-void start_process(const std::vector<std::string>& argv, const std::string& path) {
+void start_process(const std::vector<std::string>& argv, const std::string& path,
+                   const StringPairs& env) {
   if (argv.empty() || argv[0].empty()) throw Error::invalid_argument("no command to start");
   std::vector<char*> args;
   for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
   args.push_back(nullptr);
+  // The caller's environment with `env` set over it, built before fork (after it, in a host
+  // with threads, only async-signal-safe calls are allowed).
+  std::vector<std::string> variables;
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    const std::string_view text(*variable);
+    const std::string_view name = text.substr(0, text.find('='));
+    const bool replaced =
+        std::any_of(env.begin(), env.end(), [&](const auto& pair) { return pair.first == name; });
+    if (!replaced) variables.emplace_back(text);
+  }
+  for (const auto& [name, value] : env) variables.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (std::string& variable : variables) envp.push_back(variable.data());
+  envp.push_back(nullptr);
   const std::string temp_path = path + ".exit.tmp", exit_path = path + ".exit";
   const std::string log_path = path + ".log";
   const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -100,7 +117,8 @@ void start_process(const std::vector<std::string>& argv, const std::string& path
   const pid_t intermediate = ::fork();
   if (intermediate == 0) {
     if (::fork() == 0) {
-      supervise(args.data(), log_fd, pid_pipe[1], temp_path.c_str(), exit_path.c_str());
+      supervise(args.data(), envp.data(), log_fd, pid_pipe[1], temp_path.c_str(),
+                exit_path.c_str());
     }
     ::_exit(0);
   }
@@ -116,6 +134,18 @@ void start_process(const std::vector<std::string>& argv, const std::string& path
   if (!(std::ofstream(path + ".pid") << supervisor)) {
     throw Error::invalid_argument("cannot write " + path + ".pid");
   }
+}
+
+ReplicaCommand replica_command(const Role& role, const std::string& app_id, int64_t replica_id) {
+  MacroValues macros;
+  macros.set("app_id", app_id)
+      .set("replica_id", std::to_string(replica_id))
+      .set("num_replicas", std::to_string(role.num_replicas))
+      .set("role_name", role.name);
+  ReplicaCommand command{{role.entrypoint}, {}};
+  for (const std::string& arg : role.args) command.argv.push_back(macros.apply(arg));
+  for (const auto& [name, value] : role.env) command.env.emplace_back(name, macros.apply(value));
+  return command;
 }
 
 std::optional<int> process_exit_status(const std::string& path) {
