@@ -60,6 +60,26 @@ TEST_F(ProcessTest, TheCallersDescriptorsAreNotKeptByWhatItStarts) {
   EXPECT_EQ(final_state(path("sleeper")), sortie::AppState::kCancelled);
 }
 
+// A replica's env is set over the caller's, byte for byte, and replica_command substitutes the
+// P-12 macros in args and env values.
+TEST_F(ProcessTest, AReplicaRunsWithItsOwnArgsAndEnv) {
+  sortie::Role role;
+  role.name = "trainer";
+  role.entrypoint = "sh";
+  role.args = {"-c", "printf '%s|%s|%s' \"$1\" \"$RANK\" \"$HOME\"", "sh",
+               "${role_name}.${replica_id}"};
+  role.env = {{"RANK", "${replica_id} of ${num_replicas} 'q' \"d\""}, {"HOME", "/replaced"}};
+  role.num_replicas = 4;
+  const sortie::ReplicaCommand command = sortie::replica_command(role, "app-1", 2);
+  ASSERT_EQ(command.argv.size(), 5u);
+  EXPECT_EQ(command.argv[4], "trainer.2");
+  sortie::start_process(command.argv, path("replica"), command.env);
+  EXPECT_EQ(final_state(path("replica")), sortie::AppState::kSucceeded);
+  std::ifstream log(path("replica") + ".log");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(log), {}),
+            "trainer.2|2 of 4 'q' \"d\"|/replaced");
+}
+
 TEST_F(ProcessTest, AFailingCommandEndsFailedWithItsExitStatus) {
   sortie::start_process({"sh", "-c", "exit 3"}, path("app"));
   EXPECT_EQ(final_state(path("app")), sortie::AppState::kFailed);
