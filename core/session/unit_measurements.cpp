@@ -10,7 +10,11 @@ UnitMeasurements unit_measurements(Session& session, const std::vector<std::stri
   UnitMeasurements unit;
   for (const std::string& handle : handles) {
     try {
-      collect_measurements(session, lookup_app(session, handle));
+      // An ended app read to its end (usually by the lookup that gave its unit's state) is not
+      // asked about again.
+      if (!session.records().measurement_progress(handle).finished) {
+        collect_measurements(session, lookup_app(session, handle));
+      }
     } catch (const core::Error& error) {
       unit.not_refreshed.push_back(handle + ": " + error.what());
     }
