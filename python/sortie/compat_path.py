@@ -26,6 +26,8 @@ ALIASES = {
     'xmanager.cloud.vertex': 'sortie.xm_cloud',
     'xmanager.cloud.utils': 'sortie.xm_cloud',
     'xmanager.cloud.build_image': 'sortie.xm_cloud',
+    'xmanager.contrib.gcs': 'sortie.contrib.gcs',
+    'xmanager.contrib.tensorboard': 'sortie.contrib.tensorboard',
     'torchx.specs': 'sortie.specs',
     'torchx.runner': 'sortie.runner',
     'torchx.components': 'sortie.components',
@@ -40,16 +42,12 @@ _CONTRIB = ('is plain Python over XManager\'s own internals, which sortie does n
 # Modules sortie refuses, with what to use instead.
 REFUSED = {
     'xmanager.contrib.flow': _CONTRIB,
-    'xmanager.contrib.tensorboard': 'run TensorBoard as a job of a work unit of its own '
-                                    '(torchx.components.metrics.tensorboard builds one)',
     'xmanager.contrib.xm_tensorflow': 'set TF_CONFIG per job with env_vars; sortie gives each '
                                       'replica ${rank0_host} and ${replica_id} (payloads.md '
                                       'P-12)',
     'xmanager.contrib.tpu': 'ask for TPUs with JobRequirements (tpu_v3=8) and install the TPU '
                             'runtime in your image',
     'xmanager.contrib.parameter_controller': _CONTRIB,
-    'xmanager.contrib.gcs': 'write gs:// paths as text; the vertex run option base_output_dir '
-                            'sets the job\'s output directory',
     'xmanager.contrib.framework_defaults': _CONTRIB,
     'xmanager.contrib.process_entry': _CONTRIB,
     'xmanager.contrib.copybara': _CONTRIB,

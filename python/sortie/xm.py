@@ -13,7 +13,7 @@ from sortie.xm_executables import (Binary, BazelBinary, BazelContainer, CommandL
                                    PythonContainer)
 from sortie.xm_executors import DockerOptions, ExecutorSpec
 from sortie.xm_executors import _Executor as Executor
-from sortie.xm_experiment import (Experiment, ExperimentContext as MetadataContext,
+from sortie.xm_experiment import (AuxiliaryUnitJob, Experiment, ExperimentContext as MetadataContext,
                                   ExperimentAnnotations as ContextAnnotations,
                                   ExperimentUnitError, ExperimentUnitFailedError,
                                   ExperimentUnitStatus, WorkUnit, run_in_asyncio_loop)
@@ -60,13 +60,12 @@ def get_args_for_all_jobs(job: Union[Job, JobGroup], args: Dict[str, Any]) -> Di
     return {'args': args}
 
 
-_ROLES = ('experiment.add(role=...) is refused: every unit sortie adds is a work unit; run a '
-          'helper (a TensorBoard, say) as a job of its own work unit')
+_ROLES = ('experiment.add(role=...) is refused: add a helper (a TensorBoard, say) as '
+          'experiment.add(xm.AuxiliaryUnitJob(job))')
 
 __getattr__ = _refusal.module_getattr('xmanager.xm', {
     'job_operators': 'sortie builds JobGroups itself; combine Jobs with xm.JobGroup',
     'AuxiliaryUnit': _ROLES,
-    'AuxiliaryUnitJob': _ROLES,
     'AuxiliaryUnitRole': _ROLES,
     'ExperimentUnitRole': _ROLES,
     'WorkUnitRole': _ROLES,

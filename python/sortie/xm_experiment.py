@@ -229,6 +229,24 @@ class _GeneratedUnit:
         return xm_jobs.JobGroup(**self._jobs)
 
 
+class AuxiliaryUnitJob:
+    """XManager's auxiliary unit: a helper job (a TensorBoard, say) that serves the work units
+    of its experiment. experiment.add(AuxiliaryUnitJob(job)) launches it; sortie's store knows
+    only work units, so it is recorded as one of its own (its id, `sortie experiments show`),
+    and where it runs locally, leaving the experiment's `with` block stops it
+    termination_delay_secs after the local work units have ended, as XManager's local
+    experiments do."""
+
+    def __init__(self, job, *, importance=None, termination_delay_secs: float = 600):
+        if importance is not None:
+            raise _refusal.refusal('AuxiliaryUnitJob(importance=...)',
+                                   'sortie schedules without importance; drop it')
+        if termination_delay_secs < 0:
+            raise ValueError('AuxiliaryUnitJob(termination_delay_secs=...) must not be negative')
+        self.job = job
+        self.termination_delay_secs = termination_delay_secs
+
+
 class _Deadline:
     """When a wait runs out, and the parameter that set it (for the TimeoutError)."""
 
@@ -313,6 +331,8 @@ class Experiment:
         self._runner = _sortie.Runner(session)
         self._units = {}
         self._local_units = []
+        # (WorkUnit, termination_delay_secs) of the local auxiliary units (AuxiliaryUnitJob).
+        self._local_auxiliary_units = []
         self._local_wait_timeout = _blocking.DEFAULT_WAIT_SECONDS  # create_experiment's
         self._dry_run = bool(os.environ.get(DRYRUN_ENV))
 
@@ -397,6 +417,8 @@ class Experiment:
         if sweep and not args:
             raise ValueError('Experiment.add(job, args=[]): a sweep needs at least one entry of '
                              'args, one per work unit')
+        if isinstance(job, AuxiliaryUnitJob):
+            return self._add_auxiliary(job, args)
         if callable(job) and not isinstance(job, (xm_jobs.Job, xm_jobs.JobGroup)):
             return self._add_generated(job, args, sweep)
         units = [_apply_args(job, each) for each in (args if sweep else [args])]
@@ -434,10 +456,29 @@ class Experiment:
                                    'generator ran; its job names are wrong')
         return work_units if sweep else work_units[0]
 
+    def _add_auxiliary(self, auxiliary, args):
+        if isinstance(args, (list, tuple)):
+            raise ValueError('Experiment.add(AuxiliaryUnitJob(...), args=[...]): an auxiliary '
+                             'unit is one unit; give one args')
+        unit = self.add(auxiliary.job, args)
+        if unit in self._local_units:
+            self._local_units.remove(unit)
+            self._local_auxiliary_units.append((unit, auxiliary.termination_delay_secs))
+        return unit
+
     def _wait_for_local_units(self):
         deadline = _Deadline(self._local_wait_timeout, 'local_wait_timeout')
         for unit in self._local_units:
             unit._wait(deadline)
+        ended = time.monotonic()
+        for unit, delay in sorted(self._local_auxiliary_units, key=lambda entry: entry[1]):
+            time.sleep(max(0.0, ended + delay - time.monotonic()))
+            if unit.get_status().is_active:
+                unit.stop(message='its experiment\'s work units have ended')
+                try:  # the script goes on once it has ended, as XManager's
+                    unit._wait(deadline)
+                except ExperimentUnitFailedError:
+                    pass  # CANCELLED, as asked
 
     # The `with` block is the launch (docs/experiments.md, XF-27): a script killed inside it
     # leaves the experiment PARTIAL, naming how many work units it launched. Leaving the block,

@@ -31,7 +31,8 @@ _FLAGS = (
     ('xm_use_multiplexer', 'boolean', None, '`sortie log` follows a job\'s output'),
     ('xm_open_multiplexer_window', 'integer', None, '`sortie log` follows a job\'s output'),
     ('xm_subprocess_docker_impl', 'boolean', False, _IMAGES),
-    ('xm_gcs_path', 'string', None, 'the vertex run option base_output_dir'),
+    # Read by xmanager.contrib.gcs (sortie.contrib.gcs).
+    ('xm_gcs_path', 'string', None, None),
 )
 
 

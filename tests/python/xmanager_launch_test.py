@@ -84,12 +84,47 @@ experiment = xm_local.create_experiment('refusals')
 unit = experiment.add(xm.Job(executable, xm_local.Local()))
 for attempt in (lambda: __import__('xmanager.contrib.flow'),
                 lambda: vertex.get_default_client(),
-                lambda: xm.GpuType,
+                lambda: xm.Importance,
                 lambda: unit.context):
     try:
         attempt()
     except NotImplementedError as refusal:
         print(refusal)
+'''
+
+SLEEPER = '''#!/bin/sh
+echo started >> "$SORTIE_LAUNCH_DIR/sleeper.txt"
+exec sleep 300
+'''
+
+AUXILIARY_LAUNCHER = '''
+from absl import app
+from absl import flags
+from xmanager import xm
+from xmanager import xm_local
+from xmanager.contrib import gcs
+from xmanager.contrib import tensorboard
+
+
+def main(_):
+    print(gcs.get_gcs_path_or_fail('p'), gcs.get_gcs_fuse_path(flags.FLAGS.xm_gcs_path),
+          gcs.get_gs_path('/gcs/b/d'), gcs.is_gcs_path('b/d'), gcs.get_gcs_url('gs://b/d'))
+    print(sorted(tensorboard.TensorboardProvider.get_tensorboard_job_args(
+        'gs://b/logs', additional_args={'port': 7007}).items()))
+    print(tensorboard.TensorboardProvider.get_tensorboard_packageable(60).spec())
+    with xm_local.create_experiment(experiment_title='auxiliary') as experiment:
+        [printer, sleeper] = experiment.package([
+            xm.Packageable(xm.Binary(path=path), xm_local.Local.Spec())
+            for path in ('./arg_printer.sh', './sleeper.sh')])
+        helper = experiment.add(xm.AuxiliaryUnitJob(xm.Job(sleeper, xm_local.Local()),
+                                                    termination_delay_secs=0))
+        experiment.add(xm.Job(printer, xm_local.Local(), args=['done'],
+                              env_vars={'OUTPUT_NAME': 'printer.txt'}))
+    print(helper.get_status().state, experiment.work_units[2].get_status().state)
+
+
+if __name__ == '__main__':
+    app.run(main)
 '''
 
 COMPONENT_FILE = '''
@@ -186,6 +221,22 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         self.assertEqual(self.read('server.txt'), '--peer=1_1_client\n')
         self.assertEqual(self.read('client.txt'), 'hello\n')
 
+    def test_an_auxiliary_unit_is_stopped_once_the_work_units_end_and_contrib_helpers_run(self):
+        self.write('arg_printer.sh', ARG_PRINTER, 0o755)
+        self.write('sleeper.sh', SLEEPER, 0o755)
+        self.write('launcher.py', AUXILIARY_LAUNCHER)
+        lines = self.run_command('sortie', 'launch', 'launcher.py', '--',
+                                 '--xm_gcs_path=gs://bucket/out').stdout.splitlines()
+        self.assertEqual(lines[0], 'gs://bucket/out /gcs/bucket/out gs://b/d False '
+                                   'https://console.cloud.google.com/storage/browser/b/d')
+        self.assertEqual(lines[1], "[('host', '0.0.0.0'), ('load_fast', 'false'), "
+                                   "('logdir', 'gs://b/logs'), ('port', 7007)]")
+        self.assertIn("'base_image': 'tensorflow/tensorflow'", lines[2])
+        self.assertIn("'commands': ['timeout 60s tensorboard']", lines[2])
+        self.assertEqual(lines[3], 'CANCELLED SUCCEEDED')
+        self.assertEqual(self.read('printer.txt'), 'done\n')
+        self.assertEqual(self.read('sleeper.txt'), 'started\n')
+
     def test_an_xm_flag_sortie_cannot_honour_is_refused_naming_it(self):
         self.write('arg_printer.sh', ARG_PRINTER, 0o755)
         self.write('launcher.py', ARG_PRINTER_LAUNCHER)
@@ -202,8 +253,8 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         self.assertRegex(lines[0], r'^xmanager\.contrib\.flow is not supported by sortie: ')
         self.assertRegex(lines[1], r'^xmanager\.cloud\.get_default_client is not supported by '
                                    r'sortie: .*TensorboardCapability')
-        self.assertRegex(lines[2], r'^xmanager\.xm\.GpuType is not supported by sortie: '
-                                   r'.*JobRequirements')
+        self.assertRegex(lines[2], r'^xmanager\.xm\.Importance is not supported by sortie: '
+                                   r'.*priority')
         self.assertRegex(lines[3], r'^WorkUnit\.context is not supported by sortie: '
                                    r'.*experiment\.context\.annotations')
 
