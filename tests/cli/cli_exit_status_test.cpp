@@ -54,7 +54,7 @@ TEST(CliExitStatus, AppCancelledFromAnotherShellIsOne) {
 
 TEST(CliExitStatus, UnknownHandleIsOne) {
   CliSandbox sandbox;
-  for (const char* command : {"status", "describe", "log", "cancel"}) {
+  for (const char* command : {"status", "describe", "log", "metrics", "cancel"}) {
     const auto result = sandbox.sortie({command, "local_cwd://default/nope-123"});
     EXPECT_EQ(result.exit_code, 1) << command << ": " << result.err;
     EXPECT_NE(result.err.find("unknown"), std::string::npos) << result.err;
@@ -99,6 +99,20 @@ TEST(CliExitStatus, UnknownRoleOrReplicaIsTwo) {
   const auto replica = sandbox.sortie({"log", handle + "/true/7"});
   EXPECT_EQ(replica.exit_code, 2) << replica.err;
   EXPECT_NE(replica.err.find("7"), std::string::npos) << replica.err;
+}
+
+TEST(CliExitStatus, AMeasurementPatternThatIsNotValidIsTwo) {
+  CliSandbox sandbox;
+  const std::string spec = sandbox.write_file("spec.yaml", R"(name: bad
+roles:
+  - {name: trainer, entrypoint: "true", env: {SORTIE_METRICS_PATTERN: "step=("}}
+)");
+  const auto run = sandbox.sortie({"run", "--wait", spec});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto result = sandbox.sortie({"metrics", run.out.substr(0, run.out.find('\n'))});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("role 'trainer': SORTIE_METRICS_PATTERN 'step=('"), std::string::npos)
+      << result.err;
 }
 
 TEST(CliExitStatus, UnknownOptionIsTwo) {
