@@ -377,10 +377,23 @@ std::string read_stdin(size_t max_bytes) {
   return text;
 }
 
+constexpr const char* kDiffUsage = "usage: sortie experiments diff ID1 ID2";
+constexpr const char* kNoteUsage =
+    "usage: sortie experiments note ID TEXT (TEXT - reads stdin; an empty TEXT clears the notes)";
+constexpr const char* kTagUsage = "usage: sortie experiments tag ID [+TAG | -TAG]...";
+
+// A subcommand without options of its own answers -h or --help as its first word with its usage,
+// where the word was read as an experiment id.
+bool printed_help(const Args& args, const char* usage) {
+  if (args.empty() || (args[0] != "-h" && args[0] != "--help")) return false;
+  std::printf("%s\n", usage);
+  return true;
+}
+
 // `experiments diff ID1 ID2`: what changed from the first to the second.
 int diff(session::Session& ctx, const Args& args) {
-  if (args.size() != 2)
-    throw core::Error::invalid_argument("usage: sortie experiments diff ID1 ID2");
+  if (printed_help(args, kDiffUsage)) return kExitOk;
+  if (args.size() != 2) throw core::Error::invalid_argument(kDiffUsage);
   std::optional<xm::Experiment> before = recorded_experiment(ctx, args[0]);
   if (!before) return kExitAppNotSucceeded;
   std::optional<xm::Experiment> after = recorded_experiment(ctx, args[1]);
@@ -392,11 +405,8 @@ int diff(session::Session& ctx, const Args& args) {
 
 // `experiments note ID TEXT`: TEXT replaces the notes; `-` reads them from stdin.
 int note(session::Session& ctx, const Args& args) {
-  if (args.size() != 2) {
-    throw core::Error::invalid_argument(
-        "usage: sortie experiments note ID TEXT (TEXT - reads stdin; an empty TEXT clears the "
-        "notes)");
-  }
+  if (printed_help(args, kNoteUsage)) return kExitOk;
+  if (args.size() != 2) throw core::Error::invalid_argument(kNoteUsage);
   std::optional<xm::Experiment> experiment = recorded_experiment(ctx, args[0]);
   if (!experiment) return kExitAppNotSucceeded;
   std::string notes = args[1];
@@ -407,9 +417,8 @@ int note(session::Session& ctx, const Args& args) {
 
 // `experiments tag ID +TAG -TAG ...`: one transaction; with no words, prints the tags.
 int tag(session::Session& ctx, const Args& args) {
-  if (args.empty()) {
-    throw core::Error::invalid_argument("usage: sortie experiments tag ID [+TAG | -TAG]...");
-  }
+  if (printed_help(args, kTagUsage)) return kExitOk;
+  if (args.empty()) throw core::Error::invalid_argument(kTagUsage);
   std::optional<xm::Experiment> experiment = recorded_experiment(ctx, args[0]);
   if (!experiment) return kExitAppNotSucceeded;
   experiment->edit_tags(Args(args.begin() + 1, args.end()));

@@ -55,6 +55,16 @@ sweep:
   CliSandbox sandbox_;
 };
 
+// Issue 25: `experiments cancel --help` (and tag --help) read --help as an experiment id. Every
+// subcommand prints its usage and exits 0.
+TEST_F(CliExperimentsTest, EverySubcommandAnswersHelpWithItsUsage) {
+  for (const std::string sub : {"list", "show", "cancel", "rerun", "note", "tag", "diff"}) {
+    const CommandResult help = sandbox_.sortie({"experiments", sub, "--help"});
+    EXPECT_EQ(help.exit_code, 0) << sub << ": " << help.err;
+    EXPECT_EQ(help.out.rfind("usage: sortie experiments " + sub, 0), 0u) << sub << ": " << help.out;
+  }
+}
+
 TEST_F(CliExperimentsTest, ASweepIsOneExperimentThatAnotherShellSeesAndCancels) {
   const std::string file = write_sweep("sweep", "{lr: [0.1, 0.01], batch_size: [16, 32]}");
   const CommandResult launched = sandbox_.sortie({"launch", file});
