@@ -1,11 +1,5 @@
 // "minimal": runs an app's one role as one process on this host; its state is files (ABI-8).
-#include <sortie/app_status.hpp>
-#include <sortie/dryrun.hpp>
-#include <sortie/dryrun_input.hpp>
-#include <sortie/field_support.hpp>
-#include <sortie/macros.hpp>
-#include <sortie/plugin.hpp>
-#include <sortie/process.hpp>
+#include <sortie/scheduler.hpp>  // the SDK's one header for scheduler authors
 
 struct MinimalScheduler final : sortie::Scheduler {
   explicit MinimalScheduler(std::string_view config)
@@ -18,11 +12,8 @@ struct MinimalScheduler final : sortie::Scheduler {
   std::string schedule(std::string_view request) override {
     const sortie::Dryrun plan = sortie::read_dryrun(request);
     const sortie::Role role = sortie::read_appdef(plan.request_json).roles[0];
-    sortie::MacroValues macros;  // docs/payloads.md P-12, for its one replica
-    macros.set("app_id", plan.app_id).set("replica_id", "0");
-    std::vector<std::string> argv{role.entrypoint};
-    for (const std::string& arg : role.args) argv.push_back(macros.apply(arg));
-    sortie::start_process(argv, dir + plan.app_id);  // .pid, .log, .exit files
+    const sortie::ReplicaCommand replica = sortie::replica_command(role, plan.app_id, 0);
+    sortie::start_process(replica.argv, dir + plan.app_id);  // .pid, .log, .exit files
     return plan.app_id;
   }
   std::string describe(std::string_view app_id) override {
