@@ -94,6 +94,7 @@ TEST(CliBehaviour, EveryExampleSpecRunsWhereItsHeaderSays) {
       {"three_roles.yaml", {"run", "--wait", "--spec"}},
       {"trainer.json", {"run", "--wait", "--spec"}},
       {"docker_two_roles.yaml", {"run", "-s", "local_docker", "--dryrun", "--spec"}},
+      {"docker_measured.yaml", {"run", "-s", "local_docker", "--dryrun", "--spec"}},
       {"k8s_distributed.yaml",
        {"run", "-s", "kubernetes", "--dryrun", "-cfg", "namespace=ml", "--spec"}},
       {"vertex_distributed.yaml",
