@@ -170,9 +170,9 @@ int cmd_resources(session::Session& ctx, const Args& args) {
     std::printf("%-28s %s\n", entry->name.c_str(), detail.c_str());
   }
   if (line.json) print_document(out.end_array().end_object());
-  // The registry skipped a named resource it could not read (REG-12); the rest still list.
+  // The registry skipped an entry it could not read (REG-12); the rest still list.
   for (const auto& problem : ctx.registry().problems()) {
-    if (problem.message.find("].resource") == std::string::npos) continue;
+    if (problem.message.rfind("provides[", 0) != 0) continue;  // an entry, not a whole file
     std::fprintf(stderr, "sortie resources: warning: skipped %s: %s\n",
                  core::printable(problem.manifest_path).c_str(),
                  core::printable_message(problem.message).c_str());

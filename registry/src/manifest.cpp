@@ -217,6 +217,23 @@ std::string data_object(const rapidjson::Value& value, const char* name,
   return to_compact_json(*object);
 }
 
+// Unknown members are ignored so that later minor versions may add some (REG-6, REG-10), but
+// one close to a member this version knows is a typo ("descripton"), refused naming the member
+// it meant and its line (REG-16).
+void refuse_misspelt_members(const rapidjson::Value& object, std::string_view text,
+                             const std::string& json_path, const std::vector<std::string>& known) {
+  for (const auto& member : object.GetObject()) {
+    const std::string key(member.name.GetString(), member.name.GetStringLength());
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    const std::string hint = did_you_mean(key, known);
+    if (hint.empty()) continue;  // a member of a later version
+    const size_t at = text.find("\"" + key + "\"");
+    fail((json_path.empty() ? "" : json_path + ".") + key,
+         "unknown member" + hint +
+             (at == std::string_view::npos ? "" : " at " + line_and_column(text, at)));
+  }
+}
+
 // A named resource's "resource" is as strict as a spec's (docs/registry.md REG-15): a member
 // the resource model lacks is refused with the closest one and the line it is on ("memMb" would
 // otherwise leave memory unset), and the values are read by the SDK's own reader. A fault skips
@@ -246,6 +263,8 @@ Entry parse_entry(const rapidjson::Value& value, std::string_view text,
                   const std::string& manifest_path) {
   if (!value.IsObject())
     fail(json_path, std::string("expected an object, found ") + type_name(value));
+  refuse_misspelt_members(value, text, json_path,
+                          {"group", "name", "description", "resource", "component", "executor"});
   Entry entry;
   entry.manifest_path = manifest_path;
   const std::string group = required_string(value, "group", json_path + ".group");
@@ -335,6 +354,7 @@ ManifestContents read_manifest(const std::string& path) {
     if (!document.IsObject()) {
       fail("$", std::string("expected a JSON object, found ") + type_name(document));
     }
+    refuse_misspelt_members(document, text, "", {"file_format_version", "plugin", "provides"});
     check_file_format_version(document);
     if (const rapidjson::Value* plugin_value = member(document, "plugin")) {
       plugin = parse_plugin(*plugin_value, manifest_path);

@@ -97,17 +97,23 @@ TEST_F(RegistryTest, ANamedResourceWithAnUnknownMemberOrBadValueIsSkippedAlone) 
   const std::string path = write("acme.json", R"({"file_format_version": "1.0", "provides": [
     {"group": "sortie.named_resources", "name": "acme.typo", "resource": {"cpu": 2, "memMb": 1024}},
     {"group": "sortie.named_resources", "name": "acme.bad", "resource": {"cpu": "two"}},
-    {"group": "sortie.named_resources", "name": "acme.good", "resource": {"cpu": 4, "memMB": 16}}]})");
+    {"group": "sortie.named_resources", "name": "acme.good", "resource": {"cpu": 4, "memMB": 16}},
+    {"group": "sortie.named_resources", "name": "acme.later", "added_in_1_1": 1, "resource": {}},
+    {"group": "sortie.named_resources", "name": "acme.misspelt", "descripton": "x", "resource": {}}]})");
   const Registry registry = Registry::from_files({path});
   std::vector<std::string> names;
   for (const Entry* entry : registry.entries(Group::kNamedResources)) names.push_back(entry->name);
-  EXPECT_EQ(names, (std::vector<std::string>{"acme.good"}));
-  ASSERT_EQ(registry.problems().size(), 2u);
+  // A member of a later version is ignored (REG-10); one close to a known member is a typo.
+  EXPECT_EQ(names, (std::vector<std::string>{"acme.good", "acme.later"}));
+  ASSERT_EQ(registry.problems().size(), 3u);
   EXPECT_EQ(registry.problems()[0].message,
             "provides[0].resource.memMb: unknown member (did you mean 'memMB'?) at line 2, column "
             "85; a resource has cpu, gpu, memMB, capabilities and devices");
   EXPECT_EQ(registry.problems()[1].message,
             "provides[1].resource: cpu: expected a number, got \"two\"");
+  EXPECT_EQ(registry.problems()[2].message,
+            "provides[4].descripton: unknown member (did you mean 'description'?) at line 6, "
+            "column 66");
 }
 
 TEST_F(RegistryTest, GroupNamesRoundTrip) {
