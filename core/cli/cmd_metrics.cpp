@@ -107,7 +107,15 @@ int cmd_metrics(session::Session& ctx, const Args& args) {
     return kExitOk;
   }
   std::map<SeriesKey, int64_t> printed;
-  print_new_points(ctx.records().measurements(recorded, key), printed);
+  const std::vector<core::MeasurementSeries> series = ctx.records().measurements(recorded, key);
+  print_new_points(series, printed);
+  if (series.empty() && !follow) {
+    std::fprintf(stderr,
+                 "sortie metrics: %s measured nothing%s: its roles print key=value pairs read "
+                 "when they set SORTIE_METRICS_PATTERN, or append JSON lines to "
+                 "$SORTIE_METRICS_FILE (docs/experiments.md, \"Measurements\")\n",
+                 recorded.c_str(), key.empty() ? "" : (" under the key '" + key + "'").c_str());
+  }
   if (!follow) return kExitOk;
   session::install_interrupt_handlers();
   const auto print_more = [&] {

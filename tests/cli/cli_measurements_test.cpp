@@ -76,6 +76,12 @@ sweep:
     }
     return losses;
   }
+  // The app of the experiment's first unit.
+  std::string first_app(const std::string& id) {
+    rapidjson::Document json;
+    json.Parse(sandbox_.sortie({"experiments", "show", id, "--json"}).out.c_str());
+    return json.IsObject() ? json["work_units"][0]["jobs"][0]["app"].GetString() : "";
+  }
   CliSandbox sandbox_;
 };
 
@@ -213,6 +219,11 @@ TEST_F(CliMeasurementsTest, BadOptionsAreRefusedByName) {
                           "acc, loss"),
             std::string::npos)
       << sort.err;
+  const CommandResult nothing = sandbox_.sortie({"metrics", first_app(id), "--key", "lr"});
+  EXPECT_EQ(nothing.exit_code, 0);
+  EXPECT_EQ(nothing.out, "");
+  EXPECT_NE(nothing.err.find("measured nothing under the key 'lr'"), std::string::npos)
+      << nothing.err;
   const CommandResult best = sandbox_.sortie({"experiments", "show", id, "--best", "loss"});
   EXPECT_EQ(best.exit_code, 2);
   EXPECT_NE(best.err.find("--best 'loss': expected KEY:min or KEY:max"), std::string::npos)
