@@ -7,6 +7,7 @@
 // Plain C++ so that third parties need no test framework; exit status 0 when every check passes.
 #include <dlfcn.h>
 #include <rapidjson/document.h>
+#include <signal.h>
 #include <sortie/plugin_abi.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -181,6 +182,7 @@ class Conformance {
         cancel(running_app_);
       } catch (const Failure&) {  // reported by the check that failed
       }
+      kill_leftover_replicas();
     }
     table_->destroy(self_);
     std::error_code ignored;  // a container may have left files the kit cannot remove
@@ -786,7 +788,7 @@ class Conformance {
     const Shape shape = replicas_app_.empty() ? accepted_shape() : shape_;
     running_probe_ = probe_dir("cancel");
     const char* script =
-        "d=$1; r=$2.$3\n"
+        "d=$1; r=$2.$3; echo $$ > \"$d/$r.pid\"\n"
         "while :; do echo tick >> \"$d/$r.tick\"; sleep 0.2; done\n";
     const Result dry =
         dryrun(probe_input(unique_id("ticking"), shape, script, running_probe_, false));
@@ -821,10 +823,28 @@ class Conformance {
   std::map<std::string, uintmax_t> tick_sizes() const {
     std::map<std::string, uintmax_t> sizes;
     for (const auto& entry : std::filesystem::directory_iterator(running_probe_)) {
+      if (entry.path().extension() != ".tick") continue;
       std::error_code error;
       sizes[entry.path().stem().string()] = std::filesystem::file_size(entry.path(), error);
     }
     return sizes;
+  }
+
+  // A scheduler whose cancel stops nothing leaves the ticking replicas running: the kit ends the
+  // ones it can see on this host (each wrote its pid; /proc confirms it is still that replica).
+  void kill_leftover_replicas() const {
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(running_probe_, error)) {
+      if (entry.path().extension() != ".pid") continue;
+      const std::string text = read_file(entry.path());
+      const pid_t pid = static_cast<pid_t>(std::atol(text.c_str()));
+      const std::string cmdline = read_file("/proc/" + std::to_string(pid) + "/cmdline");
+      if (pid > 0 && cmdline.find(running_probe_.string()) != std::string::npos) {
+        ::kill(pid, SIGKILL);
+        std::cerr << "NOTE the kit killed replica " << entry.path().stem().string() << " (pid "
+                  << pid << "), still running after cancel\n";
+      }
+    }
   }
 
   // The app of 'caller_fds' runs until stopped: once cancel returns, every replica's marker must
