@@ -6,24 +6,13 @@ refused by name (docs/python.md)."""
 import sys
 
 from sortie import _refusal
-from sortie import specs
-
-_CHIEF_PORT = 29500
+from sortie import xm_late_bindings
 
 
 def get_workerpool_address(workerpool: str) -> str:
-    """The host:port of a Vertex worker pool's first replica. XManager writes a late binding
-    (%objectname(workerpool0)%) that its wrapper script resolves in the container; sortie gives
-    the rank-0 host macro the scheduler substitutes when the job runs (payloads.md P-12) and
-    torch's default rendezvous port, the same in every replica. Only workerpool0, the chief,
-    has such a macro. The schedulers that know the rank-0 host (local, docker, kubernetes,
-    slurm) substitute it; Vertex AI's replicas learn it only from CLUSTER_SPEC, so the vertex
-    plugin refuses the job at dry run, naming the role and CLUSTER_SPEC."""
-    if workerpool != 'workerpool0':
-        raise _refusal.refusal(f'get_workerpool_address({workerpool!r})',
-                               'only workerpool0 (the rank-0 replica) has an address macro; '
-                               'give each job its peers through ${rank0_host}')
-    return f'{specs.macros.rank0_host}:{_CHIEF_PORT}'
+    """XManager's late binding of a Vertex worker pool's first replica, host:port
+    (%objectname(workerpool0)%), resolved where the job runs (sortie.xm_late_bindings)."""
+    return xm_late_bindings.workerpool_address(workerpool)
 
 
 __getattr__ = _refusal.module_getattr('xmanager.cloud', {

@@ -6,6 +6,7 @@ from typing import Dict, Optional, Sequence
 
 from sortie import xm_args
 from sortie import xm_executables as executables
+from sortie import xm_late_bindings
 
 
 @dataclasses.dataclass
@@ -35,9 +36,14 @@ class Job:
         if not isinstance(self.executable, executables.Executable):
             raise TypeError('Job.executable must be an executable returned by '
                             f'experiment.package(...), got {self.executable!r}')
+        kind = self.executor.executor_type
+
+        def resolve(value):
+            return xm_late_bindings.resolve_for(kind, value)
         return (self.executable._packaged, self.executor.request(self.executable.run_options),
                 self.name,
-                xm_args.SequentialArgs.from_collection(self.args).items(), dict(self.env_vars))
+                xm_args.SequentialArgs.from_collection(self.args).rewrite_args(resolve).items(),
+                {name: resolve(value) for name, value in self.env_vars.items()})
 
 
 class JobGroup:

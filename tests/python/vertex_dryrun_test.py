@@ -5,11 +5,13 @@ not fetched, packaging/engines/vertex_validators.sh) is a skip, or a failure und
 
 import json
 import os
+import subprocess
 import sys
 import unittest
 
 import support
 from sortie import xm
+from sortie import xm_cloud
 from sortie import xm_local
 
 VALIDATOR = os.path.join(support.SOURCE_DIR, 'tests', 'vertex', 'validate',
@@ -80,6 +82,57 @@ class VertexDryRunTest(support.ScratchTestCase):
         body = payload.get('document', payload['request'])
         self.assertEqual(
             body['jobSpec']['workerPoolSpecs'][0]['containerSpec']['imageUri'], tag)
+
+    def test_a_workerpool_address_is_resolved_from_cluster_spec_in_the_replica(self):
+        directory = self.copy_example('cifar10')
+        os.environ.update(GOOGLE_CLOUD_PROJECT='my-project', SORTIE_LAUNCH_DRYRUN='1',
+                          SORTIE_PYTHON_BASE_IMAGE='sortie-test/python:3.11')
+        chief = xm_cloud.get_workerpool_address('workerpool0')
+        self.assertEqual(chief, '%objectname(workerpool0)%')  # XManager's late binding
+        with xm_local.create_experiment('late bindings') as experiment:
+            [trainer] = experiment.package([xm.python_container(
+                xm_local.Vertex.Spec(push_image_tag='us-docker.pkg.dev/p/r/trainer:v1'),
+                path=os.path.join(directory, 'trainer'),
+                entrypoint=xm.ModuleName('trainer.train'))])
+            unit = experiment.add(xm.Job(trainer, xm_local.Vertex(), args={
+                'master': chief, 'peer': xm_cloud.get_workerpool_address('workerpool1')},
+                env_vars={'CHIEF': f'http://{chief}/'}))
+        [request] = unit.dryrun_requests
+        payload = json.loads(request)
+        container = payload.get('document', payload['request'])['jobSpec'][
+            'workerPoolSpecs'][0]['containerSpec']
+        command = container['command']
+        # The wrapper, then the image's own ENTRYPOINT (sortie's python_container launcher).
+        self.assertEqual(command[:2] + command[3:], ['/bin/sh', '-c', 'sortie-late-bindings',
+                                                     '/bin/sh', '/sortie/entrypoint.sh'])
+        self.assertEqual(container['args'], ['--master=%objectname(workerpool0)%',
+                                             '--peer=%objectname(workerpool1)%'])
+        # Run the wrapper as a replica would, with a program that prints what it is given.
+        printer = ['/bin/sh', '-c', 'printf "%s\\n" "$CHIEF" "$@"', 'printer']
+        spec = json.dumps({'cluster': {'workerpool0': ['chief-0:2222'],
+                                       'workerpool1': ['w1-0:2222', 'w1-1:2222']},
+                           'task': {'type': 'workerpool0', 'index': 0}})
+        ran = subprocess.run(command[:4] + printer + container['args'], capture_output=True,
+                             text=True, env={'PATH': os.environ['PATH'], 'CLUSTER_SPEC': spec,
+                                             'CHIEF': f'http://{chief}/'}, check=True)
+        self.assertEqual(ran.stdout.splitlines(), ['http://chief-0:2222/',
+                                                   '--master=chief-0:2222', '--peer=w1-0:2222'])
+        spec_without_pool1 = json.dumps({'cluster': {'workerpool0': ['chief-0:2222']}})
+        failed = subprocess.run(command[:4] + printer + container['args'], capture_output=True,
+                                text=True, env={'PATH': os.environ['PATH'],
+                                                'CLUSTER_SPEC': spec_without_pool1})
+        self.assertEqual(failed.returncode, 1)
+        self.assertIn("CLUSTER_SPEC names no worker pool 'workerpool1'", failed.stderr)
+
+    def test_a_late_binding_for_an_image_not_built_here_is_refused_naming_it(self):
+        os.environ.update(GOOGLE_CLOUD_PROJECT='my-project', SORTIE_LAUNCH_DRYRUN='1')
+        with xm_local.create_experiment('late bindings') as experiment:
+            [trainer] = experiment.package([xm.container(
+                xm_local.Vertex.Spec(), image_path='registry.invalid/p/trainer:1')])
+            with self.assertRaisesRegex(ValueError, "late binding .*'registry.invalid/p/"
+                                                    "trainer:1' is not built here"):
+                experiment.add(xm.Job(trainer, xm_local.Vertex(), args={
+                    'master': xm_cloud.get_workerpool_address('workerpool0')}))
 
 
 if __name__ == '__main__':

@@ -127,6 +127,24 @@ if __name__ == '__main__':
     app.run(main)
 '''
 
+LATE_BINDING_LAUNCHER = '''
+from xmanager import xm
+from xmanager import xm_local
+from xmanager.cloud import utils
+
+with xm_local.create_experiment('late bindings') as experiment:
+    [printer] = experiment.package([xm.Packageable(xm.Binary(path='./arg_printer.sh'),
+                                                   xm_local.Local.Spec())])
+    experiment.add(xm.Job(printer, xm_local.Local(),
+                          args={'master': utils.get_workerpool_address('workerpool0')},
+                          env_vars={'OUTPUT_NAME': 'master.txt'}))
+    try:
+        experiment.add(xm.Job(printer, xm_local.Local(),
+                              args={'peer': utils.get_workerpool_address('workerpool1')}))
+    except NotImplementedError as refusal:
+        print(refusal)
+'''
+
 COMPONENT_FILE = '''
 import torchx.specs as specs
 
@@ -236,6 +254,14 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         self.assertEqual(lines[3], 'CANCELLED SUCCEEDED')
         self.assertEqual(self.read('printer.txt'), 'done\n')
         self.assertEqual(self.read('sleeper.txt'), 'started\n')
+
+    def test_a_workerpool_address_runs_as_the_rank0_host_on_a_local_executor(self):
+        self.write('arg_printer.sh', ARG_PRINTER, 0o755)
+        self.write('launcher.py', LATE_BINDING_LAUNCHER)
+        result = self.run_command('sortie', 'launch', 'launcher.py')
+        self.assertRegex(result.stdout, r"^get_workerpool_address\('workerpool1'\) outside "
+                                        r"Vertex AI is not supported by sortie: only workerpool0")
+        self.assertRegex(self.read('master.txt'), r'^--master=[\w.-]+:29500\n$')
 
     def test_an_xm_flag_sortie_cannot_honour_is_refused_naming_it(self):
         self.write('arg_printer.sh', ARG_PRINTER, 0o755)

@@ -9,6 +9,7 @@
 #include "connection.hpp"
 #include "image_push.hpp"
 #include "json_fields.hpp"
+#include "late_bindings.hpp"
 #include "machine_table.hpp"
 #include "run_options.hpp"
 
@@ -25,6 +26,8 @@ constexpr const char* kMetadataKeys[] = {"accelerator", "accelerator_count", "tp
 // ${free_port} (payloads.md P-12.1): every replica is its own machine, so a fixed port never
 // collides with another app's.
 constexpr const char* kFreePort = "29500";
+// Reading a local image's ENTRYPOINT from the Docker Engine.
+constexpr double kInspectTimeoutS = 30;
 
 [[noreturn]] void refuse(const std::string& what, const std::string& message) {
   throw Error::invalid_argument(what + ": " + message);
@@ -40,7 +43,17 @@ struct RoleInput {
   std::vector<std::pair<std::string, std::string>> env;
   int64_t num_replicas = 1;
   MachineRequest machine;
+  // The ENTRYPOINT of a locally built image the role runs as built, read only where a late
+  // binding wraps its command.
+  std::vector<std::string> image_entrypoint;
 };
+
+bool uses_late_bindings(const Role& role) {
+  bool found = false;
+  for (const std::string& arg : role.args) found = found || has_late_binding(arg);
+  for (const auto& [name, value] : role.env) found = found || has_late_binding(value);
+  return found;
+}
 
 // Applies role metadata vertex.KEY (or caip.KEY), which overrides the run options.
 void apply_metadata(const Role& role, const std::string& what, RoleInput& input) {
@@ -145,6 +158,11 @@ RoleInput vertex_role(const Role& role, const VertexOptions& options) {
                        "(e.g. us-docker.pkg.dev/PROJECT/REPO/${role_name}:${app_id}, in "
                        ".sortieconfig [vertex] or -cfg), or Vertex.Spec(push_image_tag=...)");
     }
+    if (key == "sortie.local_image" && json == "true" && role.entrypoint.empty() &&
+        uses_late_bindings(role)) {
+      input.image_entrypoint = DockerImagePusher(docker_socket_from_environment(), kInspectTimeoutS)
+                                   .entrypoint_of(role.image);
+    }
   }
   return input;
 }
@@ -201,14 +219,36 @@ rapidjson::Value worker_pool(const RoleInput& role, const VertexOptions& options
 
   rapidjson::Value container(rapidjson::kObjectType);
   add_string(container, "imageUri", role.image_uri, alloc);
-  if (!role.entrypoint.empty()) {
-    refuse_unresolvable_macros(role, role.entrypoint);
-    add_member(container, "command", string_array({macros.apply(role.entrypoint)}, alloc), alloc);
-  }
   std::vector<std::string> args;
+  bool late_bound = false;
   for (const std::string& arg : role.args) {
     refuse_unresolvable_macros(role, arg);
     args.push_back(macros.apply(arg));
+    late_bound = late_bound || has_late_binding(arg);
+  }
+  std::vector<std::string> late_bound_env;
+  for (const auto& [name, value] : role.env) {
+    if (has_late_binding(value)) late_bound_env.push_back(name);
+  }
+  if (!role.entrypoint.empty()) refuse_unresolvable_macros(role, role.entrypoint);
+  if (late_bound || !late_bound_env.empty()) {
+    const std::vector<std::string> entrypoint = role.entrypoint.empty()
+                                                    ? role.image_entrypoint
+                                                    : std::vector{macros.apply(role.entrypoint)};
+    if (entrypoint.empty()) {
+      refuse(what,
+             "uses a late binding (%objectname(...)%, xmanager.cloud.utils."
+             "get_workerpool_address), which a wrapper resolves from CLUSTER_SPEC before it runs "
+             "the role's entrypoint, but the image '" +
+                 role.image +
+                 "' is not built here, so its ENTRYPOINT is unknown; give the role an "
+                 "entrypoint, or package the image with sortie (xm.python_container, "
+                 "xm.dockerfile_container)");
+    }
+    add_member(container, "command",
+               string_array(late_binding_command(entrypoint, late_bound_env), alloc), alloc);
+  } else if (!role.entrypoint.empty()) {
+    add_member(container, "command", string_array({macros.apply(role.entrypoint)}, alloc), alloc);
   }
   if (!args.empty()) add_member(container, "args", string_array(args, alloc), alloc);
   rapidjson::Value env(rapidjson::kArrayType);

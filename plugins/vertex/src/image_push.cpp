@@ -213,4 +213,33 @@ std::string DockerImagePusher::push(const ImagePush& push, const std::string& re
   return digest;
 }
 
+std::vector<std::string> DockerImagePusher::entrypoint_of(const std::string& image) {
+  http::Request request;
+  request.method = "GET";
+  request.path = "/images/" + image + "/json";
+  const http::Response answer = send(request, nullptr);
+  if (answer.status == 404) {
+    throw Error::failed_precondition("image '" + image +
+                                     "' is not in the Docker Engine at unix://" + socket_path_ +
+                                     "; build or pull it there first");
+  }
+  if (!answer.ok()) {
+    throw Error::unavailable("inspecting image '" + image +
+                             "' failed: " + engine_message(answer, answer.body));
+  }
+  rapidjson::Document inspected;
+  inspected.Parse(answer.body.c_str());
+  std::vector<std::string> entrypoint;
+  const rapidjson::Value* config =
+      inspected.IsObject() ? find_member(inspected, "Config") : nullptr;
+  const rapidjson::Value* words =
+      config != nullptr && config->IsObject() ? find_member(*config, "Entrypoint") : nullptr;
+  if (words != nullptr && words->IsArray()) {
+    for (const rapidjson::Value& word : words->GetArray()) {
+      if (word.IsString()) entrypoint.emplace_back(word.GetString(), word.GetStringLength());
+    }
+  }
+  return entrypoint;
+}
+
 }  // namespace sortie::vertex

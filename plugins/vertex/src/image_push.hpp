@@ -48,6 +48,11 @@ class DockerImagePusher {
   std::string push(const ImagePush& push, const std::string& registry_auth,
                    const std::string& credentials_description);
 
+  // The ENTRYPOINT of a local image (its Config.Entrypoint), empty where it has none; for a role
+  // that runs it and whose command must be wrapped (late bindings). FAILED_PRECONDITION when the
+  // image is not in the Engine.
+  std::vector<std::string> entrypoint_of(const std::string& image);
+
  private:
   http::Response send(const http::Request& request, const http::ChunkHandler* on_chunk);
 
