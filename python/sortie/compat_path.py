@@ -41,10 +41,14 @@ _CONTRIB = ('is plain Python over XManager\'s own internals, which sortie does n
             'write the job it adds as an xm.Job of your own')
 # Modules sortie refuses, with what to use instead.
 REFUSED = {
-    'xmanager.contrib.flow': _CONTRIB,
-    'xmanager.contrib.xm_tensorflow': 'set TF_CONFIG per job with env_vars; sortie gives each '
-                                      'replica ${rank0_host} and ${replica_id} (payloads.md '
-                                      'P-12)',
+    'xmanager.contrib.flow': 'its graph runs inside a parameter_controller job, which needs '
+                             'XManager\'s hosted database; in the launch script, add each job '
+                             'once the work units it depends on are done '
+                             '(work_unit.wait_until_complete())',
+    'xmanager.contrib.xm_tensorflow': 'its builders address each job by XManager\'s '
+                                      'Kubernetes pod names, which sortie\'s jobs do not '
+                                      'have; set TF_CONFIG per job with env_vars, the chief '
+                                      'at ${rank0_host} (payloads.md P-12)',
     'xmanager.contrib.tpu': 'ask for TPUs with JobRequirements (tpu_v3=8) and install the TPU '
                             'runtime in your image',
     'xmanager.contrib.parameter_controller': _CONTRIB,
