@@ -63,6 +63,9 @@ int64_t now_ns() {
       .count();
 }
 
+// How many points a reading of a long log holds before it records them.
+constexpr size_t kPointsPerRecord = 100'000;
+
 // One pass over an app's logs: which lines are new, and the points they hold.
 class Reading {
  public:
@@ -120,6 +123,7 @@ class Reading {
   }
   // The points added since the last call.
   std::vector<core::MeasurementPoint> take_points() { return std::exchange(points_, {}); }
+  size_t pending() const { return points_.size(); }
 
  private:
   struct Source {
@@ -257,10 +261,19 @@ void collect_measurements(Session& session, const AppLookup& app) {
     if (!metrics && app_reading.patterns().empty()) continue;
     auto reader = app_reading.open(metrics ? "metrics" : "combined", false);
     if (!reader) continue;
-    const auto on_line = app_reading.handler(reading, metrics);
+    // Recorded as they come, so a long log never holds all its points in memory; when another
+    // process recorded the same lines meanwhile, it finishes them.
+    bool overtaken = false;
+    const auto handle_line = app_reading.handler(reading, metrics);
+    const auto on_line = [&](const core::LogLineView& line) {
+      if (overtaken) return;
+      handle_line(line);
+      overtaken = reading.pending() >= kPointsPerRecord && !app_reading.record(reading, false);
+    };
     try {
-      while (reader->next(500, on_line)) {
+      while (!overtaken && reader->next(500, on_line)) {
       }
+      if (overtaken) return;
     } catch (const core::Error& error) {
       if (!metrics || !refuses_metrics(error)) throw;
     }
