@@ -38,6 +38,8 @@ class ExecutorSpec:
     # A remote executor's scheduler pulls an xm.Container's image reference itself: it is not
     # pulled into the local Docker Engine.
     remote = False
+    # The executor_type of the executors it packages for ('' for every local one).
+    executor_type = ''
 
     def run_options(self):
         """Run options the jobs of executables packaged for this spec pass to their scheduler."""
@@ -48,6 +50,7 @@ class ExecutorSpec:
 class _VertexSpec(ExecutorSpec):
     push_image_tag: Optional[str] = None
     remote = True
+    executor_type = 'vertex'
 
     def run_options(self):
         # The vertex scheduler pushes a locally built image to this tag before submitting.

@@ -9,6 +9,14 @@ from sortie import xm_executables as executables
 from sortie import xm_late_bindings
 
 
+def _resolved(executor_type, args, env_vars):
+    """(args items, env) with the late bindings as `executor_type` runs them."""
+    def resolve(value):
+        return xm_late_bindings.resolve_for(executor_type, value)
+    return (xm_args.SequentialArgs.from_collection(args).rewrite_args(resolve).items(),
+            {name: resolve(value) for name, value in env_vars.items()})
+
+
 @dataclasses.dataclass
 class Packageable:
     executable_spec: executables.ExecutableSpec
@@ -19,8 +27,8 @@ class Packageable:
     def request(self):
         """(spec, args, env_vars, name, remote_destination) for the compiled module."""
         self.executor_spec.run_options()  # refuses what the spec cannot honour, before packaging
-        return (self.executable_spec.spec(), xm_args.SequentialArgs.from_collection(
-            self.args).items(), dict(self.env_vars), None, self.executor_spec.remote)
+        args, env_vars = _resolved(self.executor_spec.executor_type, self.args, self.env_vars)
+        return (self.executable_spec.spec(), args, env_vars, None, self.executor_spec.remote)
 
 
 @dataclasses.dataclass
@@ -36,14 +44,9 @@ class Job:
         if not isinstance(self.executable, executables.Executable):
             raise TypeError('Job.executable must be an executable returned by '
                             f'experiment.package(...), got {self.executable!r}')
-        kind = self.executor.executor_type
-
-        def resolve(value):
-            return xm_late_bindings.resolve_for(kind, value)
+        args, env_vars = _resolved(self.executor.executor_type, self.args, self.env_vars)
         return (self.executable._packaged, self.executor.request(self.executable.run_options),
-                self.name,
-                xm_args.SequentialArgs.from_collection(self.args).rewrite_args(resolve).items(),
-                {name: resolve(value) for name, value in self.env_vars.items()})
+                self.name, args, env_vars)
 
 
 class JobGroup:

@@ -133,8 +133,9 @@ from xmanager import xm_local
 from xmanager.cloud import utils
 
 with xm_local.create_experiment('late bindings') as experiment:
-    [printer] = experiment.package([xm.Packageable(xm.Binary(path='./arg_printer.sh'),
-                                                   xm_local.Local.Spec())])
+    [printer] = experiment.package([xm.Packageable(
+        xm.Binary(path='./arg_printer.sh'), xm_local.Local.Spec(),
+        args={'chief': xm.ShellSafeArg(utils.get_workerpool_address('workerpool0'))})])
     experiment.add(xm.Job(printer, xm_local.Local(),
                           args={'master': utils.get_workerpool_address('workerpool0')},
                           env_vars={'OUTPUT_NAME': 'master.txt'}))
@@ -261,7 +262,8 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         result = self.run_command('sortie', 'launch', 'launcher.py')
         self.assertRegex(result.stdout, r"^get_workerpool_address\('workerpool1'\) outside "
                                         r"Vertex AI is not supported by sortie: only workerpool0")
-        self.assertRegex(self.read('master.txt'), r'^--master=[\w.-]+:29500\n$')
+        self.assertRegex(self.read('master.txt'),
+                         r'^--chief=[\w.-]+:29500 --master=[\w.-]+:29500\n$')
 
     def test_an_xm_flag_sortie_cannot_honour_is_refused_naming_it(self):
         self.write('arg_printer.sh', ARG_PRINTER, 0o755)
