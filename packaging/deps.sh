@@ -12,6 +12,7 @@ packages=(
   rapidjson-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libcurl4-openssl-dev libssl-dev
   python3-dev pybind11-dev
   libcpp-httplib-dev
+  libjs-dygraphs
 )
 case $group in
   build) ;;

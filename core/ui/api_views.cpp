@@ -1,6 +1,7 @@
 #include "api_views.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <sortie/core/error.hpp>
@@ -8,6 +9,7 @@
 #include <sortie/core/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/launch_marker.hpp>
+#include <sortie/session/unit_measurements.hpp>
 #include <sortie/session/work_unit_args.hpp>
 #include <sortie/xm/session_binding.hpp>
 #include <vector>
@@ -61,6 +63,67 @@ void replica_json(JsonText& out, const runner::ReplicaStatus& replica) {
   optional_number(out, "started_at", replica.started_at);
   optional_number(out, "finished_at", replica.finished_at);
   out.key("message").string(replica.msg);
+  out.end_object();
+}
+
+// The experiment and work unit whose job the app runs: xm gives each job's env their ids
+// (SORTIE_EXPERIMENT_ID, SORTIE_WORK_UNIT_ID), checked against the store's record of the unit;
+// nothing for an app launched outside an experiment.
+void work_unit_json(JsonText& out, const core::AppStore& store, const std::string& handle,
+                    const std::string& app_json) {
+  out.key("experiment");
+  if (!app_json.empty()) {
+    for (const core::Role& role : core::appdef_from_json(app_json, "the store").roles) {
+      const auto experiment = role.env.find("SORTIE_EXPERIMENT_ID");
+      const auto unit = role.env.find("SORTIE_WORK_UNIT_ID");
+      if (experiment == role.env.end() || unit == role.env.end()) continue;
+      for (const core::WorkUnitRecord& record :
+           store.work_units(std::atoll(experiment->second.c_str()))) {
+        if (std::to_string(record.work_unit_id) != unit->second) continue;
+        for (const auto* jobs : {&record.jobs, &record.earlier_jobs}) {
+          for (const core::ExperimentJobRecord& job : *jobs) {
+            if (job.handle != handle) continue;
+            out.begin_object().key("id").number(record.experiment_id);
+            out.key("work_unit").number(int64_t{record.work_unit_id});
+            out.key("job").string(job.job_name).key("attempt").number(int64_t{job.attempt});
+            out.end_object();
+            return;
+          }
+        }
+      }
+    }
+  }
+  out.null();
+}
+
+constexpr size_t kSparklinePoints = 32;
+
+// Each measured key of the unit (unit_measurements: its first job's series reporting it): its
+// last, least and greatest values, count, and a sparkline of at most kSparklinePoints values.
+void unit_measurements_json(JsonText& out, WorkerContext& context,
+                            const core::WorkUnitRecord& unit) {
+  std::vector<std::string> handles;
+  for (const core::ExperimentJobRecord& job : unit.jobs) handles.push_back(job.handle);
+  const session::UnitMeasurements measured = session::unit_measurements(context.session(), handles);
+  out.key("measurements").begin_object();
+  for (const auto& [key, measurement] : measured.by_key) {
+    const core::MeasurementSeries& series = measurement.series;
+    out.key(key).begin_object().key("handle").string(measurement.handle);
+    out.key("role").string(series.role).key("replica").number(int64_t{series.replica_id});
+    out.key("count").number(series.count).key("step").number(series.last.step);
+    out.key("last").number(series.last.value).key("min").number(series.min.value);
+    out.key("max").number(series.max.value).key("spark").begin_array();
+    for (const core::MeasurementSeries& curve :
+         context.session().records().measurements(measurement.handle, key, true)) {
+      if (curve.role != series.role || curve.replica_id != series.replica_id) continue;
+      const size_t size = curve.curve.size();
+      const size_t shown = std::min(size, kSparklinePoints);
+      for (size_t i = 0; i < shown; ++i) {
+        out.number(curve.curve[shown < 2 ? 0 : i * (size - 1) / (shown - 1)].value);
+      }
+    }
+    out.end_array().end_object();
+  }
   out.end_object();
 }
 
@@ -132,6 +195,7 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, c
     }
     out.end_object().key("overrides").raw(unit->args_json.empty() ? "{}" : unit->args_json);
     out.key("state").string(unit_state(store, *unit));
+    unit_measurements_json(out, context, *unit);
     // Its first attempt until it launched (Experiment::rerun adds the others).
     out.key("attempt").number(int64_t{unit->jobs.empty() ? 1 : unit->jobs.front().attempt});
     out.key("jobs").begin_array();
@@ -187,6 +251,7 @@ std::string app_json(WorkerContext& context, const std::string& handle) {
   out.key("handle").string(description->handle);
   out.key("app").raw_or_null(description->app_json);
   out.key("submitted_at").number(description->submitted_at);
+  work_unit_json(out, context.session().records(), description->handle, description->app_json);
   if (const auto& status = description->status) {
     out.key("state").string(runner::to_string(status->state));
     out.key("message").string(status->msg);
@@ -209,6 +274,32 @@ std::string app_json(WorkerContext& context, const std::string& handle) {
   }
   out.end_array().end_object();
   return core::mask_secrets(out.str(), secrets_of(description->app_json));
+}
+
+std::string metrics_json(WorkerContext& context, const std::string& handle, const std::string& key,
+                         const std::map<std::string, int64_t>& after,
+                         std::map<std::string, int64_t>* last_index) {
+  JsonText out;
+  out.begin_object().key("schema").string("sortie.ui.metrics/1").key("handle").string(handle);
+  out.key("series").begin_array();
+  for (const runner::MetricSeries& series : context.runner().metrics(handle, key)) {
+    const std::string name =
+        series.role + "/" + std::to_string(series.replica) + "/" + series.key;
+    const auto sent = after.find(name);
+    const int64_t first = sent == after.end() ? -1 : sent->second;
+    if (last_index != nullptr) (*last_index)[name] = series.last.index;
+    if (series.last.index <= first && sent != after.end()) continue;
+    out.begin_object().key("role").string(series.role);
+    out.key("replica").number(int64_t{series.replica}).key("key").string(series.key);
+    out.key("count").number(series.count).key("points").begin_array();
+    for (const runner::MetricPoint& point : series.points) {
+      if (point.index <= first) continue;
+      out.begin_array().number(point.index).number(point.step).number(point.value);
+      out.number(point.at_ns / 1000000).end_array();
+    }
+    out.end_array().end_object();
+  }
+  return out.end_array().end_object().str();
 }
 
 std::string event_json(const core::AppEvent& event) {

@@ -7,6 +7,7 @@ namespace {
 
 // The client address whose stream this thread serves; empty on a request worker.
 thread_local std::string streaming_for;
+thread_local size_t stream_threads = 0;  // of the stream this thread serves
 
 }  // namespace
 
@@ -36,18 +37,19 @@ void ConnectionPool::shutdown() {
   for (auto& [id, thread] : threads) thread.join();
 }
 
-StreamAdmission ConnectionPool::begin_stream(const std::string& client) {
+StreamAdmission ConnectionPool::begin_stream(const std::string& client, size_t threads) {
   const std::lock_guard lock(mutex_);
   // A kept-alive stream connection's next stream is on its thread already.
   if (!streaming_for.empty()) return StreamAdmission::kAdmitted;
-  if (streams_ >= limits_.total) return StreamAdmission::kTooManyInAll;
+  if (streams_ + threads > limits_.total) return StreamAdmission::kTooManyInAll;
   const auto open = streams_of_.find(client);
   if (open != streams_of_.end() && open->second >= limits_.per_client) {
     return StreamAdmission::kTooManyFromClient;
   }
   ++streams_of_[client];
-  ++streams_;
+  streams_ += threads;
   streaming_for = client;
+  stream_threads = threads;
   join_finished();
   if (!shutting_down_) start_worker();  // in this one's place among the request workers
   return StreamAdmission::kAdmitted;
@@ -66,7 +68,7 @@ void ConnectionPool::serve() {
     if (!streaming_for.empty()) {
       // A stream's thread ends with its connection; a request worker took its place already.
       if (--streams_of_[streaming_for] == 0) streams_of_.erase(streaming_for);
-      --streams_;
+      streams_ -= stream_threads;
       streaming_for.clear();
       finished_.push_back(std::this_thread::get_id());
       return;

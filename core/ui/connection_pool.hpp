@@ -43,8 +43,9 @@ class ConnectionPool final : public httplib::TaskQueue {
 
   // Called by a request worker whose request becomes a stream for `client` (its address): when
   // admitted, the worker becomes the stream's thread until its connection closes; else the limit
-  // the stream would pass.
-  StreamAdmission begin_stream(const std::string& client);
+  // the stream would pass. `threads`: the stream's own and those it starts (a live stream's log
+  // panes), all counted in the total (L-17); the client's count is of connections (L-16).
+  StreamAdmission begin_stream(const std::string& client, size_t threads = 1);
 
  private:
   void serve();
@@ -58,7 +59,7 @@ class ConnectionPool final : public httplib::TaskQueue {
   std::map<std::thread::id, std::thread> threads_;
   std::vector<std::thread::id> finished_;     // stream threads that ended, to join
   std::map<std::string, size_t> streams_of_;  // open streams per client address
-  size_t streams_ = 0;
+  size_t streams_ = 0;                        // their threads
   bool shutting_down_ = false;
 };
 

@@ -3,6 +3,7 @@
 #include <httplib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -22,6 +23,7 @@
 #include "api_views.hpp"
 #include "connection_pool.hpp"
 #include "event_streams.hpp"
+#include "live_stream.hpp"
 #include "request_guard.hpp"
 #include "request_input.hpp"
 #include "status_refresher.hpp"
@@ -32,8 +34,6 @@ namespace sortie::ui {
 namespace {
 
 constexpr auto kRefreshPeriod = std::chrono::milliseconds(250);
-constexpr int64_t kMaxTail = 100000;
-constexpr int64_t kMaxReplica = 1000000;
 // Entries of a list page (`limit`), by default and at most (docs/ui.md).
 constexpr int64_t kDefaultPageSize = 200;
 constexpr int64_t kMaxPageSize = 1000;
@@ -120,10 +120,26 @@ class Dashboard {
     // No icon: an empty answer rather than a 404 in every browser's console.
     server.Get("/favicon.ico",
                [](const httplib::Request&, httplib::Response& response) { response.status = 204; });
-    server.Get(R"(/assets/([a-z]{1,32}\.(js|css)))",
+    server.Get(R"(/assets/([a-z.]{1,40}\.(js|css)))",
                [](const httplib::Request& request, httplib::Response& response) {
                  answer_asset(response, request.matches[1]);
                });
+    // Any other path: the page, which shows its "not found" view, with status 404; an unknown
+    // API path a JSON error. (cpp-httplib calls this for every error status: only the unrouted
+    // requests come without a body.)
+    server.set_error_handler(httplib::Server::HandlerWithResponse(
+        [](const httplib::Request& request, httplib::Response& response) {
+          if (response.status != 404 || !response.body.empty()) {
+            return httplib::Server::HandlerResponse::Unhandled;
+          }
+          if (request.path.rfind("/api/", 0) == 0) {
+            answer_error(response, 404, "no such endpoint (docs/ui.md lists them)");
+          } else {
+            answer_asset(response, "index.html");
+            response.status = 404;
+          }
+          return httplib::Server::HandlerResponse::Handled;
+        }));
     server.Get("/api/config", [this](const httplib::Request&, httplib::Response& response) {
       session::JsonText out;
       out.begin_object().key("schema").string("sortie.ui.config/1");
@@ -156,6 +172,13 @@ class Dashboard {
                  return app_json(context,
                                  recorded_handle(context.session(), parameter(request, "handle")));
                }));
+    server.Get("/api/metrics", api([](WorkerContext& context, const httplib::Request& request) {
+                 const std::string key = parameter(request, "key");
+                 if (key.size() > 256) throw Error::invalid_argument("key: too long");
+                 return metrics_json(
+                     context, recorded_handle(context.session(), parameter(request, "handle")),
+                     key);
+               }));
     server.Get("/api/events", [this](const httplib::Request& request, httplib::Response& response) {
       guarded(response, [&](WorkerContext&) {
         const int64_t after =
@@ -166,9 +189,20 @@ class Dashboard {
         });
       });
     });
+    server.Get("/api/live", [this](const httplib::Request& request, httplib::Response& response) {
+      guarded(response, [&](WorkerContext& handler_context) {
+        LiveRequest live =
+            live_request_of(handler_context.session(), request, kDefaultPageSize, kMaxPageSize);
+        admit_stream(request, 1 + live.panes.size());
+        start_event_stream(response, [this, live = std::move(live)](httplib::DataSink& sink) {
+          stream_live(session_options_, live, sink, stopping_);
+        });
+      });
+    });
     server.Get("/api/logs", [this](const httplib::Request& request, httplib::Response& response) {
       guarded(response, [&](WorkerContext& handler_context) {
-        LogStreamRequest log = log_request(handler_context, request);
+        LogStreamRequest log = log_request_of(handler_context.session(), request.params,
+                                              request.get_header_value("Last-Event-ID"));
         admit_stream(request);
         start_event_stream(response, [this, log = std::move(log)](httplib::DataSink& sink) {
           stream_log_lines(context(), log, sink, stopping_);
@@ -201,8 +235,8 @@ class Dashboard {
 
   // The request becomes a stream on this thread, outside the request workers; past a limit of
   // streams, Error::resource_exhausted (429).
-  void admit_stream(const httplib::Request& request) {
-    switch (pool_->begin_stream(request.remote_addr)) {
+  void admit_stream(const httplib::Request& request, size_t threads = 1) {
+    switch (pool_->begin_stream(request.remote_addr, threads)) {
       case StreamAdmission::kAdmitted:
         return;
       case StreamAdmission::kTooManyFromClient:
@@ -234,25 +268,6 @@ class Dashboard {
       guarded(response,
               [&](WorkerContext& context) { answer_json(response, view(context, request)); });
     };
-  }
-
-  static LogStreamRequest log_request(WorkerContext& context, const httplib::Request& request) {
-    LogStreamRequest log;
-    log.handle = recorded_handle(context.session(), parameter(request, "handle"));
-    log.options.role = parameter(request, "role");
-    if (log.options.role.size() > 253) throw Error::invalid_argument("role: too long");
-    if (const std::string replica = parameter(request, "replica"); !replica.empty()) {
-      log.options.replicas.insert(
-          static_cast<uint32_t>(bounded_integer("replica", replica, 0, kMaxReplica)));
-    }
-    log.options.regex = checked_regex(parameter(request, "regex"));
-    log.options.streams = streams_named(parameter(request, "stream"));
-    const std::string follow = parameter(request, "follow");
-    log.options.should_tail = bounded_integer("follow", follow.empty() ? "0" : follow, 0, 1) == 1;
-    const std::string tail = parameter(request, "tail");
-    log.tail = tail.empty() ? 0 : bounded_integer("tail", tail, 0, kMaxTail);
-    log.already_sent = resume_after(request.get_header_value("Last-Event-ID"), "");
-    return log;
   }
 
   void require_writes(const std::string& what) const {
@@ -310,14 +325,60 @@ class Dashboard {
     answer_json(response, out.end_array().end_object().str(), 202);
   }
 
+  // POST /api/cancel?handle=H cancels one app; ?experiment=ID[&unit=N] every app of the
+  // experiment (or of its work unit N) that has not ended, as `sortie cancel` does them.
   void cancel(WorkerContext& context, const httplib::Request& request,
               httplib::Response& response) {
     require_writes("cancel apps");
-    const std::string handle = recorded_handle(context.session(), parameter(request, "handle"));
-    context.runner().cancel(handle, "sortie ui");
     session::JsonText out;
-    out.begin_object().key("cancel_requested").string(handle).end_object();
-    answer_json(response, out.str(), 202);
+    if (!request.has_param("experiment")) {
+      const std::string handle = recorded_handle(context.session(), parameter(request, "handle"));
+      context.runner().cancel(handle, "sortie ui");
+      out.begin_object().key("cancel_requested").string(handle).end_object();
+      answer_json(response, out.str(), 202);
+      return;
+    }
+    const std::vector<std::string> handles = active_handles(context, request);
+    const auto failures = context.runner().cancel_all(handles, "sortie ui");
+    out.begin_object().key("cancel_requested").begin_array();
+    for (const std::string& handle : handles) out.string(handle);
+    out.end_array().key("failed").begin_array();
+    for (const runner::CancelFailure& failure : failures) {
+      out.begin_object().key("handle").string(failure.handle);
+      out.key("error").string(failure.error.what()).end_object();
+    }
+    answer_json(response, out.end_array().end_object().str(), 202);
+  }
+
+  // The apps not ended of the request's experiment, or of its work unit `unit`.
+  static std::vector<std::string> active_handles(WorkerContext& context,
+                                                 const httplib::Request& request) {
+    const core::AppStore& store = context.session().records();
+    const int64_t id = bounded_integer("experiment", parameter(request, "experiment"), 1,
+                                       std::numeric_limits<int64_t>::max());
+    if (!store.experiment(id)) throw Error::not_found("no experiment " + std::to_string(id));
+    const std::string unit_text = parameter(request, "unit");
+    const int64_t unit =
+        unit_text.empty() ? 0
+                          : bounded_integer("unit", unit_text, 1, std::numeric_limits<int>::max());
+    std::vector<std::string> handles;
+    bool unit_found = unit == 0;
+    for (const core::WorkUnitRecord& record : store.work_units(id)) {
+      if (unit != 0 && record.work_unit_id != unit) continue;
+      unit_found = true;
+      for (const core::ExperimentJobRecord& job : record.jobs) {
+        const auto app = store.get(job.handle);
+        if (app && !core::is_terminal(app->state) &&
+            std::find(handles.begin(), handles.end(), job.handle) == handles.end()) {
+          handles.push_back(job.handle);
+        }
+      }
+    }
+    if (!unit_found) {
+      throw Error::not_found("experiment " + std::to_string(id) + " has no work unit " +
+                             std::to_string(unit));
+    }
+    return handles;
   }
 
   session::SessionOptions session_options_;

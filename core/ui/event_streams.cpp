@@ -1,6 +1,7 @@
 #include "event_streams.hpp"
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <sortie/core/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
@@ -8,41 +9,15 @@
 #include <vector>
 
 #include "api_views.hpp"
+#include "event_writer.hpp"
 
 namespace sortie::ui {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr auto kStorePollPeriod = std::chrono::milliseconds(100);
 constexpr int kEventsPerRead = 500;
-// A comment line this often on an idle stream: a viewer that left is noticed by the failed write.
-constexpr auto kKeepAlivePeriod = std::chrono::seconds(2);
 
-class EventWriter {
- public:
-  explicit EventWriter(httplib::DataSink& sink) : sink_(sink) {}
-
-  bool send(const std::string& event, int64_t id, const std::string& data) {
-    std::string text = "id: " + std::to_string(id) + "\n";
-    if (!event.empty()) text += "event: " + event + "\n";
-    text += "data: " + data + "\n\n";
-    return write(text);
-  }
-  // A comment when nothing was sent for a while.
-  bool keep_alive() {
-    return Clock::now() - last_write_ < kKeepAlivePeriod || write(": keep-alive\n\n");
-  }
-
- private:
-  bool write(const std::string& text) {
-    last_write_ = Clock::now();
-    return sink_.write(text.data(), text.size());
-  }
-
-  httplib::DataSink& sink_;
-  Clock::time_point last_write_ = Clock::now();
-};
+}  // namespace
 
 std::string log_line_json(const runner::LogLine& line, const std::vector<std::string>& secrets) {
   std::string text = core::mask_secrets(line.text, secrets);
@@ -53,8 +28,6 @@ std::string log_line_json(const runner::LogLine& line, const std::vector<std::st
   out.key("timestamp").number(line.timestamp_ns).key("text").string(text);
   return out.end_object().str();
 }
-
-}  // namespace
 
 void stream_store_events(WorkerContext& context, int64_t after_id, httplib::DataSink& sink,
                          const std::atomic<bool>& stopping) {
@@ -79,9 +52,9 @@ void stream_store_events(WorkerContext& context, int64_t after_id, httplib::Data
   }
 }
 
-void stream_log_lines(WorkerContext& context, const LogStreamRequest& request,
-                      httplib::DataSink& sink, const std::atomic<bool>& stopping) {
-  EventWriter writer(sink);
+LogReadEnd read_log_lines(WorkerContext& context, const LogStreamRequest& request,
+                          const std::function<bool(int64_t, const std::string&)>& on_line,
+                          const std::function<bool()>& keep_reading) {
   const auto secrets = recorded_secrets(context.session().records(), request.handle);
   int64_t number = 0;
   bool first_batch = true;
@@ -96,11 +69,21 @@ void stream_log_lines(WorkerContext& context, const LogStreamRequest& request,
         first_batch = first_batch && batch.empty();
         for (size_t i = begin; i < batch.size(); ++i) {
           if (++number <= request.already_sent) continue;
-          if (!writer.send("", number, log_line_json(batch[i], secrets))) return false;
+          if (!on_line(number, log_line_json(batch[i], secrets))) return false;
         }
-        return !stopping && writer.keep_alive();
+        return keep_reading();
       });
-  if (ended) writer.send("end", number, "{}");
+  return {ended, number};
+}
+
+void stream_log_lines(WorkerContext& context, const LogStreamRequest& request,
+                      httplib::DataSink& sink, const std::atomic<bool>& stopping) {
+  EventWriter writer(sink);
+  const LogReadEnd end = read_log_lines(
+      context, request,
+      [&writer](int64_t number, const std::string& line) { return writer.send("", number, line); },
+      [&] { return !stopping && writer.keep_alive(); });
+  if (end.ended) writer.send("end", end.last_number, "{}");
 }
 
 }  // namespace sortie::ui

@@ -10,8 +10,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <sortie/runner.hpp>
 #include <string>
+#include <vector>
 
 #include "worker_context.hpp"
 
@@ -29,6 +31,22 @@ struct LogStreamRequest {
   int64_t already_sent = 0;  // Last-Event-ID: lines numbered up to it are skipped
   int64_t tail = 0;          // > 0: of the lines already written, only the last `tail`
 };
+
+// One log line as the streams send it ({"role","replica","stream","timestamp","text"}), its text
+// with `secrets` masked.
+std::string log_line_json(const runner::LogLine& line, const std::vector<std::string>& secrets);
+
+struct LogReadEnd {
+  bool ended = false;       // the log ended (else a callback stopped the read)
+  int64_t last_number = 0;  // the number of the last line read
+};
+
+// Reads the app's log lines as `request` asks, handing each to `on_line` with its number in this
+// log and its JSON (log_line_json); `keep_reading` is asked after each batch (at least every half
+// second). Either returning false stops the read.
+LogReadEnd read_log_lines(WorkerContext& context, const LogStreamRequest& request,
+                          const std::function<bool(int64_t, const std::string&)>& on_line,
+                          const std::function<bool()>& keep_reading);
 
 // The app's log lines, each as `id: N` (its number in this log) + its JSON with the app's secrets
 // masked (an app that prints its environment); `event: end` when the log ended.

@@ -17,6 +17,14 @@ std::string shown(const std::string& text) {
   return text.size() <= kShown ? text : text.substr(0, kShown) + "...";
 }
 
+constexpr int64_t kMaxTail = 100000;
+constexpr int64_t kMaxReplica = 1000000;
+
+std::string parameter(const httplib::Params& params, const char* name) {
+  const auto found = params.find(name);
+  return found == params.end() ? "" : found->second;
+}
+
 }  // namespace
 
 int64_t bounded_integer(const std::string& name, const std::string& text, int64_t minimum,
@@ -68,6 +76,26 @@ int64_t resume_after(const std::string& last_event_id, const std::string& after_
   if (!last_event_id.empty()) return bounded_integer("Last-Event-ID", last_event_id, 0, kMax);
   if (!after_parameter.empty()) return bounded_integer("after", after_parameter, 0, kMax);
   return 0;
+}
+
+LogStreamRequest log_request_of(session::Session& session, const httplib::Params& params,
+                                const std::string& already_sent) {
+  LogStreamRequest log;
+  log.handle = recorded_handle(session, parameter(params, "handle"));
+  log.options.role = parameter(params, "role");
+  if (log.options.role.size() > 253) throw core::Error::invalid_argument("role: too long");
+  if (const std::string replica = parameter(params, "replica"); !replica.empty()) {
+    log.options.replicas.insert(
+        static_cast<uint32_t>(bounded_integer("replica", replica, 0, kMaxReplica)));
+  }
+  log.options.regex = checked_regex(parameter(params, "regex"));
+  log.options.streams = streams_named(parameter(params, "stream"));
+  const std::string follow = parameter(params, "follow");
+  log.options.should_tail = bounded_integer("follow", follow.empty() ? "0" : follow, 0, 1) == 1;
+  const std::string tail = parameter(params, "tail");
+  log.tail = tail.empty() ? 0 : bounded_integer("tail", tail, 0, kMaxTail);
+  log.already_sent = resume_after(already_sent, "");
+  return log;
 }
 
 }  // namespace sortie::ui

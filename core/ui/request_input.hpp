@@ -7,10 +7,14 @@
 #ifndef SORTIE_UI_REQUEST_INPUT_HPP
 #define SORTIE_UI_REQUEST_INPUT_HPP
 
+#include <httplib.h>
+
 #include <cstdint>
 #include <sortie/runner.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
+
+#include "event_streams.hpp"
 
 namespace sortie::ui {
 
@@ -24,6 +28,11 @@ std::string checked_regex(const std::string& text);
 runner::Streams streams_named(const std::string& text);
 // The id a reconnecting EventSource sends (Last-Event-ID), else the `after` parameter, else 0.
 int64_t resume_after(const std::string& last_event_id, const std::string& after_parameter);
+
+// A log stream's request out of `params` (handle, role, replica, regex, stream, follow, tail);
+// `already_sent` is the Last-Event-ID or `after` of the stream it continues ("" for none).
+LogStreamRequest log_request_of(session::Session& session, const httplib::Params& params,
+                                const std::string& already_sent);
 
 }  // namespace sortie::ui
 
