@@ -283,8 +283,7 @@ std::string metrics_json(WorkerContext& context, const std::string& handle, cons
   out.begin_object().key("schema").string("sortie.ui.metrics/1").key("handle").string(handle);
   out.key("series").begin_array();
   for (const runner::MetricSeries& series : context.runner().metrics(handle, key)) {
-    const std::string name =
-        series.role + "/" + std::to_string(series.replica) + "/" + series.key;
+    const std::string name = series.role + "/" + std::to_string(series.replica) + "/" + series.key;
     const auto sent = after.find(name);
     const int64_t first = sent == after.end() ? -1 : sent->second;
     if (last_index != nullptr) (*last_index)[name] = series.last.index;

@@ -457,9 +457,11 @@ void serve_dashboard(const session::SessionOptions& session_options,
   server.new_task_queue = [&dashboard] { return dashboard.new_connection_pool(); };
   // The largest body is an experiment's notes (L-22), form-encoded: at most 3 bytes a byte.
   server.set_payload_max_length(3 * limits::value(limits::kExperimentNotesBytes) + 4096);
-  server.set_default_headers({{"Content-Security-Policy", "default-src 'self'"},
-                              {"X-Content-Type-Options", "nosniff"},
-                              {"Referrer-Policy", "no-referrer"}});
+  // Dygraphs styles its legend and canvases inline: styles may be, scripts never.
+  server.set_default_headers(
+      {{"Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'"},
+       {"X-Content-Type-Options", "nosniff"},
+       {"Referrer-Policy", "no-referrer"}});
   dashboard.route(server);
 
   const int port = options.port == 0

@@ -500,7 +500,12 @@ function renderExperiment(id) {
           onclick: () => { unitsShown = Math.min(1000, unitsShown + PAGE); live.set("limit", unitsShown); } })
         : null);
     } });
-  live.connect();
+  // The first view by a request, so that the stream opens once, following the charted units'
+  // measurements from the start (see renderApp).
+  getJson("/api/experiments/" + id + "?limit=" + unitsShown).then((experiment) => {
+    live.handlers.view(experiment);
+    live.connect();
+  }, (error) => error.status === 404 ? renderNotFound(error.message) : showError(error));
 }
 
 // Which way a key improves: down for losses, errors and times, up for the rest (accuracy, ...).
@@ -629,7 +634,8 @@ class MetricChart {
     this.node = el("section", { id: "charts" },
       el("h2", { text: "Curves" }),
       el("div", { class: "table-controls" }, el("label", {}, "metric ", this.keySelect), this.status),
-      this.plot,
+      // Dygraphs wants its div without padding: the frame is around it.
+      el("div", { class: "chart-box" }, this.plot),
       el("h2", { text: "Hyperparameters against the metric" }), this.parallel);
     this.graph = null;
     this.redraw = null;
@@ -720,11 +726,36 @@ class MetricChart {
   }
 }
 
-// Dygraphs' rows ([step, value of each series or null]) from each series' points, by step.
+// At most this many points of a curve are drawn: a chart is a thousand or so pixels wide.
+const CURVE_POINTS = 2000;
+
+// The points of a curve to draw: all of them up to `limit`, beyond it the first and last and,
+// of each of limit / 2 runs of points, the least and the greatest, in order, so that no spike
+// is lost.
+function decimate(points, limit = CURVE_POINTS) {
+  if (points.length <= limit) return points;
+  const runs = Math.floor(limit / 2);
+  const kept = [points[0]];
+  for (let run = 0; run < runs; ++run) {
+    const begin = Math.floor(run * points.length / runs), end = Math.floor((run + 1) * points.length / runs);
+    let low = begin, high = begin;
+    for (let i = begin; i < end; ++i) {
+      if (points[i][1] < points[low][1]) low = i;
+      if (points[i][1] > points[high][1]) high = i;
+    }
+    for (const i of low < high ? [low, high] : low > high ? [high, low] : [low]) kept.push(points[i]);
+  }
+  kept.push(points[points.length - 1]);
+  return kept;
+}
+
+// Dygraphs' rows ([step, value of each series or null]) from each series' points (a Map of
+// index -> [step, value], in index order), by step.
 function chartRows(series) {
   const byStep = new Map();
   series.forEach((points, column) => {
-    for (const [step, value] of points.values()) {
+    // In index order: points come in it, and one sent again keeps its place.
+    for (const [step, value] of decimate([...points.values()])) {
       let row = byStep.get(step);
       if (!row) { row = new Array(series.length + 1).fill(null); row[0] = step; byStep.set(step, row); }
       row[column + 1] = value;
@@ -856,8 +887,9 @@ function definition(app) {
       ["command", [role.entrypoint, ...(role.args || [])].join(" ")],
       ["image", role.image],
       ["replicas", String(role.num_replicas) + (role.max_retries ? ", up to " + role.max_retries + " retries (" + role.retry_policy + ")" : "")],
-      ["resources", [resource.cpu ? resource.cpu + " cpu" : "", resource.gpu ? resource.gpu + " gpu" : "",
-        resource.memMB ? resource.memMB + " MB" : ""].filter(Boolean).join(", ") || "not set"]];
+      // A negative count is one not set.
+      ["resources", [resource.cpu > 0 ? resource.cpu + " cpu" : "", resource.gpu > 0 ? resource.gpu + " gpu" : "",
+        resource.memMB > 0 ? resource.memMB + " MB" : ""].filter(Boolean).join(", ") || "not set"]];
     return el("section", { class: "role", "data-role": role.name },
       el("h3", { text: "role " + role.name }),
       el("dl", { class: "facts" }, ...rows.flatMap(([name, value]) => [el("dt", { text: name }),
@@ -918,7 +950,11 @@ function renderApp(handle) {
   const panes = new Map();
   const live = new Live(new URLSearchParams({ view: "app", handle }), {
     refused: (error) => error.status === 404 ? renderNotFound(error.message) : showError(error),
-    view: (app) => {
+    view: (app) => showApp(app),
+    log: (line) => { const pane = panes.get(line.pane); if (pane) pane.add({ n: line.n, ...line.line }); },
+    logFailed: (failure) => { const pane = panes.get(failure.pane); if (pane) pane.failed(failure.error); },
+  });
+  const showApp = (app) => {
       renderAppStatus(app, status);
       const replicas = app.roles.flatMap((role) => role.replicas.map((replica) => [role.role, replica.id]));
       if (replicas.length === 0 && app.app) {
@@ -932,11 +968,13 @@ function renderApp(handle) {
         panes.set(role + "/" + id, pane);
         logs.append(pane.node);
       }
-    },
-    log: (line) => { const pane = panes.get(line.pane); if (pane) pane.add({ n: line.n, ...line.line }); },
-    logFailed: (failure) => { const pane = panes.get(failure.pane); if (pane) pane.failed(failure.error); },
-  });
-  live.connect();
+  };
+  // The app first, so that the stream opens once with its panes: a browser keeps the socket of a
+  // stream it closed for a while (draining it), which six tabs cannot spare.
+  getJson("/api/app?handle=" + encodeURIComponent(handle)).then((app) => {
+    showApp(app);
+    live.connect();
+  }, (error) => error.status === 404 ? renderNotFound(error.message) : showError(error));
 }
 
 // --- /timeline : the store's events ----------------------------------------------------------
