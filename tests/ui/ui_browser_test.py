@@ -525,9 +525,8 @@ def main(prefix, scratch_dir):
         check_cancel(driver, read_only, cancelling, ticker, shots)
         check_growing_sweep(driver, cancelling, scratch, shots)
         check_charts(driver, read_only, scratch, shots)
-        # In a browser of its own: Chromium keeps the socket of a stream a page closed (a page
-        # left, a pane's filter changed) for up to a minute, and the pages seen above would hold
-        # the connections six tabs need (docs/ui.md, "Many viewers").
+        # In a browser of its own: after the pages seen above, the browser's sixth tab waited up
+        # to a minute for a connection (docs/ui.md, "Many viewers").
         six_tabs_browser = browser(scratch.root / "chromium-tabs")
         try:
             check_six_tabs(six_tabs_browser, read_only, scratch, shots)

@@ -969,8 +969,8 @@ function renderApp(handle) {
         logs.append(pane.node);
       }
   };
-  // The app first, so that the stream opens once with its panes: a browser keeps the socket of a
-  // stream it closed for a while (draining it), which six tabs cannot spare.
+  // The app first, so that the stream opens once with its panes: each stream a page closes seems
+  // to cost the browser one of its six connections for a while (ui_browser, docs/ui.md).
   getJson("/api/app?handle=" + encodeURIComponent(handle)).then((app) => {
     showApp(app);
     live.connect();
