@@ -82,6 +82,16 @@ def check_bad_requests(dashboard, handle):
         "/api/logs?handle=" + quoted(handle) + "&stream=both": 400,
         "/api/logs?handle=" + quoted(handle) + "&follow=yes": 400,
         "/api/events?after=-5": 400,
+        "/api/live?view=bogus": 400,
+        "/api/live?view=app&handle=" + quoted("local_cwd://default/nosuchapp-0000"): 404,
+        "/api/live?view=experiment&experiment=999": 404,
+        "/api/live?view=home&limit=5000": 400,
+        "/api/live?pane=" + quoted("handle=" + handle): 400,  # a pane without its id
+        "/api/live?" + "&".join(["pane=" + quoted(f"id={i}&handle={handle}")
+                                 for i in range(65)]): 400,
+        "/api/metrics?handle=" + quoted("local_cwd://default/nosuchapp-0000"): 404,
+        "/api/no-such-endpoint": 404,
+        "/no/such/page": 404,
         "/assets/../../../etc/passwd": 404,
         "/assets/%2e%2e%2f%2e%2e%2fetc%2fpasswd": 404,
         "/..%2f..%2fetc/passwd": 404,
