@@ -632,18 +632,19 @@ TEST_F(SlurmCluster, SeparateRoleJobsStartTogetherShareTheRank0HostAndCancelToge
 TEST_F(SlurmCluster, TimeLimitRetriesSpendTheTimeoutBudgetOnly) {
   // --time=1 with SIGUSR1 55 s before it: the signal comes within Slurm's 30 s time-limit check.
   // The program checkpoints on SIGUSR1 (exits); attempt 0 of `once` times out, attempt 1 finishes.
+  // Slurm signals every process of the step, so its sleep ignores SIGUSR1: the shell's trap, not
+  // the sleep's death racing it, decides what the attempt prints.
   const std::string checkpointing =
       "trap 'kill $! 2>/dev/null; echo checkpoint-$SORTIE_ATTEMPT; exit 0' USR1; ";
+  const std::string sleeping = "(trap '' USR1; exec sleep 100 >/dev/null) & wait";
   const std::vector<std::string> cfg = {"time=1", "max_timeouts=1", "signal_lead=55"};
   const std::string once =
       run("name: once\nroles:\n" +
-              shell_role("main", checkpointing +
-                                     "if [ $SORTIE_ATTEMPT = 0 ]; then sleep 100 >/dev/null & "
-                                     "wait; fi; echo done-$SORTIE_ATTEMPT"),
+              shell_role("main", checkpointing + "if [ $SORTIE_ATTEMPT = 0 ]; then " + sleeping +
+                                     "; fi; echo done-$SORTIE_ATTEMPT"),
           cfg);
-  const std::string always = run(
-      "name: always\nroles:\n" + shell_role("main", checkpointing + "sleep 100 >/dev/null & wait"),
-      cfg);
+  const std::string always =
+      run("name: always\nroles:\n" + shell_role("main", checkpointing + sleeping), cfg);
   const std::vector<std::string> jobs = {job_of(once), job_of(always)};
   std::map<std::string, std::string> last;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(150);
