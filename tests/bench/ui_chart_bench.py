@@ -9,7 +9,7 @@ import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "ui"))
-from ui_browser_test import CHROMEDRIVER, CHROMIUM, browser, wait_until  # noqa: E402
+from ui_browser_test import browser, require_chromium, wait_until  # noqa: E402
 from ui_session import Dashboard, Scratch  # noqa: E402
 
 # Builds the series as the page keeps them (a Map of index -> [step, value] per unit), then
@@ -36,9 +36,7 @@ return [built - started, drawn - built, drawn - started, plot.querySelectorAll('
 
 
 def main(prefix, scratch_dir, units="100", points="10000"):
-    if not (pathlib.Path(CHROMIUM).exists() and pathlib.Path(CHROMEDRIVER).exists()):
-        print(f"ui_chart_bench: needs {CHROMIUM} and {CHROMEDRIVER}; skipped")
-        sys.exit(77)
+    require_chromium("ui_chart_bench")
     scratch = Scratch(prefix, scratch_dir)
     dashboard = Dashboard(scratch)
     driver = browser(scratch.root / "chromium")

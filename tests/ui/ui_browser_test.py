@@ -503,13 +503,18 @@ def check_pages(driver, dashboard, experiment_id, shots):
     print("pages: home (filtered, sorted), timeline and 400 px phone views, state column in view")
 
 
-def main(prefix, scratch_dir):
+def require_chromium(test):
+    """Skips `test` (exit 77) where Chromium is missing, except with CI=true, where it fails."""
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        message = f"ui_browser: needs {CHROMIUM} and {CHROMEDRIVER} (packaging/deps.sh test)"
+        message = f"{test}: needs {CHROMIUM} and {CHROMEDRIVER} (packaging/deps.sh test)"
         if os.environ.get("CI") == "true":
             sys.exit(message + ": missing on CI")
         print(message + "; skipped")
         sys.exit(77)
+
+
+def main(prefix, scratch_dir):
+    require_chromium("ui_browser")
     scratch = Scratch(prefix, scratch_dir)
     shots = Screenshots(scratch.root / "screenshots")
     experiment_id = scratch.launch_sweep()
