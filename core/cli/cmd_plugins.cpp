@@ -287,9 +287,14 @@ PluginReport check_library(session::Session& ctx, const registry::PluginLibrary&
   try {
     const core::LoadedPlugin& loaded = ctx.plugin_host().load(library);
     report.findings.push_back({"library", ""});
-    // `plugins list` shows the manifest's version and `plugins show` the library's: they must
-    // agree. (Names differ by design for now: the manifest names the library file's target,
-    // e.g. sortie_local, the library its plugin, local.)
+    // `plugins list` shows the manifest's name and version, `plugins show` and error messages
+    // the library's: they must agree.
+    if (loaded.name != library.name) {
+      report.findings.push_back(
+          {"name", "the manifest " + library.manifest_path + " says name '" + library.name +
+                       "', the library's SORTIE_PLUGIN('" + loaded.name + "', '" + loaded.version +
+                       "'); make them the same (the sortie_add_plugin target)"});
+    }
     if (loaded.version != library.version) {
       report.findings.push_back(
           {"version", "the manifest " + library.manifest_path + " says version '" +

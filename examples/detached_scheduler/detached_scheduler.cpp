@@ -103,6 +103,6 @@ struct DetachedScheduler final : sortie::Scheduler {
   std::string dir;
 };
 
-SORTIE_PLUGIN("detached", "1.0.0",
+SORTIE_PLUGIN("detached_scheduler", "1.0.0",
               SORTIE_SCHEDULER("detached", "Runs each replica as a detached process",
                                DetachedScheduler));

@@ -31,5 +31,5 @@ struct MinimalScheduler final : sortie::Scheduler {
   std::string dir;
 };
 
-SORTIE_PLUGIN("minimal", "1.0.0",
+SORTIE_PLUGIN("minimal_scheduler", "1.0.0",
               SORTIE_SCHEDULER("minimal", "Runs one process per app", MinimalScheduler));

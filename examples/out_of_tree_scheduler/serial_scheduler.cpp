@@ -135,6 +135,6 @@ struct SerialScheduler final : sortie::Scheduler {
   std::string dir;
 };
 
-SORTIE_PLUGIN("serial", "1.0.0",
+SORTIE_PLUGIN("serial_scheduler", "1.0.0",
               SORTIE_SCHEDULER("serial", "Runs an app's replicas one after another",
                                SerialScheduler));

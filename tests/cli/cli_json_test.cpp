@@ -118,7 +118,7 @@ TEST(CliJson, PluginsListAndShowDescribeThePlugins) {
   ASSERT_EQ(show.exit_code, 0) << show.err;
   const rapidjson::Document plugin = parse_document(show.out, "sortie.cli.plugin/1");
   EXPECT_STREQ(plugin["plugin"].GetString(), "sortie_local");
-  EXPECT_STREQ(plugin["negotiated_name"].GetString(), "local");
+  EXPECT_STREQ(plugin["negotiated_name"].GetString(), "sortie_local");
   EXPECT_TRUE(std::regex_match(plugin["abi"].GetString(), std::regex("[0-9]+\\.[0-9]+")));
   EXPECT_TRUE(
       std::regex_match(plugin["manifest_abi"]["min"].GetString(), std::regex("[0-9]+\\.[0-9]+")));

@@ -318,6 +318,35 @@ TEST(CliPlugins, DoctorFailsAManifestVersionTheLibraryDoesNotSay) {
             0);
 }
 
+// `plugins list` shows the manifest's name and `plugins show` and error messages the library's:
+// doctor fails a plugin whose two differ (in-tree manifests once said sortie_local, the library
+// local).
+TEST(CliPlugins, DoctorFailsAManifestNameTheLibraryDoesNotSay) {
+  CliSandbox sandbox;
+  sandbox.write_file("fixtures/renamed.json",
+                     R"({"file_format_version": "1.0", "plugin": {"name": "renamed", )"
+                     R"("version": "1.2.3", "library": ")" +
+                         fixture_dir() +
+                         R"(/lib/libfixture_good.so", )"
+                         R"("abi": {"min": "1.0", "max": "1.0"}},
+ "provides": [{"group": "sortie.schedulers", "name": "fixture_sched"}]})");
+  const std::string dir = sandbox.root() + "/fixtures";
+  const auto doctor = sandbox.sortie({"--plugin-dir", dir, "plugins", "doctor", "renamed"});
+  EXPECT_EQ(doctor.exit_code, 3) << doctor.out << doctor.err;
+  EXPECT_TRUE(std::regex_search(
+      doctor.out, std::regex("FAILED +name: the manifest .*/renamed.json says name 'renamed', "
+                             "the library's SORTIE_PLUGIN\\('fixture_good', '1.2.3'\\)")))
+      << doctor.out;
+}
+
+// Every installed manifest names its library's plugin: doctor passes them all.
+TEST(CliPlugins, DoctorPassesTheInstalledPlugins) {
+  CliSandbox sandbox;
+  const auto doctor = sandbox.sortie({"plugins", "doctor"});
+  EXPECT_EQ(doctor.exit_code, 0) << doctor.out << doctor.err;
+  EXPECT_EQ(doctor.out.find("FAILED"), std::string::npos) << doctor.out;
+}
+
 TEST(CliPlugins, PluginProgressShowsUnlessQuiet) {
   CliSandbox sandbox;
   write_fixture_manifest(sandbox, "fixture_good", "fixture_sched");

@@ -8,7 +8,7 @@
 using sortie::bazel::BazelBinaryPackager;
 using sortie::bazel::BazelContainerPackager;
 
-SORTIE_PLUGIN("bazel", SORTIE_VERSION,
+SORTIE_PLUGIN("sortie_bazel", SORTIE_VERSION,
               SORTIE_PACKAGER("bazel_binary",
                               "Builds Bazel targets (one `bazel build` per request) and runs their "
                               "executable as a process",

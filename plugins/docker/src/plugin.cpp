@@ -16,7 +16,7 @@ using sortie::docker::DockerImageProvider;
 using sortie::docker::DockerScheduler;
 using sortie::docker::PythonContainerPackager;
 
-SORTIE_PLUGIN("docker", SORTIE_VERSION,
+SORTIE_PLUGIN("sortie_docker", SORTIE_VERSION,
               SORTIE_SCHEDULER("local_docker",
                                "Runs each replica as a Docker container on this host's Engine",
                                DockerScheduler),

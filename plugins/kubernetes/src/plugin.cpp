@@ -5,7 +5,7 @@
 
 #include "kubernetes_scheduler.hpp"
 
-SORTIE_PLUGIN("kubernetes", SORTIE_VERSION,
+SORTIE_PLUGIN("sortie_kubernetes", SORTIE_VERSION,
               SORTIE_SCHEDULER("kubernetes",
                                "Runs apps on a Kubernetes cluster as Jobs, a Volcano Job or a "
                                "JobSet, through the API server",

@@ -15,7 +15,7 @@ using sortie::local::LocalCwdScheduler;
 using sortie::local::LocalDirScheduler;
 
 SORTIE_PLUGIN(
-    "local", SORTIE_VERSION,
+    "sortie_local", SORTIE_VERSION,
     SORTIE_SCHEDULER("local_cwd", "Runs each replica as a process in the current working directory",
                      LocalCwdScheduler),
     SORTIE_SCHEDULER("local_dir", "Runs each replica as a process inside its image directory",

@@ -5,6 +5,6 @@
 
 #include "slurm_scheduler.hpp"
 
-SORTIE_PLUGIN("slurm", SORTIE_VERSION,
+SORTIE_PLUGIN("sortie_slurm", SORTIE_VERSION,
               SORTIE_SCHEDULER("slurm", "Runs each app as one Slurm batch job (sbatch, srun)",
                                sortie::slurm::SlurmScheduler));

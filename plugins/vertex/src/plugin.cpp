@@ -8,7 +8,7 @@
 
 using sortie::vertex::VertexScheduler;
 
-SORTIE_PLUGIN("vertex", SORTIE_VERSION,
+SORTIE_PLUGIN("sortie_vertex", SORTIE_VERSION,
               SORTIE_SCHEDULER("vertex",
                                "Runs an app as a Vertex AI CustomJob, a worker pool per role",
                                VertexScheduler),

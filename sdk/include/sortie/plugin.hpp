@@ -6,7 +6,9 @@
 //   SORTIE_PLUGIN("acme", "0.1.0",
 //                 SORTIE_SCHEDULER("acme_batch", "Runs apps on ACME Batch", AcmeScheduler));
 //
-// The macro defines the one exported entry point. Every call from the host goes through a
+// NAME and VERSION are the ones the plugin's manifest says (sortie_add_plugin writes the target's
+// name): `sortie plugins doctor` fails a library that says others. The macro defines the one
+// exported entry point. Every call from the host goes through a
 // noexcept trampoline that turns a sortie::Error into its status code, std::bad_alloc into
 // RESOURCE_EXHAUSTED and any other exception into INTERNAL, so no exception crosses the ABI.
 // Payloads are JSON text (docs/payloads.md); parse them with the JSON library of your choice.
