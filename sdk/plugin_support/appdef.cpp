@@ -1,35 +1,20 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <sortie/appdef.hpp>
-#include <sortie/limits.hpp>
 
+#include "appdef_check.hpp"
 #include "appdef_json.hpp"
 
 namespace sortie {
 namespace payload {
 namespace {
 
-// Counts the host keeps as int (retries, GPUs, devices) stay below 2^31.
-constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
-// What a negative resource amount other than -1 hears.
-constexpr const char* kNotAnAmount = "must be at least 0 (or -1: unset), got ";
-
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
-bool is_absolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
-
-// A program's argv and environment are C strings: a NUL would silently end the text there.
-void refuse_nul(const std::string& path, const std::string& text) {
-  if (text.find('\0') != std::string::npos) {
-    fail(path,
-         "holds a NUL character, which a program's arguments and environment cannot carry "
-         "(the text would end there); remove it");
-  }
-}
-
-// Reads an AppDef or a Resource; `scalars` says whether numbers and booleans may be text.
+// Reads an AppDef or a Resource, types first; the values then go through the checks
+// check_appdef also runs (appdef_check.hpp). `scalars` says whether numbers and booleans may be
+// text.
 class AppDefReader {
  public:
   explicit AppDefReader(ScalarForm scalars) : text_scalars_(scalars == ScalarForm::kText) {}
@@ -38,24 +23,21 @@ class AppDefReader {
     check_schema(value, "sortie.appdef/1");
     AppDef def;
     def.name = read_string(value, "name", "");
-    if (def.name.empty()) fail("name", "is required");
+    check_app_name(def.name);
     def.metadata = read_string_map(value, "metadata", "");
     const Json* roles = read_array(value, "roles", "");
     if (roles == nullptr) fail("roles", "is required");
-    if (roles->Empty()) fail("roles", "must hold at least one role");
+    check_role_count(roles->Size());
     for (const Json& item : roles->GetArray()) {
       const std::string path = "roles[" + std::to_string(def.roles.size()) + "]";
-      Role role = read_role(item, path);
-      for (const Role& earlier : def.roles) {
-        if (earlier.name == role.name) {
-          fail(path + ".name", quoted(role.name) + " is used twice; role names must be unique");
-        }
-      }
-      def.roles.push_back(std::move(role));
+      def.roles.push_back(read_role(item, path));
+      check_role(def.roles.back(), path);
+      check_unique_name(def.roles, def.roles.size() - 1, path);
     }
     return def;
   }
 
+  // A resource's types; check_resource checks its values.
   Resource resource(const Json& value, const std::string& path) const {
     if (!value.IsObject()) fail_type(path, "an object", value);
     check_schema(value, "sortie.resource/1", path);
@@ -63,19 +45,17 @@ class AppDefReader {
     if (const Json* cpu = find(value, "cpu")) {
       rapidjson::Value holder;
       const Json& read = scalar(*cpu, holder);
-      const std::string cpu_path = member_path(path, "cpu");
-      if (!read.IsNumber()) fail_type(cpu_path, "a number", *cpu);
+      if (!read.IsNumber()) fail_type(member_path(path, "cpu"), "a number", *cpu);
       resource.cpu = read.GetDouble();
-      if (resource.cpu < 0 && resource.cpu != -1) fail(cpu_path, kNotAnAmount + describe(read));
     }
-    resource.gpu = amount(value, "gpu", path, kMaxCount);
-    resource.mem_mb = amount(value, "memMB", path, std::numeric_limits<int64_t>::max());
+    resource.gpu = optional_integer(value, "gpu", path, -1);
+    resource.mem_mb = optional_integer(value, "memMB", path, -1);
     resource.capabilities = read_string_map(value, "capabilities", path);
     if (const Json* devices = read_object(value, "devices", path)) {
       for (const auto& entry : devices->GetObject()) {
         const std::string name(entry.name.GetString(), entry.name.GetStringLength());
-        const std::string device_path = member_path(path, "devices") + "." + name;
-        resource.devices.emplace_back(name, in_range(entry.value, device_path, 0, kMaxCount));
+        resource.devices.emplace_back(
+            name, integer(entry.value, member_path(path, "devices") + "." + name));
       }
     }
     return resource;
@@ -119,30 +99,10 @@ class AppDefReader {
     return read.GetBool();
   }
 
-  int64_t in_range(const Json& value, const std::string& path, int64_t min, int64_t max) const {
-    const int64_t number = integer(value, path);
-    if (number < min) {
-      fail(path, "must be at least " + std::to_string(min) + ", got " + std::to_string(number));
-    }
-    if (number > max) {
-      fail(path, "must be at most " + std::to_string(max) + ", got " + std::to_string(number));
-    }
-    return number;
-  }
-
-  // A resource amount: absent or -1 means unset.
-  int64_t amount(const Json& object, const char* key, const std::string& prefix,
-                 int64_t max) const {
+  int64_t optional_integer(const Json& object, const char* key, const std::string& prefix,
+                           int64_t fallback) const {
     const Json* value = find(object, key);
-    if (value == nullptr) return -1;
-    const std::string path = member_path(prefix, key);
-    const int64_t number = integer(*value, path);
-    if (number == -1) return -1;
-    if (number < 0) fail(path, kNotAnAmount + std::to_string(number));
-    if (number > max) {
-      fail(path, "must be at most " + std::to_string(max) + ", got " + std::to_string(number));
-    }
-    return number;
+    return value == nullptr ? fallback : integer(*value, member_path(prefix, key));
   }
 
   RetryPolicy retry_policy(const Json& role, const std::string& path) const {
@@ -174,65 +134,28 @@ class AppDefReader {
     // A device appears at its own path unless told otherwise (TorchX DeviceMount).
     mount.dst = read_string(value, "dst", path, mount.type == MountType::kDevice ? mount.src : "");
     mount.read_only = boolean(value, "read_only", path);
-    if (mount.src.empty()) fail(path + ".src", "is required");
-    if (mount.type != MountType::kVolume && !is_absolute(mount.src)) {
-      fail(path + ".src", "must be an absolute host path, got " + quoted(mount.src));
-    }
-    if (mount.dst.empty()) fail(path + ".dst", "is required");
-    if (!is_absolute(mount.dst)) {
-      fail(path + ".dst", "must be an absolute path, got " + quoted(mount.dst));
-    }
     if (mount.type == MountType::kDevice) {
       mount.permissions = read_string(value, "permissions", path, "rwm");
-      if (mount.permissions.empty() ||
-          mount.permissions.find_first_not_of("rwm") != std::string::npos) {
-        fail(path + ".permissions", "must use only r, w and m, got " + quoted(mount.permissions));
-      }
     }
     return mount;
   }
 
+  // A role's types; check_role checks its values.
   Role read_role(const Json& value, const std::string& path) const {
     if (!value.IsObject()) fail_type(path, "an object", value);
     check_schema(value, "sortie.role/1", path);
     Role role;
     role.name = read_string(value, "name", path);
-    if (role.name.empty()) fail(path + ".name", "is required");
     role.image = read_string(value, "image", path);
     role.base_image = read_string(value, "base_image", path);
     role.entrypoint = read_string(value, "entrypoint", path);
-    if (role.entrypoint.empty() && role.image.empty()) {
-      fail(path + ".entrypoint", "is required when the role has no image");
-    }
-    refuse_nul(path + ".entrypoint", role.entrypoint);
     role.args = read_strings(value, "args", path);
-    for (size_t i = 0; i < role.args.size(); ++i) {
-      refuse_nul(path + ".args[" + std::to_string(i) + "]", role.args[i]);
-    }
     role.env = read_string_map(value, "env", path);
-    for (const auto& [name, env_value] : role.env) {
-      refuse_nul(path + ".env", name);
-      refuse_nul(path + ".env." + name, env_value);
-    }
-    if (const Json* replicas = find(value, "num_replicas")) {
-      const std::string replicas_path = path + ".num_replicas";
-      role.num_replicas = in_range(*replicas, replicas_path, 1, kMaxCount);
-      if (static_cast<size_t>(role.num_replicas) > limits::value(limits::kReplicasPerRole)) {
-        fail(replicas_path,
-             limits::exceeded(std::to_string(role.num_replicas), limits::kReplicasPerRole));
-      }
-    }
+    role.num_replicas = optional_integer(value, "num_replicas", path, 1);
     if (const Json* minimum = find(value, "min_replicas")) {
       role.min_replicas = integer(*minimum, path + ".min_replicas");
-      if (*role.min_replicas < 1 || *role.min_replicas > role.num_replicas) {
-        fail(path + ".min_replicas", "must be between 1 and num_replicas (" +
-                                         std::to_string(role.num_replicas) + "), got " +
-                                         std::to_string(*role.min_replicas));
-      }
     }
-    if (const Json* retries = find(value, "max_retries")) {
-      role.max_retries = in_range(*retries, path + ".max_retries", 0, kMaxCount);
-    }
+    role.max_retries = optional_integer(value, "max_retries", path, 0);
     role.retry_policy = retry_policy(value, path);
     if (const Json* resource = read_object(value, "resource", path)) {
       role.resource = this->resource(*resource, path + ".resource");
@@ -240,12 +163,7 @@ class AppDefReader {
     if (const Json* ports = read_object(value, "port_map", path)) {
       for (const auto& entry : ports->GetObject()) {
         const std::string name(entry.name.GetString(), entry.name.GetStringLength());
-        const std::string port_path = path + ".port_map." + name;
-        const int64_t port = integer(entry.value, port_path);
-        if (port < 1 || port > 65535) {
-          fail(port_path, "must be a port number from 1 to 65535, got " + std::to_string(port));
-        }
-        role.port_map.emplace_back(name, port);
+        role.port_map.emplace_back(name, integer(entry.value, path + ".port_map." + name));
       }
     }
     if (const Json* mounts = read_array(value, "mounts", path)) {
@@ -273,6 +191,23 @@ AppDef read_appdef(const Json& app) { return AppDefReader(ScalarForm::kTyped).ap
 
 }  // namespace payload
 
+const std::string* find_value(const StringPairs& pairs, std::string_view key) {
+  for (const auto& [name, value] : pairs) {
+    if (name == key) return &value;
+  }
+  return nullptr;
+}
+
+void set_value(StringPairs& pairs, std::string_view key, std::string value) {
+  for (auto& [name, old] : pairs) {
+    if (name == key) {
+      old = std::move(value);
+      return;
+    }
+  }
+  pairs.emplace_back(std::string(key), std::move(value));
+}
+
 std::string_view mount_type_name(MountType type) noexcept {
   switch (type) {
     case MountType::kVolume:
@@ -290,8 +225,10 @@ AppDef read_appdef(std::string_view json, ScalarForm scalars) {
 }
 
 Resource read_resource(std::string_view json, ScalarForm scalars) {
-  return payload::AppDefReader(scalars).resource(payload::parse_object(json, "sortie.resource/1"),
-                                                 "");
+  Resource resource =
+      payload::AppDefReader(scalars).resource(payload::parse_object(json, "sortie.resource/1"), "");
+  payload::check_resource(resource, "");
+  return resource;
 }
 
 }  // namespace sortie

@@ -1,5 +1,7 @@
 #include "payload_writer.hpp"
 
+#include <cmath>
+
 namespace sortie::payload {
 
 void PayloadWriter::key(std::string_view name) {
@@ -20,6 +22,14 @@ void PayloadWriter::member(std::string_view name, int64_t number) {
   writer_.Int64(number);
 }
 
+void PayloadWriter::number(double value) {
+  if (value == std::floor(value) && std::abs(value) < 1e15) {
+    writer_.Int64(static_cast<int64_t>(value));
+  } else {
+    writer_.Double(value);
+  }
+}
+
 void PayloadWriter::member(std::string_view name, const std::optional<int64_t>& number) {
   key(name);
   if (number) {
@@ -32,6 +42,12 @@ void PayloadWriter::member(std::string_view name, const std::optional<int64_t>& 
 void PayloadWriter::raw_member(std::string_view name, std::string_view json) {
   key(name);
   writer_.RawValue(json.data(), json.size(), rapidjson::kObjectType);
+}
+
+std::string number_text(double value) {
+  PayloadWriter w;
+  w.number(value);
+  return w.text();
 }
 
 }  // namespace sortie::payload

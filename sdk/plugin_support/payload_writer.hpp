@@ -22,6 +22,8 @@ class PayloadWriter {
   void string(std::string_view text);
   void member(std::string_view name, std::string_view text);
   void member(std::string_view name, int64_t number);
+  // A whole number as an integer ("cpu": 2), as people write it.
+  void number(double value);
   // null when absent.
   void member(std::string_view name, const std::optional<int64_t>& number);
   // `json` is inserted as it is.
@@ -32,6 +34,9 @@ class PayloadWriter {
   rapidjson::StringBuffer buffer_;
   rapidjson::Writer<rapidjson::StringBuffer> writer_;
 };
+
+// `value` as PayloadWriter::number writes it ("2", "-0.5").
+std::string number_text(double value);
 
 }  // namespace sortie::payload
 

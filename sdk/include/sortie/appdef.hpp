@@ -1,12 +1,15 @@
 // The application a scheduler is asked to run, as sortie.appdef/1 describes it
-// (docs/payloads.md P-1 to P-3), and its reader. Part of Sortie::plugin_support.
+// (docs/payloads.md P-1 to P-3), with its reader, writer and check. Part of
+// Sortie::plugin_support. It is the one model of an app: the host builds, checks and sends this
+// AppDef, so a new field is added here alone.
 //
 // The reader checks what every scheduler relies on (types, ranges, names, mount shapes) and
 // throws sortie::Error INVALID_ARGUMENT naming the field path, e.g.
 // `roles[1].retry_policy: expected "REPLICA", "APPLICATION" or "ROLE", got "HOST"`. It is the one
 // reader of an AppDef: the host reads JSON payloads, components and YAML app specs through it,
-// so each field is checked, and worded, once. What one scheduler cannot honour (mounts on a
-// process scheduler, ...) is that scheduler's to refuse.
+// and check_appdef() runs the same checks on an app built in code, so each field is checked,
+// and worded, once. What one scheduler cannot honour (mounts on a process scheduler, ...) is
+// that scheduler's to refuse.
 #ifndef SORTIE_APPDEF_HPP
 #define SORTIE_APPDEF_HPP
 
@@ -24,6 +27,11 @@ namespace sortie {
 // Named string or number pairs in payload order.
 using StringPairs = std::vector<std::pair<std::string, std::string>>;
 using CountPairs = std::vector<std::pair<std::string, int64_t>>;
+
+// The value named `key`, or nullptr.
+const std::string* find_value(const StringPairs& pairs, std::string_view key);
+// Sets the value named `key`, replacing it where present, else adding it at the end.
+void set_value(StringPairs& pairs, std::string_view key, std::string value);
 
 // A per-replica resource request; a negative number means unset.
 struct Resource {
@@ -49,7 +57,7 @@ std::string_view mount_type_name(MountType type) noexcept;
 struct Role {
   std::string name;  // non-empty, unique in the app
   std::string image;
-  std::string base_image;
+  std::string base_image;  // "" (written as null): none
   std::string entrypoint;  // "" only with an image: run the image's own ENTRYPOINT
   std::vector<std::string> args;
   StringPairs env;
@@ -81,6 +89,20 @@ AppDef read_appdef(std::string_view json, ScalarForm scalars = ScalarForm::kType
 // Reads a sortie.resource/1 object (P-3), e.g. a named resource; errors name its members alone
 // ("gpu: expected an integer, got 1.5").
 Resource read_resource(std::string_view json, ScalarForm scalars = ScalarForm::kTyped);
+
+// Checks an app built in code as read_appdef checks a payload, with the same functions and
+// words ("roles[1].num_replicas: must be at least 1, got 0"); role metadata values must be JSON
+// text.
+void check_appdef(const AppDef& app);
+
+// The JSON text of an app (sortie.appdef/1), a role alone (sortie.role/1, as image providers
+// get it) and a resource (sortie.resource/1). Maps (env, metadata, capabilities, devices,
+// port_map) are written sorted by name, so the text does not depend on the order code added
+// them; role metadata keeps its order. An empty base_image is written as null, a whole cpu as an
+// integer.
+std::string write_appdef(const AppDef& app);
+std::string write_role(const Role& role);
+std::string write_resource(const Resource& resource);
 
 }  // namespace sortie
 
