@@ -116,6 +116,16 @@ class Live {
     this.source = null;
     this.retry = null;
     this.opened = false;
+    // A page left for another keeps its open requests while it sits in the back/forward cache,
+    // each one of the browser's six connections to the server: a tab that had visited a few
+    // pages starved the next one for a minute. So a hidden page lets its stream go, and takes
+    // it again (with the lines its panes have) when it is shown from that cache.
+    addEventListener("pagehide", () => {
+      clearTimeout(this.retry);
+      if (this.source) this.source.close();
+      this.source = null;
+    });
+    addEventListener("pageshow", (event) => { if (event.persisted) this.connect(); });
   }
 
   setPane(id, query) {
