@@ -1,7 +1,7 @@
 #include "app_status.hpp"
 
 #include <ctime>
-#include <sortie/app_status.hpp>
+#include <utility>
 
 #include "json_fields.hpp"
 
@@ -58,22 +58,37 @@ std::optional<int64_t> parse_docker_time(std::string_view text) {
   return seconds * 1000000000 + nanos;
 }
 
-ReplicaStatus replica_from_inspect(const rapidjson::Value& inspect) {
+AppState state_of(std::string_view container_status) {
+  static constexpr std::pair<std::string_view, AppState> kStates[] = {
+      {"created", AppState::kPending},  {"restarting", AppState::kPending},
+      {"running", AppState::kRunning},  {"paused", AppState::kRunning},
+      {"exited", AppState::kSucceeded}, {"dead", AppState::kFailed},
+      {"removing", AppState::kUnknown},
+  };
+  for (const auto& [status, state] : kStates) {
+    if (status == container_status) return state;
+  }
+  return AppState::kUnknown;
+}
+
+InspectedContainer read_inspect(const rapidjson::Value& inspect) {
   const std::string what = "container";
-  ReplicaStatus replica;
+  InspectedContainer found;
+  ReplicaStatus& replica = found.replica;
+  ContainerFacts& container = found.container;
   std::string name = string_member(inspect, "Name", what);
   if (!name.empty() && name[0] == '/') name.erase(0, 1);
-  replica.container = name;
+  container.name = name;
   replica.restarts = int_member(inspect, "RestartCount", what, 0);
   if (const rapidjson::Value* config = object_member(inspect, "Config", what)) {
     replica.hostname = string_member(*config, "Hostname", what + " Config");
-    replica.stop_timeout_s = int_member(*config, "StopTimeout", what + " Config", 10);
+    container.stop_timeout_s = int_member(*config, "StopTimeout", what + " Config", 10);
   }
   const rapidjson::Value* state = object_member(inspect, "State", what);
   if (state == nullptr) {
-    replica.state = "UNKNOWN";
+    replica.state = AppState::kUnknown;
     replica.msg = "the Docker Engine reported no state for container " + name;
-    return replica;
+    return found;
   }
   const std::string status = string_member(*state, "Status", what + " State");
   const std::string error = string_member(*state, "Error", what + " State");
@@ -81,44 +96,38 @@ ReplicaStatus replica_from_inspect(const rapidjson::Value& inspect) {
   const bool oom = bool_member(*state, "OOMKilled", what + " State", false);
   replica.started_at = optional_time(*state, "StartedAt");
   replica.finished_at = optional_time(*state, "FinishedAt");
+  replica.state = state_of(status);
+  container.live = status == "running" || status == "paused" || status == "restarting";
   if (status == "created") {
     if (!error.empty()) {
       // The Engine could not start it: bad command, missing device or driver, ...
-      replica.state = "FAILED";
+      replica.state = AppState::kFailed;
       replica.exit_code = exit_code != 0 ? exit_code : 128;
       replica.msg = error;
     }
-  } else if (status == "running" || status == "paused") {
-    replica.state = "RUNNING";
-    replica.live = true;
+  } else if (replica.state == AppState::kRunning) {
     const int64_t pid = int_member(*state, "Pid", what + " State", 0);
     if (pid > 0) replica.pid = pid;
   } else if (status == "restarting") {
-    replica.state = "PENDING";
-    replica.live = true;
     replica.msg = "restarting after exit code " + std::to_string(exit_code) + " (restart " +
                   std::to_string(replica.restarts + 1) + ")";
   } else if (status == "exited") {
     replica.exit_code = exit_code;
     if (oom) {
-      replica.state = "FAILED";
+      replica.state = AppState::kFailed;
       replica.msg = "OOM-killed: the container exceeded its memory limit (resource.memMB)";
-    } else if (exit_code == 0) {
-      replica.state = "SUCCEEDED";
-    } else {
-      replica.state = "FAILED";
+    } else if (exit_code != 0) {
+      replica.state = AppState::kFailed;
       replica.msg = !error.empty() ? error : "exited with code " + std::to_string(exit_code);
     }
   } else if (status == "dead") {
-    replica.state = "FAILED";
     replica.exit_code = exit_code;
     replica.msg = "container is dead (the Docker Engine failed to stop or remove it)" +
                   (error.empty() ? std::string() : ": " + error);
   } else {
-    replica.state = "UNKNOWN";  // removing
-    replica.msg = "container is " + status;
+    replica.msg = "container is " + status;  // removing
   }
-  return replica;
+  return found;
 }
 
 void derive_app_state(AppStatus& app) {
@@ -130,42 +139,39 @@ void derive_app_state(AppStatus& app) {
   for (const RoleStatus& role : app.roles) {
     for (const ReplicaStatus& replica : role.replicas) {
       app.num_restarts += replica.restarts;
-      all_succeeded = all_succeeded && replica.state == "SUCCEEDED";
-      any_running = any_running || replica.state == "RUNNING";
-      if (replica.state == "FAILED" && failed == nullptr) {
+      all_succeeded = all_succeeded && replica.state == AppState::kSucceeded;
+      any_running = any_running || replica.state == AppState::kRunning;
+      if (replica.state == AppState::kFailed && failed == nullptr) {
         failed = &replica;
         failed_role = role.role;
       }
     }
   }
   if (failed != nullptr) {
-    app.state = "FAILED";
+    app.state = AppState::kFailed;
     app.msg =
         "replica " + failed_role + "/" + std::to_string(failed->id) + " failed: " + failed->msg;
   } else if (all_succeeded) {
-    app.state = "SUCCEEDED";
+    app.state = AppState::kSucceeded;
   } else if (any_running) {
-    app.state = "RUNNING";
+    app.state = AppState::kRunning;
   } else {
-    app.state = "PENDING";
+    app.state = AppState::kPending;
   }
 }
 
-std::string to_status_payload(const AppStatus& app) {
-  sortie::AppStatus status;
-  status.app_id = app.app_id;
-  status.state = app_state_or_unknown(app.state);
-  status.num_restarts = app.num_restarts;
-  status.msg = app.msg;
-  for (const RoleStatus& role : app.roles) {
-    sortie::RoleStatus& written = status.roles.emplace_back();
-    written.role = role.role;
-    for (const ReplicaStatus& replica : role.replicas) {
-      written.replicas.push_back({replica.id, app_state_or_unknown(replica.state), replica.pid,
-                                  replica.exit_code, replica.hostname, replica.restarts,
-                                  replica.started_at, replica.finished_at, replica.msg});
+ReplicaStatus* find_replica(AppStatus& app, std::string_view role, int64_t id) {
+  for (RoleStatus& candidate : app.roles) {
+    if (candidate.role != role) continue;
+    for (ReplicaStatus& replica : candidate.replicas) {
+      if (replica.id == id) return &replica;
     }
   }
+  return nullptr;
+}
+
+std::string to_status_payload(const DockerApp& app) {
+  AppStatus status = app.status;
   status.metadata = {{"session", json_string(app.session)}, {"name", json_string(app.name)}};
   return write_status(status);
 }

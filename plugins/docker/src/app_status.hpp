@@ -1,6 +1,7 @@
-// What an app's containers say about it: each container's inspect answer mapped onto a replica
-// status (created / running / restarting / exited(code) / dead / OOM-killed / failed to start),
-// the app state derived from its replicas, and the sortie.status/1 rendering.
+// What an app's containers say about it: Docker's container states as AppStates (one table), each
+// container's inspect answer as a replica status (created / running / restarting / exited(code) /
+// dead / OOM-killed / failed to start), the app state derived from its replicas, and the
+// sortie.status/1 rendering.
 #ifndef SORTIE_DOCKER_APP_STATUS_HPP
 #define SORTIE_DOCKER_APP_STATUS_HPP
 
@@ -8,45 +9,41 @@
 
 #include <cstdint>
 #include <optional>
-#include <sortie/app_state.hpp>
+#include <sortie/app_status.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace sortie::docker {
 
-struct ReplicaStatus {
-  int64_t id = 0;
-  std::string state = "PENDING";  // AppState names (payloads.md P-8)
-  std::optional<int64_t> exit_code;
-  std::optional<int64_t> pid;
-  std::string hostname;
-  int64_t restarts = 0;
-  std::optional<int64_t> started_at;  // ns since the epoch
-  std::optional<int64_t> finished_at;
-  std::string msg;
-  std::string container;        // container name ("" when none exists)
-  bool live = false;            // the container is running, restarting or paused
-  int64_t stop_timeout_s = 10;  // the container's StopTimeout: its cancel grace period
-};
+// Docker's container status ("created", "running", ...) as an AppState, before the exit code, an
+// OOM kill or a start error turn it into FAILED. A status Docker may add later reads UNKNOWN.
+AppState state_of(std::string_view container_status);
 
-struct RoleStatus {
+// What describe() and cancel() need of a replica's container besides its status.
+struct ContainerFacts {
   std::string role;
-  std::vector<ReplicaStatus> replicas;
+  int64_t replica_id = 0;
+  std::string name;             // the container's name
+  bool live = false;            // it is running, restarting or paused
+  int64_t stop_timeout_s = 10;  // its StopTimeout: its cancel grace period
 };
 
-struct AppStatus {
-  std::string app_id;
+// An app as its containers and its record say: the status and what only Docker has.
+struct DockerApp {
+  AppStatus status;
   std::string name;
   std::string session;
-  std::string state = "UNKNOWN";
-  std::string msg;
-  int64_t num_restarts = 0;
-  std::vector<RoleStatus> roles;
+  std::vector<ContainerFacts> containers;  // one per container found
+};
+
+struct InspectedContainer {
+  ReplicaStatus replica;
+  ContainerFacts container;
 };
 
 // The replica a GET /containers/{id}/json answer describes.
-ReplicaStatus replica_from_inspect(const rapidjson::Value& inspect);
+InspectedContainer read_inspect(const rapidjson::Value& inspect);
 
 // "2024-05-01T10:00:00.123456789Z" -> ns since the epoch; nullopt for Docker's zero time or
 // malformed text.
@@ -56,7 +53,10 @@ std::optional<int64_t> parse_docker_time(std::string_view text);
 // the first failed replica), all SUCCEEDED -> SUCCEEDED, any RUNNING -> RUNNING, else PENDING.
 void derive_app_state(AppStatus& app);
 
-std::string to_status_payload(const AppStatus& app);
+// The replica `id` of `role`, nullptr when the app has none.
+ReplicaStatus* find_replica(AppStatus& app, std::string_view role, int64_t id);
+
+std::string to_status_payload(const DockerApp& app);
 
 }  // namespace sortie::docker
 

@@ -76,10 +76,7 @@ int64_t listed_exit_code(const std::string& status) {
   return std::stoll(number);
 }
 
-std::string state_of_payload(const std::string& payload) {
-  const rapidjson::Document document = parse_object(payload, "sortie.status/1");
-  return string_member(document, "state", "sortie.status/1");
-}
+AppState state_of_payload(const std::string& payload) { return read_status(payload).state; }
 
 }  // namespace
 
@@ -131,14 +128,15 @@ std::vector<DockerScheduler::Container> DockerScheduler::containers(
   return out;
 }
 
-std::optional<AppStatus> DockerScheduler::load_status(std::string_view app_id) {
+std::optional<DockerApp> DockerScheduler::load_status(std::string_view app_id) {
   std::optional<AppRecord> record = records_.load(app_id);
   const std::vector<Container> found =
       containers({std::string(labels::kAppId) + "=" + std::string(app_id)});
   if (found.empty() && !record) return std::nullopt;
 
-  AppStatus app;
-  app.app_id = std::string(app_id);
+  DockerApp app;
+  AppStatus& status = app.status;
+  status.app_id = std::string(app_id);
   std::vector<RoleLayout> layout;
   if (record) {
     app.name = record->name;
@@ -153,69 +151,68 @@ std::optional<AppStatus> DockerScheduler::load_status(std::string_view app_id) {
     if (!known) layout.push_back({container.role, container.num_replicas});
   }
   for (const RoleLayout& role : layout) {
-    RoleStatus status;
-    status.role = role.name;
+    RoleStatus& written = status.roles.emplace_back();
+    written.role = role.name;
     for (int64_t id = 0; id < role.num_replicas; ++id) {
-      ReplicaStatus replica;
+      ReplicaStatus& replica = written.replicas.emplace_back();
       replica.id = id;
+      replica.state = AppState::kPending;
       if (record && !record->failure.empty()) {
-        replica.state = "FAILED";
+        replica.state = AppState::kFailed;
         replica.msg = record->failure;
       }
-      status.replicas.push_back(std::move(replica));
     }
-    app.roles.push_back(std::move(status));
   }
   for (const Container& container : found) {
     const rapidjson::Document inspect = engine().expect_json(
         "GET", "/containers/" + container.id + "/json", "inspecting container " + container.name);
-    ReplicaStatus replica = replica_from_inspect(inspect);
+    InspectedContainer inspected = read_inspect(inspect);
+    ReplicaStatus& replica = inspected.replica;
     replica.id = container.replica_id;
-    if (record && std::find(record->stopped.begin(), record->stopped.end(), replica.container) !=
-                      record->stopped.end()) {
-      if (replica.state != "SUCCEEDED") {
-        replica.state = "CANCELLED";
+    inspected.container.role = container.role;
+    inspected.container.replica_id = container.replica_id;
+    if (record && std::find(record->stopped.begin(), record->stopped.end(),
+                            inspected.container.name) != record->stopped.end()) {
+      if (replica.state != AppState::kSucceeded) {
+        replica.state = AppState::kCancelled;
         replica.msg = "stopped because another replica failed";
       }
     }
-    for (RoleStatus& role : app.roles) {
-      if (role.role != container.role) continue;
-      auto slot = std::find_if(role.replicas.begin(), role.replicas.end(),
-                               [&](const ReplicaStatus& r) { return r.id == replica.id; });
-      if (slot != role.replicas.end()) {
-        *slot = std::move(replica);
-      } else {
-        role.replicas.push_back(std::move(replica));
+    if (ReplicaStatus* slot = find_replica(status, container.role, replica.id)) {
+      *slot = std::move(replica);
+    } else {
+      for (RoleStatus& role : status.roles) {
+        if (role.role == container.role) role.replicas.push_back(std::move(replica));
       }
-      break;
     }
+    app.containers.push_back(std::move(inspected.container));
   }
-  derive_app_state(app);
+  derive_app_state(status);
   if (record && !record->failure.empty()) {
-    app.state = "FAILED";
-    app.msg = record->failure;
+    status.state = AppState::kFailed;
+    status.msg = record->failure;
   }
 
-  if (app.state == "FAILED") {
+  if (status.state == AppState::kFailed) {
     // As on local: once a replica failed for good, nothing of the app is left running.
     std::vector<std::string> live;
     int64_t grace = 0;
-    for (RoleStatus& role : app.roles) {
-      for (ReplicaStatus& replica : role.replicas) {
-        if (!replica.live) continue;
-        live.push_back(replica.container);
-        grace = std::max(grace, replica.stop_timeout_s);
-        replica.state = "CANCELLED";
-        replica.msg = "stopped because another replica failed";
-        replica.live = false;
-        replica.pid.reset();
+    for (ContainerFacts& container : app.containers) {
+      if (!container.live) continue;
+      live.push_back(container.name);
+      grace = std::max(grace, container.stop_timeout_s);
+      container.live = false;
+      if (ReplicaStatus* replica = find_replica(status, container.role, container.replica_id)) {
+        replica->state = AppState::kCancelled;
+        replica->msg = "stopped because another replica failed";
+        replica->pid.reset();
       }
     }
     if (!live.empty()) {
       AppRecord updated =
-          record ? *record : AppRecord{app.app_id, app.name, app.session, {}, "", "", {}};
+          record ? *record : AppRecord{status.app_id, app.name, app.session, {}, "", "", {}};
       if (updated.roles.empty()) {
-        for (const RoleStatus& role : app.roles) {
+        for (const RoleStatus& role : status.roles) {
           updated.roles.push_back({role.role, static_cast<int64_t>(role.replicas.size())});
         }
       }
@@ -224,7 +221,7 @@ std::optional<AppStatus> DockerScheduler::load_status(std::string_view app_id) {
       stop_and_remove(live, grace, false);
     }
   }
-  if (is_terminal(app.state) && !found.empty()) {
+  if (is_terminal(status.state) && !found.empty()) {
     // Finished apps keep their containers (and logs) but not their network. Best effort: a
     // container still stopping keeps it until the next describe.
     engine().call("DELETE", "/networks/" + http::url_encode(network_name(app_id)));
@@ -319,7 +316,7 @@ std::string DockerScheduler::describe(std::string_view app_id) {
       record && !record->final_status.empty()) {
     return record->final_status;
   }
-  const std::optional<AppStatus> status = load_status(app_id);
+  const std::optional<DockerApp> status = load_status(app_id);
   if (!status) {
     throw Error::not_found(context_.scheduler_name + ": no app '" + std::string(app_id) +
                            "' (no container labelled " + labels::kAppId + "=" +
@@ -337,7 +334,7 @@ std::string DockerScheduler::list(std::string_view filter_text) {
 
   struct Listed {
     std::string name;
-    std::string state;
+    AppState state = AppState::kUnknown;
     bool needs_describe = false;  // a failure, whose message and cleanup only describe() has
     AppStatus replicas;           // coarse replica states from the container list
   };
@@ -347,12 +344,12 @@ std::string DockerScheduler::list(std::string_view filter_text) {
     listed.name = container.app_name;
     if (listed.replicas.roles.empty()) listed.replicas.roles.emplace_back();
     ReplicaStatus replica;
-    if (container.state == "running") replica.state = "RUNNING";
-    if (container.state == "exited") {
-      replica.state = listed_exit_code(container.status) == 0 ? "SUCCEEDED" : "FAILED";
+    replica.state = state_of(container.state);
+    if (container.state == "exited" && listed_exit_code(container.status) != 0) {
+      replica.state = AppState::kFailed;
     }
-    listed.needs_describe = listed.needs_describe || replica.state == "FAILED" ||
-                            container.state == "dead" || container.state == "created";
+    listed.needs_describe =
+        listed.needs_describe || replica.state == AppState::kFailed || container.state == "created";
     listed.replicas.roles.front().replicas.push_back(replica);
   }
   for (auto& [app_id, listed] : apps) {
@@ -367,11 +364,11 @@ std::string DockerScheduler::list(std::string_view filter_text) {
     if (apps.count(app_id) != 0) continue;
     const std::optional<AppRecord> record = records_.load(app_id);
     if (!record || (!session.empty() && record->session != session)) continue;
-    std::string state = "UNKNOWN";  // its containers were removed by hand
+    AppState state = AppState::kUnknown;  // its containers were removed by hand
     if (!record->final_status.empty()) {
       state = state_of_payload(record->final_status);
     } else if (!record->failure.empty()) {
-      state = "FAILED";
+      state = AppState::kFailed;
     }
     apps[app_id].name = record->name;
     apps[app_id].state = state;
@@ -379,7 +376,7 @@ std::string DockerScheduler::list(std::string_view filter_text) {
 
   std::vector<ListedApp> listed_apps;
   for (const auto& [app_id, listed] : apps) {
-    listed_apps.push_back({app_id, listed.name, app_state_or_unknown(listed.state)});
+    listed_apps.push_back({app_id, listed.name, listed.state});
   }
   return write_app_list(listed_apps);
 }
@@ -387,33 +384,36 @@ std::string DockerScheduler::list(std::string_view filter_text) {
 void DockerScheduler::cancel(std::string_view app_id) {
   std::optional<AppRecord> record = records_.load(app_id);
   if (record && !record->final_status.empty()) return;  // cancelled before
-  std::optional<AppStatus> app = load_status(app_id);
+  std::optional<DockerApp> app = load_status(app_id);
   if (!app) {
     throw Error::not_found(context_.scheduler_name + ": no app '" + std::string(app_id) +
                            "' to cancel");
   }
-  if (is_terminal(app->state)) return;
+  AppStatus& status = app->status;
+  if (is_terminal(status.state)) return;
 
   // The outcome is recorded first, so a describe racing with the removal reads CANCELLED.
   std::vector<std::string> names;
   int64_t grace = 0;
-  for (RoleStatus& role : app->roles) {
+  for (const ContainerFacts& container : app->containers) {
+    names.push_back(container.name);
+    grace = std::max(grace, container.stop_timeout_s);
+  }
+  for (RoleStatus& role : status.roles) {
     for (ReplicaStatus& replica : role.replicas) {
-      if (!replica.container.empty()) names.push_back(replica.container);
-      grace = std::max(grace, replica.stop_timeout_s);
       if (is_terminal(replica.state)) continue;
-      replica.state = "CANCELLED";
+      replica.state = AppState::kCancelled;
       replica.msg = "cancelled";
       replica.pid.reset();
       replica.finished_at = now_ns();
     }
   }
-  app->state = "CANCELLED";
-  app->msg = "cancelled; its containers and network were removed";
+  status.state = AppState::kCancelled;
+  status.msg = "cancelled; its containers and network were removed";
   AppRecord updated =
-      record ? *record : AppRecord{app->app_id, app->name, app->session, {}, "", "", {}};
+      record ? *record : AppRecord{status.app_id, app->name, app->session, {}, "", "", {}};
   if (updated.roles.empty()) {
-    for (const RoleStatus& role : app->roles) {
+    for (const RoleStatus& role : status.roles) {
       updated.roles.push_back({role.role, static_cast<int64_t>(role.replicas.size())});
     }
   }
@@ -436,7 +436,8 @@ std::string DockerScheduler::wait(std::string_view app_id, std::string_view know
     const int64_t since = now_ns();
     const std::string payload = describe(app_id);
     const int64_t remaining = timeout_ms < 0 ? kWaitSliceMs : deadline - monotonic_ms();
-    if (known_state.empty() || state_of_payload(payload) != known_state || remaining <= 0) {
+    if (known_state.empty() || app_state_name(state_of_payload(payload)) != known_state ||
+        remaining <= 0) {
       return payload;
     }
     // Any event of the app's containers since just before describe() may change its state; the

@@ -53,7 +53,7 @@ class DockerScheduler : public Scheduler {
   std::vector<Container> containers(const std::vector<std::string>& label_filters);
   // The app's status, or nullopt when neither a container nor a record knows the app. Stops the
   // live replicas of an app that has FAILED and removes the network of a finished app.
-  std::optional<AppStatus> load_status(std::string_view app_id);
+  std::optional<DockerApp> load_status(std::string_view app_id);
   void stop_and_remove(const std::vector<std::string>& names, int64_t grace_seconds, bool remove);
 
   SchedulerContext context_;
