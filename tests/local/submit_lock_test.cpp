@@ -54,7 +54,12 @@ TEST_F(SubmitLockTest, SubmissionUnderWayStaysSubmitted) {
   const std::string dir = leave_half_submitted_app("busy");
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
   ASSERT_EQ(::flock(fd, LOCK_EX), 0);
-  EXPECT_STREQ(parse(scheduler_.describe("busy").out)["state"].GetString(), "SUBMITTED");
+  const rapidjson::Document submitted = parse(scheduler_.describe("busy").out);
+  EXPECT_STREQ(submitted["state"].GetString(), "SUBMITTED");
+  // No supervisor yet: its pid is unknown, so null as the SDK writes an unknown pid (it said 0).
+  EXPECT_TRUE(submitted["metadata"]["supervisor_pid"].IsNull());
+  EXPECT_TRUE(submitted["roles"][0]["replicas"][0]["pid"].IsNull());
+  EXPECT_TRUE(submitted["roles"][0]["replicas"][0]["started_at"].IsNull());
   ::close(fd);
   EXPECT_STREQ(parse(scheduler_.describe("busy").out)["state"].GetString(), "FAILED");
 }

@@ -58,26 +58,26 @@ std::vector<std::string> AppRegistry::app_ids() const {
   return ids;
 }
 
-AppStatus AppRegistry::load_status(std::string_view app_id) const {
+LocalApp AppRegistry::load_status(std::string_view app_id) const {
   return load_status_from_dir(app_dir(app_id));
 }
 
-AppStatus status_before_start(const LaunchRequest& request) {
-  AppStatus status;
-  status.app_id = request.app_id;
-  status.name = request.app_name;
-  status.session = request.session;
+LocalApp status_before_start(const LaunchRequest& request) {
+  LocalApp app;
+  app.status.app_id = request.app_id;
+  app.status.state = AppState::kSubmitted;
+  app.name = request.app_name;
+  app.session = request.session;
   for (const RoleLaunch& role : request.roles) {
-    RoleStatus role_status;
+    RoleStatus& role_status = app.status.roles.emplace_back();
     role_status.role = role.name;
     for (const ReplicaLaunch& replica : role.replicas) {
-      ReplicaStatus replica_status;
+      ReplicaStatus& replica_status = role_status.replicas.emplace_back();
       replica_status.id = replica.id;
-      role_status.replicas.push_back(replica_status);
+      replica_status.state = state_of(ProcessFate::kNotStarted);
     }
-    status.roles.push_back(std::move(role_status));
   }
-  return status;
+  return app;
 }
 
 namespace {
@@ -85,86 +85,84 @@ namespace {
 // What is known of an app whose runtime files vanished before it ended: the machine restarted or
 // the runtime directory was removed (at logout), and with it the supervisor's record. The app's
 // processes did not survive a restart; its request and logs are still in the app directory.
-AppStatus status_without_runtime_files(const std::string& app_dir) {
+LocalApp status_without_runtime_files(const std::string& app_dir) {
   const std::string request_path = app_dir + "/request.json";
   const LaunchRequest request =
       read_launch_request(parse_object(read_file(request_path), request_path), request_path);
-  AppStatus status = status_before_start(request);
-  status.state = "FAILED";
+  LocalApp app = status_before_start(request);
+  AppStatus& status = app.status;
+  status.state = AppState::kFailed;
   status.msg = "its runtime directory " + runtime_dir_of(app_dir) +
                " vanished before the app ended (the machine restarted, or it was removed at "
                "logout); its logs are in " +
                app_dir;
   for (RoleStatus& role : status.roles) {
     for (ReplicaStatus& replica : role.replicas) {
-      replica.state = "FAILED";
+      replica.state = AppState::kFailed;
       replica.msg = status.msg;
     }
   }
-  return status;
+  return app;
 }
 
 }  // namespace
 
-AppStatus AppRegistry::read_recorded_status(const std::string& app_dir) const {
+LocalApp AppRegistry::read_recorded_status(const std::string& app_dir) const {
   const std::optional<std::string> text = read_state_text(app_dir);
   if (!text) return status_without_runtime_files(app_dir);
   return parse_state_json(*text, app_dir + "/state.json");
 }
 
-AppStatus AppRegistry::load_status_from_dir(const std::string& app_dir) const {
-  AppStatus status = read_recorded_status(app_dir);
-  if (is_terminal(status.state)) return status;
-  if (status.supervisor_pid == 0) {
+LocalApp AppRegistry::load_status_from_dir(const std::string& app_dir) const {
+  LocalApp app = read_recorded_status(app_dir);
+  if (is_terminal(app.status.state)) return app;
+  if (!app.supervisor.pid) {
     // Before the supervisor records itself, its submitter, starter or itself holds the lock.
-    if (submission_in_progress(app_dir)) return status;
-    status = read_recorded_status(app_dir);  // it may have recorded itself and let go meanwhile
-    if (is_terminal(status.state) || status.supervisor_pid != 0) return status;
-    const std::string msg =
-        "submission interrupted: the submitting process died before the supervisor started";
-    kill_leftover_replicas(status, app_dir, "FAILED", msg);
-    status.state = "FAILED";
-    status.msg = msg;
-    return status;
+    if (submission_in_progress(app_dir)) return app;
+    app = read_recorded_status(app_dir);  // it may have recorded itself and let go meanwhile
+    if (is_terminal(app.status.state) || app.supervisor.pid) return app;
+    end_leftover_replicas(
+        app, app_dir, AppState::kFailed,
+        "submission interrupted: the submitting process died before the supervisor started");
+    return app;
   }
-  if (is_same_process_running(static_cast<pid_t>(status.supervisor_pid),
-                              status.supervisor_start_time)) {
-    return status;
+  if (is_same_process_running(static_cast<pid_t>(*app.supervisor.pid), app.supervisor.start_time)) {
+    return app;
   }
   // The supervisor may have exited normally between our read and the liveness check.
-  status = read_recorded_status(app_dir);
-  if (is_terminal(status.state)) return status;
+  app = read_recorded_status(app_dir);
+  if (is_terminal(app.status.state)) return app;
   // Reported, not written: readers never write (a full disk must not stop them), and the same
   // finding follows from the same files every time.
-  const std::string msg =
-      "supervisor (pid " + std::to_string(status.supervisor_pid) + ") died unexpectedly";
-  kill_leftover_replicas(status, app_dir, "FAILED", msg);
-  status.state = "FAILED";
-  status.msg = msg;
-  return status;
+  end_leftover_replicas(
+      app, app_dir, AppState::kFailed,
+      "supervisor (pid " + std::to_string(app.supervisor.pid.value_or(0)) + ") died unexpectedly");
+  return app;
 }
 
-void AppRegistry::store_status(const std::string& app_dir, const AppStatus& status) const {
-  write_file_atomically(writable_state_path(app_dir), to_state_json(status));
+void AppRegistry::store_status(const std::string& app_dir, const LocalApp& app) const {
+  write_file_atomically(writable_state_path(app_dir), to_state_json(app));
 }
 
-void kill_leftover_replicas(AppStatus& status, const std::string& app_dir,
-                            const std::string& replica_state, const std::string& msg) {
+void end_leftover_replicas(LocalApp& app, const std::string& app_dir, AppState state,
+                           const std::string& msg) {
   // In a PID namespace the kernel killed them all with the supervisor.
-  if (status.containment == kCgroup) {
+  if (app.supervisor.containment == kCgroup) {
     // What cannot be removed now (a process stuck in the kernel) is tried again by the next
     // command that reads the app.
-    kill_and_remove_cgroup(status.cgroup);
-  } else if (status.containment != kPidNamespace) {
+    kill_and_remove_cgroup(app.supervisor.cgroup);
+  } else if (app.supervisor.containment != kPidNamespace) {
     kill_marked_processes(app_dir);
   }
-  for (RoleStatus& role : status.roles) {
+  for (RoleStatus& role : app.status.roles) {
     for (ReplicaStatus& replica : role.replicas) {
       if (is_terminal(replica.state)) continue;
-      replica.state = replica_state;
+      replica.state = state;
       replica.msg = msg;
     }
   }
+  app.status.state = state;
+  app.status.msg = msg;
 }
 
 }  // namespace sortie::local

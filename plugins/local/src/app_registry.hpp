@@ -24,12 +24,12 @@ class AppRegistry {
   std::vector<std::string> app_ids() const;
 
   // state.json of the app, reconciled with the liveness of its supervisor.
-  AppStatus load_status(std::string_view app_id) const;
-  AppStatus load_status_from_dir(const std::string& app_dir) const;
+  LocalApp load_status(std::string_view app_id) const;
+  LocalApp load_status_from_dir(const std::string& app_dir) const;
   // state.json exactly as last written.
-  AppStatus read_recorded_status(const std::string& app_dir) const;
+  LocalApp read_recorded_status(const std::string& app_dir) const;
   // Writes state.json, e.g. when cancel() finishes an app whose supervisor is gone.
-  void store_status(const std::string& app_dir, const AppStatus& status) const;
+  void store_status(const std::string& app_dir, const LocalApp& app) const;
 
  private:
   std::string scheduler_name_;
@@ -37,13 +37,13 @@ class AppRegistry {
 };
 
 // SUBMITTED, each replica of the request PENDING: the status before the supervisor runs.
-AppStatus status_before_start(const LaunchRequest& request);
+LocalApp status_before_start(const LaunchRequest& request);
 
 // Kills what is left of the app where its containment needs it (its cgroup, or the marked
-// processes) and marks the replicas that are not terminal with `replica_state`: the cleanup a
+// processes) and ends the app and its replicas that are not terminal in `state`: the cleanup a
 // vanished supervisor could not do.
-void kill_leftover_replicas(AppStatus& status, const std::string& app_dir,
-                            const std::string& replica_state, const std::string& msg);
+void end_leftover_replicas(LocalApp& app, const std::string& app_dir, AppState state,
+                           const std::string& msg);
 
 }  // namespace sortie::local
 

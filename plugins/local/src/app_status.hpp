@@ -1,55 +1,51 @@
-// The app's live status as the supervisor records it in <app_dir>/state.json, and its rendering
-// as the sortie.status/1 payload.
+// The app's live status as the supervisor records it in <app_dir>/state.json: the SDK's
+// sortie::AppStatus plus what only this scheduler knows (its labels, its supervisor, how its
+// processes are contained), and its rendering as the sortie.status/1 payload.
 #ifndef SORTIE_LOCAL_APP_STATUS_HPP
 #define SORTIE_LOCAL_APP_STATUS_HPP
 
 #include <cstdint>
 #include <optional>
-#include <sortie/app_state.hpp>
+#include <sortie/app_status.hpp>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace sortie::local {
 
-struct ReplicaStatus {
-  uint32_t id = 0;
-  std::string state = "PENDING";
-  int64_t pid = 0;  // 0 while unknown
-  int64_t pgid = 0;
-  std::optional<int> exit_code;
-  int64_t restarts = 0;
-  int64_t started_at = 0;  // ns since the epoch, 0 while unknown
-  int64_t finished_at = 0;
-  std::string msg;
+// What became of a replica's process, as the supervisor sees it.
+enum class ProcessFate {
+  kNotStarted,      // not started yet, or waiting for its restart
+  kRunning,         // started and not reaped
+  kExitedZero,      // reaped with status 0
+  kFailed,          // reaped with another status, or could not be started
+  kStoppedBySortie  // stopped because the app was cancelled or another replica failed
 };
 
-struct RoleStatus {
-  std::string role;
-  std::vector<ReplicaStatus> replicas;
+// A replica's AppState for its process's fate (TorchX's local scheduler: a Popen returncode of
+// None is RUNNING, 0 SUCCEEDED, anything else FAILED).
+AppState state_of(ProcessFate fate);
+
+// Who supervises the app and how its processes are contained.
+struct Supervision {
+  std::optional<int64_t> pid;  // the supervisor's pid on the host; absent until it started
+  uint64_t start_time = 0;     // field 22 of /proc/<pid>/stat, to detect pid reuse
+  std::string containment;     // kPidNamespace, kCgroup or kProcessMarker (containment.hpp)
+  std::string cgroup;          // the app's cgroup directory with kCgroup
 };
 
-struct AppStatus {
-  std::string app_id;
+struct LocalApp {
+  AppStatus status;
   std::string name;
   std::string session;
-  std::string state = "SUBMITTED";
-  int64_t num_restarts = 0;
-  std::string msg;
-  int64_t supervisor_pid = 0;  // 0 until the supervisor has started
-  uint64_t supervisor_start_time = 0;
-  std::string
-      containment;  // kPidNamespace, kCgroup or kProcessMarker (containment.hpp); "" until started
-  std::string cgroup;  // the app's cgroup directory with kCgroup
-  std::vector<RoleStatus> roles;
+  Supervision supervisor;
 };
 
 // state.json: the status plus what a later process needs to take over (supervisor identity).
-std::string to_state_json(const AppStatus& status);
-AppStatus parse_state_json(std::string_view text, std::string_view path);
+std::string to_state_json(const LocalApp& app);
+LocalApp parse_state_json(std::string_view text, std::string_view path);
 
 // sortie.status/1 (payloads.md P-8).
-std::string to_status_payload(const AppStatus& status, std::string_view ui_url);
+std::string to_status_payload(const LocalApp& app, std::string_view ui_url);
 
 }  // namespace sortie::local
 

@@ -39,16 +39,15 @@ void AppWatch::open_fifo() {
   }
 }
 
-void AppWatch::watch_supervisor(const AppStatus& status) {
-  if (supervisor_watched_ || status.supervisor_pid <= 0) return;
+void AppWatch::watch_supervisor(const Supervision& supervisor) {
+  if (supervisor_watched_ || !supervisor.pid) return;
   supervisor_watched_ = true;
 #ifdef SYS_pidfd_open
-  const int fd =
-      static_cast<int>(::syscall(SYS_pidfd_open, static_cast<pid_t>(status.supervisor_pid), 0));
+  const auto pid = static_cast<pid_t>(*supervisor.pid);
+  const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (fd < 0) return;  // gone already, or an old kernel: the FIFO and timeouts still work
   // Checked after opening, so the pidfd cannot refer to a process that reused the pid.
-  if (!is_same_process_running(static_cast<pid_t>(status.supervisor_pid),
-                               status.supervisor_start_time)) {
+  if (!is_same_process_running(pid, supervisor.start_time)) {
     ::close(fd);
     return;
   }

@@ -20,7 +20,7 @@ class AppWatch {
   AppWatch& operator=(const AppWatch&) = delete;
 
   // Also wake up when this supervisor exits (once per watch; a no-op for pid 0).
-  void watch_supervisor(const AppStatus& status);
+  void watch_supervisor(const Supervision& supervisor);
   enum class Wake { kChanged, kTimeout, kSignal };
   // Waits up to timeout_ms (negative: forever) for a change. kSignal: a signal arrived, so the
   // caller can return and let the host's SIGINT handler act.

@@ -44,19 +44,19 @@ SchedulerContext read_config(std::string_view config, ImageMode mode) {
 }
 
 // Signals the supervisor only if `pid` is still the process that started at `start_time`.
-bool signal_supervisor(const AppStatus& status, int signal) {
-  const auto pid = static_cast<pid_t>(status.supervisor_pid);
+bool signal_supervisor(const Supervision& supervisor, int signal) {
+  const auto pid = static_cast<pid_t>(supervisor.pid.value_or(0));
 #ifdef SYS_pidfd_open
   const int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (fd >= 0) {
     // The pidfd pins the process, so the check below cannot race with pid reuse.
-    const bool same = is_same_process_running(pid, status.supervisor_start_time);
+    const bool same = is_same_process_running(pid, supervisor.start_time);
     const bool sent = same && ::syscall(SYS_pidfd_send_signal, fd, signal, nullptr, 0) == 0;
     ::close(fd);
     return sent;
   }
 #endif
-  return is_same_process_running(pid, status.supervisor_start_time) && ::kill(pid, signal) == 0;
+  return is_same_process_running(pid, supervisor.start_time) && ::kill(pid, signal) == 0;
 }
 
 int64_t monotonic_ms() {
@@ -120,15 +120,15 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   } else {
     write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
   }
-  AppStatus status = status_before_start(request);
-  registry_.store_status(request.app_dir, status);
+  LocalApp app = status_before_start(request);
+  registry_.store_status(request.app_dir, app);
   registry_.register_app(app_id, request.app_dir);
   try {
     start.go();
   } catch (const Error& error) {
-    status.state = "FAILED";
-    status.msg = error.what();
-    registry_.store_status(request.app_dir, status);
+    app.status.state = AppState::kFailed;
+    app.status.msg = error.what();
+    registry_.store_status(request.app_dir, app);
     throw;
   }
   // Returned only with a supervisor on record: a failure the starter could not record (a full
@@ -137,7 +137,7 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
   if (answer && answer->empty()) return app_id;
   if (!answer) {
     starts_.wait_for(request.app_dir);  // killed: reaping records why
-    const AppStatus recorded = registry_.read_recorded_status(request.app_dir);
+    const AppStatus recorded = registry_.read_recorded_status(request.app_dir).status;
     throw Error::unavailable(context_.scheduler_name + ": app '" + app_id + "' did not start: " +
                              (is_terminal(recorded.state)
                                   ? recorded.msg
@@ -160,40 +160,38 @@ std::string LocalScheduler::list(std::string_view filter_text) {
   const std::string session = read_list_filter(filter_text).session;
   std::vector<ListedApp> apps;
   for (const std::string& app_id : registry_.app_ids()) {
-    AppStatus status;
+    LocalApp app;
     try {
-      status = registry_.load_status(app_id);
+      app = registry_.load_status(app_id);
     } catch (const Error&) {
       // A registered app whose directory was removed (e.g. log_dir deleted) is still listed.
-      status.app_id = app_id;
-      status.state = "UNKNOWN";
+      app.status.state = AppState::kUnknown;
     }
-    if (!session.empty() && status.session != session) continue;
-    apps.push_back({app_id, status.name, app_state_or_unknown(status.state)});
+    if (!session.empty() && app.session != session) continue;
+    apps.push_back({app_id, app.name, app.status.state});
   }
   return write_app_list(apps);
 }
 
 void LocalScheduler::cancel(std::string_view app_id) {
   const std::string dir = registry_.app_dir(app_id);
-  AppStatus status = registry_.read_recorded_status(dir);
-  if (is_terminal(status.state)) return;
-  if (status.supervisor_pid == 0) {
+  LocalApp app = registry_.read_recorded_status(dir);
+  if (is_terminal(app.status.state)) return;
+  if (!app.supervisor.pid) {
     // Submitted by another process whose supervisor is still starting: leave a request it checks
     // right after recording itself, then look again in case it recorded itself meanwhile.
     write_file_atomically(cancel_request_path(runtime_dir_of(dir)), "");
-    status = registry_.read_recorded_status(dir);
-    if (is_terminal(status.state) || status.supervisor_pid == 0) return;
+    app = registry_.read_recorded_status(dir);
+    if (is_terminal(app.status.state) || !app.supervisor.pid) return;
   }
-  if (signal_supervisor(status, SIGTERM)) return;
-  status = registry_.read_recorded_status(dir);  // it may have just ended by itself
-  if (is_terminal(status.state)) return;
-  const std::string msg = "cancelled; supervisor (pid " + std::to_string(status.supervisor_pid) +
-                          ") was gone, so cancel killed the replicas' process groups";
-  kill_leftover_replicas(status, dir, "CANCELLED", msg);
-  status.state = "CANCELLED";
-  status.msg = msg;
-  registry_.store_status(dir, status);
+  if (signal_supervisor(app.supervisor, SIGTERM)) return;
+  app = registry_.read_recorded_status(dir);  // it may have just ended by itself
+  if (is_terminal(app.status.state)) return;
+  end_leftover_replicas(app, dir, AppState::kCancelled,
+                        "cancelled; supervisor (pid " +
+                            std::to_string(app.supervisor.pid.value_or(0)) +
+                            ") was gone, so cancel killed the replicas' process groups");
+  registry_.store_status(dir, app);
   retire_runtime_dir(dir, runtime_dir_of(dir));  // what the supervisor would have done
 }
 
@@ -204,13 +202,13 @@ std::string LocalScheduler::wait(std::string_view app_id, std::string_view known
   AppWatch watch(dir);
   const int64_t deadline = monotonic_ms() + timeout_ms;
   for (;;) {
-    const AppStatus status = registry_.load_status_from_dir(dir);
-    watch.watch_supervisor(status);
+    const LocalApp app = registry_.load_status_from_dir(dir);
+    watch.watch_supervisor(app.supervisor);
     const int64_t remaining = deadline - monotonic_ms();
     // A terminal state never changes again (and its runtime files are gone: runtime_dir.hpp).
-    if (known_state.empty() || status.state != known_state || is_terminal(status.state) ||
-        (timeout_ms >= 0 && remaining <= 0)) {
-      return to_status_payload(status, "file://" + dir);
+    if (known_state.empty() || app_state_name(app.status.state) != known_state ||
+        is_terminal(app.status.state) || (timeout_ms >= 0 && remaining <= 0)) {
+      return to_status_payload(app, "file://" + dir);
     }
     if (watch.wait(timeout_ms < 0 ? -1 : remaining) == AppWatch::Wake::kSignal) {
       return to_status_payload(registry_.load_status_from_dir(dir), "file://" + dir);

@@ -91,9 +91,9 @@ LocalLogStream::~LocalLogStream() {
 }
 
 bool LocalLogStream::app_ended() {
-  const AppStatus status = registry_.load_status_from_dir(app_dir_);
-  if (watch_ != nullptr) watch_->watch_supervisor(status);
-  return is_terminal(status.state);
+  const LocalApp app = registry_.load_status_from_dir(app_dir_);
+  if (watch_ != nullptr) watch_->watch_supervisor(app.supervisor);
+  return is_terminal(app.status.state);
 }
 
 bool LocalLogStream::open_if_created(Cursor& cursor) {

@@ -48,7 +48,7 @@ bool held_by_live_app(const std::string& lease_path, const AppRegistry& registry
     throw;
   }
   try {
-    return !is_terminal(registry.load_status_from_dir(holder).state);
+    return !is_terminal(registry.load_status_from_dir(holder).status.state);
   } catch (const Error&) {
     return false;  // its directory is gone
   }

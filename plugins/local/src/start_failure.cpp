@@ -13,17 +13,17 @@ std::string record_start_failure(const std::string& app_dir, const std::string& 
   try {
     const std::optional<std::string> text = read_state_text(app_dir);
     if (!text) return {};
-    AppStatus status = parse_state_json(*text, app_dir + "/state.json");
-    if (status.supervisor_pid != 0 || is_terminal(status.state)) return {};
-    status.state = "FAILED";
-    status.msg = msg;
-    for (RoleStatus& role : status.roles) {
+    LocalApp app = parse_state_json(*text, app_dir + "/state.json");
+    if (app.supervisor.pid || is_terminal(app.status.state)) return {};
+    app.status.state = AppState::kFailed;
+    app.status.msg = msg;
+    for (RoleStatus& role : app.status.roles) {
       for (ReplicaStatus& replica : role.replicas) {
-        replica.state = "FAILED";
+        replica.state = state_of(ProcessFate::kFailed);
         replica.msg = "never started: " + msg;
       }
     }
-    write_file_atomically(writable_state_path(app_dir), to_state_json(status));
+    write_file_atomically(writable_state_path(app_dir), to_state_json(app));
     const std::string runtime_dir = runtime_dir_of(app_dir);
     notify_waiters(runtime_dir);
     retire_runtime_dir(app_dir, runtime_dir);

@@ -51,8 +51,8 @@ Supervisor::Supervisor(LaunchRequest request, Containment containment)
     : request_(std::move(request)),
       runtime_dir_(runtime_dir_of(request_.app_dir)),
       state_writer_(runtime_dir_) {
-  status_.containment = std::move(containment.kind);
-  status_.cgroup = std::move(containment.cgroup_dir);
+  app_.supervisor.containment = std::move(containment.kind);
+  app_.supervisor.cgroup = std::move(containment.cgroup_dir);
 }
 
 Supervisor::~Supervisor() {
@@ -66,7 +66,7 @@ Supervisor::~Supervisor() {
 }
 
 ReplicaStatus& Supervisor::status_of(const Replica& replica) {
-  return status_.roles[replica.role_index].replicas[replica.replica_index];
+  return app_.status.roles[replica.role_index].replicas[replica.replica_index];
 }
 
 const ReplicaLaunch& Supervisor::launch_of(const Replica& replica) const {
@@ -93,22 +93,22 @@ void Supervisor::prepare(int submit_lock_fd) {
   epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
   timer_fd_ = ::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   if (signal_fd_ < 0 || epoll_fd_ < 0 || timer_fd_ < 0) throw_errno("supervisor setup");
-  if (!status_.cgroup.empty()) {
-    const std::string procs = status_.cgroup + "/cgroup.procs";
+  if (!app_.supervisor.cgroup.empty()) {
+    const std::string procs = app_.supervisor.cgroup + "/cgroup.procs";
     cgroup_procs_fd_ = ::open(procs.c_str(), O_WRONLY | O_CLOEXEC);
     if (cgroup_procs_fd_ < 0) throw_errno("cannot open " + procs);
   }
   watch(epoll_fd_, signal_fd_, kSignalSource);
   watch(epoll_fd_, timer_fd_, kTimerSource);
 
-  status_.app_id = request_.app_id;
-  status_.name = request_.app_name;
-  status_.session = request_.session;
-  status_.state = "PENDING";
+  app_.status.app_id = request_.app_id;
+  app_.name = request_.app_name;
+  app_.session = request_.session;
+  app_.status.state = AppState::kPending;
   // Readers outside our PID namespace know us by our pid on the host.
-  status_.supervisor_pid = host_pid();
-  status_.supervisor_start_time =
-      process_start_time(static_cast<pid_t>(status_.supervisor_pid)).value_or(0);
+  app_.supervisor.pid = host_pid();
+  app_.supervisor.start_time =
+      process_start_time(static_cast<pid_t>(*app_.supervisor.pid)).value_or(0);
   for (size_t r = 0; r < request_.roles.size(); ++r) {
     const RoleLaunch& role = request_.roles[r];
     RoleStatus role_status;
@@ -116,13 +116,14 @@ void Supervisor::prepare(int submit_lock_fd) {
     for (size_t k = 0; k < role.replicas.size(); ++k) {
       ReplicaStatus replica_status;
       replica_status.id = role.replicas[k].id;
+      replica_status.state = state_of(ProcessFate::kNotStarted);
       role_status.replicas.push_back(replica_status);
       Replica replica;
       replica.role_index = r;
       replica.replica_index = k;
       replicas_.push_back(std::move(replica));
     }
-    status_.roles.push_back(std::move(role_status));
+    app_.status.roles.push_back(std::move(role_status));
   }
   role_restarts_.assign(request_.roles.size(), 0);
   rlimit fd_limit{};
@@ -139,22 +140,24 @@ void Supervisor::prepare(int submit_lock_fd) {
 
 int Supervisor::run() {
   if (cancelled_before_start_) {
-    status_.state = "CANCELLED";
-    status_.msg = "cancelled before its replicas started";
-    for (RoleStatus& role : status_.roles) {
-      for (ReplicaStatus& replica : role.replicas) replica.state = "CANCELLED";
+    app_.status.state = AppState::kCancelled;
+    app_.status.msg = "cancelled before its replicas started";
+    for (RoleStatus& role : app_.status.roles) {
+      for (ReplicaStatus& replica : role.replicas) {
+        replica.state = state_of(ProcessFate::kStoppedBySortie);
+      }
     }
     kill_leftovers();  // nothing ran, but the app's cgroup exists
     write_final_state();
     notify_waiters(runtime_dir_);
     retire_runtime_files();
-    log_event("app " + status_.app_id + " " + status_.msg);
+    log_event("app " + app_.status.app_id + " " + app_.status.msg);
     return 0;
   }
   for (Replica& replica : replicas_) start(replica);
   update_app_state();
   epoll_event events[64];
-  while (!is_terminal(status_.state)) {
+  while (!is_terminal(app_.status.state)) {
     if (dirty_) write_state();
     if (waiters_pending_) {
       notify_waiters(runtime_dir_);
@@ -184,14 +187,15 @@ int Supervisor::run() {
   write_final_state();
   notify_waiters(runtime_dir_);
   retire_runtime_files();
-  log_event("app " + status_.app_id + " ended " + status_.state);
+  log_event("app " + app_.status.app_id + " ended " +
+            std::string(app_state_name(app_.status.state)));
   return 0;
 }
 
 void Supervisor::kill_leftovers() {
-  if (status_.containment == kPidNamespace) {
+  if (app_.supervisor.containment == kPidNamespace) {
     kill_namespace();
-  } else if (status_.containment == kCgroup) {
+  } else if (app_.supervisor.containment == kCgroup) {
     kill_cgroup();
   } else {
     kill_adopted_orphans();
@@ -213,7 +217,7 @@ void Supervisor::kill_namespace() {
 void Supervisor::kill_cgroup() {
   ::close(cgroup_procs_fd_);
   cgroup_procs_fd_ = -1;
-  const std::string left = kill_and_remove_cgroup(status_.cgroup);
+  const std::string left = kill_and_remove_cgroup(app_.supervisor.cgroup);
   if (!left.empty()) log_event(left);
   // What the replicas left behind was re-parented to us (the subreaper) and is now a zombie.
   while (::waitpid(-1, nullptr, WNOHANG) > 0) {
@@ -251,7 +255,7 @@ void Supervisor::kill_adopted_orphans() {
 void Supervisor::start(Replica& replica) {
   ReplicaStatus& status = status_of(replica);
   status.exit_code.reset();
-  status.finished_at = 0;
+  status.finished_at.reset();
   status.msg.clear();
   status.started_at = now_ns();
   dirty_ = true;
@@ -262,20 +266,19 @@ void Supervisor::start(Replica& replica) {
     }
     launched = launch_replica(launch_of(replica), request_.app_dir, cgroup_procs_fd_);
   } catch (const Error& error) {
-    status.state = "FAILED";
+    status.state = state_of(ProcessFate::kFailed);
     status.msg = error.what();
     handle_failure(replica);
     return;
   }
   replica.pid = launched.pid;
   status.pid = launched.host_pid;
-  status.pgid = launched.host_pid;
   replica.stdout_fd = launched.stdout_fd;
   replica.stderr_fd = launched.stderr_fd;
   const size_t index = static_cast<size_t>(&replica - replicas_.data());
   watch(epoll_fd_, replica.stdout_fd, pipe_source(index, SORTIE_STREAM_STDOUT));
   watch(epoll_fd_, replica.stderr_fd, pipe_source(index, SORTIE_STREAM_STDERR));
-  status.state = "RUNNING";
+  status.state = state_of(ProcessFate::kRunning);
   status.msg = launched.exec_error;
   log_event("started " + name_of(replica) + " pid " + std::to_string(launched.pid) +
             (launched.exec_error.empty() ? "" : ": " + launched.exec_error));
@@ -296,12 +299,12 @@ void Supervisor::on_signal() {
           }
         }
       }
-    } else if (ending_state_.empty()) {
-      ending_state_ = "CANCELLED";
-      status_.msg = std::string("cancelled (") + (info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM") +
-                    " to the supervisor)";
-      log_event(status_.msg);
-      terminate_running(status_.msg);
+    } else if (!ending_state_) {
+      ending_state_ = AppState::kCancelled;
+      app_.status.msg = std::string("cancelled (") +
+                        (info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM") + " to the supervisor)";
+      log_event(app_.status.msg);
+      terminate_running(app_.status.msg);
     }
   }
   update_app_state();
@@ -409,20 +412,21 @@ void Supervisor::on_exit(Replica& replica, int wait_status) {
   status.finished_at = now_ns();
   dirty_ = true;
   log_event(name_of(replica) + " exited with code " + std::to_string(exit_code));
-  if (!ending_state_.empty()) {
-    status.state = exit_code == 0 ? "SUCCEEDED" : "CANCELLED";
+  if (ending_state_) {
+    status.state =
+        state_of(exit_code == 0 ? ProcessFate::kExitedZero : ProcessFate::kStoppedBySortie);
     return;
   }
   if (replica.restart_pending) {
-    status.state = "PENDING";
+    status.state = state_of(ProcessFate::kNotStarted);
     start_pending_restarts();
     return;
   }
   if (exit_code == 0) {
-    status.state = "SUCCEEDED";
+    status.state = state_of(ProcessFate::kExitedZero);
     return;
   }
-  status.state = "FAILED";
+  status.state = state_of(ProcessFate::kFailed);
   if (status.msg.empty()) {
     status.msg = WIFEXITED(wait_status)
                      ? "exited with code " + std::to_string(exit_code)
@@ -438,7 +442,7 @@ void Supervisor::handle_failure(Replica& replica) {
     case RetryPolicy::kReplica:
       if (status.restarts < role.max_retries) {
         ++status.restarts;
-        ++status_.num_restarts;
+        ++app_.status.num_restarts;
         log_event("restarting " + name_of(replica) + " (REPLICA policy)");
         start(replica);
         return;
@@ -448,16 +452,16 @@ void Supervisor::handle_failure(Replica& replica) {
     case RetryPolicy::kApplication:
       if (role_restarts_[replica.role_index] < role.max_retries) {
         ++role_restarts_[replica.role_index];
-        ++status_.num_restarts;
+        ++app_.status.num_restarts;
         restart_group(replica, role.retry_policy == RetryPolicy::kApplication);
         return;
       }
       break;
   }
-  ending_state_ = "FAILED";
-  status_.msg = "replica " + name_of(replica) + " failed: " + status.msg;
-  log_event(status_.msg);
-  terminate_running(status_.msg);
+  ending_state_ = AppState::kFailed;
+  app_.status.msg = "replica " + name_of(replica) + " failed: " + status.msg;
+  log_event(app_.status.msg);
+  terminate_running(app_.status.msg);
 }
 
 void Supervisor::restart_group(Replica& failed, bool whole_app) {
@@ -548,30 +552,30 @@ bool Supervisor::any_running() const {
 }
 
 void Supervisor::update_app_state() {
-  const std::string before = status_.state;
+  const AppState before = app_.status.state;
   if (any_running()) {
-    status_.state = "RUNNING";
-  } else if (!ending_state_.empty()) {
-    for (RoleStatus& role : status_.roles) {
+    app_.status.state = AppState::kRunning;
+  } else if (ending_state_) {
+    for (RoleStatus& role : app_.status.roles) {
       for (ReplicaStatus& replica : role.replicas) {
-        if (!is_terminal(replica.state)) replica.state = "CANCELLED";
+        if (!is_terminal(replica.state)) replica.state = state_of(ProcessFate::kStoppedBySortie);
       }
     }
-    status_.state = ending_state_;
+    app_.status.state = *ending_state_;
   } else {
     bool all_succeeded = true;
-    for (const RoleStatus& role : status_.roles) {
+    for (const RoleStatus& role : app_.status.roles) {
       for (const ReplicaStatus& replica : role.replicas) {
-        all_succeeded = all_succeeded && replica.state == "SUCCEEDED";
+        all_succeeded = all_succeeded && replica.state == AppState::kSucceeded;
       }
     }
-    if (all_succeeded) status_.state = "SUCCEEDED";
+    if (all_succeeded) app_.status.state = AppState::kSucceeded;
   }
-  if (status_.state != before) dirty_ = true;
+  if (app_.status.state != before) dirty_ = true;
 }
 
 bool Supervisor::write_state() {
-  if (!state_writer_.write(to_state_json(status_))) {
+  if (!state_writer_.write(to_state_json(app_))) {
     if (state_unwritten_ != state_writer_.error()) {
       log_event("cannot record the app's state, retrying: " + state_writer_.error());
     }

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,7 +82,7 @@ class Supervisor {
   bool any_running() const;
   size_t open_pipe_ends() const;
   void update_app_state();
-  // Records status_ in state.json; on failure logs why, leaves dirty_ set and returns false.
+  // Records app_ in state.json; on failure logs why, leaves dirty_ set and returns false.
   bool write_state();
   // Writes the final state, retrying for as long as the disk refuses.
   void write_final_state();
@@ -92,11 +93,11 @@ class Supervisor {
   std::string runtime_dir_;  // where state.json, the notify FIFO and cancel_request live
   StateWriter state_writer_;
   std::string state_unwritten_;  // why the last state.json write failed; empty once one succeeds
-  AppStatus status_;
+  LocalApp app_;
   std::vector<Replica> replicas_;
   OutputFileBudget output_budget_{0, 1};
   std::vector<int64_t> role_restarts_;
-  std::string ending_state_;  // "FAILED" or "CANCELLED" once the app is shutting down
+  std::optional<AppState> ending_state_;  // FAILED or CANCELLED once the app is shutting down
   int epoll_fd_ = -1;
   int signal_fd_ = -1;
   int timer_fd_ = -1;
