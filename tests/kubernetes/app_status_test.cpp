@@ -40,14 +40,15 @@ TEST(KubernetesAppStatusTest, RetriedReplicaUsesItsNewestPodAndCountsRestarts) {
       pod("trainer", 0, "2",
           R"({"phase":"Running","startTime":"2024-01-01T00:00:03Z","containerStatuses":[{"restartCount":0,"state":{"running":{"startedAt":"2024-01-01T00:00:04Z"}}}]})") +
       "]}");
-  const AppStatus status = status_from_jobs(jobs, pods);
-  EXPECT_EQ(status.name, "My App");
-  EXPECT_EQ(status.state, "RUNNING");
+  const KubernetesApp app = status_from_jobs(jobs, pods);
+  const AppStatus& status = app.status;
+  EXPECT_EQ(app.name, "My App");
+  EXPECT_EQ(status.state, AppState::kRunning);
   ASSERT_EQ(status.roles.size(), 1u);
   const ReplicaStatus& replica = status.roles[0].replicas[0];
-  EXPECT_EQ(replica.state, "RUNNING");
+  EXPECT_EQ(replica.state, AppState::kRunning);
   EXPECT_EQ(replica.restarts, 1);
-  EXPECT_EQ(replica.pod, "p-0-2");
+  EXPECT_EQ(app.pod_of("trainer", 0), "p-0-2");
   EXPECT_EQ(replica.started_at, 1704067204000000000);
   EXPECT_EQ(status.num_restarts, 1);
 }
@@ -59,20 +60,21 @@ TEST(KubernetesAppStatusTest, OneFailedRoleFailsTheAppWithItsReason) {
       job("trainer", 1,
           R"({"conditions":[{"type":"Failed","status":"True","reason":"DeadlineExceeded","message":"Job was active longer than specified deadline"}]})") +
       "]}");
-  const AppStatus status = status_from_jobs(jobs, parse(R"({"items":[]})"));
-  EXPECT_EQ(status.state, "FAILED");
+  const AppStatus status = status_from_jobs(jobs, parse(R"({"items":[]})")).status;
+  EXPECT_EQ(status.state, AppState::kFailed);
   EXPECT_NE(status.msg.find("role trainer: Job failed: DeadlineExceeded: Job was active longer"),
             std::string::npos)
       << status.msg;
-  EXPECT_EQ(status.roles[1].replicas[0].state, "FAILED") << "pods may be gone; the Job is not";
+  EXPECT_EQ(status.roles[1].replicas[0].state, AppState::kFailed)
+      << "pods may be gone; the Job is not";
 }
 
 TEST(KubernetesAppStatusTest, SuspendedJobWaitsForItsQueue) {
   const auto jobs =
       parse(R"({"items":[)" +
             job("r", 2, R"({"conditions":[{"type":"Suspended","status":"True"}]})") + "]}");
-  const AppStatus status = status_from_jobs(jobs, parse(R"({"items":[]})"));
-  EXPECT_EQ(status.state, "PENDING");
+  const AppStatus status = status_from_jobs(jobs, parse(R"({"items":[]})")).status;
+  EXPECT_EQ(status.state, AppState::kPending);
   EXPECT_NE(status.msg.find("Job is suspended (waiting for its queue to admit it)"),
             std::string::npos);
   EXPECT_EQ(status.roles[0].replicas.size(), 2u);
@@ -85,25 +87,26 @@ TEST(KubernetesAppStatusTest, EvictedPodShowsThePodReason) {
       pod("r", 0, "1",
           R"({"phase":"Failed","reason":"Evicted","message":"The node was low on resource: memory."})") +
       "]}");
-  const AppStatus status = status_from_jobs(jobs, pods);
-  EXPECT_EQ(status.roles[0].replicas[0].state, "FAILED");
+  const AppStatus status = status_from_jobs(jobs, pods).status;
+  EXPECT_EQ(status.roles[0].replicas[0].state, AppState::kFailed);
   EXPECT_EQ(status.roles[0].replicas[0].msg, "Evicted: The node was low on resource: memory.");
 }
 
 TEST(KubernetesAppStatusTest, VolcanoPhasesMapAsTorchXMapsThem) {
   const auto pods = parse(R"({"items":[]})");
   for (const auto& [phase, state] :
-       std::vector<std::pair<std::string, std::string>>{{"Pending", "PENDING"},
-                                                        {"Running", "RUNNING"},
-                                                        {"Restarting", "RUNNING"},
-                                                        {"Completed", "SUCCEEDED"},
-                                                        {"Failed", "FAILED"},
-                                                        {"Terminated", "FAILED"},
-                                                        {"Aborted", "CANCELLED"}}) {
+       std::vector<std::pair<std::string, AppState>>{{"Pending", AppState::kPending},
+                                                     {"Inqueue", AppState::kPending},
+                                                     {"Running", AppState::kRunning},
+                                                     {"Restarting", AppState::kRunning},
+                                                     {"Completed", AppState::kSucceeded},
+                                                     {"Failed", AppState::kFailed},
+                                                     {"Terminated", AppState::kFailed},
+                                                     {"Aborted", AppState::kCancelled}}) {
     const auto job = parse(
         R"({"spec":{"tasks":[{"name":"t-0","template":{"metadata":{"annotations":{"sortie.dev/role-name":"t"}}}}]},"status":{"state":{"phase":")" +
         phase + R"(","reason":"PodFailed"}}})");
-    EXPECT_EQ(status_from_volcano_job(job, pods).state, state) << phase;
+    EXPECT_EQ(status_from_volcano_job(job, pods).status.state, state) << phase;
     EXPECT_EQ(state_of_object(Gang::kVolcano, job), state) << phase;
   }
 }
@@ -113,15 +116,30 @@ TEST(KubernetesAppStatusTest, JobSetConditionsDecide) {
   const auto failed = parse(
       R"({"spec":{"replicatedJobs":[{"name":"w","template":{"spec":{"completions":2}}}]},
           "status":{"restarts":3,"conditions":[{"type":"Failed","status":"True","reason":"FailedJobs","message":"jobset failed due to one or more job failures"}]}})");
-  const AppStatus status = status_from_jobset(failed, pods);
-  EXPECT_EQ(status.state, "FAILED");
+  const AppStatus status = status_from_jobset(failed, pods).status;
+  EXPECT_EQ(status.state, AppState::kFailed);
   EXPECT_EQ(status.num_restarts, 3);
   EXPECT_EQ(status.roles[0].replicas.size(), 2u);
   EXPECT_NE(status.msg.find("JobSet failed: FailedJobs"), std::string::npos);
   EXPECT_EQ(
       state_of_object(Gang::kJobSet,
                       parse(R"({"status":{"conditions":[{"type":"Completed","status":"True"}]}})")),
-      "SUCCEEDED");
+      AppState::kSucceeded);
+}
+
+// One table maps pod phases; a phase Kubernetes reports for an unreachable node stays UNKNOWN.
+TEST(KubernetesAppStatusTest, PodPhasesMapThroughOneTable) {
+  EXPECT_EQ(state_of_pod_phase(""), AppState::kPending);
+  EXPECT_EQ(state_of_pod_phase("Pending"), AppState::kPending);
+  EXPECT_EQ(state_of_pod_phase("Running"), AppState::kRunning);
+  EXPECT_EQ(state_of_pod_phase("Succeeded"), AppState::kSucceeded);
+  EXPECT_EQ(state_of_pod_phase("Failed"), AppState::kFailed);
+  EXPECT_EQ(state_of_pod_phase("Unknown"), AppState::kUnknown);
+  const auto jobs = parse(R"({"items":[)" + job("r", 1, R"({"active":1})") + "]}");
+  const auto pods = parse(R"({"items":[)" + pod("r", 0, "1", R"({"phase":"Unknown"})") + "]}");
+  const ReplicaStatus replica = status_from_jobs(jobs, pods).status.roles[0].replicas[0];
+  EXPECT_EQ(replica.state, AppState::kUnknown);
+  EXPECT_EQ(replica.msg, "pod phase Unknown");
 }
 
 }  // namespace

@@ -14,10 +14,10 @@ bool being_deleted(const Json& object) {
   return !text_at(object, "metadata.deletionTimestamp").empty();
 }
 
-AppStatus cancelled(AppStatus status) {
-  status.state = "CANCELLED";
-  status.msg = "cancelled: the app's objects are being deleted";
-  return status;
+KubernetesApp cancelled(KubernetesApp app) {
+  app.status.state = AppState::kCancelled;
+  app.status.msg = "cancelled: the app's objects are being deleted";
+  return app;
 }
 
 }  // namespace
@@ -30,7 +30,7 @@ rapidjson::Document read_app_pods(ApiClient& client, const AppRef& ref) {
       "list the pods of app " + ref.name + " " + in_namespace(ref));
 }
 
-AppStatus read_app_status(ApiClient& client, const AppRef& ref) {
+KubernetesApp read_app_status(ApiClient& client, const AppRef& ref) {
   switch (ref.gang) {
     case Gang::kNone: {
       const rapidjson::Document jobs =
@@ -43,7 +43,7 @@ AppStatus read_app_status(ApiClient& client, const AppRef& ref) {
                                in_namespace(ref) + " of " + client.connection().server +
                                " (deleted, or submitted to another cluster?)");
       }
-      AppStatus status = status_from_jobs(jobs, read_app_pods(client, ref));
+      KubernetesApp status = status_from_jobs(jobs, read_app_pods(client, ref));
       bool all_deleted = true;
       for (const Json& job : items->GetArray()) all_deleted = all_deleted && being_deleted(job);
       return all_deleted ? cancelled(std::move(status)) : status;
@@ -63,7 +63,7 @@ AppStatus read_app_status(ApiClient& client, const AppRef& ref) {
                                " (deleted, or submitted to another cluster?)");
       }
       const rapidjson::Document pods = read_app_pods(client, ref);
-      AppStatus status =
+      KubernetesApp status =
           volcano ? status_from_volcano_job(*object, pods) : status_from_jobset(*object, pods);
       return being_deleted(*object) ? cancelled(std::move(status)) : status;
     }

@@ -17,7 +17,7 @@ std::string app_selector(const AppRef& ref);
 rapidjson::Document read_app_pods(ApiClient& client, const AppRef& ref);
 
 // NOT_FOUND when the app has no objects (never submitted, deleted, or another cluster).
-AppStatus read_app_status(ApiClient& client, const AppRef& ref);
+KubernetesApp read_app_status(ApiClient& client, const AppRef& ref);
 
 // Deletes the app's top-level objects; their pods follow (background propagation). Returns how
 // many objects were deleted.

@@ -1,8 +1,6 @@
 #include "app_status.hpp"
 
 #include <algorithm>
-#include <map>
-#include <sortie/app_status.hpp>
 #include <utility>
 
 #include "manifests.hpp"
@@ -68,19 +66,26 @@ bool is_routine_wait(const std::string& reason) {
   return reason.empty() || reason == "ContainerCreating" || reason == "PodInitializing";
 }
 
-ReplicaStatus replica_from_pods(int64_t id, std::vector<const Json*> pods) {
+struct PodReplica {
   ReplicaStatus replica;
+  std::string pod;  // "" when it has none
+};
+
+PodReplica replica_from_pods(int64_t id, std::vector<const Json*> pods) {
+  PodReplica found;
+  ReplicaStatus& replica = found.replica;
   replica.id = id;
+  replica.state = AppState::kPending;
   if (pods.empty()) {
     replica.msg = "no pod yet";
-    return replica;
+    return found;
   }
   std::stable_sort(pods.begin(), pods.end(), [](const Json* a, const Json* b) {
     return timestamp_at(*a, "metadata.creationTimestamp").value_or(0) <
            timestamp_at(*b, "metadata.creationTimestamp").value_or(0);
   });
   const Json& pod = *pods.back();
-  replica.pod = text_at(pod, "metadata.name");
+  found.pod = text_at(pod, "metadata.name");
   replica.hostname = text_at(pod, "spec.nodeName");
   replica.restarts = static_cast<int64_t>(pods.size()) - 1;
   replica.started_at = timestamp_at(pod, "status.startTime");
@@ -102,10 +107,8 @@ ReplicaStatus replica_from_pods(int64_t id, std::vector<const Json*> pods) {
     replica.finished_at = timestamp_at(*terminated, "finishedAt");
   }
 
-  if (phase == "Succeeded") {
-    replica.state = "SUCCEEDED";
-  } else if (phase == "Failed") {
-    replica.state = "FAILED";
+  replica.state = state_of_pod_phase(phase);
+  if (replica.state == AppState::kFailed) {
     std::string reason = text_at(pod, "status.reason");  // e.g. Evicted, DeadlineExceeded
     std::string message = text_at(pod, "status.message");
     if (reason.empty() && terminated != nullptr) {
@@ -114,16 +117,14 @@ ReplicaStatus replica_from_pods(int64_t id, std::vector<const Json*> pods) {
     }
     replica.msg = join_reason(reason, message);
     if (replica.exit_code) replica.msg += " (exit code " + std::to_string(*replica.exit_code) + ")";
-  } else if (phase == "Running") {
-    replica.state = "RUNNING";
+  } else if (replica.state == AppState::kRunning) {
     if (!is_routine_wait(waiting_reason)) {
       replica.msg = join_reason(waiting_reason, waiting_message);
       if (const auto last_exit = int_at(*container, "lastState.terminated.exitCode")) {
         replica.msg += " (last exit code " + std::to_string(*last_exit) + ")";
       }
     }
-  } else if (phase == "Pending" || phase.empty()) {
-    replica.state = "PENDING";
+  } else if (replica.state == AppState::kPending) {
     const Json* conditions = value_at(pod, "status.conditions");
     if (conditions != nullptr && conditions->IsArray()) {
       for (const Json& condition : conditions->GetArray()) {
@@ -136,14 +137,13 @@ ReplicaStatus replica_from_pods(int64_t id, std::vector<const Json*> pods) {
     if (!is_routine_wait(waiting_reason)) {
       replica.msg = join_reason(waiting_reason, waiting_message);
     }
-  } else {
-    replica.state = "UNKNOWN";
+  } else if (replica.state == AppState::kUnknown) {
     replica.msg = "pod phase " + phase;
   }
-  if (!text_at(pod, "metadata.deletionTimestamp").empty() && replica.state == "RUNNING") {
+  if (!text_at(pod, "metadata.deletionTimestamp").empty() && replica.state == AppState::kRunning) {
     replica.msg = replica.msg.empty() ? "terminating" : replica.msg + "; terminating";
   }
-  return replica;
+  return found;
 }
 
 // The pods of an app by (role name, replica id).
@@ -167,15 +167,16 @@ PodIndex index_pods(const Json& pods) {
   return index;
 }
 
-RoleStatus role_status(const std::string& role, int64_t replicas, const PodIndex& pods) {
-  RoleStatus status;
+void add_role(KubernetesApp& app, const std::string& role, int64_t replicas, const PodIndex& pods) {
+  RoleStatus& status = app.status.roles.emplace_back();
   status.role = role;
   for (int64_t id = 0; id < replicas; ++id) {
     const auto it = pods.find({role, id});
-    status.replicas.push_back(
-        replica_from_pods(id, it == pods.end() ? std::vector<const Json*>{} : it->second));
+    PodReplica found =
+        replica_from_pods(id, it == pods.end() ? std::vector<const Json*>{} : it->second);
+    if (!found.pod.empty()) app.pods[{role, id}] = found.pod;
+    status.replicas.push_back(std::move(found.replica));
   }
-  return status;
 }
 
 // What the pods say about a live app: RUNNING once one replica runs (or finished), PENDING
@@ -185,15 +186,15 @@ void summarise_live(AppStatus& app) {
   std::string problems;
   for (const RoleStatus& role : app.roles) {
     for (const ReplicaStatus& replica : role.replicas) {
-      started = started || replica.state == "RUNNING" || replica.state == "SUCCEEDED" ||
-                replica.state == "FAILED";
+      started = started || replica.state == AppState::kRunning ||
+                replica.state == AppState::kSucceeded || replica.state == AppState::kFailed;
       if (!replica.msg.empty() && replica.msg != "no pod yet") {
         problems += (problems.empty() ? "" : "; ") + role.role + "/" + std::to_string(replica.id) +
                     ": " + replica.msg;
       }
     }
   }
-  app.state = started ? "RUNNING" : "PENDING";
+  app.state = started ? AppState::kRunning : AppState::kPending;
   if (app.msg.empty()) {
     app.msg = problems;
   } else if (!problems.empty()) {
@@ -208,11 +209,13 @@ void count_restarts(AppStatus& app) {
 }
 
 // Replicas without a pod take the state of a finished app (pods may have been garbage collected).
-void settle_podless_replicas(AppStatus& app) {
-  for (RoleStatus& role : app.roles) {
+void settle_podless_replicas(KubernetesApp& app) {
+  const AppState state = app.status.state;
+  if (state != AppState::kSucceeded && state != AppState::kFailed) return;
+  for (RoleStatus& role : app.status.roles) {
     for (ReplicaStatus& replica : role.replicas) {
-      if (replica.pod.empty() && (app.state == "SUCCEEDED" || app.state == "FAILED")) {
-        replica.state = app.state;
+      if (app.pods.count({role.role, replica.id}) == 0) {
+        replica.state = state;
         replica.msg.clear();
       }
     }
@@ -223,7 +226,7 @@ void settle_podless_replicas(AppStatus& app) {
 std::string first_failure(const AppStatus& app) {
   for (const RoleStatus& role : app.roles) {
     for (const ReplicaStatus& replica : role.replicas) {
-      if (replica.state == "FAILED" && !replica.msg.empty()) {
+      if (replica.state == AppState::kFailed && !replica.msg.empty()) {
         return role.role + "/" + std::to_string(replica.id) + ": " + replica.msg;
       }
     }
@@ -237,18 +240,53 @@ void append(std::string& text, const std::string& more) {
 
 }  // namespace
 
-AppStatus status_from_jobs(const Json& jobs, const Json& pods) {
-  AppStatus app;
+AppState state_of_pod_phase(std::string_view phase) {
+  static constexpr std::pair<std::string_view, AppState> kPhases[] = {
+      {"", AppState::kPending},        {"Pending", AppState::kPending},
+      {"Running", AppState::kRunning}, {"Succeeded", AppState::kSucceeded},
+      {"Failed", AppState::kFailed},
+  };
+  for (const auto& [known, state] : kPhases) {
+    if (known == phase) return state;
+  }
+  return AppState::kUnknown;
+}
+
+AppState state_of_volcano_phase(std::string_view phase) {
+  static constexpr std::pair<std::string_view, AppState> kPhases[] = {
+      {"Pending", AppState::kPending},    {"Inqueue", AppState::kPending},
+      {"Running", AppState::kRunning},    {"Aborting", AppState::kRunning},
+      {"Restarting", AppState::kRunning}, {"Terminating", AppState::kRunning},
+      {"Completing", AppState::kRunning}, {"Completed", AppState::kSucceeded},
+      {"Failed", AppState::kFailed},      {"Terminated", AppState::kFailed},
+      {"Aborted", AppState::kCancelled},
+  };
+  for (const auto& [known, state] : kPhases) {
+    if (known == phase) return state;
+  }
+  return AppState::kPending;
+}
+
+std::string KubernetesApp::pod_of(const std::string& role, int64_t replica) const {
+  const auto it = pods.find({role, replica});
+  return it == pods.end() ? std::string() : it->second;
+}
+
+KubernetesApp status_from_jobs(const Json& jobs, const Json& pods) {
+  KubernetesApp found;
+  AppStatus& app = found.status;
   const PodIndex index = index_pods(pods);
   const Json* items = items_of(jobs);
   bool all_complete = items != nullptr && !items->Empty();
   std::string failures, suspended;
   if (items != nullptr) {
     for (const Json& job : items->GetArray()) {
-      if (app.name.empty()) app.name = map_entry(job, "metadata.annotations", kAppNameAnnotation);
+      if (found.name.empty()) {
+        found.name = map_entry(job, "metadata.annotations", kAppNameAnnotation);
+      }
       std::string role = map_entry(job, "metadata.annotations", kRoleNameAnnotation);
       if (role.empty()) role = text_at(job, "metadata.name");
-      app.roles.push_back(role_status(role, int_at(job, "spec.completions").value_or(1), index));
+      add_role(found, role, int_at(job, "spec.completions").value_or(1), index);
       const Condition failed = true_condition(job, "Failed");
       if (failed.present) {
         append(failures,
@@ -263,22 +301,23 @@ AppStatus status_from_jobs(const Json& jobs, const Json& pods) {
   }
   count_restarts(app);
   if (!failures.empty()) {
-    app.state = "FAILED";
+    app.state = AppState::kFailed;
     app.msg = failures;
     append(app.msg, first_failure(app));
   } else if (all_complete) {
-    app.state = "SUCCEEDED";
+    app.state = AppState::kSucceeded;
   } else {
     app.msg = suspended;
     summarise_live(app);
   }
-  settle_podless_replicas(app);
-  return app;
+  settle_podless_replicas(found);
+  return found;
 }
 
-AppStatus status_from_volcano_job(const Json& job, const Json& pods) {
-  AppStatus app;
-  app.name = map_entry(job, "metadata.annotations", kAppNameAnnotation);
+KubernetesApp status_from_volcano_job(const Json& job, const Json& pods) {
+  KubernetesApp found;
+  AppStatus& app = found.status;
+  found.name = map_entry(job, "metadata.annotations", kAppNameAnnotation);
   const PodIndex index = index_pods(pods);
   // Tasks are one per replica; roles are recovered from the tasks' pod templates.
   std::vector<std::pair<std::string, int64_t>> roles;
@@ -295,109 +334,89 @@ AppStatus status_from_volcano_job(const Json& job, const Json& pods) {
       }
     }
   }
-  for (const auto& [role, replicas] : roles)
-    app.roles.push_back(role_status(role, replicas, index));
+  for (const auto& [role, replicas] : roles) add_role(found, role, replicas, index);
   count_restarts(app);
   app.num_restarts = std::max(app.num_restarts, int_at(job, "status.retryCount").value_or(0));
   const std::string phase = text_at(job, "status.state.phase");
   const std::string reason =
       join_reason(text_at(job, "status.state.reason"), text_at(job, "status.state.message"));
   app.state = state_of_object(Gang::kVolcano, job);
-  if (app.state == "FAILED" || app.state == "CANCELLED") {
+  if (app.state == AppState::kFailed || app.state == AppState::kCancelled) {
     app.msg = "Volcano job " + phase;
     if (!reason.empty()) app.msg += ": " + reason;
     append(app.msg, first_failure(app));
-  } else if (app.state != "SUCCEEDED") {
-    const std::string state = app.state;  // Volcano's view: PENDING until the gang is admitted
+  } else if (app.state != AppState::kSucceeded) {
+    const AppState state = app.state;  // Volcano's view: PENDING until the gang is admitted
     summarise_live(app);
     app.state = state;
-    if (state == "RUNNING" && phase != "Running") append(app.msg, "Volcano job " + phase);
+    if (state == AppState::kRunning && phase != "Running") {
+      append(app.msg, "Volcano job " + phase);
+    }
   }
-  settle_podless_replicas(app);
-  return app;
+  settle_podless_replicas(found);
+  return found;
 }
 
-AppStatus status_from_jobset(const Json& jobset, const Json& pods) {
-  AppStatus app;
-  app.name = map_entry(jobset, "metadata.annotations", kAppNameAnnotation);
+KubernetesApp status_from_jobset(const Json& jobset, const Json& pods) {
+  KubernetesApp found;
+  AppStatus& app = found.status;
+  found.name = map_entry(jobset, "metadata.annotations", kAppNameAnnotation);
   const PodIndex index = index_pods(pods);
   if (const Json* jobs = value_at(jobset, "spec.replicatedJobs"); jobs && jobs->IsArray()) {
     for (const Json& rjob : jobs->GetArray()) {
       std::string role =
           map_entry(rjob, "template.spec.template.metadata.annotations", kRoleNameAnnotation);
       if (role.empty()) role = text_at(rjob, "name");
-      app.roles.push_back(
-          role_status(role, int_at(rjob, "template.spec.completions").value_or(1), index));
+      add_role(found, role, int_at(rjob, "template.spec.completions").value_or(1), index);
     }
   }
   count_restarts(app);
   app.num_restarts = std::max(app.num_restarts, int_at(jobset, "status.restarts").value_or(0));
   app.state = state_of_object(Gang::kJobSet, jobset);
-  if (app.state == "FAILED") {
+  if (app.state == AppState::kFailed) {
     const Condition failed = true_condition(jobset, "Failed");
     app.msg = "JobSet failed: " + join_reason(failed.reason, failed.message);
     append(app.msg, first_failure(app));
-  } else if (app.state != "SUCCEEDED") {
+  } else if (app.state != AppState::kSucceeded) {
     if (true_condition(jobset, "Suspended").present) {
       app.msg = "JobSet is suspended (waiting for its queue to admit it)";
     }
     summarise_live(app);
   }
-  settle_podless_replicas(app);
-  return app;
+  settle_podless_replicas(found);
+  return found;
 }
 
-std::string state_of_object(Gang gang, const Json& object) {
+AppState state_of_object(Gang gang, const Json& object) {
   switch (gang) {
     case Gang::kNone:
-      if (true_condition(object, "Failed").present) return "FAILED";
-      if (true_condition(object, "Complete").present) return "SUCCEEDED";
-      return int_at(object, "status.active").value_or(0) > 0 ? "RUNNING" : "PENDING";
-    case Gang::kVolcano: {
-      // batch.volcano.sh JobPhase, mapped as TorchX maps it.
-      const std::string phase = text_at(object, "status.state.phase");
-      if (phase == "Completed") return "SUCCEEDED";
-      if (phase == "Failed" || phase == "Terminated") return "FAILED";
-      if (phase == "Aborted") return "CANCELLED";
-      if (phase == "Running" || phase == "Aborting" || phase == "Restarting" ||
-          phase == "Terminating" || phase == "Completing") {
-        return "RUNNING";
-      }
-      return "PENDING";
-    }
+      if (true_condition(object, "Failed").present) return AppState::kFailed;
+      if (true_condition(object, "Complete").present) return AppState::kSucceeded;
+      return int_at(object, "status.active").value_or(0) > 0 ? AppState::kRunning
+                                                             : AppState::kPending;
+    case Gang::kVolcano:
+      return state_of_volcano_phase(text_at(object, "status.state.phase"));
     case Gang::kJobSet:
-      if (true_condition(object, "Failed").present) return "FAILED";
-      if (true_condition(object, "Completed").present) return "SUCCEEDED";
+      if (true_condition(object, "Failed").present) return AppState::kFailed;
+      if (true_condition(object, "Completed").present) return AppState::kSucceeded;
       {
         const Json* statuses = value_at(object, "status.replicatedJobsStatus");
         if (statuses != nullptr && statuses->IsArray()) {
           for (const Json& status : statuses->GetArray()) {
-            if (int_at(status, "active").value_or(0) > 0) return "RUNNING";
+            if (int_at(status, "active").value_or(0) > 0) return AppState::kRunning;
           }
         }
       }
-      return "PENDING";
+      return AppState::kPending;
   }
-  return "UNKNOWN";
+  return AppState::kUnknown;
 }
 
-std::string to_status_payload(const std::string& app_id, const AppStatus& status) {
-  sortie::AppStatus payload;
+std::string to_status_payload(const std::string& app_id, const KubernetesApp& app) {
+  AppStatus payload = app.status;
   payload.app_id = app_id;
-  payload.state = app_state_or_unknown(status.state);
-  payload.num_restarts = status.num_restarts;
-  payload.msg = status.msg;
-  payload.structured_error_msg = status.state == "FAILED" ? status.msg : "";
-  for (const RoleStatus& role : status.roles) {
-    sortie::RoleStatus& written = payload.roles.emplace_back();
-    written.role = role.role;
-    for (const ReplicaStatus& replica : role.replicas) {
-      written.replicas.push_back({replica.id, app_state_or_unknown(replica.state), std::nullopt,
-                                  replica.exit_code, replica.hostname, replica.restarts,
-                                  replica.started_at, replica.finished_at, replica.msg});
-    }
-  }
-  payload.metadata = {{"name", json_string(status.name)}};
+  payload.structured_error_msg = payload.state == AppState::kFailed ? payload.msg : "";
+  payload.metadata = {{"name", json_string(app.name)}};
   return write_status(payload);
 }
 

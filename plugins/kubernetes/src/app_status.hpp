@@ -6,53 +6,49 @@
 #define SORTIE_KUBERNETES_APP_STATUS_HPP
 
 #include <cstdint>
-#include <optional>
+#include <map>
+#include <sortie/app_status.hpp>
 #include <string>
-#include <vector>
+#include <string_view>
+#include <utility>
 
 #include "app_ref.hpp"
 #include "json.hpp"
 
 namespace sortie::kubernetes {
 
-struct ReplicaStatus {
-  int64_t id = 0;
-  std::string state = "PENDING";
-  std::string msg;
-  std::optional<int64_t> exit_code;
-  std::string hostname;  // the node the pod runs on
-  std::string pod;
-  int64_t restarts = 0;
-  std::optional<int64_t> started_at;
-  std::optional<int64_t> finished_at;
-};
+// A pod's status.phase as a replica's AppState; "" (not reported yet) is PENDING, a phase this
+// version does not know (Unknown: the node is unreachable) UNKNOWN.
+AppState state_of_pod_phase(std::string_view phase);
 
-struct RoleStatus {
-  std::string role;
-  std::vector<ReplicaStatus> replicas;
-};
+// A Volcano Job's status.state.phase as the app's AppState, as TorchX maps it; a phase this
+// version does not know is PENDING, as Volcano's own Pending and Inqueue are.
+AppState state_of_volcano_phase(std::string_view phase);
 
-struct AppStatus {
+// An app as the API server says: its status and what only Kubernetes has.
+struct KubernetesApp {
+  AppStatus status;
   std::string name;  // the app's name as the user wrote it
-  std::string state = "UNKNOWN";
-  std::string msg;
-  int64_t num_restarts = 0;
-  std::vector<RoleStatus> roles;
+  // The newest pod of each replica with one, by (role, replica id).
+  std::map<std::pair<std::string, int64_t>, std::string> pods;
+
+  // The newest pod of the replica, "" when it has none.
+  std::string pod_of(const std::string& role, int64_t replica) const;
 };
 
 // jobs: a batch/v1 JobList of the app's Jobs (one per role); pods: a PodList of its pods.
-AppStatus status_from_jobs(const Json& jobs, const Json& pods);
+KubernetesApp status_from_jobs(const Json& jobs, const Json& pods);
 // A batch.volcano.sh/v1alpha1 Job and its pods.
-AppStatus status_from_volcano_job(const Json& job, const Json& pods);
+KubernetesApp status_from_volcano_job(const Json& job, const Json& pods);
 // A jobset.x-k8s.io/v1alpha2 JobSet and its pods.
-AppStatus status_from_jobset(const Json& jobset, const Json& pods);
+KubernetesApp status_from_jobset(const Json& jobset, const Json& pods);
 
 // The app state only, from a top-level object alone (for list): Job conditions, the Volcano
 // phase or JobSet conditions.
-std::string state_of_object(Gang gang, const Json& object);
+AppState state_of_object(Gang gang, const Json& object);
 
 // "sortie.status/1".
-std::string to_status_payload(const std::string& app_id, const AppStatus& status);
+std::string to_status_payload(const std::string& app_id, const KubernetesApp& app);
 
 }  // namespace sortie::kubernetes
 

@@ -192,10 +192,10 @@ std::string KubernetesScheduler::describe(std::string_view app_id_view) {
     return to_status_payload(app_id, read_app_status(client_for(connection_of(app_id)), ref));
   } catch (const Error& e) {
     if (e.code() != Code::kNotFound || !record || !record->cancelled) throw;
-    AppStatus status;
-    status.state = "CANCELLED";
-    status.msg = "cancelled; its Kubernetes objects were deleted";
-    return to_status_payload(app_id, status);
+    KubernetesApp app;
+    app.status.state = AppState::kCancelled;
+    app.status.msg = "cancelled; its Kubernetes objects were deleted";
+    return to_status_payload(app_id, app);
   }
 }
 
@@ -231,7 +231,7 @@ std::string KubernetesScheduler::list(std::string_view filter_text) {
 
   struct Listed {
     std::string name;
-    std::set<std::string> states;
+    std::set<AppState> states;
   };
   std::map<std::string, Listed> apps;
   for (const auto& [key, target] : targets) {
@@ -267,12 +267,12 @@ std::string KubernetesScheduler::list(std::string_view filter_text) {
   std::vector<ListedApp> list;
   for (const auto& [app_id, listed] : apps) {
     // An app of several Jobs: failed if one failed, done when all are, running if one runs.
-    std::string state = "PENDING";
-    for (const char* candidate : {"RUNNING", "SUCCEEDED", "FAILED"}) {
+    AppState state = AppState::kPending;
+    for (AppState candidate : {AppState::kRunning, AppState::kSucceeded, AppState::kFailed}) {
       if (listed.states.count(candidate) != 0) state = candidate;
     }
-    if (state == "SUCCEEDED" && listed.states.size() > 1) state = "RUNNING";
-    list.push_back({app_id, listed.name, app_state_or_unknown(state)});
+    if (state == AppState::kSucceeded && listed.states.size() > 1) state = AppState::kRunning;
+    list.push_back({app_id, listed.name, state});
   }
   return write_app_list(list);
 }
@@ -284,7 +284,7 @@ void KubernetesScheduler::cancel(std::string_view app_id_view) {
   ApiClient& client = client_for(connection_of(app_id));
   try {
     // A finished app keeps its objects: they hold its status and logs.
-    if (is_terminal(read_app_status(client, ref).state)) return;
+    if (is_terminal(read_app_status(client, ref).status.state)) return;
   } catch (const Error& e) {
     if (e.code() == Code::kNotFound && record && record->cancelled) return;
     throw;

@@ -72,19 +72,20 @@ class ReplicaReader {
       const LogRequest& options = shared_->options;
       for (bool seen = false;; seen = true) {
         if (shared_->stopped()) break;
-        AppStatus status;
+        KubernetesApp app;
         try {
-          status = read_app_status(client, ref);
+          app = read_app_status(client, ref);
         } catch (const Error& e) {
           // Deleted while being followed (cancelled): everything there was has been read.
           if (seen && e.code() == Code::kNotFound) break;
           throw;
         }
-        const ReplicaStatus* replica = find_replica(status);
-        if (replica != nullptr && !replica->pod.empty() && replica->state != "PENDING") {
-          read_pod(client, ref, replica->pod);
+        const ReplicaStatus* replica = find_replica(app.status);
+        const std::string pod = app.pod_of(target_.role, target_.replica);
+        if (replica != nullptr && !pod.empty() && replica->state != AppState::kPending) {
+          read_pod(client, ref, pod);
         }
-        if (!options.follow || is_terminal(status.state) || past_until_) break;
+        if (!options.follow || is_terminal(app.status.state) || past_until_) break;
         if (!shared_->pause()) break;
       }
     } catch (const Error& e) {
@@ -221,7 +222,7 @@ PodLogStream::PodLogStream(const ClusterConnection& connection, const AppRef& re
   const std::optional<int64_t>& replica = shared_->options.replica;
 
   ApiClient client(connection);
-  const AppStatus status = read_app_status(client, ref);
+  const AppStatus status = read_app_status(client, ref).status;
   std::vector<Target> targets;
   std::string roles;
   bool role_found = role.empty();
