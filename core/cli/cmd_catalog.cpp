@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <sortie/core/component.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
@@ -68,15 +69,21 @@ void write_resource(session::JsonText& out, const registry::Entry& entry,
   out.key("resource").raw_or_null(resource).end_object();
 }
 
-std::string describe_resource(const core::Resource& res) {
+std::string describe_resource(const Resource& res) {
   std::string text = "cpu " + (res.cpu >= 0 ? std::to_string(res.cpu) : std::string("-"));
   text.erase(text.find_last_not_of('0') + 1);
   if (text.back() == '.') text.pop_back();
   text += ", gpu " + (res.gpu >= 0 ? std::to_string(res.gpu) : std::string("-"));
   text += ", memMB " + (res.mem_mb >= 0 ? std::to_string(res.mem_mb) : std::string("-"));
-  for (const auto& [key, value] : res.capabilities) text += ", " + key + "=" + value;
-  for (const auto& [key, count] : res.devices)
+  // By name, whatever order the entry's file gives them.
+  for (const auto& [key, value] :
+       std::map<std::string, std::string>(res.capabilities.begin(), res.capabilities.end())) {
+    text += ", " + key + "=" + value;
+  }
+  for (const auto& [key, count] :
+       std::map<std::string, int64_t>(res.devices.begin(), res.devices.end())) {
     text += ", device " + key + " x" + std::to_string(count);
+  }
   return text;
 }
 
@@ -144,11 +151,11 @@ int cmd_resources(session::Session& ctx, const Args& args) {
       throw core::Error::not_found(message);
     }
     if (!line.json) {
-      std::printf("%s\n", core::to_json(*resource).c_str());
+      std::printf("%s\n", ::sortie::write_resource(*resource).c_str());
       return kExitOk;
     }
     write_resource(out, *ctx.registry().find(registry::Group::kNamedResources, line.name),
-                   core::to_json(*resource));
+                   ::sortie::write_resource(*resource));
     print_document(out.end_array().end_object());
     return kExitOk;
   }
@@ -157,8 +164,8 @@ int cmd_resources(session::Session& ctx, const Args& args) {
       // Listing loads no library: code-backed resources are resolved only when named.
       write_resource(out, *entry,
                      entry->plugin ? ""
-                                   : core::to_json(core::resource_from_json(entry->data_json,
-                                                                            entry->manifest_path)));
+                                   : ::sortie::write_resource(core::resource_from_json(
+                                         entry->data_json, entry->manifest_path)));
       continue;
     }
     std::string detail;

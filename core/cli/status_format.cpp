@@ -37,7 +37,7 @@ std::string format_status(const std::string& handle, const core::AppStatus& stat
   return out;
 }
 
-std::string format_app(const core::AppDef& app) {
+std::string format_app(const AppDef& app) {
   std::string out = fmt::format("App: {}\n", printable(app.name));
   for (const auto& role : app.roles) {
     out += fmt::format("  Role {}: {} replica(s)\n    entrypoint: {}\n", printable(role.name),
@@ -49,7 +49,7 @@ std::string format_app(const core::AppDef& app) {
     for (const auto& [key, value] : role.env) {
       out += fmt::format("    env {}={}\n", printable(key), printable(value));
     }
-    const core::Resource& res = role.resource;
+    const Resource& res = role.resource;
     if (res.cpu >= 0 || res.gpu >= 0 || res.mem_mb >= 0) {
       out += fmt::format("    resource: cpu {} gpu {} memMB {}\n", res.cpu, res.gpu, res.mem_mb);
     }

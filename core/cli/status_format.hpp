@@ -15,7 +15,7 @@ namespace sortie::cli {
 std::string format_status(const std::string& handle, const core::AppStatus& status,
                           const std::set<std::string>& roles);
 // The app's roles with entrypoint, args, replicas, resources, then its status.
-std::string format_app(const core::AppDef& app);
+std::string format_app(const AppDef& app);
 
 }  // namespace sortie::cli
 

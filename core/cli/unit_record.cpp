@@ -33,8 +33,8 @@ const xm::WorkUnit& unit_of(const std::vector<xm::WorkUnit>& units, int unit_id,
 // One job of the unit with its app as the store recorded it.
 struct RecordedJob {
   const xm::JobHandle* job;
-  std::optional<core::AppDef> app;  // none for an app submitted outside this store
-  std::string app_json;             // secrets masked
+  std::optional<AppDef> app;  // none for an app submitted outside this store
+  std::string app_json;       // secrets masked
   std::vector<std::string> secrets;
 };
 

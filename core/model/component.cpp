@@ -827,7 +827,7 @@ AppDef instantiate(const Component& component, const std::vector<std::string>& w
                                did_you_mean(name, resource_names));
       }
       rapidjson::Document resolved(&values.GetAllocator());
-      resolved.Parse(to_json(*resource).c_str());
+      resolved.Parse(write_resource(*resource).c_str());
       role["resource"] = Value(resolved, values.GetAllocator());
     }
   }

@@ -2,7 +2,6 @@
 #include <sortie/appdef.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model.hpp>
-#include <sortie/core/model_json.hpp>
 
 namespace sortie::core {
 namespace {
@@ -29,9 +28,8 @@ std::optional<RetryPolicy> retry_policy_from_string(std::string_view name) noexc
 const char* to_string(MountType type) noexcept { return mount_type_name(type).data(); }
 
 void validate(const AppDef& app) {
-  // The SDK's reader is the one check of an AppDef; an app built in code goes through it too.
   try {
-    ::sortie::read_appdef(to_json(app));
+    check_appdef(app);
   } catch (const Error& e) {
     throw Error(e.status(), "app '" + app.name + "': " + e.what());
   }

@@ -13,7 +13,6 @@
 #include <sortie/core/spec_file.hpp>
 #include <string_view>
 
-#include "appdef_from_sdk.hpp"
 #include "model_files.hpp"
 #include "model_suggest.hpp"
 #include "yaml_fields.hpp"
@@ -165,7 +164,7 @@ class SpecToJson {
   void resource(const YAML::Node& node, const std::string& path) {
     if (node.IsScalar()) {
       note(path, node);
-      const std::string json = to_json(named_resource(node, path));
+      const std::string json = write_resource(named_resource(node, path));
       writer_.RawValue(json.data(), json.size(), rapidjson::kObjectType);
       return;
     }
@@ -323,7 +322,7 @@ AppDef parse_app_spec(const std::string& text, const std::string& origin,
   SpecToJson spec(origin, lookup, resource_names);
   const std::string json = spec.app(root);
   try {
-    return appdef_from_sdk(::sortie::read_appdef(json, ::sortie::ScalarForm::kText));
+    return read_appdef(json, ScalarForm::kText);
   } catch (const Error& e) {
     throw Error(e.status(),
                 field_location(origin, spec.mark_of_message(e.what()), "") + ": " + e.what());

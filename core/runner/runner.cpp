@@ -18,11 +18,11 @@ namespace sortie::runner {
 
 namespace {
 
-core::AppDef app_from_command(const AppSpec& spec) {
-  core::AppDef app;
+AppDef app_from_command(const AppSpec& spec) {
+  AppDef app;
   const std::string program = std::filesystem::path(spec.command.front()).filename().string();
   app.name = spec.name.empty() ? program : spec.name;
-  core::Role role;
+  Role role;
   role.name = program.empty() ? "main" : program;
   role.image = spec.image;
   role.entrypoint = spec.command.front();
@@ -51,7 +51,7 @@ core::Component component_of(session::Session& session, const AppSpec& spec) {
                                entry->manifest_path);
 }
 
-core::AppDef app_from_component(session::Session& session, const AppSpec& spec) {
+AppDef app_from_component(session::Session& session, const AppSpec& spec) {
   const core::Component component = component_of(session, spec);
   return core::instantiate(component, spec.component_args,
                            session.config().section("component:" + component.name),
@@ -146,7 +146,7 @@ DryRunInfo Runner::dryrun_info(const AppSpec& app, const RunOptions& options) {
   const session::DryRunResult& dry = planned->dry;
   DryRunInfo info{planned->plan.scheduler,
                   planned->scheduler->context(),
-                  core::to_json(planned->plan.app),
+                  write_appdef(planned->plan.app),
                   dry.cfg_json,
                   dry.text.empty() ? dry.request_pretty : dry.text,
                   dry.dryrun_json,
@@ -172,7 +172,7 @@ std::string Runner::schedule(const DryRunInfo& info) {
 }
 
 std::string Runner::app_json(const AppSpec& app) {
-  return core::to_json(plan_for(impl_->session(), app, {}).app);
+  return write_appdef(plan_for(impl_->session(), app, {}).app);
 }
 
 std::optional<std::string> Runner::component_help(const AppSpec& app) {
@@ -198,7 +198,7 @@ std::vector<std::string> Runner::registered_names(const std::string& group_name)
 std::optional<std::string> Runner::named_resource_json(const std::string& name) {
   auto resource = impl_->session().named_resource(name);
   if (!resource) return std::nullopt;
-  return core::to_json(*resource);
+  return write_resource(*resource);
 }
 
 std::optional<AppStatus> Runner::status(const std::string& handle) {

@@ -36,7 +36,7 @@ void forget_or_keep(core::AppStore& store, const std::string& handle) {
 Launcher::Launcher(Session& ctx, core::SchedulerClient& scheduler)
     : ctx_(ctx), scheduler_(scheduler) {}
 
-std::string Launcher::fetch_images(const core::AppDef& app, const std::string& provider) {
+std::string Launcher::fetch_images(const AppDef& app, const std::string& provider) {
   const registry::Entry* entry = ctx_.registry().find(registry::Group::kImageProviders, provider);
   if (entry == nullptr) {
     throw core::Error::not_found("run option image_provider=" + provider +
@@ -46,7 +46,7 @@ std::string Launcher::fetch_images(const core::AppDef& app, const std::string& p
   auto client = ctx_.plugin_host().image_provider(*entry, ctx_.image_provider_config(provider));
   JsonText images;
   images.begin_object();
-  for (const auto& role : app.roles) images.key(role.name).raw(client->fetch(core::to_json(role)));
+  for (const auto& role : app.roles) images.key(role.name).raw(client->fetch(write_role(role)));
   images.end_object();
   return images.str();
 }
@@ -72,7 +72,7 @@ DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string
       .key("schema")
       .string("sortie.dryrun_input/1")
       .key("app")
-      .raw(core::to_json(plan.app))
+      .raw(write_appdef(plan.app))
       .key("cfg")
       .raw(result.cfg_json)
       .key("app_id")
@@ -205,7 +205,7 @@ core::AppRecord Launcher::record_unsubmitted(const LaunchPlan& plan, const DryRu
   record.name = plan.app.name;
   record.state = core::AppState::kUnsubmitted;
   record.msg = submitting_message();
-  record.appdef_json = core::to_json(plan.app);
+  record.appdef_json = write_appdef(plan.app);
   record.request_json = dry.dryrun_json;
   record.cfg_json = dry.cfg_json;
   record.submitted_at = now_ns();

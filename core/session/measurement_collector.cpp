@@ -29,19 +29,17 @@ struct LinePattern {
 std::map<std::string, LinePattern> line_patterns(const std::string& appdef_json,
                                                  const std::string& handle) {
   std::map<std::string, LinePattern> patterns;
-  const core::AppDef app = core::appdef_from_json(appdef_json, "the record of app " + handle);
-  for (const core::Role& role : app.roles) {
-    const auto pattern = role.env.find(kMetricsPatternVariable);
-    if (pattern == role.env.end() || pattern->second.empty()) continue;
-    const std::string text =
-        pattern->second == "default" ? kDefaultMetricsPattern : pattern->second;
-    const auto step_key = role.env.find(kMetricsStepKeyVariable);
+  const AppDef app = core::appdef_from_json(appdef_json, "the record of app " + handle);
+  for (const Role& role : app.roles) {
+    const std::string* pattern = find_value(role.env, kMetricsPatternVariable);
+    if (pattern == nullptr || pattern->empty()) continue;
+    const std::string text = *pattern == "default" ? kDefaultMetricsPattern : *pattern;
+    const std::string* step_key = find_value(role.env, kMetricsStepKeyVariable);
     patterns.emplace(
         role.name,
         LinePattern{std::make_unique<LineRegex>(
                         text, "role '" + role.name + "': " + kMetricsPatternVariable),
-                    step_key == role.env.end() || step_key->second.empty() ? std::string("step")
-                                                                           : step_key->second});
+                    step_key == nullptr || step_key->empty() ? std::string("step") : *step_key});
   }
   return patterns;
 }

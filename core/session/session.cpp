@@ -229,7 +229,7 @@ std::string Session::scheduler_config(const std::string& name, const std::string
   return config.str();
 }
 
-std::optional<core::Resource> Session::named_resource(const std::string& name) {
+std::optional<Resource> Session::named_resource(const std::string& name) {
   const registry::Entry* entry = registry().find(registry::Group::kNamedResources, name);
   if (entry == nullptr) return std::nullopt;
   if (!entry->plugin) return core::resource_from_json(entry->data_json, entry->manifest_path);

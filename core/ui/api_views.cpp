@@ -73,13 +73,12 @@ void work_unit_json(JsonText& out, const core::AppStore& store, const std::strin
                     const std::string& app_json) {
   out.key("experiment");
   if (!app_json.empty()) {
-    for (const core::Role& role : core::appdef_from_json(app_json, "the store").roles) {
-      const auto experiment = role.env.find("SORTIE_EXPERIMENT_ID");
-      const auto unit = role.env.find("SORTIE_WORK_UNIT_ID");
-      if (experiment == role.env.end() || unit == role.env.end()) continue;
-      for (const core::WorkUnitRecord& record :
-           store.work_units(std::atoll(experiment->second.c_str()))) {
-        if (std::to_string(record.work_unit_id) != unit->second) continue;
+    for (const Role& role : core::appdef_from_json(app_json, "the store").roles) {
+      const std::string* experiment = find_value(role.env, "SORTIE_EXPERIMENT_ID");
+      const std::string* unit = find_value(role.env, "SORTIE_WORK_UNIT_ID");
+      if (experiment == nullptr || unit == nullptr) continue;
+      for (const core::WorkUnitRecord& record : store.work_units(std::atoll(experiment->c_str()))) {
+        if (std::to_string(record.work_unit_id) != *unit) continue;
         for (const auto* jobs : {&record.jobs, &record.earlier_jobs}) {
           for (const core::ExperimentJobRecord& job : *jobs) {
             if (job.handle != handle) continue;

@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> words;
   std::istringstream lines(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
   for (std::string word; std::getline(lines, word);) words.push_back(word);
-  const auto lookup = [](const std::string&) -> std::optional<sortie::core::Resource> {
+  const auto lookup = [](const std::string&) -> std::optional<sortie::Resource> {
     return std::nullopt;
   };
   sortie::fuzz::parse_refusing_with_errors_only(

@@ -5,7 +5,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
-  const auto lookup = [](const std::string&) -> std::optional<sortie::core::Resource> {
+  const auto lookup = [](const std::string&) -> std::optional<sortie::Resource> {
     return std::nullopt;
   };
   sortie::fuzz::parse_refusing_with_errors_only(

@@ -68,7 +68,7 @@ TEST(AppdefWordingTest, AJsonSpecFileReadsAsTheJsonPayloadDoes) {
             "spec.json:3:19: roles[0].num_replicas: must be at least 1, got 0");
 }
 
-TEST(AppdefWordingTest, AnAppBuiltInCodeIsCheckedByTheSameReader) {
+TEST(AppdefWordingTest, AnAppBuiltInCodeIsCheckedByTheSameChecks) {
   AppDef app;
   app.name = "a";
   app.roles.push_back(Role{});
@@ -78,7 +78,7 @@ TEST(AppdefWordingTest, AnAppBuiltInCodeIsCheckedByTheSameReader) {
   EXPECT_EQ(error_of([&] { validate(app); }),
             "app 'a': roles[0].num_replicas: must be at least 1, got 0");
   app.roles[0].num_replicas = 1;
-  app.roles[0].port_map["http"] = 0;
+  app.roles[0].port_map = {{"http", 0}};
   EXPECT_EQ(error_of([&] { validate(app); }),
             "app 'a': roles[0].port_map.http: must be a port number from 1 to 65535, got 0");
 }

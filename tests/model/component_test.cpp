@@ -15,7 +15,9 @@
 namespace sortie::core {
 namespace {
 
+using testing::by_name;
 using testing::error_of;
+using testing::metadata_object;
 using testing::test_resources;
 
 const std::string kManifest =
@@ -102,12 +104,14 @@ TEST_F(ComponentTest, ShJoinsItsWordsForShC) {
   EXPECT_EQ(app.roles[0].name, "sh");
   EXPECT_EQ(app.roles[0].entrypoint, "sh");
   EXPECT_EQ(app.roles[0].args, (std::vector<std::string>{"-c", "echo hi -n"}));
-  EXPECT_EQ(app.roles[0].resource, Resource{});  // no --h: the member is dropped
+  EXPECT_EQ(write_resource(app.roles[0].resource),
+            write_resource(Resource{}));  // no --h: the member is dropped
   EXPECT_EQ(run("utils.sh", {"--", "ls", "-l"}).roles[0].args,
             (std::vector<std::string>{"-c", "ls -l"}));
   const AppDef full = run("utils.sh", {"--env", "A=1,B=x=y", "--h", "gpu.small", "--max_retries",
                                        "2", "--num_replicas", "2", "echo", "$HOME"});
-  EXPECT_EQ(full.roles[0].env, (std::map<std::string, std::string>{{"A", "1"}, {"B", "x=y"}}));
+  EXPECT_EQ(by_name(full.roles[0].env),
+            (std::map<std::string, std::string>{{"A", "1"}, {"B", "x=y"}}));
   EXPECT_EQ(full.roles[0].resource.gpu, 1);
   EXPECT_EQ(full.roles[0].max_retries, 2);
   EXPECT_EQ(full.roles[0].num_replicas, 2);
@@ -160,12 +164,14 @@ TEST_F(ComponentTest, SpmdSetsDistributedEnvAndKeepsRuntimeMacros) {
   EXPECT_EQ(role.num_replicas, 4);
   EXPECT_EQ(role.entrypoint, "env");
   EXPECT_EQ(role.args, (std::vector<std::string>{"python3", "train.py"}));
-  EXPECT_EQ(role.env, (std::map<std::string, std::string>{{"MASTER_ADDR", "${rank0_host}"},
-                                                          {"MASTER_PORT", "${free_port}"},
-                                                          {"RANK", "${replica_id}"},
-                                                          {"WORLD_SIZE", "${num_replicas}"}}));
-  EXPECT_EQ(run("dist.spmd", {"--master_port", "1234", "true"}).roles[0].env.at("MASTER_PORT"),
-            "1234");
+  EXPECT_EQ(by_name(role.env),
+            (std::map<std::string, std::string>{{"MASTER_ADDR", "${rank0_host}"},
+                                                {"MASTER_PORT", "${free_port}"},
+                                                {"RANK", "${replica_id}"},
+                                                {"WORLD_SIZE", "${num_replicas}"}}));
+  EXPECT_EQ(
+      by_name(run("dist.spmd", {"--master_port", "1234", "true"}).roles[0].env).at("MASTER_PORT"),
+      "1234");
   EXPECT_EQ(run("dist.spmd", {"true"}).roles[0].num_replicas, 2);
   EXPECT_EQ(
       run_error("dist.spmd", {"-j", "0", "true"}),
@@ -201,11 +207,11 @@ TEST_F(ComponentTest, DdpRunsTorchrunWithARendezvousOfItsOwn) {
                                                  "train.py",
                                                  "--lr",
                                                  "0.1"}));
-  EXPECT_EQ(role.env, (std::map<std::string, std::string>{{"LOGLEVEL", "WARNING"}}));
+  EXPECT_EQ(by_name(role.env), (std::map<std::string, std::string>{{"LOGLEVEL", "WARNING"}}));
   EXPECT_EQ(role.resource.cpu, 2);
   EXPECT_EQ(role.resource.gpu, 0);
   EXPECT_EQ(role.resource.mem_mb, 1024);
-  EXPECT_EQ(role.metadata_json, R"({"slurm.ntasks_per_node":1})");
+  EXPECT_EQ(metadata_object(role), R"({"slurm.ntasks_per_node":1})");
 
   // -j N is one node; MIN: makes it elastic.
   EXPECT_EQ(run("dist.ddp", {"-j", "3", "-m", "trainer.main"}).roles[0].args[3], "1");
@@ -222,12 +228,13 @@ TEST_F(ComponentTest, DdpOptionsReachTorchrunEnvAndResource) {
                                      "--max_restarts", "2", "--rdzv_port", "29501", "-h",
                                      "gpu.small", "--gpu", "7", "--max_retries", "1"})
                         .roles[0];
-  EXPECT_EQ(role.env, (std::map<std::string, std::string>{{"CUDA_LAUNCH_BLOCKING", "1"},
-                                                          {"LOGLEVEL", "INFO"},
-                                                          {"NCCL_DEBUG", "INFO"},
-                                                          {"SEED", "3"},
-                                                          {"TORCH_DISTRIBUTED_DEBUG", "DETAIL"},
-                                                          {"TORCH_SHOW_CPP_STACKTRACES", "1"}}));
+  EXPECT_EQ(by_name(role.env),
+            (std::map<std::string, std::string>{{"CUDA_LAUNCH_BLOCKING", "1"},
+                                                {"LOGLEVEL", "INFO"},
+                                                {"NCCL_DEBUG", "INFO"},
+                                                {"SEED", "3"},
+                                                {"TORCH_DISTRIBUTED_DEBUG", "DETAIL"},
+                                                {"TORCH_SHOW_CPP_STACKTRACES", "1"}}));
   EXPECT_EQ(role.args[9], "${rank0_host}:29501");
   EXPECT_EQ(std::vector<std::string>(role.args.end() - 3, role.args.end()),
             (std::vector<std::string>{"--max_restarts", "2", "t.py"}));
@@ -320,17 +327,18 @@ TEST(ComponentSubstitutionTest, SubstitutesTypedValuesAndText) {
   EXPECT_EQ(role.num_replicas, 2);
   EXPECT_EQ(role.args,
             (std::vector<std::string>{"a b", "a", "b", "f=0.5", "K=V,L=W", "${app_id}"}));
-  EXPECT_EQ(role.env, (std::map<std::string, std::string>{{"K", "V"}, {"L", "W"}}));
-  EXPECT_EQ(role.metadata_json, R"({"flag":false,"list":["a","b"],"n":2})");
-  EXPECT_EQ(app.metadata, (std::map<std::string, std::string>{{"debug", "false"}}));
+  EXPECT_EQ(by_name(role.env), (std::map<std::string, std::string>{{"K", "V"}, {"L", "W"}}));
+  EXPECT_EQ(metadata_object(role), R"({"flag":false,"list":["a","b"],"n":2})");
+  EXPECT_EQ(by_name(app.metadata), (std::map<std::string, std::string>{{"debug", "false"}}));
 
   const AppDef flagged =
       instantiate(component, {"--debug", "--opt", "o", "--words", "x,y", "--n=3"}, {}, nullptr);
   EXPECT_EQ(flagged.roles[0].args, (std::vector<std::string>{"x y", "x", "y", "f=0.5", "K=V,L=W",
                                                              "${app_id}", "--opt", "o", "xo"}));
-  EXPECT_EQ(flagged.roles[0].metadata_json, R"({"flag":true,"list":["x","y"],"n":3})");
-  EXPECT_EQ(flagged.metadata.at("maybe"), "o");
-  EXPECT_EQ(instantiate(component, {"--debug=no"}, {}, nullptr).metadata.at("debug"), "false");
+  EXPECT_EQ(metadata_object(flagged.roles[0]), R"({"flag":true,"list":["x","y"],"n":3})");
+  EXPECT_EQ(by_name(flagged.metadata).at("maybe"), "o");
+  EXPECT_EQ(by_name(instantiate(component, {"--debug=no"}, {}, nullptr).metadata).at("debug"),
+            "false");
   EXPECT_EQ(error_of([&] { instantiate(component, {"--debug=maybe"}, {}, nullptr); }),
             "component typed: --debug: expected a bool (true/false, 1/0, yes/no), got 'maybe'");
   EXPECT_EQ(error_of([&] {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model.hpp>
@@ -23,6 +24,29 @@ std::string error_of(F&& body) {
   }
   ADD_FAILURE() << "no Error thrown";
   return "";
+}
+
+// Pairs by name: the model keeps the order it was given, these tests check what is there.
+inline std::map<std::string, std::string> by_name(const StringPairs& pairs) {
+  return {pairs.begin(), pairs.end()};
+}
+
+// Role metadata as one JSON object in its order ({"k":1,"t":"x"}).
+inline std::string metadata_object(const Role& role) {
+  std::string json = "{";
+  for (const auto& [key, value] : role.metadata) {
+    json += (json.size() > 1 ? ",\"" : "\"") + key + "\":" + value;
+  }
+  return json + "}";
+}
+
+// A role's mounts as their JSON form (sortie.role/1 "mounts"), to compare whole.
+inline std::string mounts_json(const Role& role) {
+  Role alone;
+  alone.mounts = role.mounts;
+  const std::string json = write_role(alone);
+  const size_t start = json.find("\"mounts\":") + 9;
+  return json.substr(start, json.find("],\"metadata\"") + 1 - start);
 }
 
 // A named-resource lookup that knows one resource, "gpu.small" (as TorchX defines it).

@@ -17,7 +17,10 @@
 namespace sortie::core {
 namespace {
 
+using testing::by_name;
 using testing::error_of;
+using testing::metadata_object;
+using testing::mounts_json;
 using testing::test_resources;
 
 const std::string kExamples = std::string(SORTIE_TEST_SOURCE_DIR) + "/../../examples/specs/";
@@ -125,7 +128,7 @@ TEST(SpecFileTest, LoadsTheEchoExample) {
 TEST(SpecFileTest, LoadsTheThreeRoleExample) {
   const AppDef app = load_app_spec(kExamples + "three_roles.yaml", test_resources);
   EXPECT_EQ(app.name, "pipeline");
-  EXPECT_EQ(app.metadata.at("team"), "examples");
+  EXPECT_EQ(by_name(app.metadata).at("team"), "examples");
   ASSERT_EQ(app.roles.size(), 3u);
   const std::vector<std::string> names = {"reader", "trainer", "writer"};
   for (size_t i = 0; i < 3; ++i) {
@@ -138,15 +141,19 @@ TEST(SpecFileTest, LoadsTheThreeRoleExample) {
   EXPECT_EQ(app.roles[1].resource.mem_mb, 1024);
   EXPECT_EQ(app.roles[1].resource.cpu, 2);
   EXPECT_EQ(app.roles[1].retry_policy, RetryPolicy::kReplica);
-  EXPECT_EQ(app.roles[1].env.at("RANK"), "${replica_id}");
+  EXPECT_EQ(by_name(app.roles[1].env).at("RANK"), "${replica_id}");
   EXPECT_TRUE(app.roles[2].mounts.empty());  // it runs on local_cwd, which cannot mount
 }
 
 TEST(SpecFileTest, LoadsTheKubernetesExampleWithItsMount) {
   const AppDef app = load_app_spec(kExamples + "k8s_distributed.yaml", test_resources);
   ASSERT_EQ(app.roles.size(), 1u);
-  EXPECT_EQ(app.roles[0].mounts,
-            (std::vector<Mount>{Mount{MountType::kVolume, "datasets", "/data", true, "rwm"}}));
+  ASSERT_EQ(app.roles[0].mounts.size(), 1u);
+  const Mount& mount = app.roles[0].mounts[0];
+  EXPECT_EQ(mount.type, MountType::kVolume);
+  EXPECT_EQ(mount.src, "datasets");
+  EXPECT_EQ(mount.dst, "/data");
+  EXPECT_TRUE(mount.read_only);
 }
 
 TEST(SpecFileTest, LoadsTheJsonExample) {
@@ -154,9 +161,9 @@ TEST(SpecFileTest, LoadsTheJsonExample) {
   ASSERT_EQ(app.roles.size(), 1u);
   const Role& role = app.roles[0];
   EXPECT_EQ(role.num_replicas, 2);
-  EXPECT_EQ(role.port_map.at("tensorboard"), 6006);
+  EXPECT_EQ(role.port_map, (CountPairs{{"tensorboard", 6006}}));
   EXPECT_EQ(role.resource.mem_mb, 1024);
-  EXPECT_EQ(role.metadata_json, R"({"note":"metadata keeps any JSON","priority":3})");
+  EXPECT_EQ(metadata_object(role), R"({"note":"metadata keeps any JSON","priority":3})");
 }
 
 TEST(SpecFileTest, ReadsTheJsonFormOfAnAppDef) {
@@ -169,10 +176,10 @@ TEST(SpecFileTest, ReadsTheJsonFormOfAnAppDef) {
   role.min_replicas = 1;
   role.resource.cpu = 0.25;
   role.mounts = {Mount{MountType::kDevice, "/dev/fuse", "/dev/fuse", false, "rw"}};
-  role.metadata_json = R"({"a":{"b":[1,"2",null,false]}})";
+  role.metadata = {{"a", R"({"b":[1,"2",null,false]})"}};
   app.roles = {role};
-  const std::string text = to_json(app);
-  EXPECT_EQ(to_json(parse_app_spec(text, "app.json", nullptr)), text);
+  const std::string text = write_appdef(app);
+  EXPECT_EQ(write_appdef(parse_app_spec(text, "app.json", nullptr)), text);
 }
 
 TEST(SpecFileTest, ResolvesNamedResources) {
@@ -288,12 +295,12 @@ TEST(SpecFileTest, ReadsTorchxMountStrings) {
       "type=volume,source=cache,target=/cache,type=bind,src=/x,destination=/y,read_only=false\n"
       "      - type=device,src=/dev/fuse,perm=rw\n"
       "      - {type: bind, src: /c, dst: /d, read_only: true}\n");
-  EXPECT_EQ(app.roles[0].mounts,
-            (std::vector<Mount>{Mount{MountType::kBind, "/a", "/b", true, "rwm"},
-                                Mount{MountType::kVolume, "cache", "/cache", false, "rwm"},
-                                Mount{MountType::kBind, "/x", "/y", false, "rwm"},
-                                Mount{MountType::kDevice, "/dev/fuse", "/dev/fuse", false, "rw"},
-                                Mount{MountType::kBind, "/c", "/d", true, "rwm"}}));
+  EXPECT_EQ(mounts_json(app.roles[0]),
+            R"([{"type":"bind","src":"/a","dst":"/b","read_only":true},)"
+            R"({"type":"volume","src":"cache","dst":"/cache","read_only":false},)"
+            R"({"type":"bind","src":"/x","dst":"/y","read_only":false},)"
+            R"({"type":"device","src":"/dev/fuse","dst":"/dev/fuse","permissions":"rw"},)"
+            R"({"type":"bind","src":"/c","dst":"/d","read_only":true}])");
 }
 
 TEST(SpecFileTest, MountErrorsNameTheEntry) {
@@ -331,7 +338,7 @@ TEST(SpecFileTest, RoleMetadataKeepsYamlScalarTypes) {
       "name: a\nroles:\n  - name: r\n    entrypoint: e\n    metadata:\n"
       "      priority: 3\n      ratio: 0.5\n      enabled: true\n      label: \"3\"\n"
       "      none: null\n      tags: [x, 2]\n");
-  EXPECT_EQ(app.roles[0].metadata_json,
+  EXPECT_EQ(metadata_object(app.roles[0]),
             R"({"priority":3,"ratio":0.5,"enabled":true,"label":"3","none":null,"tags":["x",2]})");
 }
 

@@ -38,7 +38,7 @@ class AppWaiterTest : public ::testing::Test {
     plan.scheduler = "local_cwd";
     plan.session = "default";
     plan.app.name = "sleeper";
-    core::Role role;
+    Role role;
     role.name = "sleeper";
     role.entrypoint = "sleep";
     role.args = {seconds};

@@ -1,8 +1,8 @@
 // File: sortie/core/model_json.hpp
 //
-// The JSON forms of the model (docs/payloads.md P-1, P-2, P-3, P-8). AppDefs and resources are
-// read by the SDK's one reader (sortie/appdef.hpp); parsers throw its Error with `origin` (a file
-// name or "plugin X") in front, e.g.
+// The model's JSON documents read with where they came from (docs/payloads.md P-1, P-3, P-8).
+// The SDK reads and writes them (sortie/appdef.hpp, sortie/app_status.hpp); these readers throw
+// its Error with `origin` (a file name or "plugin X") in front, e.g.
 // "spec.json: roles[1].num_replicas: expected an integer, got \"two\"".
 #ifndef SORTIE_CORE_MODEL_JSON_HPP
 #define SORTIE_CORE_MODEL_JSON_HPP
@@ -13,9 +13,6 @@
 
 namespace sortie::core {
 
-std::string to_json(const AppDef& app);        // "sortie.appdef/1"
-std::string to_json(const Role& role);         // "sortie.role/1"
-std::string to_json(const Resource& res);      // "sortie.resource/1"
 std::string to_json(const AppStatus& status);  // "sortie.status/1"
 
 AppDef appdef_from_json(std::string_view json, std::string_view origin);

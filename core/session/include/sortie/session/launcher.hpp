@@ -20,7 +20,7 @@
 namespace sortie::session {
 
 struct LaunchPlan {
-  core::AppDef app;
+  AppDef app;
   std::string scheduler;
   std::string session;
   std::map<std::string, core::RawOpt> raw_cfg;  // config-file values overridden by -cfg
@@ -59,7 +59,7 @@ class Launcher {
   // After a failed schedule_batch: forgets the apps the scheduler never got, cancels (and keeps
   // on record) those it did; returns what it did, to append to the batch's error.
   std::string settle_failed_batch(const std::vector<core::AppRecord>& records);
-  std::string fetch_images(const core::AppDef& app, const std::string& provider);
+  std::string fetch_images(const AppDef& app, const std::string& provider);
   Session& ctx_;
   core::SchedulerClient& scheduler_;
 };

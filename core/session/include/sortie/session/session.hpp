@@ -71,7 +71,7 @@ class Session {
   std::string packager_config(const std::string& name);
   std::string image_provider_config(const std::string& name);
   // Resolves a named resource from data manifests or code-backed registries.
-  std::optional<core::Resource> named_resource(const std::string& name);
+  std::optional<Resource> named_resource(const std::string& name);
   core::NamedResourceLookup resource_lookup();
   // Every named resource the registry lists (for "did you mean" hints).
   std::vector<std::string> resource_names();
