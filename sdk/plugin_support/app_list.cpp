@@ -13,6 +13,15 @@ ListFilter read_list_filter(std::string_view json) {
   return filter;
 }
 
+std::string write_list_filter(const ListFilter& filter) {
+  payload::PayloadWriter w;
+  w.json().StartObject();
+  w.member("schema", "sortie.list_filter/1");
+  w.member("session", filter.session);
+  w.json().EndObject();
+  return w.text();
+}
+
 std::string write_app_list(const std::vector<ListedApp>& apps) {
   payload::PayloadWriter w;
   w.json().StartObject();

@@ -38,4 +38,15 @@ SchedulerConfig read_scheduler_config(std::string_view json) {
   return config;
 }
 
+std::string write_scheduler_config(const SchedulerConfig& config) {
+  payload::PayloadWriter w;
+  w.json().StartObject();
+  w.member("schema", "sortie.scheduler_config/1");
+  w.member("scheduler", config.scheduler);
+  w.member("session", config.session);
+  w.member("state_dir", config.state_dir);
+  w.json().EndObject();
+  return w.text();
+}
+
 }  // namespace sortie

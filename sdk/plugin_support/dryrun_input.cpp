@@ -1,8 +1,21 @@
 #include <sortie/dryrun_input.hpp>
 
 #include "appdef_json.hpp"
+#include "payload_writer.hpp"
 
 namespace sortie {
+namespace {
+
+// An image's members; `path` names the object ("images.ROLE", "" for a document alone).
+ProvidedImage image_from(const payload::Json& object, const std::string& path) {
+  ProvidedImage image;
+  image.img_root = payload::read_string(object, "img_root", path);
+  image.cwd = payload::read_string(object, "cwd", path, image.img_root);
+  image.image = payload::read_string(object, "image", path);
+  return image;
+}
+
+}  // namespace
 
 const ProvidedImage* DryrunInput::image_of(std::string_view role) const {
   for (const auto& [name, image] : images) {
@@ -27,14 +40,41 @@ DryrunInput read_dryrun_input(std::string_view json) {
       const std::string role(entry.name.GetString(), entry.name.GetStringLength());
       const std::string path = "images." + role;
       if (!entry.value.IsObject()) fail_type(path, "an object", entry.value);
-      ProvidedImage image;
-      image.img_root = read_string(entry.value, "img_root", path);
-      image.cwd = read_string(entry.value, "cwd", path, image.img_root);
-      image.image = read_string(entry.value, "image", path);
-      input.images.emplace_back(role, std::move(image));
+      input.images.emplace_back(role, image_from(entry.value, path));
     }
   }
   return input;
+}
+
+std::string write_dryrun_input(const DryrunInput& input) {
+  payload::PayloadWriter w;
+  w.json().StartObject();
+  w.member("schema", "sortie.dryrun_input/1");
+  w.raw_member("app", write_appdef(input.app));
+  w.raw_member("cfg", input.cfg_json);
+  w.member("app_id", input.app_id);
+  w.member("session", input.session);
+  if (!input.images.empty()) {
+    w.key("images");
+    w.json().StartObject();
+    for (const auto& [role, image] : input.images) {
+      w.key(role);
+      w.json().StartObject();
+      w.member("img_root", image.img_root);
+      w.member("cwd", image.cwd);
+      if (!image.image.empty()) w.member("image", image.image);
+      w.json().EndObject();
+    }
+    w.json().EndObject();
+  }
+  w.json().EndObject();
+  return w.text();
+}
+
+ProvidedImage read_provided_image(std::string_view json) {
+  const rapidjson::Document document = payload::parse_object(json, "sortie.image/1");
+  payload::check_schema(document, "sortie.image/1");
+  return image_from(document, "");
 }
 
 }  // namespace sortie

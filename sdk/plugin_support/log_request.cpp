@@ -3,6 +3,7 @@
 #include <sortie/log_request.hpp>
 
 #include "payload_reader.hpp"
+#include "payload_writer.hpp"
 
 namespace sortie {
 
@@ -71,6 +72,22 @@ LogRequest read_log_request(std::string_view json) {
   }
   request.follow = read_bool(document, "follow", "", false);
   return request;
+}
+
+std::string write_log_request(const LogRequest& request) {
+  payload::PayloadWriter w;
+  w.json().StartObject();
+  w.member("schema", "sortie.log_request/1");
+  if (!request.role.empty()) w.member("role", request.role);
+  if (request.replica) w.member("replica", *request.replica);
+  w.member("streams", log_streams_name(request.streams));
+  if (request.since_ns) w.member("since", *request.since_ns);
+  if (request.until_ns) w.member("until", *request.until_ns);
+  if (request.tail) w.member("tail", *request.tail);
+  w.key("follow");
+  w.json().Bool(request.follow);
+  w.json().EndObject();
+  return w.text();
 }
 
 }  // namespace sortie

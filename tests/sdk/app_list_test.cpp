@@ -29,5 +29,13 @@ TEST(AppListTest, WritesTheList) {
             R"({"app_id":"b-2","name":"b","state":"RUNNING"}]})");
 }
 
+TEST(AppListTest, WritesTheFilter) {
+  ListFilter filter;
+  filter.session = "exp";
+  const std::string json = write_list_filter(filter);
+  EXPECT_EQ(json, R"({"schema":"sortie.list_filter/1","session":"exp"})");
+  EXPECT_EQ(read_list_filter(json).session, "exp");
+}
+
 }  // namespace
 }  // namespace sortie

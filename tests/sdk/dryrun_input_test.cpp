@@ -65,5 +65,26 @@ TEST(DryrunInputTest, NamesTheFieldPathOfEachError) {
             "roles[0].entrypoint: is required when the role has no image");
 }
 
+TEST(DryrunInputTest, WritesWhatItReads) {
+  DryrunInput input =
+      read_dryrun_input(input_with(R"(,"app_id":"a-1","session":"s","cfg":{"n":2})"));
+  EXPECT_EQ(write_dryrun_input(input), R"({"schema":"sortie.dryrun_input/1","app":)" +
+                                           write_appdef(input.app) +
+                                           R"(,"cfg":{"n":2},"app_id":"a-1","session":"s"})");
+  input.images = {{"r", read_provided_image(R"({"schema":"sortie.image/1","img_root":"/w"})")}};
+  const DryrunInput back = read_dryrun_input(write_dryrun_input(input));
+  ASSERT_NE(back.image_of("r"), nullptr);
+  EXPECT_EQ(back.image_of("r")->img_root, "/w");
+  EXPECT_EQ(back.image_of("r")->cwd, "/w");  // defaults to img_root
+  EXPECT_EQ(back.image_of("r")->image, "");
+  EXPECT_EQ(back.cfg_json, R"({"n":2})");
+  try {
+    read_provided_image(R"({"schema":"sortie.image/1","img_root":1})");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "img_root: expected a string, got 1");
+  }
+}
+
 }  // namespace
 }  // namespace sortie

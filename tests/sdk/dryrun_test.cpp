@@ -46,5 +46,19 @@ TEST(SchedulerConfigTest, ReadsEveryMember) {
   EXPECT_EQ(error_of(read, "{}"), "state_dir: is required");
 }
 
+TEST(SchedulerConfigTest, WritesWhatItReads) {
+  SchedulerConfig config;
+  config.scheduler = "local_cwd";
+  config.session = "s";
+  config.state_dir = "/state/local_cwd";
+  const std::string json = write_scheduler_config(config);
+  EXPECT_EQ(json, R"({"schema":"sortie.scheduler_config/1","scheduler":"local_cwd","session":"s",)"
+                  R"("state_dir":"/state/local_cwd"})");
+  const SchedulerConfig back = read_scheduler_config(json);
+  EXPECT_EQ(back.scheduler, "local_cwd");
+  EXPECT_EQ(back.session, "s");
+  EXPECT_EQ(back.state_dir, "/state/local_cwd");
+}
+
 }  // namespace
 }  // namespace sortie

@@ -79,5 +79,30 @@ TEST(LogRequestTest, ErrorsNameTheMember) {
   EXPECT_EQ(read_error("[]"), "sortie.log_request/1: expected a JSON object");
 }
 
+TEST(LogRequestTest, WritesWhatItReads) {
+  LogRequest request;
+  EXPECT_EQ(write_log_request(request),
+            R"({"schema":"sortie.log_request/1","streams":"combined","follow":false})");
+  request.role = "trainer";
+  request.replica = 1;
+  request.streams = LogStreams::kStderr;
+  request.since_ns = 10;
+  request.until_ns = 20;
+  request.tail = 5;
+  request.follow = true;
+  const std::string json = write_log_request(request);
+  EXPECT_EQ(json,
+            R"({"schema":"sortie.log_request/1","role":"trainer","replica":1,"streams":"stderr",)"
+            R"("since":10,"until":20,"tail":5,"follow":true})");
+  const LogRequest back = read_log_request(json);
+  EXPECT_EQ(back.role, "trainer");
+  EXPECT_EQ(back.replica, 1);
+  EXPECT_EQ(back.streams, LogStreams::kStderr);
+  EXPECT_EQ(back.since_ns, 10);
+  EXPECT_EQ(back.until_ns, 20);
+  EXPECT_EQ(back.tail, 5);
+  EXPECT_TRUE(back.follow);
+}
+
 }  // namespace
 }  // namespace sortie

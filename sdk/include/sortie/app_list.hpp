@@ -17,6 +17,8 @@ struct ListFilter {
 
 // Reads sortie.list_filter/1 JSON text; "" (no filter) lists everything.
 ListFilter read_list_filter(std::string_view json);
+// The sortie.list_filter/1 JSON text.
+std::string write_list_filter(const ListFilter& filter);
 
 struct ListedApp {
   std::string app_id;

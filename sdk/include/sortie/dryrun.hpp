@@ -24,6 +24,7 @@ struct SchedulerConfig {
 };
 
 SchedulerConfig read_scheduler_config(std::string_view json);
+std::string write_scheduler_config(const SchedulerConfig& config);
 
 }  // namespace sortie
 

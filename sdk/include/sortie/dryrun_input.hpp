@@ -1,4 +1,5 @@
-// What dryrun() is given, sortie.dryrun_input/1 (docs/payloads.md P-6), and its reader. Part of
+// What dryrun() is given, sortie.dryrun_input/1 (docs/payloads.md P-6), with its reader and
+// writer, and what an image provider answers, sortie.image/1 (P-11). Part of
 // Sortie::plugin_support. The run options ("cfg") are the scheduler's own: they are handed over
 // as JSON text for it to read.
 #ifndef SORTIE_DRYRUN_INPUT_HPP
@@ -35,6 +36,13 @@ struct DryrunInput {
 // Reads sortie.dryrun_input/1 JSON text. Errors name the field path; the app's fields from the
 // app's own root ("roles[0].args[1]: expected a string, got 1"), as read_appdef does.
 DryrunInput read_dryrun_input(std::string_view json);
+
+// The sortie.dryrun_input/1 JSON text: `app` written by write_appdef (app_json is not read),
+// `cfg_json` as it is, `images` only when there are some.
+std::string write_dryrun_input(const DryrunInput& input);
+
+// Reads sortie.image/1 JSON text, as an image provider's fetch() answers.
+ProvidedImage read_provided_image(std::string_view json);
 
 }  // namespace sortie
 

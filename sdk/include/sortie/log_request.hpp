@@ -36,6 +36,9 @@ struct LogRequest {
 // INVALID_ARGUMENT naming the member ("replica: must be an integer >= 0").
 LogRequest read_log_request(std::string_view json);
 
+// The sortie.log_request/1 JSON text; absent members are left out.
+std::string write_log_request(const LogRequest& request);
+
 // "combined", "stdout", "stderr" or "metrics".
 std::string_view log_streams_name(LogStreams streams) noexcept;
 
