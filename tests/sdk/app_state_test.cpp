@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <sortie/app_state.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
 
 namespace sortie {
 namespace {
@@ -26,6 +29,15 @@ TEST(AppStateTest, OnlySucceededFailedAndCancelledAreTerminal) {
   EXPECT_TRUE(is_terminal("FAILED"));
   EXPECT_FALSE(is_terminal("RUNNING"));
   EXPECT_FALSE(is_terminal("failed"));
+}
+
+TEST(AppStateTest, NativeStatesMapThroughATable) {
+  static constexpr std::pair<std::string_view, AppState> kPhases[] = {
+      {"Queued", AppState::kPending}, {"Done", AppState::kSucceeded}};
+  static_assert(state_in(kPhases, std::string_view("Done")) == AppState::kSucceeded);
+  EXPECT_EQ(state_in(kPhases, std::string("Queued")), AppState::kPending);
+  EXPECT_EQ(state_in(kPhases, std::string_view("Lost")), AppState::kUnknown);
+  EXPECT_EQ(state_in(kPhases, std::string_view("Lost"), AppState::kPending), AppState::kPending);
 }
 
 TEST(RetryPolicyTest, NamesRoundTrip) {

@@ -65,10 +65,7 @@ AppState state_of(std::string_view container_status) {
       {"exited", AppState::kSucceeded}, {"dead", AppState::kFailed},
       {"removing", AppState::kUnknown},
   };
-  for (const auto& [status, state] : kStates) {
-    if (status == container_status) return state;
-  }
-  return AppState::kUnknown;
+  return state_in(kStates, container_status);
 }
 
 InspectedContainer read_inspect(const rapidjson::Value& inspect) {

@@ -246,10 +246,7 @@ AppState state_of_pod_phase(std::string_view phase) {
       {"Running", AppState::kRunning}, {"Succeeded", AppState::kSucceeded},
       {"Failed", AppState::kFailed},
   };
-  for (const auto& [known, state] : kPhases) {
-    if (known == phase) return state;
-  }
-  return AppState::kUnknown;
+  return state_in(kPhases, phase);
 }
 
 AppState state_of_volcano_phase(std::string_view phase) {
@@ -261,10 +258,7 @@ AppState state_of_volcano_phase(std::string_view phase) {
       {"Failed", AppState::kFailed},      {"Terminated", AppState::kFailed},
       {"Aborted", AppState::kCancelled},
   };
-  for (const auto& [known, state] : kPhases) {
-    if (known == phase) return state;
-  }
-  return AppState::kPending;
+  return state_in(kPhases, phase, AppState::kPending);
 }
 
 std::string KubernetesApp::pod_of(const std::string& role, int64_t replica) const {

@@ -68,10 +68,7 @@ AppState state_of(ProcessFate fate) {
       {ProcessFate::kFailed, AppState::kFailed},
       {ProcessFate::kStoppedBySortie, AppState::kCancelled},
   };
-  for (const auto& [known, state] : kStates) {
-    if (known == fate) return state;
-  }
-  return AppState::kUnknown;
+  return state_in(kStates, fate);
 }
 
 std::string to_state_json(const LocalApp& app) {

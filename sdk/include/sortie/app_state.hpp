@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 namespace sortie {
 
@@ -46,6 +47,17 @@ constexpr std::optional<AppState> app_state_from_name(std::string_view name) noe
 // For states a backend reports: a name this version does not know reads as UNKNOWN.
 constexpr AppState app_state_or_unknown(std::string_view name) noexcept {
   return app_state_from_name(name).value_or(AppState::kUnknown);
+}
+
+// A backend's native state as an AppState through a table of (native, AppState) pairs, TorchX's
+// habit: one place lists what each native state means. `otherwise` for a state the table lacks.
+template <typename Native, std::size_t N, typename Key>
+constexpr AppState state_in(const std::pair<Native, AppState> (&table)[N], const Key& native,
+                            AppState otherwise = AppState::kUnknown) {
+  for (const auto& entry : table) {
+    if (entry.first == native) return entry.second;
+  }
+  return otherwise;
 }
 
 // SUCCEEDED, FAILED and CANCELLED are final: a terminal app or replica never changes state again.
