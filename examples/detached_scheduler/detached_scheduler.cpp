@@ -25,14 +25,16 @@ struct DetachedScheduler final : sortie::Scheduler {
   std::string dryrun(std::string_view input) override {  // the request is the input itself
     const sortie::DryrunInput in = sortie::read_dryrun_input(input);
     sortie::refuse_unsupported_fields(in.app, {"roles", "num_replicas", "args", "env"}, "detached");
-    const int64_t nice = sortie::read_run_options(in.cfg_json, kRunOptions).integer("nice");
+    const int64_t nice =
+        sortie::read_run_options(in.cfg_json, kRunOptions, "detached").integer("nice");
     if (nice < 0 || nice > 19) throw sortie::Error::invalid_argument("nice: 0 to 19");
     return sortie::write_dryrun({in.app_id, std::string(input), ""});
   }
   std::string schedule(std::string_view request) override {
     const sortie::Dryrun plan = sortie::read_dryrun(request);
     const sortie::DryrunInput in = sortie::read_dryrun_input(plan.request_json);
-    const int64_t nice = sortie::read_run_options(in.cfg_json, kRunOptions).integer("nice");
+    const int64_t nice =
+        sortie::read_run_options(in.cfg_json, kRunOptions, "detached").integer("nice");
     fs::create_directories(dir + plan.app_id);
     std::ofstream(dir + plan.app_id + "/app.json") << in.app_json;
     for (const sortie::ReplicaProcess& replica : replicas(plan.app_id)) {

@@ -7,8 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace sortie {
 
@@ -55,6 +58,16 @@ class TypedRunOptions {
   bool boolean(std::string_view name) const;
   // A `list` or `dict` option as its JSON text.
   const std::string& json(std::string_view name) const;
+  // The same, or `fallback` when the option is neither given nor defaulted (a default the
+  // scheduler computes, such as a directory under its state_dir).
+  std::string str(std::string_view name, std::string_view fallback) const;
+  int64_t integer(std::string_view name, int64_t fallback) const;
+  double number(std::string_view name, double fallback) const;
+  bool boolean(std::string_view name, bool fallback) const;
+  // A `list` option's strings; nullopt when it is neither given nor defaulted.
+  std::optional<std::vector<std::string>> strings(std::string_view name) const;
+  // A `dict` option's entries in the order given; empty when neither given nor defaulted.
+  std::vector<std::pair<std::string, std::string>> string_map(std::string_view name) const;
   // Whether it is given or defaulted (not null).
   bool has(std::string_view name) const;
 
@@ -65,18 +78,24 @@ class TypedRunOptions {
     int64_t integer = 0;
     double number = 0;
     bool boolean = false;
+    std::vector<std::string> items;                            // a list's
+    std::vector<std::pair<std::string, std::string>> entries;  // a dict's
   };
   std::map<std::string, Value, std::less<>> values;  // every option of the table
 };
 
-// Reads DryrunInput::cfg_json against the table. Throws sortie::Error INVALID_ARGUMENT naming an
-// option the table lacks, a value of the wrong type or a required option left unset (the host
-// refuses all three before the plugin sees them; this guards a direct caller).
+// Reads DryrunInput::cfg_json (a JSON object; empty or null: no options) against the table of
+// scheduler `scheduler`. Lists hold strings and dicts map strings to strings; an int may be
+// written 2.0. Throws sortie::Error INVALID_ARGUMENT naming an option the table lacks ("run
+// option 'x' is not supported by the S scheduler; see `sortie runopts S`"), a value of the wrong
+// type ("run option 'x': expected an integer, got "3"") or a required option left unset or empty
+// (the host refuses all three before the plugin sees them; this guards a direct caller).
 TypedRunOptions read_run_options(std::string_view cfg_json, const RunOptionSpec* options,
-                                 size_t count);
+                                 size_t count, std::string_view scheduler);
 template <size_t N>
-TypedRunOptions read_run_options(std::string_view cfg_json, const RunOptionSpec (&options)[N]) {
-  return read_run_options(cfg_json, options, N);
+TypedRunOptions read_run_options(std::string_view cfg_json, const RunOptionSpec (&options)[N],
+                                 std::string_view scheduler) {
+  return read_run_options(cfg_json, options, N, scheduler);
 }
 
 }  // namespace sortie
