@@ -5,9 +5,9 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <sortie/app_list.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
-#include <sortie/session/json_text.hpp>
 #include <sortie/session/status_cache.hpp>
 
 #include "bounded_describe.hpp"
@@ -24,16 +24,11 @@ constexpr std::chrono::milliseconds kDescribeDeadline = std::chrono::seconds(10)
 std::vector<ListedApp> scheduler_listed(session::Session& session, core::SchedulerClient& scheduler,
                                         const ListOptions& options,
                                         const std::set<std::string>& seen, AppList& list) {
-  session::JsonText list_filter;
-  list_filter.begin_object()
-      .key("schema")
-      .string("sortie.list_filter/1")
-      .key("session")
-      .string(session.options().session)
-      .end_object();
+  ::sortie::ListFilter filter;
+  filter.session = session.options().session;
   std::string json;
   try {
-    json = scheduler.list(list_filter.str());
+    json = scheduler.list(write_list_filter(filter));
   } catch (const core::Error& e) {
     if (e.status() != SORTIE_UNIMPLEMENTED) throw;
     list.scheduler_unlisted = e.what();

@@ -1,8 +1,8 @@
 // Runner::log_lines: an app's output as whole lines, filtered by replica and regex here so a
 // match never depends on how a backend chunked its output.
 #include <sortie/core/error.hpp>
+#include <sortie/log_request.hpp>
 #include <sortie/session/app_lookup.hpp>
-#include <sortie/session/json_text.hpp>
 #include <sortie/session/line_regex.hpp>
 
 #include "runner_impl.hpp"
@@ -11,16 +11,16 @@ namespace sortie::runner {
 
 namespace {
 
-const char* streams_name(Streams streams) {
+LogStreams log_streams(Streams streams) {
   switch (streams) {
     case Streams::kStdout:
-      return "stdout";
+      return LogStreams::kStdout;
     case Streams::kStderr:
-      return "stderr";
+      return LogStreams::kStderr;
     case Streams::kCombined:
       break;
   }
-  return "combined";
+  return LogStreams::kCombined;
 }
 
 int64_t ns_since_epoch(std::chrono::system_clock::time_point time) {
@@ -28,18 +28,14 @@ int64_t ns_since_epoch(std::chrono::system_clock::time_point time) {
 }
 
 std::string log_request(const LogOptions& options) {
-  session::JsonText request;
-  request.begin_object().key("schema").string("sortie.log_request/1");
-  if (!options.role.empty()) request.key("role").string(options.role);
-  if (options.replicas.size() == 1) {
-    request.key("replica").number(int64_t{*options.replicas.begin()});
-  }
-  request.key("streams").string(streams_name(options.streams));
-  if (options.since) request.key("since").number(ns_since_epoch(*options.since));
-  if (options.until) request.key("until").number(ns_since_epoch(*options.until));
-  request.key("follow").boolean(options.should_tail);
-  request.end_object();
-  return request.str();
+  LogRequest request;
+  request.role = options.role;
+  if (options.replicas.size() == 1) request.replica = *options.replicas.begin();
+  request.streams = log_streams(options.streams);
+  if (options.since) request.since_ns = ns_since_epoch(*options.since);
+  if (options.until) request.until_ns = ns_since_epoch(*options.until);
+  request.follow = options.should_tail;
+  return write_log_request(request);
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/session/document_text.hpp>
-#include <sortie/session/json_text.hpp>
 #include <sortie/session/launcher.hpp>
 #include <sortie/session/submission.hpp>
 
@@ -36,7 +35,8 @@ void forget_or_keep(core::AppStore& store, const std::string& handle) {
 Launcher::Launcher(Session& ctx, core::SchedulerClient& scheduler)
     : ctx_(ctx), scheduler_(scheduler) {}
 
-std::string Launcher::fetch_images(const AppDef& app, const std::string& provider) {
+std::vector<std::pair<std::string, ProvidedImage>> Launcher::fetch_images(
+    const AppDef& app, const std::string& provider) {
   const registry::Entry* entry = ctx_.registry().find(registry::Group::kImageProviders, provider);
   if (entry == nullptr) {
     throw core::Error::not_found("run option image_provider=" + provider +
@@ -44,11 +44,17 @@ std::string Launcher::fetch_images(const AppDef& app, const std::string& provide
                                  "plugins list`)");
   }
   auto client = ctx_.plugin_host().image_provider(*entry, ctx_.image_provider_config(provider));
-  JsonText images;
-  images.begin_object();
-  for (const auto& role : app.roles) images.key(role.name).raw(client->fetch(write_role(role)));
-  images.end_object();
-  return images.str();
+  std::vector<std::pair<std::string, ProvidedImage>> images;
+  for (const auto& role : app.roles) {
+    const std::string answer = client->fetch(write_role(role));
+    try {
+      images.emplace_back(role.name, read_provided_image(answer));
+    } catch (const core::Error& e) {
+      throw core::Error::internal(client->context() + ": fetch returned an invalid payload: " +
+                                  e.what() + " (docs/payloads.md); this is a bug in the plugin");
+    }
+  }
+  return images;
 }
 
 DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
@@ -60,29 +66,18 @@ DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string
   DryRunResult result;
   result.cfg_json = cfg_json;
 
-  std::string images;
+  DryrunInput input;
+  input.app = plan.app;
+  input.cfg_json = result.cfg_json;
+  input.app_id = core::make_app_id(plan.app.name);
+  input.session = plan.session;
   const rapidjson::Document cfg = parse_object(result.cfg_json, "resolved run options");
   if (auto it = cfg.FindMember("image_provider");
       it != cfg.MemberEnd() && it->value.IsString() && it->value.GetStringLength() > 0) {
-    images = fetch_images(plan.app, it->value.GetString());
+    input.images = fetch_images(plan.app, it->value.GetString());
   }
 
-  JsonText input;
-  input.begin_object()
-      .key("schema")
-      .string("sortie.dryrun_input/1")
-      .key("app")
-      .raw(write_appdef(plan.app))
-      .key("cfg")
-      .raw(result.cfg_json)
-      .key("app_id")
-      .string(core::make_app_id(plan.app.name))
-      .key("session")
-      .string(plan.session);
-  if (!images.empty()) input.key("images").raw(images);
-  input.end_object();
-
-  result.dryrun_json = scheduler_.dryrun(input.str());
+  result.dryrun_json = scheduler_.dryrun(write_dryrun_input(input));
   const rapidjson::Document dry =
       parse_object(result.dryrun_json, scheduler_.context() + " dryrun");
   auto app_id = dry.FindMember("app_id");

@@ -6,7 +6,7 @@
 #include <optional>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
-#include <sortie/session/json_text.hpp>
+#include <sortie/log_request.hpp>
 #include <sortie/session/line_regex.hpp>
 #include <sortie/session/measurement_collector.hpp>
 #include <sortie/session/measurement_lines.hpp>
@@ -151,17 +151,11 @@ class Reading {
   const char* last_stream_ = nullptr;
 };
 
-std::string log_request(const char* streams, bool follow) {
-  JsonText request;
-  request.begin_object()
-      .key("schema")
-      .string("sortie.log_request/1")
-      .key("streams")
-      .string(streams)
-      .key("follow")
-      .boolean(follow)
-      .end_object();
-  return request.str();
+std::string log_request(LogStreams streams, bool follow) {
+  LogRequest request;
+  request.streams = streams;
+  request.follow = follow;
+  return write_log_request(request);
 }
 
 // Whether `error` is a scheduler's refusal of the stream "metrics": one that sets no
@@ -193,11 +187,11 @@ class AppReading {
 
   // Opens the stream `streams` of the app; nullptr for the stream "metrics" of a scheduler that
   // does not serve it.
-  std::unique_ptr<core::LogReader> open(const char* streams, bool follow) const {
+  std::unique_ptr<core::LogReader> open(LogStreams streams, bool follow) const {
     try {
       return app_.loaded_scheduler().log_open(app_.handle.app_id, log_request(streams, follow));
     } catch (const core::Error& error) {
-      if (std::string_view(streams) != "metrics" || !refuses_metrics(error)) throw;
+      if (streams != LogStreams::kMetrics || !refuses_metrics(error)) throw;
       return nullptr;
     }
   }
@@ -257,7 +251,7 @@ void collect_measurements(Session& session, const AppLookup& app) {
   Reading reading = app_reading.start(ended);
   for (const bool metrics : {false, true}) {
     if (!metrics && app_reading.patterns().empty()) continue;
-    auto reader = app_reading.open(metrics ? "metrics" : "combined", false);
+    auto reader = app_reading.open(metrics ? LogStreams::kMetrics : LogStreams::kCombined, false);
     if (!reader) continue;
     // Recorded as they come, so a long log never holds all its points in memory; when another
     // process recorded the same lines meanwhile, it finishes them.
@@ -292,7 +286,8 @@ bool follow_measurements(Session& session, const AppLookup& app,
   std::vector<Followed> followed;
   for (const bool metrics : {false, true}) {
     if (!metrics && app_reading.patterns().empty()) continue;
-    if (auto reader = app_reading.open(metrics ? "metrics" : "combined", true)) {
+    if (auto reader =
+            app_reading.open(metrics ? LogStreams::kMetrics : LogStreams::kCombined, true)) {
       followed.push_back({std::move(reader), app_reading.handler(reading, metrics), metrics});
     }
   }

@@ -7,6 +7,7 @@
 #include <sortie/core/plugin_isolation.hpp>
 #include <sortie/core/printable.hpp>
 #include <sortie/core/private_files.hpp>
+#include <sortie/dryrun.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/launch_marker.hpp>
 #include <sortie/session/session.hpp>
@@ -218,15 +219,11 @@ std::string Session::image_provider_config(const std::string& name) {
 }
 
 std::string Session::scheduler_config(const std::string& name, const std::string& session) {
-  const std::string dir = component_state_dir("schedulers", name);
-  JsonText config;
-  config.begin_object();
-  config.key("schema").string("sortie.scheduler_config/1");
-  config.key("scheduler").string(name);
-  config.key("session").string(session);
-  config.key("state_dir").string(dir);
-  config.end_object();
-  return config.str();
+  SchedulerConfig config;
+  config.scheduler = name;
+  config.session = session;
+  config.state_dir = component_state_dir("schedulers", name);
+  return write_scheduler_config(config);
 }
 
 std::optional<Resource> Session::named_resource(const std::string& name) {

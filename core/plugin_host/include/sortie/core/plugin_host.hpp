@@ -111,6 +111,7 @@ class ImageProviderClient {
   ImageProviderClient(const ImageProviderClient&) = delete;
   ImageProviderClient& operator=(const ImageProviderClient&) = delete;
   std::string fetch(std::string_view role_json);  // "sortie.image/1"
+  const std::string& context() const { return context_; }
 
  private:
   const sortie_image_provider_vtable* vtable_;

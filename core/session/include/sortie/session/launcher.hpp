@@ -13,8 +13,10 @@
 #include <sortie/core/plugin_host.hpp>
 #include <sortie/core/runopts.hpp>
 #include <sortie/core/store.hpp>
+#include <sortie/dryrun_input.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace sortie::session {
@@ -59,7 +61,8 @@ class Launcher {
   // After a failed schedule_batch: forgets the apps the scheduler never got, cancels (and keeps
   // on record) those it did; returns what it did, to append to the batch's error.
   std::string settle_failed_batch(const std::vector<core::AppRecord>& records);
-  std::string fetch_images(const AppDef& app, const std::string& provider);
+  std::vector<std::pair<std::string, ProvidedImage>> fetch_images(const AppDef& app,
+                                                                  const std::string& provider);
   Session& ctx_;
   core::SchedulerClient& scheduler_;
 };
