@@ -20,14 +20,16 @@
 namespace sortie::core {
 namespace {
 
-const std::vector<std::string> kAppKeys = {"schema", "name", "metadata", "roles"};
-const std::vector<std::string> kRoleKeys = {
-    "name",     "image",        "base_image",   "entrypoint",  "args",
-    "env",      "num_replicas", "min_replicas", "max_retries", "retry_policy",
-    "resource", "port_map",     "mounts",       "metadata"};
-const std::vector<std::string> kResourceKeys = {"cpu",   "gpu",          "mem_mb",
-                                                "memMB", "capabilities", "devices"};
-const std::vector<std::string> kMountKeys = {"type", "src", "dst", "read_only", "permissions"};
+// The keys a spec may write: the SDK reader's members, with a schema at the top and mem_mb, the
+// spelling of `sortie run` options and TorchX, beside memMB.
+std::vector<std::string> with_extra(std::vector<std::string> keys, const std::string& before,
+                                    const std::string& extra) {
+  keys.insert(std::find(keys.begin(), keys.end(), before), extra);
+  return keys;
+}
+
+const std::vector<std::string> kAppKeys = with_extra(appdef_members(), "name", "schema");
+const std::vector<std::string> kResourceKeys = with_extra(resource_members(), "memMB", "mem_mb");
 
 // Turns a spec document into the sortie.appdef/1 JSON that the SDK's reader checks, noting where
 // each field is written so that the reader's errors get FILE:LINE:COL. Only what is particular
@@ -140,7 +142,7 @@ class SpecToJson {
 
   void role(const YAML::Node& node, const std::string& path) {
     if (!node.IsMap()) return text_value(node, path);
-    check_keys(node, path, kRoleKeys);
+    check_keys(node, path, role_members());
     note(path, node);
     writer_.StartObject();
     for (const auto& entry : node) {
@@ -216,7 +218,7 @@ class SpecToJson {
           writer_.EndObject();
         }
       } else {
-        if (item.IsMap()) check_keys(item, indexed_field(path, count), kMountKeys);
+        if (item.IsMap()) check_keys(item, indexed_field(path, count), mount_members());
         text_value(item, indexed_field(path, count++));
       }
     }

@@ -191,6 +191,31 @@ AppDef read_appdef(const Json& app) { return AppDefReader(ScalarForm::kTyped).ap
 
 }  // namespace payload
 
+const std::vector<std::string>& appdef_members() {
+  static const std::vector<std::string> members = {"name", "metadata", "roles"};
+  return members;
+}
+
+const std::vector<std::string>& role_members() {
+  static const std::vector<std::string> members = {
+      "name",     "image",        "base_image",   "entrypoint",  "args",
+      "env",      "num_replicas", "min_replicas", "max_retries", "retry_policy",
+      "resource", "port_map",     "mounts",       "metadata"};
+  return members;
+}
+
+const std::vector<std::string>& resource_members() {
+  static const std::vector<std::string> members = {"cpu", "gpu", "memMB", "capabilities",
+                                                   "devices"};
+  return members;
+}
+
+const std::vector<std::string>& mount_members() {
+  static const std::vector<std::string> members = {"type", "src", "dst", "read_only",
+                                                   "permissions"};
+  return members;
+}
+
 const std::string* find_value(const StringPairs& pairs, std::string_view key) {
   for (const auto& [name, value] : pairs) {
     if (name == key) return &value;

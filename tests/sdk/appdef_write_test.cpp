@@ -173,5 +173,16 @@ TEST(AppDefWriteTest, CheckWordsErrorsAsTheReaderDoes) {
   EXPECT_EQ(check_error(bad_metadata), R"(roles[0].metadata.k: must be JSON text, got "not json")");
 }
 
+// The member lists (what strict readers such as YAML specs accept) name members the writer writes.
+TEST(AppDefWriteTest, TheWriterWritesEveryListedMember) {
+  const std::string json = write_appdef(full_app());
+  for (const auto* members :
+       {&appdef_members(), &role_members(), &resource_members(), &mount_members()}) {
+    for (const std::string& name : *members) {
+      EXPECT_NE(json.find("\"" + name + "\":"), std::string::npos) << name;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sortie

@@ -90,6 +90,13 @@ AppDef read_appdef(std::string_view json, ScalarForm scalars = ScalarForm::kType
 // ("gpu: expected an integer, got 1.5").
 Resource read_resource(std::string_view json, ScalarForm scalars = ScalarForm::kTyped);
 
+// The members the reader knows of an app, a role, a resource and a mount, "schema" aside, in
+// payload order: for the host's readers of other forms (YAML specs) that refuse unknown keys.
+const std::vector<std::string>& appdef_members();
+const std::vector<std::string>& role_members();
+const std::vector<std::string>& resource_members();
+const std::vector<std::string>& mount_members();
+
 // Checks an app built in code as read_appdef checks a payload, with the same functions and
 // words ("roles[1].num_replicas: must be at least 1, got 0"); role metadata values must be JSON
 // text.
