@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <sortie/plugin.hpp>
+#include <sortie/run_options.hpp>
 
-#include "run_option_table.hpp"
-#include "run_option_values.hpp"
+#include "json_fields.hpp"
 
 namespace sortie::docker {
 namespace {
@@ -40,9 +40,11 @@ constexpr RunOptionSpec kOptions[] = {
 std::string run_options_payload() { return write_run_options(kOptions); }
 
 DockerOptions parse_run_options(const rapidjson::Value* cfg) {
-  const RunOptionValues values(cfg, kOptions, "local_docker");
+  // The plan's builder parsed the dryrun input's cfg already; the SDK reads its text.
+  const TypedRunOptions values =
+      read_run_options(cfg == nullptr ? "{}" : to_json_text(*cfg), kOptions, "local_docker");
   DockerOptions options;
-  for (std::string& pattern : values.string_list("copy_env").value_or(std::vector<std::string>{})) {
+  for (std::string& pattern : values.strings("copy_env").value_or(std::vector<std::string>{})) {
     if (pattern.empty()) refuse("run option 'copy_env' must list non-empty glob patterns");
     options.copy_env.push_back(std::move(pattern));
   }
@@ -52,15 +54,15 @@ DockerOptions parse_run_options(const rapidjson::Value* cfg) {
     }
     options.env.emplace_back(std::move(name), std::move(value));
   }
-  options.privileged = values.boolean("privileged", false);
-  options.image_repo = values.string("image_repo");
+  options.privileged = values.boolean("privileged");
+  options.image_repo = values.str("image_repo", "");
   if (options.image_repo.find_first_of(":@") != std::string::npos &&
       options.image_repo.rfind(':') > options.image_repo.rfind('/')) {
     refuse("run option 'image_repo' ('" + options.image_repo +
            "') must be a repository without tag or digest; the tag is the workspace hash");
   }
-  options.image_provider = values.string("image_provider", "docker");
-  const double grace = values.number("cancel_grace_period", 10.0);
+  options.image_provider = values.str("image_provider");
+  const double grace = values.number("cancel_grace_period");
   if (!(grace >= 0) || grace > 86400) {
     refuse("run option 'cancel_grace_period' must be between 0 and 86400 seconds");
   }

@@ -64,9 +64,8 @@ std::string KubernetesScheduler::run_options() { return run_options_payload(); }
 
 std::string KubernetesScheduler::dryrun(std::string_view input_text) {
   DryrunInput input = read_dryrun_input(input_text);
-  const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
   ManifestInput manifest_input;
-  manifest_input.options = parse_run_options(&cfg);
+  manifest_input.options = parse_run_options(input.cfg_json);
   refuse_unsupported(input.app);
   manifest_input.proposed_name = input.app_id.empty() ? input.app.name : input.app_id;
   manifest_input.session = input.session.empty() ? session_ : input.session;

@@ -1,10 +1,9 @@
 #include "run_options.hpp"
 
 #include <sortie/plugin.hpp>
+#include <sortie/run_options.hpp>
 
 #include "dns_names.hpp"
-#include "run_option_table.hpp"
-#include "run_option_values.hpp"
 
 namespace sortie::kubernetes {
 namespace {
@@ -71,14 +70,14 @@ const char* gang_name(Gang gang) {
 
 std::string run_options_payload() { return write_run_options(kOptions); }
 
-KubernetesOptions parse_run_options(const Json* cfg) {
-  const RunOptionValues values(cfg, kOptions, "kubernetes");
+KubernetesOptions parse_run_options(std::string_view cfg_json) {
+  const TypedRunOptions values = read_run_options(cfg_json, kOptions, "kubernetes");
   KubernetesOptions options;
-  options.connection.kubeconfig = values.string("kubeconfig");
-  options.connection.context = values.string("context");
-  options.namespace_name = values.string("namespace");
+  options.connection.kubeconfig = values.str("kubeconfig", "");
+  options.connection.context = values.str("context", "");
+  options.namespace_name = values.str("namespace", "");
   check_namespace(options.namespace_name);
-  const std::string gang = values.string("gang_scheduler", "none");
+  const std::string gang = values.str("gang_scheduler");
   if (gang == "volcano") {
     options.gang = Gang::kVolcano;
   } else if (gang == "jobset") {
@@ -87,16 +86,16 @@ KubernetesOptions parse_run_options(const Json* cfg) {
     throw Error::invalid_argument("run option 'gang_scheduler' = '" + gang +
                                   "': expected none, volcano or jobset");
   }
-  options.queue = values.string("queue");
-  options.service_account = values.string("service_account");
-  options.priority_class = values.string("priority_class");
+  options.queue = values.str("queue", "");
+  options.service_account = values.str("service_account", "");
+  options.priority_class = values.str("priority_class", "");
   if (!is_label_value(options.queue)) {
     throw Error::invalid_argument("run option 'queue' = '" + options.queue +
                                   "' is not a valid queue name (a label value)");
   }
   check_object_name("service_account", options.service_account);
   check_object_name("priority_class", options.priority_class);
-  if (auto secrets = values.string_list("image_pull_secrets")) {
+  if (auto secrets = values.strings("image_pull_secrets")) {
     options.image_pull_secrets = std::move(*secrets);
   }
   for (const std::string& secret : options.image_pull_secrets) {

@@ -4,9 +4,9 @@
 #define SORTIE_KUBERNETES_RUN_OPTIONS_HPP
 
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "json.hpp"
 #include "kubeconfig.hpp"
 
 namespace sortie::kubernetes {
@@ -32,9 +32,9 @@ struct KubernetesOptions {
 
 std::string run_options_payload();
 
-// Reads cfg (absent members take their defaults). Unknown options, wrong types and invalid names
-// are INVALID_ARGUMENT errors naming the option.
-KubernetesOptions parse_run_options(const Json* cfg);
+// Reads the dryrun input's cfg_json (absent members take their defaults). Unknown options, wrong
+// types and invalid names are INVALID_ARGUMENT errors naming the option.
+KubernetesOptions parse_run_options(std::string_view cfg_json);
 
 }  // namespace sortie::kubernetes
 

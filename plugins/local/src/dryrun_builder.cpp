@@ -82,9 +82,8 @@ void check_path_safe_id(std::string_view id, std::string_view what) {
 
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
   const DryrunInput input = read_dryrun_input(input_text);
-  const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
   const LocalOptions options =
-      parse_run_options(&cfg, context.mode, context.scheduler_name, context.state_dir);
+      parse_run_options(input.cfg_json, context.mode, context.scheduler_name, context.state_dir);
 
   LaunchRequest request;
   request.app_id = input.app_id;

@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <sortie/plugin.hpp>
+#include <sortie/run_options.hpp>
 
 #include "environment_allow_list.hpp"
-#include "run_option_table.hpp"
-#include "run_option_values.hpp"
 
 namespace sortie::local {
 namespace {
@@ -59,10 +58,6 @@ OptionTable options_for(ImageMode mode) {
   return table;
 }
 
-std::string default_image_provider(ImageMode mode) {
-  return mode == ImageMode::kCwd ? "cwd" : "dir";
-}
-
 std::string current_directory() {
   char buffer[4096];
   if (::getcwd(buffer, sizeof(buffer)) == nullptr) {
@@ -73,32 +68,35 @@ std::string current_directory() {
 
 }  // namespace
 
-std::string run_options_payload(ImageMode mode) { return write_run_options(options_for(mode)); }
+std::string run_options_payload(ImageMode mode) {
+  const OptionTable table = options_for(mode);
+  return write_run_options(table.data(), table.size());
+}
 
-LocalOptions parse_run_options(const rapidjson::Value* cfg, ImageMode mode,
+LocalOptions parse_run_options(std::string_view cfg_json, ImageMode mode,
                                std::string_view scheduler, const std::string& state_dir) {
   const OptionTable table = options_for(mode);
-  const RunOptionValues values(cfg, table, scheduler);
+  const TypedRunOptions values = read_run_options(cfg_json, table.data(), table.size(), scheduler);
   LocalOptions options;
-  options.log_dir = values.string("log_dir", state_dir + "/logs");
+  options.log_dir = values.str("log_dir", state_dir + "/logs");
   if (options.log_dir.empty()) {
     throw Error::invalid_argument("run option 'log_dir' must not be empty");
   }
   if (options.log_dir[0] != '/') options.log_dir = current_directory() + "/" + options.log_dir;
-  options.prepend_cwd = values.boolean("prepend_cwd", false);
-  options.auto_set_cuda_visible_devices = values.boolean("auto_set_cuda_visible_devices", false);
-  options.image_provider = values.string(kImageProvider, default_image_provider(mode));
-  options.cancel_grace_period_s = values.number("cancel_grace_period", 10.0);
+  options.prepend_cwd = values.boolean("prepend_cwd");
+  options.auto_set_cuda_visible_devices = values.boolean("auto_set_cuda_visible_devices");
+  options.image_provider = values.str(kImageProvider);
+  options.cancel_grace_period_s = values.number("cancel_grace_period");
   if (options.cancel_grace_period_s < 0) {
     throw Error::invalid_argument("run option 'cancel_grace_period' must be >= 0 seconds");
   }
-  options.gpu_devices = values.string_list("gpu_devices");
+  options.gpu_devices = values.strings("gpu_devices");
   if (options.gpu_devices && !options.auto_set_cuda_visible_devices) {
     throw Error::invalid_argument(
         "run option 'gpu_devices' only takes effect with "
         "auto_set_cuda_visible_devices=true; set that too or drop gpu_devices");
   }
-  options.env_allow = values.string_list("env_allow");
+  options.env_allow = values.strings("env_allow");
   if (options.env_allow) check_env_allow_patterns(*options.env_allow);
   return options;
 }

@@ -3,8 +3,6 @@
 #ifndef SORTIE_LOCAL_RUN_OPTIONS_HPP
 #define SORTIE_LOCAL_RUN_OPTIONS_HPP
 
-#include <rapidjson/document.h>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,9 +26,9 @@ struct LocalOptions {
 
 std::string run_options_payload(ImageMode mode);
 
-// Parses cfg (absent members take their defaults). Unknown options and wrong types are
-// INVALID_ARGUMENT errors naming the option and, for an unknown one, `scheduler`.
-LocalOptions parse_run_options(const rapidjson::Value* cfg, ImageMode mode,
+// Parses the dryrun input's cfg_json (absent members take their defaults). Unknown options and
+// wrong types are INVALID_ARGUMENT errors naming the option and, for an unknown one, `scheduler`.
+LocalOptions parse_run_options(std::string_view cfg_json, ImageMode mode,
                                std::string_view scheduler, const std::string& state_dir);
 
 }  // namespace sortie::local

@@ -3,10 +3,7 @@
 #include <unistd.h>
 
 #include <sortie/error.hpp>
-
-#include "json_fields.hpp"
-#include "run_option_table.hpp"
-#include "run_option_values.hpp"
+#include <sortie/run_options.hpp>
 
 namespace sortie::slurm {
 namespace {
@@ -91,32 +88,30 @@ std::string absolute(std::string path) {
 std::string run_options_payload() { return write_run_options(kOptions); }
 
 SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& state_dir) {
-  const rapidjson::Document cfg = parse_object(cfg_json, "run options");
-  const RunOptionValues values(&cfg, kOptions, "slurm");
+  const TypedRunOptions values = read_run_options(cfg_json, kOptions, "slurm");
   SlurmOptions options;
-  options.partition = values.string("partition");
-  options.time = values.string("time");
-  options.account = values.string("account");
-  options.qos = values.string("qos");
-  options.constraint = values.string("constraint");
-  options.comment = values.string("comment");
-  options.mail_user = values.string("mail_user");
-  options.mail_type = values.string("mail_type");
-  options.exclusive = values.boolean("exclusive", false);
-  options.job_dir = absolute(values.string("job_dir", state_dir + "/jobs"));
-  options.workdir = absolute(values.string("workdir", current_directory()));
-  for (std::string& text :
-       values.string_list("sbatch_lines").value_or(std::vector<std::string>{})) {
+  options.partition = values.str("partition", "");
+  options.time = values.str("time", "");
+  options.account = values.str("account", "");
+  options.qos = values.str("qos", "");
+  options.constraint = values.str("constraint", "");
+  options.comment = values.str("comment", "");
+  options.mail_user = values.str("mail_user", "");
+  options.mail_type = values.str("mail_type", "");
+  options.exclusive = values.boolean("exclusive");
+  options.job_dir = absolute(values.str("job_dir", state_dir + "/jobs"));
+  options.workdir = absolute(values.str("workdir", current_directory()));
+  for (std::string& text : values.strings("sbatch_lines").value_or(std::vector<std::string>{})) {
     if (text.find('\n') != std::string::npos) {
       throw Error::invalid_argument("run option 'sbatch_lines': '" + text +
                                     "' holds a newline; give one directive per entry");
     }
     options.sbatch_lines.push_back(std::move(text));
   }
-  options.max_preemptions = values.integer("max_preemptions", 3);
-  options.max_timeouts = values.integer("max_timeouts", 0);
-  options.signal_lead = values.integer("signal_lead", 60);
-  options.array_parallelism = values.integer("array_parallelism", 0);
+  options.max_preemptions = values.integer("max_preemptions");
+  options.max_timeouts = values.integer("max_timeouts");
+  options.signal_lead = values.integer("signal_lead");
+  options.array_parallelism = values.integer("array_parallelism");
   if (options.array_parallelism < 0) {
     throw Error::invalid_argument("run option 'array_parallelism' must be >= 0 (0: no limit)");
   }
@@ -128,7 +123,7 @@ SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& sta
     throw Error::invalid_argument(
         "run option 'max_timeouts' needs a time limit: set the run option 'time' too");
   }
-  const std::string container = values.string("container", "docker");
+  const std::string container = values.str("container");
   if (container == "docker") {
     options.container = ContainerRuntime::kDocker;
   } else if (container == "pyxis") {
@@ -139,18 +134,18 @@ SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& sta
     throw Error::invalid_argument("run option 'container': '" + container +
                                   "' is not one of docker, pyxis, apptainer");
   }
-  const std::string role_jobs = values.string("role_jobs", "hetjob");
+  const std::string role_jobs = values.str("role_jobs");
   if (role_jobs != "hetjob" && role_jobs != "separate") {
     throw Error::invalid_argument("run option 'role_jobs': '" + role_jobs +
                                   "' is not one of hetjob, separate");
   }
   options.separate_role_jobs = role_jobs == "separate";
-  options.tools.sbatch = values.string("sbatch", "sbatch");
-  options.tools.squeue = values.string("squeue", "squeue");
-  options.tools.sacct = values.string("sacct", "sacct");
-  options.tools.scancel = values.string("scancel", "scancel");
-  options.tools.scontrol = values.string("scontrol", "scontrol");
-  options.tools.sinfo = values.string("sinfo", "sinfo");
+  options.tools.sbatch = values.str("sbatch");
+  options.tools.squeue = values.str("squeue");
+  options.tools.sacct = values.str("sacct");
+  options.tools.scancel = values.str("scancel");
+  options.tools.scontrol = values.str("scontrol");
+  options.tools.sinfo = values.str("sinfo");
   return options;
 }
 

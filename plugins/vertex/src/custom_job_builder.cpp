@@ -373,8 +373,7 @@ std::string label_value(std::string_view text) {
 std::string build_dryrun(std::string_view input_text, const std::string& default_session) {
   const std::string what = "sortie.dryrun_input/1";
   const DryrunInput input = read_dryrun_input(input_text);
-  const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
-  const VertexOptions options = parse_run_options(&cfg);
+  const VertexOptions options = parse_run_options(input.cfg_json);
   const std::string& app_id = input.app_id;
   if (app_id.empty()) throw Error::invalid_argument(what + ": member 'app_id' is required");
   const std::string session = input.session.empty() ? default_session : input.session;

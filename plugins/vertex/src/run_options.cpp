@@ -2,9 +2,7 @@
 
 #include <sortie/http_client.hpp>
 #include <sortie/plugin.hpp>
-
-#include "run_option_table.hpp"
-#include "run_option_values.hpp"
+#include <sortie/run_options.hpp>
 
 namespace sortie::vertex {
 namespace {
@@ -103,18 +101,18 @@ void check_label(const std::string& key, const std::string& value, const std::st
   }
 }
 
-VertexOptions parse_run_options(const rapidjson::Value* cfg) {
-  const RunOptionValues values(cfg, kOptions, "vertex");
+VertexOptions parse_run_options(std::string_view cfg_json) {
+  const TypedRunOptions values = read_run_options(cfg_json, kOptions, "vertex");
   VertexOptions options;
-  options.project = values.string("project");
-  options.location = values.string("location", options.location);
+  options.project = values.str("project", "");
+  options.location = values.str("location");
   for (const char c : options.location) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
       throw Error::invalid_argument("run option 'location' '" + options.location +
                                     "' is not a Vertex AI region such as us-central1");
     }
   }
-  options.endpoint = values.string("endpoint");
+  options.endpoint = values.str("endpoint", "");
   while (!options.endpoint.empty() && options.endpoint.back() == '/') options.endpoint.pop_back();
   // The access token goes there: plain http only to this machine (a test server).
   if (!options.endpoint.empty() && !http::may_carry_credentials(options.endpoint)) {
@@ -123,19 +121,19 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
         "localhost), since the access token is sent there (got '" +
         options.endpoint + "')");
   }
-  options.display_name = values.string("display_name");
-  options.service_account = values.string("service_account");
-  options.network = values.string("network");
+  options.display_name = values.str("display_name", "");
+  options.service_account = values.str("service_account", "");
+  options.network = values.str("network", "");
   for (const auto& [key, value] : values.string_map("labels")) {
     check_label(key, value, "run option 'labels'");
     options.labels[key] = value;
   }
-  options.base_output_dir = values.string("base_output_dir");
+  options.base_output_dir = values.str("base_output_dir", "");
   if (!options.base_output_dir.empty() && options.base_output_dir.rfind("gs://", 0) != 0) {
     throw Error::invalid_argument("run option 'base_output_dir' must be a gs:// URI (got '" +
                                   options.base_output_dir + "')");
   }
-  options.tensorboard = values.string("tensorboard");
+  options.tensorboard = values.str("tensorboard", "");
   if (!options.tensorboard.empty() &&
       (options.tensorboard.rfind("projects/", 0) != 0 ||
        options.tensorboard.find("/tensorboards/") == std::string::npos)) {
@@ -148,9 +146,9 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
   if (options.timeout_seconds < 0) {
     throw Error::invalid_argument("run option 'timeout_seconds' must be positive");
   }
-  options.restart_job_on_worker_restart = values.boolean("restart_job_on_worker_restart", false);
-  options.enable_web_access = values.boolean("enable_web_access", false);
-  options.boot_disk_type = values.string("boot_disk_type");
+  options.restart_job_on_worker_restart = values.boolean("restart_job_on_worker_restart");
+  options.enable_web_access = values.boolean("enable_web_access");
+  options.boot_disk_type = values.str("boot_disk_type", "");
   if (!options.boot_disk_type.empty() && options.boot_disk_type != "pd-ssd" &&
       options.boot_disk_type != "pd-standard") {
     throw Error::invalid_argument(
@@ -162,30 +160,29 @@ VertexOptions parse_run_options(const rapidjson::Value* cfg) {
   if (options.boot_disk_size_gb < 0 || options.boot_disk_size_gb > 2147483647) {
     throw Error::invalid_argument("run option 'boot_disk_size_gb' must be positive");
   }
-  options.machine_type = values.string("machine_type");
-  options.accelerator = values.string("accelerator");
+  options.machine_type = values.str("machine_type", "");
+  options.accelerator = values.str("accelerator", "");
   options.accelerator_count = values.integer("accelerator_count", -1);
   if (values.has("accelerator_count") && options.accelerator_count < 1) {
     throw Error::invalid_argument("run option 'accelerator_count' must be at least 1");
   }
-  options.tpu_topology = values.string("tpu_topology");
-  options.push_image_tag = values.string("push_image_tag");
-  options.push_timeout_s = values.number("push_timeout", options.push_timeout_s);
+  options.tpu_topology = values.str("tpu_topology", "");
+  options.push_image_tag = values.str("push_image_tag", "");
+  options.push_timeout_s = values.number("push_timeout");
   if (options.push_timeout_s <= 0) {
     throw Error::invalid_argument("run option 'push_timeout' must be positive");
   }
-  options.service_account_key_file = values.string("service_account_key_file");
-  options.access_token_command =
-      values.string("access_token_command", options.access_token_command);
-  options.retries = values.integer("retries", options.retries);
+  options.service_account_key_file = values.str("service_account_key_file", "");
+  options.access_token_command = values.str("access_token_command");
+  options.retries = values.integer("retries");
   if (options.retries < 0 || options.retries > 20) {
     throw Error::invalid_argument("run option 'retries' must be between 0 and 20");
   }
-  options.retry_base_delay_s = values.number("retry_base_delay", options.retry_base_delay_s);
+  options.retry_base_delay_s = values.number("retry_base_delay");
   if (options.retry_base_delay_s < 0 || options.retry_base_delay_s > 60) {
     throw Error::invalid_argument("run option 'retry_base_delay' must be between 0 and 60 seconds");
   }
-  options.request_timeout_s = values.number("request_timeout", options.request_timeout_s);
+  options.request_timeout_s = values.number("request_timeout");
   if (options.request_timeout_s <= 0) {
     throw Error::invalid_argument("run option 'request_timeout' must be positive");
   }

@@ -3,11 +3,10 @@
 #ifndef SORTIE_VERTEX_RUN_OPTIONS_HPP
 #define SORTIE_VERTEX_RUN_OPTIONS_HPP
 
-#include <rapidjson/document.h>
-
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace sortie::vertex {
 
@@ -44,10 +43,10 @@ struct VertexOptions {
 
 std::string run_options_payload();
 
-// Parses cfg (absent members take their defaults). Unknown options, wrong types and values Vertex
-// AI would refuse (a bad label, a relative base_output_dir) are INVALID_ARGUMENT errors naming the
-// option.
-VertexOptions parse_run_options(const rapidjson::Value* cfg);
+// Parses the dryrun input's cfg_json (absent members take their defaults). Unknown options, wrong
+// types and values Vertex AI would refuse (a bad label, a relative base_output_dir) are
+// INVALID_ARGUMENT errors naming the option.
+VertexOptions parse_run_options(std::string_view cfg_json);
 
 // The endpoint's base URL, e.g. https://us-central1-aiplatform.googleapis.com.
 std::string endpoint_url(const VertexOptions& options);
