@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sortie/app_status.hpp>
 #include <sortie/core/error.hpp>
 #include <sortie/core/model_json.hpp>
 #include <sortie/core/runopts.hpp>
@@ -141,6 +142,11 @@ Placement place(session::Session& ctx, DeclaredOptions& declared, const std::str
       }
     }
   }
+  // A .sortieconfig's [SCHEDULER] section, as for `sortie run` (docs/config-trust.md), then the
+  // job's own executor options.
+  for (const auto& [name, value] : ctx.config().section(placement.scheduler)) {
+    placement.options[name] = {value.value, value.origin, value.trusted};
+  }
   for (const auto& [name, value] : executor.options) {
     placement.options[name] = {value, "job '" + job_name + "' executor options"};
   }
@@ -152,18 +158,31 @@ Role role_of(const std::string& job_name, const std::string& full_name, const Wo
              const xm::Job& job, const std::string& launch_dir) {
   const xm::Executable& executable = job.executable;
   const std::string where = "job '" + job_name + "'";
-  if (!job.executor.docker_options.ports.empty()) {
+  const auto& ports = job.executor.docker_options.ports;
+  if (!ports.empty() && executable.kind != "image") {
     throw core::Error::invalid_argument(
-        where +
-        ": executor docker_options.ports: fixed host ports are not "
-        "supported; the container's ports are reachable on the app's "
-        "network (see docs/docker-scheduler.md)");
+        where + ": executor docker_options.ports: only a container publishes ports; a " +
+        executable.kind + " runs on the host and binds its ports there itself");
   }
   Role role;
   role.name = job_name;
   role.image = executable.kind == "image" ? executable.image : "";
-  // Read by remote schedulers (payloads.md P-1): such an image needs a push before they run it.
+  // Role metadata of the host (payloads.md P-1): sortie.local_image is read by remote schedulers
+  // (such an image needs a push before they run it); local_docker publishes sortie.host_ports
+  // and answers to sortie.job_name (XManager's full job name) on the app network, so one job
+  // reaches another by work_unit.get_full_job_name(name).
   if (executable.built_locally) role.metadata.emplace_back("sortie.local_image", "true");
+  if (executable.kind == "image")
+    role.metadata.emplace_back("sortie.job_name", json_string(full_name));
+  if (!ports.empty()) {
+    std::string published;
+    for (const auto& [container, host] : ports) {
+      role.port_map.emplace_back("port-" + std::to_string(container), container);
+      published += (published.empty() ? "{\"" : ",\"") + std::to_string(container) +
+                   "\":" + std::to_string(host);
+    }
+    role.metadata.emplace_back("sortie.host_ports", published + "}");
+  }
   role.entrypoint = executable.entrypoint;
   xm::Args args = executable.args;
   args.merge(job.args);

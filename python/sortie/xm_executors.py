@@ -29,7 +29,33 @@ class DockerOptions:
         if self.mount_gcs_path and os.path.isdir(os.path.expanduser('~/gcs')):
             _refuse('DockerOptions(mount_gcs_path=True)', 'sortie does not mount ~/gcs; pass it '
                     "in volumes={'~/gcs': '/gcs'} or set mount_gcs_path=False")
-        return {'ports': dict(self.ports or {}), 'volumes': dict(self.volumes or {})}
+        return {'ports': _published_ports(self.ports or {}), 'volumes': dict(self.volumes or {})}
+
+
+def _published_ports(ports):
+    """XManager's (docker-py's) ports, {CONTAINER: HOST}, as container port -> host port: a
+    container port an int or 'N/tcp', a host port an int, None (Docker picks one) or
+    ('0.0.0.0', N); local_docker publishes them on every interface, as `docker run -p`."""
+    published = {}
+    for container, host in ports.items():
+        what = f'DockerOptions(ports={{{container!r}: {host!r}}})'
+        if isinstance(container, str) and container.endswith('/tcp'):
+            container = container[:-len('/tcp')]
+        if isinstance(container, str) and container.isdigit():
+            container = int(container)
+        if not isinstance(container, int) or isinstance(container, bool) or \
+                not 1 <= container <= 65535:
+            _refuse(what, 'a container port is a number from 1 to 65535 or \'N/tcp\' (UDP '
+                    'ports are not published)')
+        if isinstance(host, tuple) and len(host) == 2 and host[0] in ('', '0.0.0.0'):
+            host = host[1]
+        if host is None:
+            host = 0
+        if not isinstance(host, int) or isinstance(host, bool) or not 0 <= host <= 65535:
+            _refuse(what, 'a host port is a number from 0 to 65535 or None (published on every '
+                    'interface; another address and lists of host ports are not supported)')
+        published[container] = host
+    return published
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,6 +11,7 @@
 #include <sortie/plugin.hpp>
 
 #include "engine.hpp"
+#include "host_metadata.hpp"
 #include "json_fields.hpp"
 #include "labels.hpp"
 #include "run_options.hpp"
@@ -84,6 +85,9 @@ void refuse_unsupported(const Role& role, const std::string& scheduler) {
                                   "' does not exist on this host; create it or fix the path");
     }
   }
+  // Refuses bad host metadata before anything is planned.
+  read_host_ports(role);
+  job_name_alias(role);
   for (const auto& [key, value] : role.metadata) {
     if (key.rfind(scheduler + ".", 0) == 0 || key.rfind("docker.", 0) == 0) {
       refuse(what,
@@ -118,7 +122,7 @@ struct RoleImage {
 };
 
 void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
-                       const std::string& hostname, const EnvList& env,
+                       const std::string& hostname, const std::string& alias, const EnvList& env,
                        const std::vector<std::string>& args, const std::string& network,
                        const DockerOptions& options,
                        const std::vector<std::pair<const char*, std::string>>& labels) {
@@ -213,17 +217,23 @@ void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
   }
   if (!role.port_map.empty()) {
     // Each replica's ports are published on 127.0.0.1 at a port Docker picks, so replicas of one
-    // role never collide; replicas reach each other directly on the app network.
+    // role never collide; replicas reach each other directly on the app network. A port the
+    // host asked to publish (XManager's DockerOptions(ports=)) is bound on every interface, at
+    // its host port, as `docker run -p HOST:CONTAINER` does.
+    const std::map<int64_t, int64_t> host_ports = read_host_ports(role);
     w.Key("PortBindings");
     w.StartObject();
     for (const auto& [name, port] : role.port_map) {
+      const auto published = host_ports.find(port);
       w.Key((std::to_string(port) + "/tcp").c_str());
       w.StartArray();
       w.StartObject();
       w.Key("HostIp");
-      w.String("127.0.0.1");
+      w.String(published == host_ports.end() ? "127.0.0.1" : "");
       w.Key("HostPort");
-      w.String("");
+      w.String(published == host_ports.end() || published->second == 0
+                   ? std::string()
+                   : std::to_string(published->second));
       w.EndObject();
       w.EndArray();
     }
@@ -279,6 +289,7 @@ void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
   w.Key("Aliases");
   w.StartArray();
   write_string(w, hostname);
+  if (!alias.empty()) write_string(w, alias);
   w.EndArray();
   w.EndObject();
   w.EndObject();
@@ -518,13 +529,14 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       w.Key("replica_id");
       w.Int64(id);
       w.Key("create");
-      write_create_body(w, role, role_images[r], hostname, env, args, plan.network, options,
+      const std::string alias = id == 0 ? job_name_alias(role) : std::string();
+      write_create_body(w, role, role_images[r], hostname, alias, env, args, plan.network, options,
                         container_labels);
       w.EndObject();
 
       text += "\ncontainer " + name + " (role " + role.name + " replica " + std::to_string(id) +
               " of " + std::to_string(role.num_replicas) + ", host name " + hostname +
-              ")\n  image: " + role_images[r].image +
+              (alias.empty() ? "" : ", also " + alias) + ")\n  image: " + role_images[r].image +
               "\n  argv:  " + quoted_argv(role.entrypoint, args) + "\n  restart: " +
               (role.max_retries > 0 ? "on-failure, at most " + std::to_string(role.max_retries)
                                     : std::string("no")) +
@@ -538,8 +550,15 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
         text += "  " + std::string(mount_type_name(mount.type)) + " mount: " + mount.src + " -> " +
                 mount.dst + (mount.read_only ? " (read-only)" : "") + "\n";
       }
+      const std::map<int64_t, int64_t> host_ports = read_host_ports(role);
       for (const auto& [port_name, port] : role.port_map) {
-        text += "  port " + port_name + ": " + std::to_string(port) + "/tcp on 127.0.0.1:<any>\n";
+        const auto published = host_ports.find(port);
+        text += "  port " + port_name + ": " + std::to_string(port) + "/tcp on " +
+                (published == host_ports.end()
+                     ? std::string("127.0.0.1:<any>")
+                     : "0.0.0.0:" + (published->second == 0 ? std::string("<any>")
+                                                            : std::to_string(published->second))) +
+                "\n";
       }
       text += "  env:\n";
       for (const auto& [key, value] : env) text += "    " + key + "=" + value + "\n";
