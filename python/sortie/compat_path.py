@@ -28,6 +28,8 @@ ALIASES = {
     'xmanager.cloud.build_image': 'sortie.xm_cloud',
     'xmanager.contrib.gcs': 'sortie.contrib.gcs',
     'xmanager.contrib.tensorboard': 'sortie.contrib.tensorboard',
+    'xmanager.contrib.tpu': 'sortie.contrib.tpu',
+    'xmanager.contrib.xm_tensorflow': 'sortie.contrib.xm_tensorflow',
     'torchx.specs': 'sortie.specs',
     'torchx.runner': 'sortie.runner',
     'torchx.components': 'sortie.components',
@@ -45,17 +47,18 @@ REFUSED = {
                              'XManager\'s hosted database; in the launch script, add each job '
                              'once the work units it depends on are done '
                              '(work_unit.wait_until_complete())',
-    'xmanager.contrib.xm_tensorflow': 'its builders address each job by XManager\'s '
-                                      'Kubernetes pod names, which sortie\'s jobs do not '
-                                      'have; set TF_CONFIG per job with env_vars, the chief '
-                                      'at ${rank0_host} (payloads.md P-12)',
-    'xmanager.contrib.tpu': 'ask for TPUs with JobRequirements (tpu_v3=8) and install the TPU '
-                            'runtime in your image',
-    'xmanager.contrib.parameter_controller': _CONTRIB,
+    'xmanager.contrib.parameter_controller': 'its controller is a job on the cluster that '
+                                             'reattaches to the experiment through XManager\'s '
+                                             'database (--xm_db_yaml_config, e.g. Cloud SQL), '
+                                             'and sortie\'s store is this machine\'s; run the '
+                                             'controller\'s code in the launch script, waiting '
+                                             'with work_unit.wait_until_complete()',
     'xmanager.contrib.framework_defaults': _CONTRIB,
     'xmanager.contrib.process_entry': _CONTRIB,
     'xmanager.contrib.copybara': _CONTRIB,
-    'xmanager.vizier': 'sortie has no Vizier client; sweep with experiment.add(job, args=[...])',
+    'xmanager.vizier': 'its studies run on Vertex AI Vizier, a Google Cloud service '
+                       '(google-cloud-aiplatform), which sortie has no client for; sweep with '
+                       'experiment.add(job, args=[...])',
     'xmanager.xm_abseil': 'XManager 0.7 has no xm_abseil; its absl flags are xmanager.xm_flags',
     'xmanager.xm_mock': 'test launch scripts with sortie launch --dryrun',
     'xmanager.cloud.auth': 'sortie\'s Vertex plugin uses Application Default Credentials '

@@ -159,6 +159,27 @@ TEST_F(KubernetesManifestsTest, FreePortIsAFixedPortInEveryPod) {
   EXPECT_EQ(env_value(container, "MASTER_PORT"), "29500");
 }
 
+TEST_F(KubernetesManifestsTest, RoleHostNamesEachRolesFirstPodInEveryMode) {
+  // ${role_host:ROLE} is that role's replica 0 (TF_CONFIG lists every task, xm_tensorflow).
+  const std::string app = R"({"name":"tf","roles":[{"name":"chief","image":"i","entrypoint":"e",
+    "env":{"PEER":"${role_host:ps}:2222"}},{"name":"ps","image":"i","entrypoint":"e"}]})";
+  const std::pair<const char*, const char*> modes[] = {
+      {"none", "trainer-k3x9q2m1zt-ps-0.trainer-k3x9q2m1zt:2222"},
+      {"volcano", "trainer-k3x9q2m1zt-ps-0-0.trainer-k3x9q2m1zt:2222"},
+      {"jobset", "trainer-k3x9q2m1zt-ps-0-0.trainer-k3x9q2m1zt:2222"}};
+  const std::pair<const char*, const char*> containers[] = {
+      {"none", "/request/objects/0/manifest/spec/template/spec/containers/0"},
+      {"volcano", "/request/objects/0/manifest/spec/tasks/0/template/spec/containers/0"},
+      {"jobset",
+       "/request/objects/0/manifest/spec/replicatedJobs/0/template/spec/template/spec/"
+       "containers/0"}};
+  for (size_t i = 0; i < std::size(modes); ++i) {
+    const rapidjson::Document doc = dryrun(
+        app, std::string(R"({"namespace":"team-a","gang_scheduler":")") + modes[i].first + R"("})");
+    EXPECT_EQ(env_value(at(doc, containers[i].second), "PEER"), modes[i].second) << modes[i].first;
+  }
+}
+
 TEST_F(KubernetesManifestsTest, MountsBecomeVolumes) {
   const rapidjson::Document doc = dryrun(R"({"name":"m","roles":[{"name":"r","image":"i",
     "entrypoint":"e","mounts":[

@@ -112,11 +112,14 @@ class ManifestBuilder {
     return object;
   }
 
+  // Each role's name and the DNS name of its replica 0, in the app's role order.
+  using RoleHosts = std::vector<std::pair<std::string, std::string>>;
+
   // What differs between the replicas of a role and how the pod learns it.
   struct ReplicaIdentity {
     const Role* role = nullptr;
-    std::string rank0_host;
-    int64_t replica_id = -1;  // -1: from the Job's completion index, per pod
+    const RoleHosts* hosts = nullptr;  // the first is the rank-0 host
+    int64_t replica_id = -1;           // -1: from the Job's completion index, per pod
   };
 
   Json env_var(std::string_view name, std::string_view value) {
@@ -137,8 +140,10 @@ class ManifestBuilder {
         .set("role_name", role.name)
         .set("img_root", "")
         .set("rank0_env", kRank0Env)
-        .set("rank0_host", id.rank0_host)
+        .set("rank0_host", id.hosts->front().second)
         .set("free_port", kFreePort);
+    // ${role_host:ROLE}: another role's replica 0, for programs that list every peer (TF_CONFIG).
+    for (const auto& [name, host] : *id.hosts) macros.set("role_host:" + name, host);
     const auto expand = [&](std::string_view text) { return macros.apply(escape_var_refs(text)); };
 
     Json c(rapidjson::kObjectType);
@@ -175,7 +180,7 @@ class ManifestBuilder {
         {"SORTIE_APP_ID", app_id},
         {"SORTIE_ROLE_NAME", role.name},
         {"SORTIE_NUM_REPLICAS", std::to_string(role.num_replicas)},
-        {kRank0Env, id.rank0_host},
+        {kRank0Env, id.hosts->front().second},
         {"PYTHONUNBUFFERED", "1"}};
     for (const auto& [name, value] : fixed) env.emplace_back(name, env_var(name, value));
     for (const auto& [name, value] : role.env) {
@@ -404,7 +409,10 @@ class ManifestBuilder {
                                     kMaxLabelLength - 1 - digits(role.num_replicas - 1)));
       check_distinct(seen, job_names.back(), role);
     }
-    const std::string rank0_host = job_names.front() + "-0." + service;
+    RoleHosts hosts;
+    for (size_t i = 0; i < input_.app.roles.size(); ++i) {
+      hosts.emplace_back(input_.app.roles[i].name, job_names[i] + "-0." + service);
+    }
     for (size_t i = 0; i < input_.app.roles.size(); ++i) {
       const Role& role = input_.app.roles[i];
       auto labels = app_labels(ref.name);
@@ -413,7 +421,7 @@ class ManifestBuilder {
       auto annotations = app_annotations();
       annotations.emplace_back(kRoleNameAnnotation, role.name);
       Json job = head("batch/v1", "Job", metadata(job_names[i], labels, annotations));
-      ReplicaIdentity id{&role, rank0_host, -1};
+      ReplicaIdentity id{&role, &hosts, -1};
       set_member(job, "spec", indexed_job_spec(id, app_id, ref.name, service, false), a_);
       add_object(objects, kBatchApi, "jobs", std::move(job), false);
     }
@@ -461,7 +469,12 @@ class ManifestBuilder {
         tasks.push_back({&role, r, task});
       }
     }
-    const std::string rank0_host = ref.name + "-" + tasks.front().name + "-0." + ref.name;
+    RoleHosts hosts;
+    for (const Task& task : tasks) {
+      if (task.replica == 0) {
+        hosts.emplace_back(task.role->name, ref.name + "-" + task.name + "-0." + ref.name);
+      }
+    }
 
     auto labels = app_labels(ref.name);
     Json job =
@@ -499,7 +512,7 @@ class ManifestBuilder {
         }
         set_member(t, "policies", std::move(policies), a_);
       }
-      ReplicaIdentity id{&role, rank0_host, task.replica};
+      ReplicaIdentity id{&role, &hosts, task.replica};
       set_member(t, "template", pod_template(id, app_id, ref.name, ""), a_);
       task_list.PushBack(t, a_);
     }
@@ -532,7 +545,10 @@ class ManifestBuilder {
           role.name, kMaxLabelLength - ref.name.size() - 4 - digits(role.num_replicas - 1)));
       check_distinct(seen, names.back(), role);
     }
-    const std::string rank0_host = ref.name + "-" + names.front() + "-0-0." + ref.name;
+    RoleHosts hosts;
+    for (size_t i = 0; i < input_.app.roles.size(); ++i) {
+      hosts.emplace_back(input_.app.roles[i].name, ref.name + "-" + names[i] + "-0-0." + ref.name);
+    }
 
     auto labels = app_labels(ref.name);
     if (!options_.queue.empty()) labels.emplace_back(kKueueQueueLabel, options_.queue);
@@ -559,7 +575,7 @@ class ManifestBuilder {
       set_member(job_meta, "labels",
                  string_map({{kAppLabel, ref.name}, {kRoleLabel, label_value(role.name)}}), a_);
       set_member(job_template, "metadata", std::move(job_meta), a_);
-      ReplicaIdentity id{&role, rank0_host, -1};
+      ReplicaIdentity id{&role, &hosts, -1};
       set_member(job_template, "spec", indexed_job_spec(id, app_id, ref.name, "", true), a_);
       set_member(rjob, "template", std::move(job_template), a_);
       replicated.PushBack(rjob, a_);

@@ -1,0 +1,1 @@
+print("the agent is not run by a dry run")

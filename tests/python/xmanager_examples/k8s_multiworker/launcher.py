@@ -1,0 +1,39 @@
+"""The calls of XManager's examples/cifar10_tensorflow_k8s_multiworker: three workers of a
+MultiWorkerMirroredStrategy on Kubernetes (xmanager.contrib.xm_tensorflow), one work unit per
+trial. --image_path, as the example's usage line gives it, runs a pushed image instead of
+building the trainer."""
+import itertools
+
+from absl import app
+from absl import flags
+from xmanager import xm
+from xmanager import xm_local
+from xmanager.contrib import xm_tensorflow
+
+_IMAGE_PATH = flags.DEFINE_string('image_path', None, 'a pushed trainer image')
+
+
+def main(_):
+    with xm_local.create_experiment(experiment_title='kubernetes_multiworker') as experiment:
+        if _IMAGE_PATH.value:
+            spec = xm.Container(image_path=_IMAGE_PATH.value)
+        else:
+            spec = xm.PythonContainer(
+                path='.', base_image='gcr.io/deeplearning-platform-release/tf2-gpu.2-6',
+                entrypoint=xm.ModuleName('cifar10'))
+        [executable] = experiment.package([xm.Packageable(
+            executable_spec=spec, executor_spec=xm_local.Kubernetes.Spec(), args={})])
+
+        trials = [{'learning_rate': lr} for (lr,) in itertools.product([0.001])]
+        builder = xm_tensorflow.MultiWorkerMirroredStrategyBuilder(
+            experiment=experiment,
+            worker_executable=executable,
+            worker_executor=xm_local.Kubernetes(requirements=xm.JobRequirements(t4=1)),
+            worker_name='worker',
+            num_workers=3)
+        for hyperparameters in trials:
+            experiment.add(builder.gen_job_group(), args=hyperparameters)
+
+
+if __name__ == '__main__':
+    app.run(main)

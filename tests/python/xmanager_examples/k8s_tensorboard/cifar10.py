@@ -1,0 +1,1 @@
+print("the trainer is not run by a dry run")

@@ -1,0 +1,1 @@
+print("trains on the GPUs")
