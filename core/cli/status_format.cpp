@@ -55,7 +55,7 @@ std::string format_app(const AppDef& app) {
     }
     if (role.max_retries > 0) {
       out += fmt::format("    retries: {} ({})\n", role.max_retries,
-                         core::to_string(role.retry_policy));
+                         retry_policy_name(role.retry_policy));
     }
   }
   return out;

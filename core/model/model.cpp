@@ -15,18 +15,6 @@ constexpr size_t kSuffixLength = 10;
 // The SDK's names are string literals, so their data() is NUL-terminated.
 const char* to_string(AppState state) noexcept { return app_state_name(state).data(); }
 
-std::optional<AppState> app_state_from_string(std::string_view name) noexcept {
-  return app_state_from_name(name);
-}
-
-const char* to_string(RetryPolicy policy) noexcept { return retry_policy_name(policy).data(); }
-
-std::optional<RetryPolicy> retry_policy_from_string(std::string_view name) noexcept {
-  return retry_policy_from_name(name);
-}
-
-const char* to_string(MountType type) noexcept { return mount_type_name(type).data(); }
-
 void validate(const AppDef& app) {
   try {
     check_appdef(app);

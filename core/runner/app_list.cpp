@@ -52,7 +52,7 @@ std::vector<ListedApp> scheduler_listed(session::Session& session, core::Schedul
             .str();
     if (seen.count(handle) != 0) continue;
     if (options.active_only) {
-      auto state = core::app_state_from_string(app["state"].GetString());
+      auto state = app_state_from_name(app["state"].GetString());
       if (state && core::is_terminal(*state)) continue;
     }
     const bool named = app.HasMember("name") && app["name"].IsString();

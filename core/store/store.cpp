@@ -37,7 +37,7 @@ constexpr const char* kAppColumns =
 
 // A state written by a newer sortie that this one does not know reads as UNKNOWN.
 AppState state_from_column(const std::string& text) {
-  return app_state_from_string(text).value_or(AppState::kUnknown);
+  return app_state_from_name(text).value_or(AppState::kUnknown);
 }
 
 std::string environment(const char* name) {

@@ -32,11 +32,8 @@ using ::sortie::AppStatus;
 using ::sortie::ReplicaStatus;
 using ::sortie::RoleStatus;
 
+// app_state_name as a C string, for printf and fmt.
 const char* to_string(AppState state) noexcept;
-std::optional<AppState> app_state_from_string(std::string_view name) noexcept;
-const char* to_string(RetryPolicy policy) noexcept;
-std::optional<RetryPolicy> retry_policy_from_string(std::string_view name) noexcept;
-const char* to_string(MountType type) noexcept;
 
 // Checks an app built in code as its JSON form is checked, with the SDK's check_appdef
 // (sortie/appdef.hpp; unique non-empty role names, entrypoint or image, replica and retry ranges,
