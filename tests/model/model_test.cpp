@@ -12,20 +12,6 @@ namespace {
 
 using testing::error_of;
 
-AppDef two_role_app() {
-  AppDef app;
-  app.name = "trainer";
-  Role reader;
-  reader.name = "reader";
-  reader.entrypoint = "cat";
-  Role worker;
-  worker.name = "worker";
-  worker.entrypoint = "python3";
-  worker.num_replicas = 4;
-  app.roles = {reader, worker};
-  return app;
-}
-
 TEST(AppStateTest, ToStringGivesTheSdkName) {
   const std::vector<std::pair<AppState, std::string>> states = {
       {AppState::kUnsubmitted, "UNSUBMITTED"}, {AppState::kSubmitted, "SUBMITTED"},
@@ -46,89 +32,6 @@ TEST(AppStateTest, OnlySucceededFailedCancelledAreTerminal) {
   EXPECT_FALSE(is_terminal(AppState::kUnknown));
   EXPECT_FALSE(is_terminal(AppState::kUnsubmitted));
   EXPECT_FALSE(is_terminal(AppState::kSubmitted));
-}
-
-TEST(ValidateTest, AcceptsAWellFormedApp) {
-  AppDef app = two_role_app();
-  app.roles[1].min_replicas = 2;
-  app.roles[1].max_retries = 3;
-  app.roles[1].port_map = {{"http", 8080}};
-  app.roles[1].mounts = {Mount{MountType::kBind, "/a", "/b", true, "rwm"}};
-  EXPECT_NO_THROW(validate(app));
-}
-
-TEST(ValidateTest, RefusesAnAppWithoutRoles) {
-  AppDef app;
-  app.name = "empty";
-  EXPECT_EQ(error_of([&] { validate(app); }), "app 'empty': roles: must hold at least one role");
-}
-
-TEST(ValidateTest, RefusesAnUnnamedRole) {
-  AppDef app = two_role_app();
-  app.roles[1].name = "";
-  EXPECT_EQ(error_of([&] { validate(app); }), "app 'trainer': roles[1].name: is required");
-}
-
-TEST(ValidateTest, RefusesDuplicateRoleNames) {
-  AppDef app = two_role_app();
-  app.roles[1].name = "reader";
-  EXPECT_EQ(error_of([&] { validate(app); }),
-            R"(app 'trainer': roles[1].name: "reader" is used twice; role names must be unique)");
-}
-
-TEST(ValidateTest, RefusesAMissingEntrypoint) {
-  AppDef app = two_role_app();
-  app.roles[0].entrypoint = "";
-  EXPECT_EQ(error_of([&] { validate(app); }),
-            "app 'trainer': roles[0].entrypoint: is required when the role has no image");
-}
-
-TEST(ValidateTest, RefusesReplicaCountsOutOfRange) {
-  AppDef app = two_role_app();
-  app.roles[1].num_replicas = 0;
-  EXPECT_EQ(error_of([&] { validate(app); }),
-            "app 'trainer': roles[1].num_replicas: must be at least 1, got 0");
-  app = two_role_app();
-  app.roles[1].min_replicas = 5;
-  EXPECT_EQ(error_of([&] { validate(app); }),
-            "app 'trainer': roles[1].min_replicas: must be between 1 and num_replicas (4), "
-            "got 5");
-  app.roles[1].min_replicas = 0;
-  EXPECT_NE(error_of([&] { validate(app); }).find("min_replicas"), std::string::npos);
-}
-
-TEST(ValidateTest, RefusesNegativeRetries) {
-  AppDef app = two_role_app();
-  app.roles[0].max_retries = -1;
-  EXPECT_EQ(error_of([&] { validate(app); }),
-            "app 'trainer': roles[0].max_retries: must be at least 0, got -1");
-}
-
-TEST(ValidateTest, RefusesBadResourcesPortsAndMounts) {
-  AppDef app = two_role_app();
-  app.roles[0].resource.cpu = -2;
-  EXPECT_EQ(error_of([&] { validate(app); }),
-            "app 'trainer': roles[0].resource.cpu: must be at least 0 (or -1: unset), got -2");
-  app = two_role_app();
-  app.roles[0].resource.gpu = -3;
-  EXPECT_NE(error_of([&] { validate(app); }).find("resource.gpu"), std::string::npos);
-  app = two_role_app();
-  app.roles[0].resource.mem_mb = -5;
-  EXPECT_NE(error_of([&] { validate(app); }).find("resource.memMB"), std::string::npos);
-  app = two_role_app();
-  app.roles[0].resource.devices = {{"vpc.amazonaws.com/efa", -1}};
-  EXPECT_NE(error_of([&] { validate(app); }).find("resource.devices.vpc.amazonaws.com/efa"),
-            std::string::npos);
-  app = two_role_app();
-  app.roles[0].port_map = {{"http", 70000}};
-  EXPECT_EQ(error_of([&] { validate(app); }),
-            "app 'trainer': roles[0].port_map.http: must be a port number from 1 to 65535, got "
-            "70000");
-  app = two_role_app();
-  app.roles[0].mounts = {Mount{MountType::kBind, "", "/b", false, "rwm"}};
-  EXPECT_EQ(error_of([&] { validate(app); }), "app 'trainer': roles[0].mounts[0].src: is required");
-  app.roles[0].mounts = {Mount{MountType::kVolume, "data", "", false, "rwm"}};
-  EXPECT_EQ(error_of([&] { validate(app); }), "app 'trainer': roles[0].mounts[0].dst: is required");
 }
 
 TEST(MakeAppIdTest, SanitizesTheNameAndAddsTenBase36Characters) {

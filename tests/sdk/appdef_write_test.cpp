@@ -148,6 +148,8 @@ TEST(AppDefWriteTest, CheckWordsErrorsAsTheReaderDoes) {
             "roles[0].resource.cpu: must be at least 0 (or -1: unset), got -2");
   EXPECT_EQ(with([](AppDef&, Role& role) { role.resource.gpu = -3; }),
             "roles[0].resource.gpu: must be at least 0 (or -1: unset), got -3");
+  EXPECT_EQ(with([](AppDef&, Role& role) { role.resource.mem_mb = -5; }),
+            "roles[0].resource.memMB: must be at least 0 (or -1: unset), got -5");
   EXPECT_EQ(with([](AppDef&, Role& role) {
               role.resource.devices = {{"fpga", -1}};
             }),
@@ -156,6 +158,13 @@ TEST(AppDefWriteTest, CheckWordsErrorsAsTheReaderDoes) {
               role.port_map = {{"http", 70000}};
             }),
             "roles[0].port_map.http: must be a port number from 1 to 65535, got 70000");
+  EXPECT_EQ(with([](AppDef&, Role& role) { role.mounts[0].src = ""; }),
+            "roles[0].mounts[0].src: is required");
+  EXPECT_EQ(with([](AppDef&, Role& role) { role.mounts[1].dst = ""; }),
+            "roles[0].mounts[1].dst: is required");
+  EXPECT_EQ(with([](AppDef&, Role& role) { role.min_replicas = 0; }),
+            "roles[0].min_replicas: must be between 1 and num_replicas (4), got 0");
+  EXPECT_EQ(with([](AppDef&, Role& role) { role.name = ""; }), "roles[0].name: is required");
   EXPECT_EQ(with([](AppDef&, Role& role) { role.mounts[0].dst = "rel"; }),
             R"(roles[0].mounts[0].dst: must be an absolute path, got "rel")");
   EXPECT_EQ(with([](AppDef&, Role& role) { role.mounts[2].permissions = "x"; }),
