@@ -19,10 +19,10 @@ TEST(VertexJobStatusTest, EveryJobStateHasAnAppState) {
       {"JOB_STATE_UPDATING", "RUNNING"},    {"JOB_STATE_PARTIALLY_SUCCEEDED", "FAILED"},
   };
   for (const auto& [job_state, app_state] : expected) {
-    EXPECT_STREQ(app_state_for(job_state), app_state) << job_state;
+    EXPECT_EQ(app_state_name(app_state_for(job_state)), app_state) << job_state;
   }
-  EXPECT_STREQ(app_state_for("JOB_STATE_FROM_THE_FUTURE"), "UNKNOWN");
-  EXPECT_STREQ(app_state_for(""), "UNKNOWN");
+  EXPECT_EQ(app_state_for("JOB_STATE_FROM_THE_FUTURE"), AppState::kUnknown);
+  EXPECT_EQ(app_state_for(""), AppState::kUnknown);
 }
 
 TEST(VertexJobStatusTest, ParsesRfc3339Timestamps) {

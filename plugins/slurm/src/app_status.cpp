@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "pending_reason.hpp"
 #include "replica_files.hpp"
@@ -12,23 +13,22 @@
 namespace sortie::slurm {
 
 AppState app_state_of(std::string_view state) {
-  if (state == "PENDING" || state == "REQUEUED" || state == "REQUEUE_HOLD" ||
-      state == "REQUEUE_FED" || state == "CONFIGURING" || state == "RESV_DEL_HOLD" ||
-      state == "SUSPENDED" || state == "STOPPED") {
-    return AppState::kPending;
-  }
-  if (state == "RUNNING" || state == "COMPLETING" || state == "STAGE_OUT" || state == "SIGNALING" ||
-      state == "RESIZING") {
-    return AppState::kRunning;
-  }
-  if (state == "COMPLETED") return AppState::kSucceeded;
-  if (state == "CANCELLED") return AppState::kCancelled;
-  if (state == "FAILED" || state == "TIMEOUT" || state == "NODE_FAIL" || state == "OUT_OF_MEMORY" ||
-      state == "BOOT_FAIL" || state == "DEADLINE" || state == "PREEMPTED" ||
-      state == "SPECIAL_EXIT" || state == "REVOKED") {
-    return AppState::kFailed;
-  }
-  return AppState::kUnknown;
+  // Slurm's job state codes (squeue(1), "JOB STATE CODES"); one it may add later is UNKNOWN.
+  static constexpr std::pair<std::string_view, AppState> kStates[] = {
+      {"PENDING", AppState::kPending},      {"REQUEUED", AppState::kPending},
+      {"REQUEUE_HOLD", AppState::kPending}, {"REQUEUE_FED", AppState::kPending},
+      {"CONFIGURING", AppState::kPending},  {"RESV_DEL_HOLD", AppState::kPending},
+      {"SUSPENDED", AppState::kPending},    {"STOPPED", AppState::kPending},
+      {"RUNNING", AppState::kRunning},      {"COMPLETING", AppState::kRunning},
+      {"STAGE_OUT", AppState::kRunning},    {"SIGNALING", AppState::kRunning},
+      {"RESIZING", AppState::kRunning},     {"COMPLETED", AppState::kSucceeded},
+      {"CANCELLED", AppState::kCancelled},  {"FAILED", AppState::kFailed},
+      {"TIMEOUT", AppState::kFailed},       {"NODE_FAIL", AppState::kFailed},
+      {"OUT_OF_MEMORY", AppState::kFailed}, {"BOOT_FAIL", AppState::kFailed},
+      {"DEADLINE", AppState::kFailed},      {"PREEMPTED", AppState::kFailed},
+      {"SPECIAL_EXIT", AppState::kFailed},  {"REVOKED", AppState::kFailed},
+  };
+  return state_in(kStates, state);
 }
 
 Ledger read_ledger(const std::string& path) {

@@ -12,24 +12,25 @@ namespace {
 
 struct StateEntry {
   const char* job_state;
-  const char* app_state;
+  AppState app_state;
   const char* explanation;  // added to msg; "" when the state speaks for itself
 };
 
 constexpr StateEntry kStates[] = {
-    {"JOB_STATE_UNSPECIFIED", "UNKNOWN", "Vertex AI reports no state"},
-    {"JOB_STATE_QUEUED", "PENDING", ""},
-    {"JOB_STATE_PENDING", "PENDING", ""},
-    {"JOB_STATE_RUNNING", "RUNNING", ""},
-    {"JOB_STATE_SUCCEEDED", "SUCCEEDED", ""},
-    {"JOB_STATE_FAILED", "FAILED", ""},
-    {"JOB_STATE_CANCELLING", "RUNNING", "cancelling"},
-    {"JOB_STATE_CANCELLED", "CANCELLED", ""},
-    {"JOB_STATE_PAUSED", "PENDING", "paused; it runs again when resumed in Vertex AI"},
-    {"JOB_STATE_EXPIRED", "FAILED",
+    {"JOB_STATE_UNSPECIFIED", AppState::kUnknown, "Vertex AI reports no state"},
+    {"JOB_STATE_QUEUED", AppState::kPending, ""},
+    {"JOB_STATE_PENDING", AppState::kPending, ""},
+    {"JOB_STATE_RUNNING", AppState::kRunning, ""},
+    {"JOB_STATE_SUCCEEDED", AppState::kSucceeded, ""},
+    {"JOB_STATE_FAILED", AppState::kFailed, ""},
+    {"JOB_STATE_CANCELLING", AppState::kRunning, "cancelling"},
+    {"JOB_STATE_CANCELLED", AppState::kCancelled, ""},
+    {"JOB_STATE_PAUSED", AppState::kPending, "paused; it runs again when resumed in Vertex AI"},
+    {"JOB_STATE_EXPIRED", AppState::kFailed,
      "expired: it did not start before its scheduling deadline (scheduling.maxWaitDuration)"},
-    {"JOB_STATE_UPDATING", "RUNNING", "updating"},
-    {"JOB_STATE_PARTIALLY_SUCCEEDED", "FAILED", "partially succeeded: some replicas failed"},
+    {"JOB_STATE_UPDATING", AppState::kRunning, "updating"},
+    {"JOB_STATE_PARTIALLY_SUCCEEDED", AppState::kFailed,
+     "partially succeeded: some replicas failed"},
 };
 
 const StateEntry* find_state(std::string_view job_state) {
@@ -68,9 +69,9 @@ std::optional<int64_t> job_time(const rapidjson::Value& job, const char* job_key
 
 }  // namespace
 
-const char* app_state_for(std::string_view job_state) {
+AppState app_state_for(std::string_view job_state) {
   const StateEntry* entry = find_state(job_state);
-  return entry == nullptr ? "UNKNOWN" : entry->app_state;
+  return entry == nullptr ? AppState::kUnknown : entry->app_state;
 }
 
 std::optional<int64_t> parse_rfc3339_ns(std::string_view text) {
@@ -122,7 +123,6 @@ std::string console_url(const std::string& job_name) {
 std::string status_payload(const std::string& app_id, const rapidjson::Value& job) {
   const std::string job_state = string_member(job, "state", "CustomJob", "JOB_STATE_UNSPECIFIED");
   const StateEntry* entry = find_state(job_state);
-  const std::string app_state = entry == nullptr ? "UNKNOWN" : entry->app_state;
   std::string msg;
   if (entry == nullptr) msg = "unknown Vertex AI state " + job_state;
   if (entry != nullptr && *entry->explanation != '\0') msg = entry->explanation;
@@ -135,7 +135,7 @@ std::string status_payload(const std::string& app_id, const rapidjson::Value& jo
 
   AppStatus status;
   status.app_id = app_id;
-  status.state = app_state_or_unknown(app_state);
+  status.state = entry == nullptr ? AppState::kUnknown : entry->app_state;
   status.msg = msg;
   status.ui_url = console_url(string_member(job, "name", "CustomJob"));
   status.structured_error_msg = structured_error;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <sortie/app_state.hpp>
 #include <string>
 #include <string_view>
 
@@ -14,7 +15,7 @@ namespace sortie::vertex {
 // Every JobState of google.cloud.aiplatform.v1 has an entry; an absent or unknown state is
 // UNKNOWN. QUEUED/PENDING/PAUSED -> PENDING, RUNNING/CANCELLING/UPDATING -> RUNNING,
 // SUCCEEDED -> SUCCEEDED, FAILED/EXPIRED/PARTIALLY_SUCCEEDED -> FAILED, CANCELLED -> CANCELLED.
-const char* app_state_for(std::string_view job_state);
+AppState app_state_for(std::string_view job_state);
 
 // Nanoseconds since the epoch of an RFC 3339 timestamp; nullopt when text is not one.
 std::optional<int64_t> parse_rfc3339_ns(std::string_view text);

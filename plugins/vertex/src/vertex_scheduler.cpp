@@ -106,10 +106,9 @@ std::string VertexScheduler::list(std::string_view filter_text) {
         for (const rapidjson::Value& job : jobs->GetArray()) {
           const std::string name = string_member(job, "name", "listed CustomJob");
           if (!seen_jobs.insert(name).second) continue;
-          const std::string state = app_state_for(string_member(job, "state", "listed CustomJob"));
           apps.push_back({app_id_for_job(name),
                           string_member(job, "displayName", "listed CustomJob"),
-                          app_state_or_unknown(state)});
+                          app_state_for(string_member(job, "state", "listed CustomJob"))});
         }
       }
       page_token = string_member(page, "nextPageToken", "list answer");
