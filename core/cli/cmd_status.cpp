@@ -70,7 +70,7 @@ int cmd_status(session::Session& ctx, const Args& args) {
   if (!status) return report_unknown_app(line.handle);
   const int exit_status = report_shown_status(handle, status);
   if (line.json) {
-    std::printf("%s\n", core::to_json(*status).c_str());
+    std::printf("%s\n", write_status(*status).c_str());
   } else {
     std::fputs(format_status(handle, *status, line.roles).c_str(), stdout);
   }
@@ -101,7 +101,7 @@ int cmd_describe(session::Session& ctx, const Args& args) {
     } else {
       out.key("app").null().key("cfg").null().key("submitted_at").null();
     }
-    out.key("status").raw_or_null(description->status ? core::to_json(*description->status) : "");
+    out.key("status").raw_or_null(description->status ? write_status(*description->status) : "");
     out.end_object();
     std::printf("%s\n", core::mask_secrets(out.str(), secrets).c_str());
     return exit_status;

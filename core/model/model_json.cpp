@@ -16,8 +16,6 @@ auto with_origin(std::string_view origin, const Read& read) {
 
 }  // namespace
 
-std::string to_json(const AppStatus& status) { return write_status(status); }
-
 AppDef appdef_from_json(std::string_view text, std::string_view origin) {
   return with_origin(origin, [&] { return read_appdef(text); });
 }

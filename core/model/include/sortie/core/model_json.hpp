@@ -13,8 +13,6 @@
 
 namespace sortie::core {
 
-std::string to_json(const AppStatus& status);  // "sortie.status/1"
-
 AppDef appdef_from_json(std::string_view json, std::string_view origin);
 Resource resource_from_json(std::string_view json, std::string_view origin);
 AppStatus status_from_json(std::string_view json, std::string_view origin);
