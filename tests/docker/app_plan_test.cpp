@@ -108,6 +108,37 @@ TEST(DockerAppPlan, WorkspaceImagesAreRunOrPushed) {
       std::string::npos);
 }
 
+TEST(DockerAppPlan, HostPortsArePublishedAndTheJobNameIsAnAlias) {
+  // XManager's DockerOptions(ports={8080: 18080}) as the host passes it (payloads.md P-1).
+  const std::string dry = build_dryrun(
+      input(R"([{"name":"server","image":"i","entrypoint":"x","port_map":{"port-8080":8080,)"
+            R"("port-9090":9090,"debug":5678},"metadata":{"sortie.host_ports":{"8080":18080,)"
+            R"("9090":0},"sortie.job_name":"1_1_server"}}])",
+            R"({"image_provider":""})"),
+      kContext);
+  const AppPlan plan = read_plan(parse_object(dry, "dryrun")["request"]);
+  const rapidjson::Document body = parse_object(plan.containers[0].create_body, "create");
+  EXPECT_EQ(to_json_text(body["HostConfig"]["PortBindings"]),
+            R"({"8080/tcp":[{"HostIp":"","HostPort":"18080"}],)"
+            R"("9090/tcp":[{"HostIp":"","HostPort":""}],)"
+            R"("5678/tcp":[{"HostIp":"127.0.0.1","HostPort":""}]})");
+  EXPECT_EQ(to_json_text(body["NetworkingConfig"]["EndpointsConfig"]["sortie-app-1"]["Aliases"]),
+            R"(["server-0","1_1_server"])");
+}
+
+TEST(DockerAppPlan, RefusesHostPortsItCannotPublish) {
+  const std::string head = R"([{"name":"r","image":"i","entrypoint":"x","port_map":{"p":8080},)";
+  EXPECT_NE(refusal(head + R"("num_replicas":2,"metadata":{"sortie.host_ports":{"8080":18080}}}])")
+                .find("replicas cannot all bind it"),
+            std::string::npos);
+  EXPECT_NE(refusal(head + R"("metadata":{"sortie.host_ports":{"9090":18080}}}])")
+                .find("container port 9090 is not in the role's port_map"),
+            std::string::npos);
+  EXPECT_NE(refusal(head + R"("metadata":{"sortie.host_ports":{"8080":"x"}}}])")
+                .find("must be a number from 0 to 65535"),
+            std::string::npos);
+}
+
 TEST(DockerAppPlan, RefusesWhatDockerCannotDo) {
   const std::string head = R"([{"name":"r","image":"busybox","entrypoint":"x",)";
   EXPECT_NE(refusal(head + R"("max_retries":1,"retry_policy":"APPLICATION"}])")
