@@ -146,7 +146,7 @@ DryRunInfo Runner::dryrun_info(const AppSpec& app, const RunOptions& options) {
   const session::DryRunResult& dry = planned->dry;
   DryRunInfo info{planned->plan.scheduler,
                   planned->scheduler->context(),
-                  write_appdef(planned->plan.app),
+                  dry.app_json,
                   dry.cfg_json,
                   dry.text.empty() ? dry.request_pretty : dry.text,
                   dry.dryrun_json,

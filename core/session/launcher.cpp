@@ -64,6 +64,7 @@ DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
 
 DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string& cfg_json) {
   DryRunResult result;
+  result.app_json = write_appdef(plan.app);
   result.cfg_json = cfg_json;
 
   DryrunInput input;
@@ -200,7 +201,7 @@ core::AppRecord Launcher::record_unsubmitted(const LaunchPlan& plan, const DryRu
   record.name = plan.app.name;
   record.state = core::AppState::kUnsubmitted;
   record.msg = submitting_message();
-  record.appdef_json = write_appdef(plan.app);
+  record.appdef_json = dry.app_json;
   record.request_json = dry.dryrun_json;
   record.cfg_json = dry.cfg_json;
   record.submitted_at = now_ns();
