@@ -10,8 +10,6 @@ namespace sortie {
 namespace payload {
 namespace {
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 // Reads an AppDef or a Resource, types first; the values then go through the checks
 // check_appdef also runs (appdef_check.hpp). `scalars` says whether numbers and booleans may be
 // text.

@@ -17,8 +17,6 @@ constexpr int64_t kMaxCount = std::numeric_limits<int32_t>::max();
 // What a negative resource amount other than -1 hears.
 constexpr const char* kNotAnAmount = "must be at least 0 (or -1: unset), got ";
 
-std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
-
 bool is_absolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
 
 // A program's argv and environment are C strings: a NUL would silently end the text there.

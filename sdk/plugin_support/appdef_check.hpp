@@ -7,9 +7,13 @@
 #include <cstddef>
 #include <sortie/appdef.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sortie::payload {
+
+// `text` in double quotes, as errors show a value that is text.
+inline std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
 void check_app_name(const std::string& name);
 void check_role_count(size_t count);
