@@ -117,11 +117,12 @@ class Local(_Executor):
 
     def __init__(self, requirements=None, docker_options: Optional[DockerOptions] = None,
                  experimental_stream_output: bool = False):
+        """experimental_stream_output=True prints the job's output on this terminal as it
+        comes (sortie.xm_stream_output); it is False by default, where XManager's is True, so
+        a launch script's own output stays its own (`sortie log HANDLE` reads a job's)."""
         super().__init__(requirements)
-        if experimental_stream_output:
-            _refuse('Local(experimental_stream_output=True)', 'jobs write to their logs; read '
-                    'them with `sortie log HANDLE` or sortie.runner log_lines')
         self.docker_options = docker_options
+        self.experimental_stream_output = experimental_stream_output
 
     def request(self, run_options=None):
         request = super().request(run_options)

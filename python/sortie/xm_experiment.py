@@ -20,6 +20,7 @@ from sortie import _sortie
 from sortie import xm_args
 from sortie import xm_executables as executables
 from sortie import xm_jobs
+from sortie import xm_stream_output
 
 # `sortie launch --dryrun FILE.py` sets it: add() prints each scheduler's request, submits nothing.
 DRYRUN_ENV = 'SORTIE_LAUNCH_DRYRUN'
@@ -335,6 +336,7 @@ class Experiment:
         self._local_auxiliary_units = []
         self._local_wait_timeout = _blocking.DEFAULT_WAIT_SECONDS  # create_experiment's
         self._dry_run = bool(os.environ.get(DRYRUN_ENV))
+        self._output_streams = xm_stream_output.OutputStreams(session)
 
     @property
     def experiment_id(self) -> int:
@@ -433,6 +435,9 @@ class Experiment:
             self._units[work_unit.work_unit_id] = work_unit
             if _runs_locally(job):
                 self._local_units.append(work_unit)
+            if _streams_output(job) and not self._dry_run:
+                for handle in work_unit.handles:
+                    self._output_streams.follow(handle, self._runner.status(handle))
             if self._dry_run:
                 for request in work_unit.dryrun_requests:
                     payload = json.loads(request)
@@ -468,8 +473,11 @@ class Experiment:
 
     def _wait_for_local_units(self):
         deadline = _Deadline(self._local_wait_timeout, 'local_wait_timeout')
-        for unit in self._local_units:
-            unit._wait(deadline)
+        try:
+            for unit in self._local_units:
+                unit._wait(deadline)
+        finally:
+            self._output_streams.drain()
         ended = time.monotonic()
         for unit, delay in sorted(self._local_auxiliary_units, key=lambda entry: entry[1]):
             time.sleep(max(0.0, ended + delay - time.monotonic()))
@@ -513,6 +521,13 @@ class Experiment:
 
     def __repr__(self):
         return f'Experiment({self._native.id}, {self._native.title!r})'
+
+
+def _streams_output(job):
+    """Whether the job asks for its output on the terminal (Local(experimental_stream_output))."""
+    if isinstance(job, xm_jobs.JobGroup):
+        return any(_streams_output(member) for member in job.jobs.values())
+    return getattr(job.executor, 'experimental_stream_output', False)
 
 
 def _runs_locally(job):

@@ -79,7 +79,6 @@ class XmApiTest(support.ScratchTestCase):
         refusals = {
             'push_image_tag': lambda: xm.binary(xm_local.Kubernetes.Spec(push_image_tag='t'),
                                                 'x').request(),
-            'experimental_stream_output': lambda: xm_local.Local(experimental_stream_output=True),
             'interactive': lambda: xm_local.DockerOptions(interactive=True).request(),
             'service_tier': lambda: xm.JobRequirements(service_tier='prod'),
             'dependencies': lambda: xm.Binary('x', dependencies=['y']).spec(),

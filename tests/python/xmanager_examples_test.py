@@ -284,11 +284,15 @@ class XmanagerExamplesTest(support.ScratchTestCase):
         self.assertRegex(result.stderr, r'image python:[\w.-]+ is not local and pulling it '
                                         r'failed')
 
-    def test_local_container_gpu_asks_for_streamed_output_and_two_gpus(self):
+    def test_local_container_gpu_runs_here_and_fails_for_want_of_gpus(self):
         directory = self.example('local_container_gpu')
-        result = self.launch(directory, check=False)
-        self.assertIn('Local(experimental_stream_output=True): jobs write to their logs',
-                      result.stderr)
+        self.stand_in_base_image('gcr.io/deeplearning-platform-release/tf2-gpu.2-6')
+        result = self.launch(directory, dryrun=False, check=False)
+        self.assertIn('work unit 1_1 ended FAILED', result.stderr)
+        [handle] = [app['handle'] for app in json.loads(
+            self.run_command('sortie', 'list', '--json').stdout)['apps']]
+        self.assertIn('could not select device driver "nvidia" with capabilities: [[gpu]]',
+                      self.run_command('sortie', 'status', handle).stdout)
 
     def test_k8s_tensorboard_needs_the_internet_for_the_tensorboard_image(self):
         directory = self.example('k8s_tensorboard')

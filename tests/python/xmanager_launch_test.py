@@ -92,6 +92,25 @@ for attempt in (lambda: __import__('xmanager.contrib.flow'),
         print(refusal)
 '''
 
+STREAMED_LAUNCHER = '''
+from xmanager import xm
+from xmanager import xm_local
+
+with xm_local.create_experiment('streamed') as experiment:
+    [printer] = experiment.package([xm.Packageable(xm.Binary(path='./two_lines.sh'),
+                                                   xm_local.Local.Spec())])
+    experiment.add(xm.Job(printer, xm_local.Local(experimental_stream_output=True),
+                          args=['x']))
+    print('added')
+print('left with')
+'''
+
+TWO_LINES = '''#!/bin/sh
+echo first "$@"
+sleep 1
+echo second
+'''
+
 SLEEPER = '''#!/bin/sh
 echo started >> "$SORTIE_LAUNCH_DIR/sleeper.txt"
 exec sleep 300
@@ -255,6 +274,19 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         self.assertEqual(lines[3], 'CANCELLED SUCCEEDED')
         self.assertEqual(self.read('printer.txt'), 'done\n')
         self.assertEqual(self.read('sleeper.txt'), 'started\n')
+
+    def test_a_local_job_streams_its_output_to_the_terminal_when_asked(self):
+        self.write('two_lines.sh', TWO_LINES, 0o755)
+        self.write('launcher.py', STREAMED_LAUNCHER)
+        result = self.run_command('sortie', 'launch', 'launcher.py')
+        # Every line, in its order, before the with block is left, each prefixed with its role
+        # and replica ('added' may come before or among them).
+        lines = result.stdout.splitlines()
+        self.assertEqual(lines[-1], 'left with')
+        self.assertEqual([line for line in lines if line.startswith('two_lines_sh/')],
+                         ['two_lines_sh/0 first x', 'two_lines_sh/0 second'])
+        self.assertEqual(sorted(lines[:-1]), ['added', 'two_lines_sh/0 first x',
+                                              'two_lines_sh/0 second'])
 
     def test_a_workerpool_address_runs_as_the_rank0_host_on_a_local_executor(self):
         self.write('arg_printer.sh', ARG_PRINTER, 0o755)
