@@ -276,7 +276,7 @@ std::string app_json(WorkerContext& context, const std::string& handle) {
 }
 
 std::string metrics_json(WorkerContext& context, const std::string& handle, const std::string& key,
-                         const std::map<std::string, int64_t>& after,
+                         const CurveWindow& window, const std::map<std::string, int64_t>& after,
                          std::map<std::string, int64_t>* last_index) {
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.metrics/1").key("handle").string(handle);
@@ -290,8 +290,14 @@ std::string metrics_json(WorkerContext& context, const std::string& handle, cons
     out.begin_object().key("role").string(series.role);
     out.key("replica").number(int64_t{series.replica}).key("key").string(series.key);
     out.key("count").number(series.count).key("points").begin_array();
+    std::vector<runner::MetricPoint> points;
     for (const runner::MetricPoint& point : series.points) {
-      if (point.index <= first) continue;
+      if (point.index > first && point.step >= window.from && point.step <= window.to) {
+        points.push_back(point);
+      }
+    }
+    if (window.width > 0) points = downsampled(points, window.width);
+    for (const runner::MetricPoint& point : points) {
       out.begin_array().number(point.index).number(point.step).number(point.value);
       out.number(point.at_ns / 1000000).end_array();
     }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "curve_downsampling.hpp"
 #include "worker_context.hpp"
 
 namespace sortie::ui {
@@ -42,10 +43,11 @@ std::string apps_json(WorkerContext& context, const Page& page);
 // Its secrets are masked wherever they show, as in `sortie describe --json`.
 std::string app_json(WorkerContext& context, const std::string& handle);
 // The app's measured series (sortie.ui.metrics/1), only `key`'s when not empty, each with its
-// points after index `after` (-1: all) as [index, step, value, ms since the epoch], read up to date
-// from its logs first (Runner::metrics). `last_index` (when given) gets each series' last index, by
-// "ROLE/REPLICA/KEY".
+// points in `window` after index `after` (-1: all) as [index, step, value, ms since the epoch],
+// read up to date from its logs first (Runner::metrics). `last_index` (when given) gets each
+// series' last index, by "ROLE/REPLICA/KEY".
 std::string metrics_json(WorkerContext& context, const std::string& handle, const std::string& key,
+                         const CurveWindow& window = {},
                          const std::map<std::string, int64_t>& after = {},
                          std::map<std::string, int64_t>* last_index = nullptr);
 // One event of the store's events table, as the event stream sends it.

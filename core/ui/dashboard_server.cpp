@@ -176,8 +176,29 @@ class Dashboard {
                  const std::string key = parameter(request, "key");
                  if (key.size() > 256) throw Error::invalid_argument("key: too long");
                  return metrics_json(
-                     context, recorded_handle(context.session(), parameter(request, "handle")),
-                     key);
+                     context, recorded_handle(context.session(), parameter(request, "handle")), key,
+                     curve_window_of(request));
+               }));
+    // The curves of many apps at once, in one request: a chart zoomed in asks again for the
+    // steps it shows.
+    server.Get("/api/curves", api([](WorkerContext& context, const httplib::Request& request) {
+                 const std::string key = parameter(request, "key");
+                 if (key.size() > 256) throw Error::invalid_argument("key: too long");
+                 const size_t apps = request.get_param_value_count("handle");
+                 if (apps == 0 || apps > kMaxLiveMetricApps) {
+                   throw Error::invalid_argument("handle: give 1 to " +
+                                                 std::to_string(kMaxLiveMetricApps) + " apps");
+                 }
+                 const CurveWindow window = curve_window_of(request);
+                 session::JsonText out;
+                 out.begin_object().key("schema").string("sortie.ui.curves/1");
+                 out.key("apps").begin_array();
+                 for (size_t i = 0; i < apps; ++i) {
+                   const std::string handle =
+                       recorded_handle(context.session(), request.get_param_value("handle", i));
+                   out.raw(metrics_json(context, handle, key, window));
+                 }
+                 return out.end_array().end_object().str();
                }));
     server.Get("/api/events", [this](const httplib::Request& request, httplib::Response& response) {
       guarded(response, [&](WorkerContext&) {

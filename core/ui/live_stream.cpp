@@ -25,8 +25,9 @@ constexpr auto kStorePollPeriod = std::chrono::milliseconds(100);
 // A view changed by a burst of events is sent once per this period, not once per event.
 constexpr auto kViewPeriod = std::chrono::milliseconds(200);
 constexpr int kEventsPerRead = 500;
-// How often followed measurements are read, and an experiment's view (its units' measurements
-// change without a store event) made again and sent when it changed.
+// How often followed measurements are read (an app that ended is read to its end once, then no
+// more), and, while some of its apps run that the stream does not follow, an experiment's view
+// (their measurements change without a store event) made again and sent when it changed.
 constexpr auto kMetricsPeriod = std::chrono::milliseconds(500);
 constexpr auto kMeasuredViewPeriod = std::chrono::seconds(1);
 // What the panes' threads may have ready before the viewer read it: a slow viewer slows the
@@ -123,6 +124,22 @@ class ViewScope {
  public:
   ViewScope(const core::AppStore& store, const LiveRequest& request)
       : store_(store), request_(request) {}
+
+  // Whether an app of the experiment's latest attempts has not ended (as the store has it) and
+  // is not one whose measurements the stream follows (their new points make the view due).
+  bool runs_unfollowed_apps() const {
+    if (request_.view != LiveView::kExperiment) return false;
+    const std::set<std::string> followed(request_.metric_handles.begin(),
+                                         request_.metric_handles.end());
+    for (const core::WorkUnitRecord& unit : store_.work_units(request_.experiment)) {
+      for (const core::ExperimentJobRecord& job : unit.jobs) {
+        if (followed.count(job.handle) != 0) continue;
+        const auto app = store_.get(job.handle);
+        if (app && !core::is_terminal(app->state)) return true;
+      }
+    }
+    return false;
+  }
 
   bool changed_by(const core::AppEvent& event) {
     switch (request_.view) {
@@ -241,6 +258,7 @@ LiveRequest live_request_of(session::Session& session, const httplib::Request& r
   for (size_t i = 0; i < metric_apps; ++i) {
     live.metric_handles.push_back(recorded_handle(session, request.get_param_value("metrics", i)));
   }
+  live.metric_window = curve_window_of(request);
   live.metric_key = parameter("key");
   if (live.metric_key.size() > 256) throw core::Error::invalid_argument("key: too long");
   return live;
@@ -258,6 +276,7 @@ void stream_live(const session::SessionOptions& options, const LiveRequest& requ
   Clock::time_point view_sent;
   std::string last_view;
   std::map<std::string, std::map<std::string, int64_t>> metrics_sent;  // by handle, by series
+  std::set<std::string> metrics_done;  // apps ended whose last points were sent
   Clock::time_point metrics_read;
   std::map<std::string, std::vector<std::string>> secrets;  // of each app, for its events
 
@@ -284,24 +303,37 @@ void stream_live(const session::SessionOptions& options, const LiveRequest& requ
           return;
         }
       }
-      view_due = view_due || (request.view == LiveView::kExperiment &&
-                              Clock::now() - view_sent >= kMeasuredViewPeriod);
+      // The curves first: the page has its view already when it opens the stream.
+      if (!request.metric_handles.empty() && Clock::now() - metrics_read >= kMetricsPeriod) {
+        metrics_read = Clock::now();
+        for (const std::string& handle : request.metric_handles) {
+          if (metrics_done.count(handle) != 0) continue;
+          // Read before the points: when it says finished, this read has the last of them.
+          const bool finished = store.measurement_progress(handle).finished;
+          const bool first = metrics_sent.count(handle) == 0;
+          auto& sent = metrics_sent[handle];
+          const auto before = sent;
+          // Thinned to the chart's width: the curves so far at first, then a few new points.
+          const std::string json =
+              metrics_json(context, handle, request.metric_key, request.metric_window, sent, &sent);
+          if (finished) metrics_done.insert(handle);
+          if (!first && sent == before) continue;
+          if (!writer.send("metrics", std::nullopt, json)) return;
+          // New points change the units' values in the view too.
+          view_due = view_due || (!first && request.view == LiveView::kExperiment);
+        }
+      }
+      if (request.view == LiveView::kExperiment && !view_due &&
+          Clock::now() - view_sent >= kMeasuredViewPeriod) {
+        view_due = scope.runs_unfollowed_apps();
+        if (!view_due) view_sent = Clock::now();  // asked again a period later
+      }
       if (view_due && Clock::now() - view_sent >= kViewPeriod) {
         view_due = false;
         view_sent = Clock::now();
         std::string view = view_json(context, request);
         if (view != last_view && !writer.send("view", std::nullopt, view)) return;
         last_view = std::move(view);
-      }
-      if (!request.metric_handles.empty() && Clock::now() - metrics_read >= kMetricsPeriod) {
-        metrics_read = Clock::now();
-        for (const std::string& handle : request.metric_handles) {
-          const bool first = metrics_sent.count(handle) == 0;
-          auto& sent = metrics_sent[handle];
-          const auto before = sent;
-          const std::string json = metrics_json(context, handle, request.metric_key, sent, &sent);
-          if ((first || sent != before) && !writer.send("metrics", std::nullopt, json)) return;
-        }
       }
       if (static_cast<int>(events.size()) == kEventsPerRead) continue;
       if (!writer.keep_alive()) return;

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "curve_downsampling.hpp"
 #include "event_streams.hpp"
 
 namespace sortie::ui {
@@ -42,7 +43,8 @@ struct LiveRequest {
   int64_t after = 0;  // of `events`
   std::vector<LivePane> panes;
   std::vector<std::string> metric_handles;
-  std::string metric_key;  // empty: every key
+  std::string metric_key;     // empty: every key
+  CurveWindow metric_window;  // of the curves first sent: the chart's width
 };
 
 // The log panes one live stream may carry: each is a thread, counted in L-17.

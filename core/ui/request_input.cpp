@@ -39,6 +39,25 @@ int64_t bounded_integer(const std::string& name, const std::string& text, int64_
   return value;
 }
 
+CurveWindow curve_window_of(const httplib::Request& request) {
+  CurveWindow window;
+  const auto given = [&request](const char* name) {
+    return request.has_param(name) && !request.get_param_value(name).empty();
+  };
+  constexpr int64_t kLeast = std::numeric_limits<int64_t>::min();
+  constexpr int64_t kGreatest = std::numeric_limits<int64_t>::max();
+  if (given("width")) {
+    window.width = bounded_integer("width", request.get_param_value("width"), 1, kMaxChartWidth);
+  }
+  if (given("from")) {
+    window.from = bounded_integer("from", request.get_param_value("from"), kLeast, kGreatest);
+  }
+  if (given("to")) {
+    window.to = bounded_integer("to", request.get_param_value("to"), window.from, kGreatest);
+  }
+  return window;
+}
+
 std::string recorded_handle(session::Session& session, const std::string& text) {
   if (text.empty()) throw core::Error::invalid_argument("handle: is required");
   if (text.size() > kMaxHandleLength) {

@@ -14,6 +14,7 @@
 #include <sortie/session/session.hpp>
 #include <string>
 
+#include "curve_downsampling.hpp"
 #include "event_streams.hpp"
 
 namespace sortie::ui {
@@ -28,6 +29,10 @@ std::string checked_regex(const std::string& text);
 runner::Streams streams_named(const std::string& text);
 // The id a reconnecting EventSource sends (Last-Event-ID), else the `after` parameter, else 0.
 int64_t resume_after(const std::string& last_event_id, const std::string& after_parameter);
+
+// A chart's `width` (1 to kMaxChartWidth; absent: every point) and the steps `from` and `to` of
+// the curves it asks for (absent: unbounded).
+CurveWindow curve_window_of(const httplib::Request& request);
 
 // A log stream's request out of `params` (handle, role, replica, regex, stream, follow, tail);
 // `already_sent` is the Last-Event-ID or `after` of the stream it continues ("" for none).

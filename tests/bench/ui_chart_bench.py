@@ -1,65 +1,47 @@
-"""The dashboard's chart with 100 units x 10,000 points (docs/benchmarks.md): in headless
-Chromium, on the page `sortie ui` serves (with the Dygraphs it embeds), the time from the
-points in memory to the drawn chart: the rows built by step (chartRows) and Dygraphs' first
-draw. Nothing is asserted but that it draws.
+"""The dashboard's chart with 100 units x 10,000 points (docs/benchmarks.md): a sweep of UNITS
+local jobs, each writing POINTS `{"step", "loss"}` lines to its metrics file, read into the store
+first (`sortie experiments show`); then, in headless Chromium, the sweep page opened three
+times, each timed from the navigation to the chart drawn with every unit's curve (the page,
+the curves thinned by the server to the chart's width, rows and draw), and the draw alone: the
+first cold (a fresh browser and server process), the others warm. Nothing is asserted but that
+it draws.
 
 Usage: ui_chart_bench.py PREFIX SCRATCH_DIR [UNITS POINTS]   (Debian's python3)"""
 import pathlib
-import shutil
 import sys
+import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "ui"))
-from ui_browser_test import browser, require_chromium, wait_until  # noqa: E402
-from ui_session import Dashboard, Scratch  # noqa: E402
+from ui_browser_test import dashboard_in_browser, require_chromium, wait_until  # noqa: E402
+from ui_session import Scratch  # noqa: E402
 
-# Builds the series as the page keeps them (a Map of index -> [step, value] per unit), then
-# times what the chart does with them.
-RENDER = """
-const [units, points] = arguments;
-const series = [];
-for (let u = 0; u < units; ++u) {
-  const map = new Map();
-  for (let i = 0; i < points; ++i) map.set(i, [i, 1 / (1 + i * (u + 1) / 1000) + 0.01 * Math.sin(i)]);
-  series.push(map);
-}
-const plot = document.createElement('div');
-plot.style.width = '1200px'; plot.style.height = '400px';
-document.body.append(plot);
-const started = performance.now();
-const rows = chartRows(series);
-const built = performance.now();
-const labels = ['step', ...series.map((_, u) => 'unit ' + (u + 1))];
-new Dygraph(plot, rows, {labels, connectSeparatedPoints: true, legend: 'follow'});
-const drawn = performance.now();
-return [built - started, drawn - built, drawn - started, plot.querySelectorAll('canvas').length];
-"""
+
+def chart_drawn_ms(driver, url, units):
+    """Opens `url` and waits for every unit's curve; ms from the navigation's start."""
+    driver.get(url)
+    return wait_until(driver, "const plot = document.querySelector('#chart-plot');"
+                      f"return plot && plot.querySelector('canvas') && Number(plot.dataset.curves) "
+                      f"=== {units} && [performance.now(), Number(plot.dataset.drawMs)]",
+                      f"the chart's {units} curves", timeout=300)
 
 
 def main(prefix, scratch_dir, units="100", points="10000"):
     require_chromium("ui_chart_bench")
+    units, points = int(units), int(points)
     scratch = Scratch(prefix, scratch_dir)
-    dashboard = Dashboard(scratch)
-    driver = browser(scratch.root / "chromium")
-    try:
-        driver.set_script_timeout(120)
-        driver.get(dashboard.url + "timeline")
-        wait_until(driver, "return typeof Dygraph === 'function' && typeof chartRows === "
-                   "'function'", "the page's chart code")
-        runs = []
-        for _ in range(3):
-            rows_ms, draw_ms, total_ms, canvases = driver.execute_script(RENDER, int(units),
-                                                                         int(points))
-            assert canvases > 0, "nothing drawn"
-            runs.append((rows_ms, draw_ms, total_ms))
-            print(f"chart of {units} units x {points} points: rows {rows_ms:.0f} ms, "
-                  f"Dygraphs' draw {draw_ms:.0f} ms, in all {total_ms:.0f} ms")
-        best = min(runs, key=lambda run: run[2])
-        print(f"ui_chart_bench: best of 3: {best[2]:.0f} ms (rows {best[0]:.0f}, draw "
-              f"{best[1]:.0f})")
-    finally:
-        driver.quit()
-        dashboard.stop()
-        shutil.rmtree(scratch.root / "chromium", ignore_errors=True)
+    started = time.monotonic()
+    experiment_id = scratch.launch_measured_sweep(units, points)
+    print(f"{units} units x {points} points run and read into the store in "
+          f"{time.monotonic() - started:.1f} s")
+    with dashboard_in_browser(scratch) as (dashboard, driver):
+        url = f"{dashboard.url}experiments/{experiment_id}?metric=loss"
+        runs = [chart_drawn_ms(driver, url, units) for _ in range(3)]
+        drawn = driver.execute_script("return Number(document.querySelector('#chart-plot')"
+                                      ".dataset.points)")
+    print(f"chart of {units} units x {points} points: drawn {runs[0][0]:.0f} ms after the "
+          f"navigation (cold), then {runs[1][0]:.0f} and {runs[2][0]:.0f} ms (warm); its rows "
+          f"and Dygraphs' draw {runs[0][1]:.0f}, {runs[1][1]:.0f} and {runs[2][1]:.0f} ms; "
+          f"{drawn} points drawn")
 
 
 if __name__ == "__main__":

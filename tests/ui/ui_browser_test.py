@@ -6,6 +6,7 @@ page is saved under SCRATCH_DIR/screenshots. The latencies are printed as the te
 Without Chromium the test is skipped (exit 77), except with CI=true, where it fails.
 
 Usage: ui_browser_test.py PREFIX SCRATCH_DIR"""
+import contextlib
 import json
 import os
 import pathlib
@@ -51,6 +52,19 @@ def browser(user_data_dir):
                      f"--user-data-dir={user_data_dir}"):
         options.add_argument(argument)
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+@contextlib.contextmanager
+def dashboard_in_browser(scratch):
+    """`sortie ui` on the scratch store and a fresh headless Chromium (the benchmarks')."""
+    dashboard = Dashboard(scratch)
+    driver = browser(scratch.root / "chromium")
+    try:
+        yield dashboard, driver
+    finally:
+        driver.quit()
+        dashboard.stop()
+        shutil.rmtree(scratch.root / "chromium", ignore_errors=True)
 
 
 def wait_until(driver, script, what, timeout=30):
@@ -370,6 +384,7 @@ def check_charts(driver, dashboard, scratch, shots):
             shown = driver.find_element("css selector", element)
             driver.execute_script("arguments[0].scrollIntoView()", shown)
             shown.screenshot(str(shots.directory / f"{name}.png"))
+        zoomed = check_chart_zoom(driver)
         # A unit taken off the chart leaves it.
         driver.execute_script("document.querySelector('#sweep input.chart-unit').click()")
         wait_until(driver, "return document.querySelector('#chart-status').textContent"
@@ -377,9 +392,30 @@ def check_charts(driver, dashboard, scratch, shots):
     finally:
         (directory / "release").touch()
     print(f"charts: loss and acc columns, best marked, 6 sparklines, 6 curves, 6 parallel lines; "
-          f"a new point drawn after p50 {percentile(lags, 0.5):.0f} ms, p95 "
+          f"zoomed in, {zoomed} points of the steps shown asked for again; a new point drawn "
+          f"after p50 {percentile(lags, 0.5):.0f} ms, p95 "
           f"{percentile(lags, 0.95):.0f} ms, max {max(lags):.0f} ms of its job writing it")
     return lags
+
+
+def check_chart_zoom(driver):
+    """A drag across the chart zooms in: the page asks for the steps shown again (/api/curves),
+    all its curves in one request, and draws them; a double click zooms out."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    canvas = driver.find_elements("css selector", "#chart-plot canvas")[-1]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    width = canvas.size["width"]
+    ActionChains(driver).move_to_element_with_offset(canvas, -width // 4, 0).click_and_hold() \
+        .move_by_offset(width // 4, 0).release().perform()
+    points = wait_until(driver, "return Number(document.querySelector('#chart-plot').dataset"
+                        ".zoomedPoints)", "the zoomed chart's curves asked for again")
+    curves = driver.execute_script(
+        "return performance.getEntriesByType('resource').filter("
+        "  e => e.name.includes('/api/curves?')).length")
+    assert curves == 1, f"{curves} requests for the zoomed curves"
+    ActionChains(driver).double_click(canvas).perform()
+    return points
 
 
 def pane_numbers(driver):

@@ -13,7 +13,7 @@ import threading
 import time
 import urllib.parse
 
-from ui_session import Dashboard, Scratch, open_stream, percentile, read_events
+from ui_session import Dashboard, Scratch, cpu_seconds, open_stream, percentile, read_events
 
 # glibc's regcomp writes every x{m,n} out: a million atoms, gigabytes (issue 26 A4).
 REGEX_BOMB = "((a{1,100}){1,100}){1,100}b"
@@ -120,6 +120,97 @@ def check_bad_requests(dashboard, handle):
         assert raw.recv(64).split()[1].startswith(b"4"), "an enormous request line is not a 4xx"
     assert dashboard.get("/api/config")["allow_writes"] is False, "the server did not survive"
     print(f"bad requests: {len(bad) + 3} answered 4xx; the server still answers")
+
+
+# A job that writes POINTS `loss` points to its metrics file: a falling curve with one spike
+# (step 3333) and one dip (step 4444) that no thinning may lose.
+CURVE_JOB = """import json, os
+with open(os.environ["SORTIE_METRICS_FILE"], "a") as out:
+    for step in range(5000):
+        loss = {3333: 50.0, 4444: -50.0}.get(step, 1 / (1 + step))
+        out.write(json.dumps({"step": step, "loss": loss}) + "\\n")
+"""
+
+
+def curve_points(document):
+    [series] = [s for s in document["series"] if s["key"] == "loss"]
+    assert series["count"] == 5000, series["count"]
+    return series["points"]
+
+
+def check_curves(dashboard, scratch):
+    """A chart's curves come thinned to its width (at most 2 points a pixel, no peak lost), and
+    a zoomed chart's steps come again in one request for all its apps."""
+    handles = [scratch.sortie("run", "-s", "local_cwd", "--wait", "--", "python3", "-c",
+                              CURVE_JOB).strip().splitlines()[-1] for _ in range(2)]
+    metrics = "/api/metrics?key=loss&handle=" + quoted(handles[0])
+    every = curve_points(dashboard.get(metrics))
+    assert [p[1] for p in every] == list(range(5000)), "the whole curve"
+    thin = curve_points(dashboard.get(metrics + "&width=100"))
+    steps = [p[1] for p in thin]
+    assert len(thin) <= 202 and steps == sorted(steps), steps
+    assert {0, 3333, 4444, 4999} <= set(steps), f"first, spike, dip, last: {steps}"
+    curves = dashboard.get("/api/curves?key=loss&width=100&from=1000&to=1999&" +
+                           "&".join("handle=" + quoted(h) for h in handles))
+    assert curves["schema"] == "sortie.ui.curves/1"
+    assert [app["handle"] for app in curves["apps"]] == handles
+    for app in curves["apps"]:
+        zoomed = [p[1] for p in curve_points(app)]
+        assert len(zoomed) <= 202 and zoomed[0] == 1000 and zoomed[-1] == 1999, zoomed
+    wide = dashboard.get(f"/api/curves?key=loss&width=1000&from=1000&to=1999&handle="
+                         f"{quoted(handles[0])}")
+    assert [p[1] for p in curve_points(wide["apps"][0])] == list(range(1000, 2000))
+    connection, response = open_stream(
+        dashboard, f"/api/live?key=loss&width=100&metrics={quoted(handles[0])}")
+    [streamed] = [json.loads(data) for _, event, data in read_events(response, limit=1)
+                  if event == "metrics"]
+    connection.close()
+    assert [p[1] for p in curve_points(streamed)] == steps, "the stream's curve is thinned alike"
+    for path in ("/api/curves?key=loss", f"/api/curves?width=0&handle={quoted(handles[0])}",
+                 f"/api/metrics?width=5000&handle={quoted(handles[0])}",
+                 f"/api/curves?from=10&to=9&handle={quoted(handles[0])}",
+                 f"/api/live?metrics={quoted(handles[0])}&width=-1"):
+        status, body = dashboard.request("GET", path)
+        assert status == 400, f"GET {path}: {status} {body}"
+    print(f"curves: 5000 points thinned to {len(thin)} for 100 px (spike and dip kept), a zoomed "
+          "range of two apps in one request")
+
+
+# The server's CPU time an idle sweep page's stream may cost over IDLE_S seconds: far above
+# what it costs (0.04 s for 20 ended units, 0.1 s under a sanitizer's slowdown), far below what
+# reading their curves and making the view again every second cost (0.57 s).
+IDLE_S = 10
+IDLE_CPU_S = 0.3
+
+
+def check_idle_sweep_stream(prefix, scratch_dir):
+    """A sweep page's stream whose units all ended reads their curves once, then costs the server
+    next to nothing (its view and curves are not made again while nothing changes). In a store
+    of its own, where no app runs: the server asks the schedulers of running apps for news."""
+    scratch = Scratch(prefix, scratch_dir)
+    dashboard = Dashboard(scratch)
+    try:
+        used = idle_sweep_stream_cpu(dashboard, scratch)
+    finally:
+        dashboard.stop()
+    assert used < IDLE_CPU_S, f"an idle sweep page's stream cost {used:.2f} s of CPU in {IDLE_S} s"
+    print(f"idle sweep page: {used:.2f} s of the server's CPU in {IDLE_S} s")
+
+
+def idle_sweep_stream_cpu(dashboard, scratch):
+    experiment_id = scratch.launch_measured_sweep(20, 2000)
+    units = dashboard.get(f"/api/experiments/{experiment_id}")["work_units"]
+    followed = "&".join("metrics=" + quoted(unit["jobs"][0]["handle"]) for unit in units)
+    connection, response = open_stream(
+        dashboard, f"/api/live?view=experiment&experiment={experiment_id}&key=loss&width=1000&"
+        + followed, timeout=60)
+    first = read_events(response, limit=21)
+    assert sorted(event for _, event, _ in first) == ["metrics"] * 20 + ["view"], first
+    before = cpu_seconds(dashboard.process.pid)
+    time.sleep(IDLE_S)
+    used = cpu_seconds(dashboard.process.pid) - before
+    connection.close()
+    return used
 
 
 def check_host_guard(dashboard):
@@ -389,6 +480,7 @@ def main(prefix, scratch_dir):
         check_bad_requests(dashboard, ticker)
         check_stop_with_a_stuck_worker(scratch, ticker)
         check_host_guard(dashboard)
+        check_curves(dashboard, scratch)
         check_secrets(dashboard, scratch)
         check_pages(dashboard, experiment_id)
         check_many_streams(dashboard, ticker)
@@ -404,6 +496,7 @@ def main(prefix, scratch_dir):
     finally:
         dashboard.stop()
         cancelling.stop()
+    check_idle_sweep_stream(prefix, f"{scratch_dir}/idle")
     print("ui_http: all checks passed")
 
 

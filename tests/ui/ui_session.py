@@ -12,6 +12,26 @@ import urllib.parse
 
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
 
+# The job of Scratch.launch_measured_sweep: each unit's curve falls at its own rate, with a
+# ripple, so no two units share their extremes.
+MEASURED_TRAINER = """#!/bin/sh
+unit=$(echo "$*" | sed -n 's/.*--unit=\\([0-9]*\\).*/\\1/p')
+awk -v u="$unit" -v n="$POINTS" 'BEGIN { for (i = 0; i < n; i++)
+  printf "{\\"step\\": %d, \\"loss\\": %.6f}\\n", i, 1 / (1 + i * u / 1000) + 0.01 * sin(i) }' \\
+  >> "$SORTIE_METRICS_FILE"
+"""
+
+MEASURED_SWEEP = """title: measured units
+executables:
+  trainer: {{binary: ./trainer.sh, env_vars: {{POINTS: "{points}"}}}}
+executors:
+  cpu: {{type: local}}
+job: {{executable: trainer, executor: cpu, name: train}}
+sweep:
+  product:
+    unit: [{units}]
+"""
+
 
 class Scratch:
     def __init__(self, prefix, directory):
@@ -50,6 +70,29 @@ class Scratch:
         """Runs the ticker (tests/ui/fixtures/ticker.py) locally; returns its handle."""
         return self.sortie("run", "-s", "local_cwd", "--", "python3",
                            str(self.root / "sweep" / "ticker.py"), str(lines)).strip()
+
+    def launch_measured_sweep(self, units, points):
+        """A sweep of `units` local jobs, each writing `points` `{"step", "loss"}` lines to its
+        metrics file, run to their end and read into the store; returns its experiment id."""
+        directory = self.root / "measured-units"
+        directory.mkdir()
+        (directory / "trainer.sh").write_text(MEASURED_TRAINER)
+        (directory / "trainer.sh").chmod(0o755)
+        numbers = ", ".join(str(unit) for unit in range(1, units + 1))
+        (directory / "sweep.yaml").write_text(MEASURED_SWEEP.format(points=points, units=numbers))
+        self.sortie("launch", str(directory / "sweep.yaml"))
+        experiment = json.loads(self.sortie("experiments", "list", "--json"))["experiments"][0]
+        deadline = time.monotonic() + 600
+        while True:
+            shown = json.loads(self.sortie("experiments", "show", str(experiment["id"]), "--json"))
+            ended = [u for u in shown["work_units"] if u["state"] in ("SUCCEEDED", "FAILED")]
+            if len(ended) == units:
+                break
+            assert time.monotonic() < deadline, f"{len(ended)} of {units} units ended"
+            time.sleep(1)
+        failed = [u["id"] for u in ended if u["state"] != "SUCCEEDED"]
+        assert not failed, f"units failed: {failed}"
+        return experiment["id"]
 
 
 class Dashboard:
@@ -131,6 +174,12 @@ def open_stream(dashboard, path, headers=None, timeout=1.5):
     assert response.status == 200, f"GET {path}: {response.status}"
     assert response.getheader("Content-Type").startswith("text/event-stream")
     return connection, response
+
+
+def cpu_seconds(pid):
+    """The CPU time (user and system) process `pid` used so far, from /proc/PID/stat."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values, fraction):

@@ -138,13 +138,15 @@ class Live {
     this.reconnectSoon();
   }
 
-  // The apps whose measurements of `key` come as `metrics` events (a chart's curves).
-  followMetrics(handles, key) {
+  // The apps whose measurements of `key` come as `metrics` events (a chart's curves), their
+  // curves so far thinned to the chart's `width` (docs/ui.md, "Charts").
+  followMetrics(handles, key, width) {
     const now = this.query.getAll("metrics").join("\n") + "\n" + this.query.get("key");
     if (now === handles.join("\n") + "\n" + key) return;
     this.query.delete("metrics");
     for (const handle of handles) this.query.append("metrics", handle);
     this.query.set("key", key);
+    this.query.set("width", width);
     this.reconnectSoon();
   }
 
@@ -653,6 +655,9 @@ class MetricChart {
 
   key() { return this.keySelect.value || ""; }
 
+  // The plot's width in pixels: the server sends at most two points of a curve per pixel.
+  width() { return Math.min(4096, Math.max(100, Math.round(this.plot.clientWidth || 1000))); }
+
   selected(id) { return this.picked === null ? this.units.slice(0, 100).some((u) => u.id === id) : this.picked.has(id); }
 
   select(id, on) {
@@ -682,7 +687,7 @@ class MetricChart {
   changed() {
     const key = this.key();
     const units = this.chosen();
-    this.live.followMetrics(units.map((u) => u.measurements[key].handle), key);
+    this.live.followMetrics(units.map((u) => u.measurements[key].handle), key, this.width());
     this.drawSoon();
     drawParallel(this.parallel, this.units, this.hyperparameters || [], key);
   }
@@ -690,11 +695,7 @@ class MetricChart {
   addPoints(metrics) {
     const key = this.key();
     for (const series of metrics.series) {
-      if (series.key !== key) continue;
-      const unit = this.units.find((u) => u.measurements && u.measurements[key] &&
-        u.measurements[key].handle === metrics.handle);
-      const wanted = unit ? unit.measurements[key] : null;
-      if (wanted && (series.role !== wanted.role || series.replica !== wanted.replica)) continue;
+      if (series.key !== key || !this.isCharted(metrics.handle, series)) continue;
       if (!this.points.has(metrics.handle)) this.points.set(metrics.handle, new Map());
       const points = this.points.get(metrics.handle);
       for (const [index, step, value, at] of series.points) {
@@ -705,17 +706,67 @@ class MetricChart {
     this.drawSoon();
   }
 
+  // A zoom asks for every chosen unit's curve between the steps shown, in one request.
+  async zoom(from, to) {
+    const key = this.key();
+    if (!this.graph.isZoomed("x")) {
+      this.zoomed = null;
+      this.drawSoon();
+      return;
+    }
+    const query = new URLSearchParams({ key, width: this.width(),
+      from: Math.floor(from), to: Math.ceil(to) });
+    for (const unit of this.chosen()) query.append("handle", unit.measurements[key].handle);
+    const asked = query.toString();
+    this.asked = asked;
+    const answer = await getJson("/api/curves?" + query);
+    if (this.asked !== asked || !this.graph.isZoomed("x")) return;
+    const points = new Map();
+    for (const app of answer.apps) {
+      const curve = new Map();
+      for (const series of app.series) {
+        if (series.key !== key || !this.isCharted(app.handle, series)) continue;
+        for (const [index, step, value] of series.points) curve.set(index, [step, value]);
+      }
+      points.set(app.handle, curve);
+    }
+    this.zoomed = { key, points };
+    this.plot.dataset.zoomedPoints = String(answer.apps.reduce((n, app) =>
+      n + app.series.reduce((m, series) => m + series.points.length, 0), 0));
+    this.draw();
+  }
+
+  // Whether `series` of the app `handle` is the one the chart draws for its unit (the table's).
+  isCharted(handle, series) {
+    const key = this.key();
+    const unit = this.units.find((u) => u.measurements && u.measurements[key] &&
+      u.measurements[key].handle === handle);
+    const wanted = unit ? unit.measurements[key] : null;
+    return !wanted || (series.role === wanted.role && series.replica === wanted.replica);
+  }
+
+  // Draws once the points stop coming for 100 ms (a stream sends a burst of curves, one event an
+  // app), or 500 ms after the first that waits: one draw of a hundred curves, not one per curve.
   drawSoon() {
-    if (!this.redraw) this.redraw = setTimeout(() => { this.redraw = null; this.draw(); }, 100);
+    clearTimeout(this.redraw);
+    this.waiting = this.waiting || performance.now();
+    const wait = Math.min(100, Math.max(0, this.waiting + 500 - performance.now()));
+    this.redraw = setTimeout(() => { this.waiting = null; this.draw(); }, wait);
   }
 
   draw() {
+    const started = performance.now();
     const key = this.key();
     const units = this.chosen();
     const handles = units.map((u) => u.measurements[key].handle);
-    const rows = chartRows(handles.map((handle) => this.points.get(handle) || new Map()));
+    // Zoomed in, the curves of the steps shown, asked for again at the chart's resolution.
+    const zoomed = this.zoomed && this.zoomed.key === key && this.graph && this.graph.isZoomed("x")
+      ? this.zoomed : null;
+    const source = zoomed ? zoomed.points : this.points;
+    const rows = chartRows(handles.map((handle) => source.get(handle) || new Map()), this.width());
     this.status.textContent = units.length + " units, " + rows.length + " steps";
     this.plot.dataset.points = String(handles.reduce((n, h) => n + (this.points.get(h) || new Map()).size, 0));
+    this.plot.dataset.curves = String(handles.filter((h) => this.points.has(h)).length);
     if (rows.length === 0) {
       if (this.graph) { this.graph.destroy(); this.graph = null; }
       put(this.plot, el("p", { class: "muted", text: "No points yet." }));
@@ -729,46 +780,64 @@ class MetricChart {
       this.plot.replaceChildren();
       this.graph = new Dygraph(this.plot, rows, { labels, xlabel: "step", ylabel: key,
         connectSeparatedPoints: true, legend: "follow", strokeWidth: 1.5, animatedZooms: false,
-        highlightSeriesOpts: { strokeWidth: 2.5 } });
+        highlightSeriesOpts: { strokeWidth: 2.5 },
+        zoomCallback: (from, to) => this.zoom(from, to) });
     }
     // When the newest point drawn was written (ms): how far the chart lags its job.
     this.plot.dataset.newest = String(this.newest || 0);
+    // How long the rows and Dygraphs' drawing took (the benchmark reads it).
+    this.plot.dataset.drawMs = String(Math.round(performance.now() - started));
   }
-}
-
-// At most this many points of a curve are drawn: a chart is a thousand or so pixels wide.
-const CURVE_POINTS = 2000;
-
-// The points of a curve to draw: all of them up to `limit`, beyond it the first and last and,
-// of each of limit / 2 runs of points, the least and the greatest, in order, so that no spike
-// is lost.
-function decimate(points, limit = CURVE_POINTS) {
-  if (points.length <= limit) return points;
-  const runs = Math.floor(limit / 2);
-  const kept = [points[0]];
-  for (let run = 0; run < runs; ++run) {
-    const begin = Math.floor(run * points.length / runs), end = Math.floor((run + 1) * points.length / runs);
-    let low = begin, high = begin;
-    for (let i = begin; i < end; ++i) {
-      if (points[i][1] < points[low][1]) low = i;
-      if (points[i][1] > points[high][1]) high = i;
-    }
-    for (const i of low < high ? [low, high] : low > high ? [high, low] : [low]) kept.push(points[i]);
-  }
-  kept.push(points[points.length - 1]);
-  return kept;
 }
 
 // Dygraphs' rows ([step, value of each series or null]) from each series' points (a Map of
-// index -> [step, value], in index order), by step.
-function chartRows(series) {
+// index -> [step, value], in index order), by step, at most two rows per pixel of a chart
+// `width` pixels wide: with more steps than that, the steps are cut into `width` equal ranges,
+// and of each series' points in a range its least and its greatest (in their order) are drawn at
+// the range's first and last step of any series. So all series share those rows (Dygraphs draws
+// a row per step shown), a point moves by less than a pixel, and no peak or dip is lost.
+function chartRows(series, width) {
+  const curves = series.map((points) => [...points.values()]);
+  let low = Infinity, high = -Infinity;
+  const steps = new Set();
+  for (const curve of curves) {
+    for (const [step] of curve) {
+      steps.add(step);
+      if (step < low) low = step;
+      if (step > high) high = step;
+    }
+  }
   const byStep = new Map();
-  series.forEach((points, column) => {
-    // In index order: points come in it, and one sent again keeps its place.
-    for (const [step, value] of decimate([...points.values()])) {
-      let row = byStep.get(step);
-      if (!row) { row = new Array(series.length + 1).fill(null); row[0] = step; byStep.set(step, row); }
-      row[column + 1] = value;
+  const put = (step, column, value) => {
+    let row = byStep.get(step);
+    if (!row) { row = new Array(series.length + 1).fill(null); row[0] = step; byStep.set(step, row); }
+    row[column + 1] = value;
+  };
+  if (steps.size <= 2 * width) {
+    curves.forEach((curve, column) => { for (const [step, value] of curve) put(step, column, value); });
+    return [...byStep.values()].sort((a, b) => a[0] - b[0]);
+  }
+  const range = (step) => Math.min(width - 1, Math.floor((step - low) * width / (high - low + 1)));
+  const first = new Array(width).fill(Infinity), last = new Array(width).fill(-Infinity);
+  // Per series, per range: the positions of its least and greatest point.
+  const extremes = curves.map((curve) => {
+    const least = new Int32Array(width).fill(-1), greatest = new Int32Array(width).fill(-1);
+    curve.forEach(([step, value], i) => {
+      const r = range(step);
+      if (least[r] < 0 || value < curve[least[r]][1]) least[r] = i;
+      if (greatest[r] < 0 || value > curve[greatest[r]][1]) greatest[r] = i;
+      if (step < first[r]) first[r] = step;
+      if (step > last[r]) last[r] = step;
+    });
+    return [least, greatest];
+  });
+  curves.forEach((curve, column) => {
+    const [least, greatest] = extremes[column];
+    for (let r = 0; r < width; ++r) {
+      if (least[r] < 0) continue;
+      const earlier = Math.min(least[r], greatest[r]), later = Math.max(least[r], greatest[r]);
+      put(first[r], column, curve[earlier][1]);
+      if (later !== earlier) put(last[r], column, curve[later][1]);
     }
   });
   return [...byStep.values()].sort((a, b) => a[0] - b[0]);
