@@ -26,6 +26,7 @@ ALIASES = {
     'xmanager.cloud.vertex': 'sortie.xm_cloud',
     'xmanager.cloud.utils': 'sortie.xm_cloud',
     'xmanager.cloud.build_image': 'sortie.xm_cloud',
+    'xmanager.contrib.flow': 'sortie.contrib.flow',
     'xmanager.contrib.gcs': 'sortie.contrib.gcs',
     'xmanager.contrib.tensorboard': 'sortie.contrib.tensorboard',
     'xmanager.contrib.tpu': 'sortie.contrib.tpu',
@@ -43,10 +44,6 @@ _CONTRIB = ('is plain Python over XManager\'s own internals, which sortie does n
             'write the job it adds as an xm.Job of your own')
 # Modules sortie refuses, with what to use instead.
 REFUSED = {
-    'xmanager.contrib.flow': 'its graph runs inside a parameter_controller job, which needs '
-                             'XManager\'s hosted database; in the launch script, add each job '
-                             'once the work units it depends on are done '
-                             '(work_unit.wait_until_complete())',
     'xmanager.contrib.parameter_controller': 'its controller is a job on the cluster that '
                                              'reattaches to the experiment through XManager\'s '
                                              'database (--xm_db_yaml_config, e.g. Cloud SQL), '

@@ -248,6 +248,14 @@ class AuxiliaryUnitJob:
         self.termination_delay_secs = termination_delay_secs
 
 
+class LaunchController:
+    """What experiment.add(controller) runs in the launch script instead of adding one work
+    unit: run(experiment) adds the work units itself (xmanager.contrib.flow's graph)."""
+
+    def run(self, experiment):
+        raise NotImplementedError
+
+
 class _Deadline:
     """When a wait runs out, and the parameter that set it (for the TimeoutError)."""
 
@@ -421,6 +429,11 @@ class Experiment:
                              'args, one per work unit')
         if isinstance(job, AuxiliaryUnitJob):
             return self._add_auxiliary(job, args)
+        if isinstance(job, LaunchController):
+            if args is not None:
+                raise ValueError('Experiment.add(controller, args=...): a controller adds its '
+                                 'own work units with their args; drop args')
+            return job.run(self)
         if callable(job) and not isinstance(job, (xm_jobs.Job, xm_jobs.JobGroup)):
             return self._add_generated(job, args, sweep)
         units = [_apply_args(job, each) for each in (args if sweep else [args])]

@@ -82,7 +82,7 @@ from xmanager.cloud import vertex
 experiment = xm_local.create_experiment('refusals')
 [executable] = experiment.package([xm.binary(xm_local.Local.Spec(), '/bin/true')])
 unit = experiment.add(xm.Job(executable, xm_local.Local()))
-for attempt in (lambda: __import__('xmanager.contrib.flow'),
+for attempt in (lambda: __import__('xmanager.contrib.parameter_controller'),
                 lambda: vertex.get_default_client(),
                 lambda: xm.Importance,
                 lambda: unit.context):
@@ -90,6 +90,31 @@ for attempt in (lambda: __import__('xmanager.contrib.flow'),
         attempt()
     except NotImplementedError as refusal:
         print(refusal)
+'''
+
+FLOW_LAUNCHER = '''
+import sys
+from xmanager import xm
+from xmanager import xm_local
+from xmanager.contrib import flow
+
+with xm_local.create_experiment('flow') as experiment:
+    [step] = experiment.package([xm.Packageable(xm.Binary(path='./step.sh'),
+                                                xm_local.Local.Spec())])
+    def job(name):
+        return xm.Job(step, xm_local.Local(), env_vars={'STEP': name})
+    launched = experiment.add(flow.executable_graph(
+        jobs={name: job(name) for name in ('final', 'train', 'eval', 'preprocessing')},
+        jobs_deps={'train': ['preprocessing'], 'eval': ['preprocessing'],
+                   'final': ['train', 'eval']},
+        jobs_args={'eval': {'args': ['--fail']} if sys.argv[1:] == ['fail'] else None}))
+    print(sorted(launched))
+'''
+
+STEP = '''#!/bin/sh
+sleep 0.5
+echo "$STEP $*" >> "$SORTIE_LAUNCH_DIR/steps.txt"
+[ "$1" != --fail ]
 '''
 
 STREAMED_LAUNCHER = '''
@@ -275,6 +300,21 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         self.assertEqual(self.read('printer.txt'), 'done\n')
         self.assertEqual(self.read('sleeper.txt'), 'started\n')
 
+    def test_a_flow_graph_launches_each_job_once_those_it_depends_on_succeeded(self):
+        self.write('step.sh', STEP, 0o755)
+        self.write('launcher.py', FLOW_LAUNCHER)
+        result = self.run_command('sortie', 'launch', 'launcher.py')
+        self.assertEqual(result.stdout, "['eval', 'final', 'preprocessing', 'train']\n")
+        steps = self.read('steps.txt').split()
+        self.assertEqual(steps[0], 'preprocessing')
+        self.assertEqual(sorted(steps[1:3]), ['eval', 'train'])
+        self.assertEqual(steps[3], 'final')
+        # eval fails: final, which depends on it, is not launched and the graph stops.
+        os.remove(os.path.join(self.scratch, 'steps.txt'))
+        failed = self.run_command('sortie', 'launch', 'launcher.py', '--', 'fail', check=False)
+        self.assertIn("['eval', 'preprocessing', 'train']", failed.stdout)
+        self.assertNotIn('final', self.read('steps.txt'))
+
     def test_a_local_job_streams_its_output_to_the_terminal_when_asked(self):
         self.write('two_lines.sh', TWO_LINES, 0o755)
         self.write('launcher.py', STREAMED_LAUNCHER)
@@ -310,7 +350,8 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         self.write('refusals.py', REFUSALS_SCRIPT)
         lines = self.run_command('sortie', 'launch', 'refusals.py').stdout.splitlines()
         self.assertEqual(len(lines), 4)
-        self.assertRegex(lines[0], r'^xmanager\.contrib\.flow is not supported by sortie: ')
+        self.assertRegex(lines[0], r'^xmanager\.contrib\.parameter_controller is not supported '
+                                   r'by sortie: ')
         self.assertRegex(lines[1], r'^xmanager\.cloud\.get_default_client is not supported by '
                                    r'sortie: .*TensorboardCapability')
         self.assertRegex(lines[2], r'^xmanager\.xm\.Importance is not supported by sortie: '
