@@ -45,8 +45,13 @@ class Job:
             raise TypeError('Job.executable must be an executable returned by '
                             f'experiment.package(...), got {self.executable!r}')
         args, env_vars = _resolved(self.executor.executor_type, self.args, self.env_vars)
-        return (self.executable._packaged, self.executor.request(self.executable.run_options),
-                self.name, args, env_vars)
+        run_options = self.executable.run_options
+        if self.executor.executor_type == 'local' and self.executable._packaged.kind == 'image':
+            # As XManager's local containers, a packaged image runs as built: local_docker lays
+            # no workspace over it (docs/docker-scheduler.md image_provider).
+            run_options = {**run_options, 'image_provider': ''}
+        return (self.executable._packaged, self.executor.request(run_options), self.name, args,
+                env_vars)
 
 
 class JobGroup:

@@ -135,6 +135,7 @@ class XmanagerExamplesTest(support.ScratchTestCase):
             self.run_command('sortie', 'experiments', 'cancel', '1', check=False)
             _, stderr = launch.communicate(timeout=120)
         self.assertIn('work unit 1_1 ended CANCELLED', stderr)
+        self.assertNotIn('sortie-workspace', stderr)  # the images run as built
         shown = self.run_command('sortie', 'experiments', 'show', '1').stdout
         self.assertIn('redis_host=1_1_redis', shown)
 
