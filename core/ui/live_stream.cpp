@@ -277,6 +277,7 @@ void stream_live(const session::SessionOptions& options, const LiveRequest& requ
   std::string last_view;
   std::map<std::string, std::map<std::string, int64_t>> metrics_sent;  // by handle, by series
   std::set<std::string> metrics_done;  // apps ended whose last points were sent
+  // When the curves were read last; none yet: the stream sends them all in one event.
   Clock::time_point metrics_read;
   std::map<std::string, std::vector<std::string>> secrets;  // of each app, for its events
 
@@ -305,22 +306,32 @@ void stream_live(const session::SessionOptions& options, const LiveRequest& requ
       }
       // The curves first: the page has its view already when it opens the stream.
       if (!request.metric_handles.empty() && Clock::now() - metrics_read >= kMetricsPeriod) {
+        // The curves so far of every app in one `curves` event, then each app's new points as
+        // a `metrics` event: the page draws once for all, and then as points come.
+        const bool first = metrics_read == Clock::time_point();
         metrics_read = Clock::now();
+        session::JsonText curves;
+        curves.begin_object().key("schema").string("sortie.ui.curves/1").key("apps").begin_array();
         for (const std::string& handle : request.metric_handles) {
           if (metrics_done.count(handle) != 0) continue;
           // Read before the points: when it says finished, this read has the last of them.
           const bool finished = store.measurement_progress(handle).finished;
-          const bool first = metrics_sent.count(handle) == 0;
           auto& sent = metrics_sent[handle];
           const auto before = sent;
           // Thinned to the chart's width: the curves so far at first, then a few new points.
           const std::string json =
               metrics_json(context, handle, request.metric_key, request.metric_window, sent, &sent);
           if (finished) metrics_done.insert(handle);
-          if (!first && sent == before) continue;
-          if (!writer.send("metrics", std::nullopt, json)) return;
-          // New points change the units' values in the view too.
-          view_due = view_due || (!first && request.view == LiveView::kExperiment);
+          if (first) {
+            curves.raw(json);
+          } else if (sent != before) {
+            if (!writer.send("metrics", std::nullopt, json)) return;
+            // New points change the units' values in the view too.
+            view_due = view_due || request.view == LiveView::kExperiment;
+          }
+        }
+        if (first && !writer.send("curves", std::nullopt, curves.end_array().end_object().str())) {
+          return;
         }
       }
       if (request.view == LiveView::kExperiment && !view_due &&

@@ -162,9 +162,10 @@ def check_curves(dashboard, scratch):
     assert [p[1] for p in curve_points(wide["apps"][0])] == list(range(1000, 2000))
     connection, response = open_stream(
         dashboard, f"/api/live?key=loss&width=100&metrics={quoted(handles[0])}")
-    [streamed] = [json.loads(data) for _, event, data in read_events(response, limit=1)
-                  if event == "metrics"]
+    [(_, event, data)] = read_events(response, limit=1)
     connection.close()
+    assert event == "curves", event
+    [streamed] = json.loads(data)["apps"]
     assert [p[1] for p in curve_points(streamed)] == steps, "the stream's curve is thinned alike"
     for path in ("/api/curves?key=loss", f"/api/curves?width=0&handle={quoted(handles[0])}",
                  f"/api/metrics?width=5000&handle={quoted(handles[0])}",
@@ -204,8 +205,10 @@ def idle_sweep_stream_cpu(dashboard, scratch):
     connection, response = open_stream(
         dashboard, f"/api/live?view=experiment&experiment={experiment_id}&key=loss&width=1000&"
         + followed, timeout=60)
-    first = read_events(response, limit=21)
-    assert sorted(event for _, event, _ in first) == ["metrics"] * 20 + ["view"], first
+    # Every curve in one event, then the view.
+    first = read_events(response, limit=2)
+    assert [event for _, event, _ in first] == ["curves", "view"], first
+    assert len(json.loads(first[0][2])["apps"]) == 20
     before = cpu_seconds(dashboard.process.pid)
     time.sleep(IDLE_S)
     used = cpu_seconds(dashboard.process.pid) - before

@@ -208,6 +208,8 @@ class Live {
       this.handlers.log(line);
     });
     on("metrics", (metrics) => this.handlers.metrics && this.handlers.metrics(metrics));
+    // Every followed app's curve so far, in one event when the stream opens.
+    on("curves", (curves) => this.handlers.curves && this.handlers.curves(curves));
     on("log_end", (end) => this.handlers.logEnd && this.handlers.logEnd(end));
     on("log_failed", (failure) => this.handlers.logFailed && this.handlers.logFailed(failure));
     on("failed", (failure) => showError(new Error(failure.error)));
@@ -471,6 +473,7 @@ function renderExperiment(id) {
   const live = new Live(new URLSearchParams({ view: "experiment", experiment: id, limit: unitsShown }), {
     refused: (error) => error.status === 404 ? renderNotFound(error.message) : showError(error),
     metrics: (metrics) => chart.addPoints(metrics),
+    curves: (curves) => chart.addCurves(curves),
     view: (experiment) => {
       const hyperparameters = [];
       const keys = [];
@@ -690,6 +693,14 @@ class MetricChart {
     this.live.followMetrics(units.map((u) => u.measurements[key].handle), key, this.width());
     this.drawSoon();
     drawParallel(this.parallel, this.units, this.hyperparameters || [], key);
+  }
+
+  // All the curves so far (sortie.ui.curves/1), drawn at once.
+  addCurves(curves) {
+    for (const metrics of curves.apps) this.addPoints(metrics);
+    clearTimeout(this.redraw);
+    this.waiting = null;
+    this.draw();
   }
 
   addPoints(metrics) {
