@@ -17,6 +17,10 @@ namespace sortie::vertex {
 namespace {
 
 using Alloc = rapidjson::Document::AllocatorType;
+using image_push::check_local_image_name;
+using image_push::ImagePush;
+using image_push::ImageReference;
+using image_push::parse_push_target;
 
 // Vertex AI runs the chief, workers, parameter servers and an evaluator: four pools at most.
 constexpr size_t kMaxWorkerPools = 4;
@@ -160,8 +164,10 @@ RoleInput vertex_role(const Role& role, const VertexOptions& options) {
     }
     if (key == "sortie.local_image" && json == "true" && role.entrypoint.empty() &&
         uses_late_bindings(role)) {
-      input.image_entrypoint = DockerImagePusher(docker_socket_from_environment(), kInspectTimeoutS)
-                                   .entrypoint_of(role.image);
+      input.image_entrypoint =
+          image_push::DockerImagePusher(image_push::docker_socket_from_environment(push_origin()),
+                                        kInspectTimeoutS, push_origin())
+              .entrypoint_of(role.image);
     }
   }
   return input;
@@ -412,7 +418,10 @@ std::string build_dryrun(std::string_view input_text, const std::string& default
   const std::string parent = "projects/" + options.project + "/locations/" + options.location;
   const Connection connection = connection_from(options);
   const std::string push_text =
-      pushes.empty() ? "" : image_pushes_text(pushes, docker_socket_from_environment());
+      pushes.empty()
+          ? ""
+          : image_push::image_pushes_text(
+                pushes, image_push::docker_socket_from_environment(push_origin()), push_origin());
   const std::string text = push_text + "POST " + connection.endpoint + "/v1/" + parent +
                            "/customJobs\nAuthorization: Bearer <access token>\n"
                            "Content-Type: application/json\n\n" +
@@ -426,7 +435,7 @@ std::string build_dryrun(std::string_view input_text, const std::string& default
   add_string(vertex, "parent", parent, alloc);
   add_member(vertex, "connection", connection_to_json(connection, alloc), alloc);
   if (!pushes.empty()) {
-    add_member(vertex, "image_pushes", image_pushes_to_json(pushes, alloc), alloc);
+    add_member(vertex, "image_pushes", image_push::image_pushes_to_json(pushes, alloc), alloc);
     add_member(vertex, "push_timeout", rapidjson::Value(options.push_timeout_s), alloc);
   }
   add_member(payload, "vertex", std::move(vertex), alloc);

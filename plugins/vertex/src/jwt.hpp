@@ -6,10 +6,11 @@
 #include <string>
 #include <string_view>
 
+#include "base64url.hpp"
+
 namespace sortie::vertex {
 
-// Base64url without padding (RFC 7515 section 2).
-std::string base64url(std::string_view bytes);
+using image_push::base64url;
 
 // "<header>.<claims>.<signature>" with header {"alg":"RS256","typ":"JWT"[,"kid":key_id]}.
 // private_key_pem is a PKCS#8 or PKCS#1 RSA key. Throws INVALID_ARGUMENT naming `key_what` when

@@ -86,6 +86,10 @@ bool is_label_char(char c) {
 
 }  // namespace
 
+image_push::PushOrigin push_origin() {
+  return {"vertex", "push_image_tag", "the Vertex AI access token"};
+}
+
 std::string run_options_payload() { return write_run_options(kOptions); }
 
 void check_label(const std::string& key, const std::string& value, const std::string& what) {

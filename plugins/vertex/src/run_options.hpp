@@ -8,7 +8,12 @@
 #include <string>
 #include <string_view>
 
+#include "image_push.hpp"
+
 namespace sortie::vertex {
+
+// push_image_tag's pushes, as messages name them; Google's registries take the Vertex AI token.
+image_push::PushOrigin push_origin();
 
 struct VertexOptions {
   std::string project;

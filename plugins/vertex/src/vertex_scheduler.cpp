@@ -5,10 +5,8 @@
 #include <sortie/app_state.hpp>
 
 #include "custom_job_builder.hpp"
-#include "image_push.hpp"
 #include "job_status.hpp"
 #include "json_fields.hpp"
-#include "registry_auth.hpp"
 #include "run_options.hpp"
 
 namespace sortie::vertex {
@@ -20,20 +18,6 @@ std::string logs_url(const std::string& job_name) {
   return "https://console.cloud.google.com/logs/query;query=resource.type%3D%22ml_job%22%20"
          "resource.labels.job_id%3D%22" +
          job_id + "%22?project=" + project;
-}
-
-// push_image_tag: every image is in its registry before the job that pulls it exists.
-void push_images(const std::vector<ImagePush>& pushes, double timeout_s, VertexApi& api) {
-  DockerImagePusher pusher(docker_socket_from_environment(), timeout_s);
-  for (const ImagePush& push : pushes) {
-    const std::string& registry = push.target.registry;
-    const RegistryCredentials credentials = registry_credentials(registry);
-    const std::string auth =
-        x_registry_auth(credentials, registry, [&api] { return api.access_token(); });
-    const std::string digest = pusher.push(push, auth, credentials.description);
-    Host::log(SORTIE_LOG_INFO,
-              "pushed " + push.source + " to " + push.target.str() + " (" + digest + ")");
-  }
 }
 
 }  // namespace
@@ -69,9 +53,11 @@ std::string VertexScheduler::schedule(std::string_view request_text) {
   const std::string parent = string_member(*vertex, "parent", what);
   const Connection connection = connection_from_json(*connection_json, what);
   if (const rapidjson::Value* pushes = find_member(*vertex, "image_pushes")) {
-    push_images(image_pushes_from_json(*pushes, what),
-                number_member(*vertex, "push_timeout", what, VertexOptions().push_timeout_s),
-                api_for(connection));
+    VertexApi& api = api_for(connection);
+    image_push::push_images(
+        image_push::image_pushes_from_json(*pushes, what),
+        number_member(*vertex, "push_timeout", what, VertexOptions().push_timeout_s), push_origin(),
+        [&api] { return api.access_token(); });
   }
   const rapidjson::Document created =
       api_for(connection).create_custom_job(parent, to_json_text(*job));

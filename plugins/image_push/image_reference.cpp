@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sortie/plugin.hpp>
 
-namespace sortie::vertex {
+namespace sortie::image_push {
 namespace {
 
 // The grammar of github.com/distribution/reference, which the Engine and registries apply.
@@ -131,4 +131,4 @@ void check_local_image_name(std::string_view text, const std::string& what) {
   }
 }
 
-}  // namespace sortie::vertex
+}  // namespace sortie::image_push

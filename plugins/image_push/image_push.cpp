@@ -2,11 +2,12 @@
 
 #include <cstdlib>
 #include <sortie/plugin.hpp>
+#include <utility>
 
 #include "json_fields.hpp"
 #include "registry_auth.hpp"
 
-namespace sortie::vertex {
+namespace sortie::image_push {
 namespace {
 
 constexpr const char* kDefaultSocket = "/var/run/docker.sock";
@@ -69,28 +70,28 @@ Code code_for_registry_error(const std::string& message) {
 
 }  // namespace
 
-std::string docker_socket_from_environment() {
+std::string docker_socket_from_environment(const PushOrigin& origin) {
   const char* host = std::getenv("DOCKER_HOST");
   if (host == nullptr || *host == '\0') return kDefaultSocket;
   const std::string_view text(host);
   if (text.rfind("unix://", 0) != 0 || text.size() == std::string_view("unix://").size()) {
-    throw Error::invalid_argument(
-        "DOCKER_HOST='" + std::string(text) +
-        "' is not supported for push_image_tag: the vertex scheduler reaches the "
-        "Docker Engine on a unix socket only; set DOCKER_HOST=unix:///path/to/"
-        "docker.sock or unset it for " +
-        kDefaultSocket);
+    throw Error::invalid_argument("DOCKER_HOST='" + std::string(text) + "' is not supported for " +
+                                  origin.option + ": the " + origin.scheduler +
+                                  " scheduler reaches the Docker Engine on a unix socket only; set "
+                                  "DOCKER_HOST=unix:///path/to/docker.sock or unset it for " +
+                                  kDefaultSocket);
   }
   return std::string(text.substr(std::string_view("unix://").size()));
 }
 
-std::string image_pushes_text(const std::vector<ImagePush>& pushes,
-                              const std::string& socket_path) {
-  std::string text = "# push_image_tag, through the Docker Engine at unix://" + socket_path + " (" +
-                     docker_host_text() + "):\n";
+std::string image_pushes_text(const std::vector<ImagePush>& pushes, const std::string& socket_path,
+                              const PushOrigin& origin) {
+  std::string text = "# " + origin.option + ", through the Docker Engine at unix://" + socket_path +
+                     " (" + docker_host_text() + "):\n";
   for (const ImagePush& push : pushes) {
     text += "POST " + tag_path(push) + "\nPOST " + push_path(push) + "\nX-Registry-Auth: <" +
-            registry_credentials(push.target.registry).description + ">\n";
+            registry_credentials(push.target.registry, origin.access_token_source).description +
+            ">\n";
   }
   return text + "# then:\n";
 }
@@ -132,15 +133,18 @@ std::vector<ImagePush> image_pushes_from_json(const rapidjson::Value& value,
   return pushes;
 }
 
-DockerImagePusher::DockerImagePusher(const std::string& socket_path, double timeout_s)
-    : socket_path_(socket_path), client_(engine_endpoint(socket_path, timeout_s)) {}
+DockerImagePusher::DockerImagePusher(const std::string& socket_path, double timeout_s,
+                                     PushOrigin origin)
+    : socket_path_(socket_path),
+      origin_(std::move(origin)),
+      client_(engine_endpoint(socket_path, timeout_s)) {}
 
 http::Response DockerImagePusher::send(const http::Request& request,
                                        const http::ChunkHandler* on_chunk) {
   try {
     return on_chunk == nullptr ? client_.send(request) : client_.stream(request, *on_chunk);
   } catch (const Error& e) {
-    throw Error(e.code(), std::string("push_image_tag needs the Docker Engine: ") + e.what() +
+    throw Error(e.code(), origin_.option + " needs the Docker Engine: " + e.what() +
                               "; start dockerd, or point DOCKER_HOST at its socket "
                               "(DOCKER_HOST=unix:///path/to/docker.sock)");
   }
@@ -242,4 +246,18 @@ std::vector<std::string> DockerImagePusher::entrypoint_of(const std::string& ima
   return entrypoint;
 }
 
-}  // namespace sortie::vertex
+void push_images(const std::vector<ImagePush>& pushes, double timeout_s, const PushOrigin& origin,
+                 const std::function<std::string()>& access_token) {
+  DockerImagePusher pusher(docker_socket_from_environment(origin), timeout_s, origin);
+  for (const ImagePush& push : pushes) {
+    const std::string& registry = push.target.registry;
+    const RegistryCredentials credentials =
+        registry_credentials(registry, origin.access_token_source);
+    const std::string auth = x_registry_auth(credentials, registry, access_token);
+    const std::string digest = pusher.push(push, auth, credentials.description);
+    Host::log(SORTIE_LOG_INFO,
+              "pushed " + push.source + " to " + push.target.str() + " (" + digest + ")");
+  }
+}
+
+}  // namespace sortie::image_push

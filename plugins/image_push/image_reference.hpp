@@ -1,13 +1,13 @@
 // Container image references as the Docker Engine and registries read them
 // ([REGISTRY/]PATH[:TAG]), for push_image_tag: the remote tag a role's local image is pushed to
 // before the CustomJob is created.
-#ifndef SORTIE_VERTEX_IMAGE_REFERENCE_HPP
-#define SORTIE_VERTEX_IMAGE_REFERENCE_HPP
+#ifndef SORTIE_IMAGE_PUSH_IMAGE_REFERENCE_HPP
+#define SORTIE_IMAGE_PUSH_IMAGE_REFERENCE_HPP
 
 #include <string>
 #include <string_view>
 
-namespace sortie::vertex {
+namespace sortie::image_push {
 
 struct ImageReference {
   std::string registry;    // "127.0.0.1:5000", "us-docker.pkg.dev"; "docker.io" when not named
@@ -24,6 +24,6 @@ ImageReference parse_push_target(std::string_view text, const std::string& what)
 // Refuses text that cannot name a local image in an Engine API path (spaces, '?', '#', ...).
 void check_local_image_name(std::string_view text, const std::string& what);
 
-}  // namespace sortie::vertex
+}  // namespace sortie::image_push
 
-#endif  // SORTIE_VERTEX_IMAGE_REFERENCE_HPP
+#endif  // SORTIE_IMAGE_PUSH_IMAGE_REFERENCE_HPP

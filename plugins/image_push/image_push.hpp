@@ -1,12 +1,14 @@
-// push_image_tag: before the CustomJob is created, each role's local image is tagged with the
-// remote reference and pushed through the Docker Engine HTTP API on its unix socket (POST
-// /images/{name}/tag, then POST /images/{name}/push with X-Registry-Auth), so that Vertex AI can
-// pull it. The docker CLI is not involved.
-#ifndef SORTIE_VERTEX_IMAGE_PUSH_HPP
-#define SORTIE_VERTEX_IMAGE_PUSH_HPP
+// Before a remote scheduler creates the job that pulls them, each role's locally built image is
+// tagged with its remote reference and pushed through the Docker Engine HTTP API on its unix
+// socket (POST /images/{name}/tag, then POST /images/{name}/push with X-Registry-Auth), so that
+// the cluster can pull it. The docker CLI is not involved. Used by the vertex (push_image_tag)
+// and kubernetes (image_repo) schedulers.
+#ifndef SORTIE_IMAGE_PUSH_IMAGE_PUSH_HPP
+#define SORTIE_IMAGE_PUSH_IMAGE_PUSH_HPP
 
 #include <rapidjson/document.h>
 
+#include <functional>
 #include <sortie/http_client.hpp>
 #include <string>
 #include <string_view>
@@ -14,7 +16,15 @@
 
 #include "image_reference.hpp"
 
-namespace sortie::vertex {
+namespace sortie::image_push {
+
+// Who asks for the pushes, for messages: the scheduler and its run option.
+struct PushOrigin {
+  std::string scheduler;  // "vertex"
+  std::string option;     // "push_image_tag"
+  // What Google's registries take as a password ("the Vertex AI access token"); empty: none.
+  std::string access_token_source;
+};
 
 // One local image pushed to one tag, for every role that names both.
 struct ImagePush {
@@ -25,10 +35,11 @@ struct ImagePush {
 
 // The socket named by DOCKER_HOST ("unix:///path"), else /var/run/docker.sock. Another scheme is
 // an INVALID_ARGUMENT error naming DOCKER_HOST.
-std::string docker_socket_from_environment();
+std::string docker_socket_from_environment(const PushOrigin& origin);
 
 // The Engine requests of the pushes, as a dry run shows them (credentials by source only).
-std::string image_pushes_text(const std::vector<ImagePush>& pushes, const std::string& socket_path);
+std::string image_pushes_text(const std::vector<ImagePush>& pushes, const std::string& socket_path,
+                              const PushOrigin& origin);
 
 rapidjson::Value image_pushes_to_json(const std::vector<ImagePush>& pushes,
                                       rapidjson::Document::AllocatorType& alloc);
@@ -38,7 +49,7 @@ std::vector<ImagePush> image_pushes_from_json(const rapidjson::Value& value, std
 class DockerImagePusher {
  public:
   // timeout_s bounds each Engine request, the push included.
-  DockerImagePusher(const std::string& socket_path, double timeout_s);
+  DockerImagePusher(const std::string& socket_path, double timeout_s, PushOrigin origin);
 
   // Tags push.source as push.target and pushes it, presenting registry_auth (an X-Registry-Auth
   // value) to the registry; credentials_description says where that came from, for errors.
@@ -57,9 +68,15 @@ class DockerImagePusher {
   http::Response send(const http::Request& request, const http::ChunkHandler* on_chunk);
 
   std::string socket_path_;
+  PushOrigin origin_;
   http::Client client_;
 };
 
-}  // namespace sortie::vertex
+// Pushes each in order, every image in its registry before the job that pulls it exists, and logs
+// the digests. access_token is called only for a registry that takes origin.access_token_source.
+void push_images(const std::vector<ImagePush>& pushes, double timeout_s, const PushOrigin& origin,
+                 const std::function<std::string()>& access_token);
 
-#endif  // SORTIE_VERTEX_IMAGE_PUSH_HPP
+}  // namespace sortie::image_push
+
+#endif  // SORTIE_IMAGE_PUSH_IMAGE_PUSH_HPP

@@ -7,10 +7,10 @@
 #include <sstream>
 
 #include "base64.hpp"
+#include "base64url.hpp"
 #include "json_fields.hpp"
-#include "jwt.hpp"
 
-namespace sortie::vertex {
+namespace sortie::image_push {
 namespace {
 
 // Google's documented user name for pushing with an OAuth access token.
@@ -49,7 +49,8 @@ bool is_google_registry(const std::string& registry) {
   return registry == "gcr.io" || ends_with(".gcr.io") || ends_with("-docker.pkg.dev");
 }
 
-RegistryCredentials registry_credentials(const std::string& registry) {
+RegistryCredentials registry_credentials(const std::string& registry,
+                                         const std::string& access_token_source) {
   const std::string path = docker_config_path();
   std::ifstream in(path);
   if (!path.empty() && in) {
@@ -86,10 +87,9 @@ RegistryCredentials registry_credentials(const std::string& registry) {
     }
   }
   RegistryCredentials credentials;
-  if (is_google_registry(registry)) {
+  if (is_google_registry(registry) && !access_token_source.empty()) {
     credentials.use_access_token = true;
-    credentials.description =
-        "the Vertex AI access token (user " + std::string(kAccessTokenUser) + ")";
+    credentials.description = access_token_source + " (user " + std::string(kAccessTokenUser) + ")";
   } else {
     credentials.description = "no credentials";
   }
@@ -113,4 +113,4 @@ std::string x_registry_auth(const RegistryCredentials& credentials, const std::s
   return base64url_padded(to_json_text(auth));
 }
 
-}  // namespace sortie::vertex
+}  // namespace sortie::image_push

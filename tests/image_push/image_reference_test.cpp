@@ -4,7 +4,7 @@
 
 #include <sortie/plugin.hpp>
 
-namespace sortie::vertex {
+namespace sortie::image_push {
 namespace {
 
 std::string refusal(const std::string& text) {
@@ -18,7 +18,7 @@ std::string refusal(const std::string& text) {
   return "";
 }
 
-TEST(VertexImageReferenceTest, SplitsRegistryRepositoryAndTag) {
+TEST(ImagePushImageReferenceTest, SplitsRegistryRepositoryAndTag) {
   const ImageReference local = parse_push_target("127.0.0.1:5000/team/trainer:v1", "t");
   EXPECT_EQ(local.registry, "127.0.0.1:5000");
   EXPECT_EQ(local.repository, "127.0.0.1:5000/team/trainer");
@@ -36,7 +36,7 @@ TEST(VertexImageReferenceTest, SplitsRegistryRepositoryAndTag) {
   EXPECT_EQ(parse_push_target("Registry.Example:443/t:V_1.0-rc", "t").tag, "V_1.0-rc");
 }
 
-TEST(VertexImageReferenceTest, RefusesWhatARegistryWouldRefuse) {
+TEST(ImagePushImageReferenceTest, RefusesWhatARegistryWouldRefuse) {
   EXPECT_NE(refusal("").find("it is empty"), std::string::npos);
   EXPECT_NE(refusal("gcr.io/p/t@sha256:0123").find("it names a digest"), std::string::npos);
   EXPECT_NE(refusal("gcr.io/p/Trainer:1").find("the path component 'Trainer'"), std::string::npos);
@@ -51,7 +51,7 @@ TEST(VertexImageReferenceTest, RefusesWhatARegistryWouldRefuse) {
   EXPECT_NE(refusal("gcr.io/p/t:1 ").find("expected [REGISTRY/]PATH[:TAG]"), std::string::npos);
 }
 
-TEST(VertexImageReferenceTest, LocalImageNamesFitAnEnginePath) {
+TEST(ImagePushImageReferenceTest, LocalImageNamesFitAnEnginePath) {
   EXPECT_NO_THROW(check_local_image_name("sortie-test/busybox:latest", "image"));
   EXPECT_NO_THROW(check_local_image_name("busybox@sha256:abc", "image"));
   try {
@@ -64,4 +64,4 @@ TEST(VertexImageReferenceTest, LocalImageNamesFitAnEnginePath) {
 }
 
 }  // namespace
-}  // namespace sortie::vertex
+}  // namespace sortie::image_push
