@@ -68,6 +68,10 @@ const Case kCases[] = {
         "mounts":[{"type":"volume","src":"data","dst":"/data"}],"port_map":{"metrics":9090}}]})",
      R"({"namespace":"ml-prod","service_account":"runner","priority_class":"batch-low",
          "image_pull_secrets":["regcred","mirror"],"queue":"team-queue"})"},
+    {"image-repo",
+     R"({"name":"built","roles":[{"name":"main","image":"sortie-xm/trainer:46f4f448",
+        "entrypoint":"python","num_replicas":2,"metadata":{"sortie.local_image":true}}]})",
+     R"({"namespace":"team-a","image_repo":"127.0.0.1:5000/team"})"},
 };
 
 class KubernetesManifestSchemaTest : public ::testing::Test {
@@ -175,7 +179,7 @@ class KubernetesManifestSchemaRun : public KubernetesManifestSchemaTest {
 TEST_F(KubernetesManifestSchemaRun, GeneratedManifestsPassAndBrokenOnesAreRejected) {
   const ValidationRun& r = run();
   // Every mode and app shape passes the official schemas.
-  EXPECT_EQ(r.generated.size(), 13u);  // Jobs and Services of 5 apps, a Volcano Job, a JobSet
+  EXPECT_EQ(r.generated.size(), 15u);  // Jobs and Services of 6 apps, a Volcano Job, a JobSet
   for (const std::string& file : r.generated) {
     EXPECT_EQ(report_of(r.output, file).rfind("VALID   ", 0), 0u) << report_of(r.output, file);
   }

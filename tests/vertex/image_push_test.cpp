@@ -8,70 +8,26 @@
 #include <ctime>
 #include <sortie/plugin.hpp>
 
+#include "push_engines.hpp"
 #include "vertex_test_support.hpp"
 
 namespace sortie::vertex::testing {
 namespace {
 
 constexpr const char* kLocalImage = "sortie-test/busybox:latest";
-constexpr const char* kRegistry = "127.0.0.1:5000";
+constexpr const char* kRegistry = ::sortie::testing::kPushRegistry;
 constexpr const char* kRepository = "sortie-vertex-test/trainer";
 constexpr const char* kCreatePath = "/v1/projects/p/locations/us-central1/customJobs";
-constexpr const char* kEngineSetup =
-    "; run packaging/engines/docker_up.sh and packaging/engines/registry_up.sh";
 
-std::string docker_socket() {
-  const char* host = std::getenv("DOCKER_HOST");
-  const std::string text = host == nullptr ? "" : host;
-  return text.rfind("unix://", 0) == 0 ? text.substr(7) : "/var/run/docker.sock";
-}
-
-http::Response engine(const std::string& method, const std::string& path) {
-  http::Endpoint endpoint;
-  endpoint.base_url = "http://localhost";
-  endpoint.unix_socket = docker_socket();
-  endpoint.timeout_ms = 30000;
-  http::Client client(endpoint);
-  http::Request request;
-  request.method = method;
-  request.path = path;
-  return client.send(request);
-}
-
-http::Response registry(const std::string& path) {
-  http::Endpoint endpoint;
-  endpoint.base_url = std::string("http://") + kRegistry;
-  endpoint.timeout_ms = 10000;
-  http::Client client(endpoint);
-  http::Request request;
-  request.path = path;
-  return client.send(request);
-}
-
-// "" when the Engine, the test image and the registry are all there; else what is missing.
-std::string missing_engine() {
-  try {
-    if (!engine("GET", "/_ping").ok()) return "the Docker Engine does not answer /_ping";
-    if (!engine("GET", std::string("/images/") + kLocalImage + "/json").ok()) {
-      return std::string("the test image ") + kLocalImage + " is not in the Docker Engine";
-    }
-  } catch (const Error& e) {
-    return std::string("no Docker Engine: ") + e.what();
-  }
-  try {
-    if (!registry("/v2/").ok()) return std::string("the registry on ") + kRegistry + " refuses";
-  } catch (const Error& e) {
-    return std::string("no registry on ") + kRegistry + ": " + e.what();
-  }
-  return "";
-}
+using ::sortie::testing::engine;
+using ::sortie::testing::registry;
 
 class VertexImagePushTest : public ::testing::Test {
  protected:
   void SetUp() override {
     SORTIE_REQUIRE_ENGINE(have_program("python3"), "python3 is needed for the fake Vertex AI");
-    const std::string missing = missing_engine();
-    SORTIE_REQUIRE_ENGINE(missing.empty(), missing + kEngineSetup);
+    const std::string missing = ::sortie::testing::missing_push_engines(kLocalImage);
+    SORTIE_REQUIRE_ENGINE(missing.empty(), missing + ::sortie::testing::kPushEngineSetup);
     ASSERT_TRUE(fake_.running());
     ::setenv("GOOGLE_OAUTH_ACCESS_TOKEN", FakeVertex::token().c_str(), 1);
     ::setenv("DOCKER_CONFIG", docker_config_.path().c_str(), 1);

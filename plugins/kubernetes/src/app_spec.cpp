@@ -41,10 +41,13 @@ void refuse_unsupported(const Role& role) {
     // The host marks images its packagers built into the local Docker Engine (payloads.md
     // P-1): the cluster cannot pull a local tag.
     if (key == "sortie.local_image" && value == "true") {
-      refuse(what, "image '" + role.image +
-                       "' was built on this machine and the cluster cannot pull it; push it to "
-                       "a registry the cluster pulls from (docker push) and package it as "
-                       "xm.Container(image_path='REGISTRY/REPO/NAME:TAG')");
+      refuse(what,
+             "image '" + role.image +
+                 "' was built on this machine and the cluster cannot pull it; name a "
+                 "registry the cluster pulls from, once, as the kubernetes run option "
+                 "image_repo (e.g. image_repo = 127.0.0.1:5000/team in .sortieconfig "
+                 "[kubernetes], or -cfg image_repo=...) and sortie pushes it there, or "
+                 "package a pushed image as xm.Container(image_path='REGISTRY/REPO/NAME:TAG')");
     }
     if (key.rfind("kubernetes.", 0) == 0) {
       refuse(what, "metadata key '" + key +

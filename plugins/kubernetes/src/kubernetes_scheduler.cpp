@@ -10,6 +10,7 @@
 #include "app_reader.hpp"
 #include "app_spec.hpp"
 #include "dns_names.hpp"
+#include "image_pushes.hpp"
 #include "json.hpp"
 #include "manifests.hpp"
 #include "pod_logs.hpp"
@@ -17,6 +18,9 @@
 
 namespace sortie::kubernetes {
 namespace {
+
+// How long one image_repo push may take: an image of several GB over a slow uplink.
+constexpr double kPushTimeoutS = 1800.0;
 
 std::string read_state_dir(std::string_view config) {
   const std::string what = "sortie.scheduler_config/1";
@@ -66,6 +70,8 @@ std::string KubernetesScheduler::dryrun(std::string_view input_text) {
   DryrunInput input = read_dryrun_input(input_text);
   ManifestInput manifest_input;
   manifest_input.options = parse_run_options(input.cfg_json);
+  const std::vector<image_push::ImagePush> pushes =
+      plan_image_pushes(input.app, manifest_input.options.image_repo);
   refuse_unsupported(input.app);
   manifest_input.proposed_name = input.app_id.empty() ? input.app.name : input.app_id;
   manifest_input.session = input.session.empty() ? session_ : input.session;
@@ -90,7 +96,12 @@ std::string KubernetesScheduler::dryrun(std::string_view input_text) {
   Allocator& a = output.GetAllocator();
   Json objects(rapidjson::kArrayType);
   const AppRef ref = build_manifests(manifest_input, objects, a);
-  const std::string text = dryrun_text(ref, target, objects);
+  const std::string text =
+      (pushes.empty() ? ""
+                      : image_push::image_pushes_text(
+                            pushes, image_push::docker_socket_from_environment(push_origin()),
+                            push_origin())) +
+      dryrun_text(ref, target, objects);
   // What `kubectl apply -f -` takes: the manifests as a v1 List (P-7 `document`).
   Json items(rapidjson::kArrayType);
   for (const Json& object : objects.GetArray()) items.PushBack(Json(object["manifest"], a), a);
@@ -105,6 +116,9 @@ std::string KubernetesScheduler::dryrun(std::string_view input_text) {
   set_string(request, "kubeconfig", manifest_input.options.connection.kubeconfig, a);
   set_string(request, "context", manifest_input.options.connection.context, a);
   set_member(request, "objects", std::move(objects), a);
+  if (!pushes.empty()) {
+    set_member(request, "image_pushes", image_push::image_pushes_to_json(pushes, a), a);
+  }
   set_string(output, "schema", "sortie.dryrun/1", a);
   set_string(output, "app_id", ref.id(), a);
   set_member(output, "request", std::move(request), a);
@@ -128,6 +142,10 @@ std::string KubernetesScheduler::schedule(std::string_view request_text) {
   record.connection.kubeconfig = string_member(*request, "kubeconfig", what);
   record.connection.context = string_member(*request, "context", what);
   ApiClient& client = client_for(record.connection);
+  if (const Json* pushes = find_member(*request, "image_pushes")) {
+    image_push::push_images(image_push::image_pushes_from_json(*pushes, what), kPushTimeoutS,
+                            push_origin(), [] { return std::string(); });
+  }
   // Recorded first, so that a submission cut short can still be found and cancelled.
   records_.save(app_id, record);
 

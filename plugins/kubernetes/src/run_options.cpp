@@ -4,6 +4,7 @@
 #include <sortie/run_options.hpp>
 
 #include "dns_names.hpp"
+#include "image_pushes.hpp"
 
 namespace sortie::kubernetes {
 namespace {
@@ -33,6 +34,10 @@ constexpr RunOptionSpec kOptions[] = {
     {"priority_class", "str", "null", "PriorityClass of the pods",
      RunOptionEffect::kWidensPrivilege},
     {"image_pull_secrets", "list", "null", "Secrets holding registry credentials for the images",
+     RunOptionEffect::kSendsData},
+    {"image_repo", "str", "null",
+     "registry/repository prefix (e.g. 127.0.0.1:5000/team) that images built on this machine "
+     "are pushed to, as IMAGE_REPO/<name>:<tag>, before the pods that pull them are created",
      RunOptionEffect::kSendsData},
 };
 
@@ -101,6 +106,8 @@ KubernetesOptions parse_run_options(std::string_view cfg_json) {
   for (const std::string& secret : options.image_pull_secrets) {
     check_object_name("image_pull_secrets", secret);
   }
+  options.image_repo = values.str("image_repo", "");
+  if (!options.image_repo.empty()) remote_reference("name", options.image_repo);
   return options;
 }
 

@@ -28,6 +28,7 @@ struct KubernetesOptions {
   std::string service_account;
   std::string priority_class;
   std::vector<std::string> image_pull_secrets;
+  std::string image_repo;  // "": locally built images are refused
 };
 
 std::string run_options_payload();
