@@ -138,15 +138,21 @@ class Live {
     this.reconnectSoon();
   }
 
-  // The apps whose measurements of `key` come as `metrics` events (a chart's curves), their
-  // curves so far thinned to the chart's `width` (docs/ui.md, "Charts").
-  followMetrics(handles, key, width) {
-    const now = this.query.getAll("metrics").join("\n") + "\n" + this.query.get("key");
-    if (now === handles.join("\n") + "\n" + key) return;
+  // The apps whose measurements of `key` come as a `curves` event, then `metrics` events (a
+  // chart's curves), thinned to the chart's `width`, only the steps of `range` ({from, to}) when
+  // it is zoomed in (docs/ui.md, "Charts").
+  followMetrics(handles, key, width, range) {
+    const signature = (handles, key, from, to) => [...handles, key, from, to].join("\n");
+    if (signature(this.query.getAll("metrics"), this.query.get("key"), this.query.get("from"),
+      this.query.get("to")) === signature(handles, key, range ? String(range.from) : null,
+      range ? String(range.to) : null)) return;
     this.query.delete("metrics");
     for (const handle of handles) this.query.append("metrics", handle);
     this.query.set("key", key);
     this.query.set("width", width);
+    this.query.delete("from");
+    this.query.delete("to");
+    if (range) { this.query.set("from", range.from); this.query.set("to", range.to); }
     this.reconnectSoon();
   }
 
@@ -654,6 +660,7 @@ class MetricChart {
       el("h2", { text: "Hyperparameters against the metric" }), this.parallel);
     this.graph = null;
     this.redraw = null;
+    this.range = null;  // the steps shown when zoomed in
   }
 
   key() { return this.keySelect.value || ""; }
@@ -690,14 +697,16 @@ class MetricChart {
   changed() {
     const key = this.key();
     const units = this.chosen();
-    this.live.followMetrics(units.map((u) => u.measurements[key].handle), key, this.width());
+    this.live.followMetrics(units.map((u) => u.measurements[key].handle), key, this.width(), this.range);
     this.drawSoon();
     drawParallel(this.parallel, this.units, this.hyperparameters || [], key);
   }
 
-  // All the curves so far (sortie.ui.curves/1), drawn at once.
+  // All the curves so far (sortie.ui.curves/1), in place of those drawn, drawn at once.
   addCurves(curves) {
+    this.points = new Map();
     for (const metrics of curves.apps) this.addPoints(metrics);
+    this.plot.dataset.range = this.range ? this.range.from + "-" + this.range.to : "";
     clearTimeout(this.redraw);
     this.waiting = null;
     this.draw();
@@ -717,34 +726,11 @@ class MetricChart {
     this.drawSoon();
   }
 
-  // A zoom asks for every chosen unit's curve between the steps shown, in one request.
-  async zoom(from, to) {
-    const key = this.key();
-    if (!this.graph.isZoomed("x")) {
-      this.zoomed = null;
-      this.drawSoon();
-      return;
-    }
-    const query = new URLSearchParams({ key, width: this.width(),
-      from: Math.floor(from), to: Math.ceil(to) });
-    for (const unit of this.chosen()) query.append("handle", unit.measurements[key].handle);
-    const asked = query.toString();
-    this.asked = asked;
-    const answer = await getJson("/api/curves?" + query);
-    if (this.asked !== asked || !this.graph.isZoomed("x")) return;
-    const points = new Map();
-    for (const app of answer.apps) {
-      const curve = new Map();
-      for (const series of app.series) {
-        if (series.key !== key || !this.isCharted(app.handle, series)) continue;
-        for (const [index, step, value] of series.points) curve.set(index, [step, value]);
-      }
-      points.set(app.handle, curve);
-    }
-    this.zoomed = { key, points };
-    this.plot.dataset.zoomedPoints = String(answer.apps.reduce((n, app) =>
-      n + app.series.reduce((m, series) => m + series.points.length, 0), 0));
-    this.draw();
+  // Zoomed in, the page's stream sends the curves again, of the steps shown only, thinned to
+  // the chart's width: every stored point shows when zoomed in far enough. Zoomed out, all.
+  zoom(from, to) {
+    this.range = this.graph.isZoomed("x") ? { from: Math.floor(from), to: Math.ceil(to) } : null;
+    this.changed();
   }
 
   // Whether `series` of the app `handle` is the one the chart draws for its unit (the table's).
@@ -770,11 +756,7 @@ class MetricChart {
     const key = this.key();
     const units = this.chosen();
     const handles = units.map((u) => u.measurements[key].handle);
-    // Zoomed in, the curves of the steps shown, asked for again at the chart's resolution.
-    const zoomed = this.zoomed && this.zoomed.key === key && this.graph && this.graph.isZoomed("x")
-      ? this.zoomed : null;
-    const source = zoomed ? zoomed.points : this.points;
-    const rows = chartRows(handles.map((handle) => source.get(handle) || new Map()), this.width());
+    const rows = chartRows(handles.map((handle) => this.points.get(handle) || new Map()), this.width());
     this.status.textContent = units.length + " units, " + rows.length + " steps";
     this.plot.dataset.points = String(handles.reduce((n, h) => n + (this.points.get(h) || new Map()).size, 0));
     this.plot.dataset.curves = String(handles.filter((h) => this.points.has(h)).length);
