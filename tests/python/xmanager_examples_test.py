@@ -57,11 +57,12 @@ class XmanagerExamplesTest(support.ScratchTestCase):
             self.fail(f'{" ".join(words)} exited {result.returncode}\n{result.stderr}')
         return result
 
-    def push_registry_once(self, directory, tag):
-        """The registry a locally built image is pushed to for Vertex AI, given once in the
-        launcher's .sortieconfig (trusted, since a push reaches out)."""
+    def push_registry_once(self, directory, tag, scheduler='vertex', option='push_image_tag'):
+        """The registry a locally built image is pushed to for Vertex AI (push_image_tag) or
+        Kubernetes (image_repo), given once in the launcher's .sortieconfig (trusted, since a
+        push reaches out)."""
         with open(os.path.join(directory, '.sortieconfig'), 'w', encoding='utf-8') as config:
-            config.write(f'[vertex]\npush_image_tag = {tag}\n')
+            config.write(f'[{scheduler}]\n{option} = {tag}\n')
         subprocess.run(['sortie', 'config', 'trust'], cwd=directory, env=self.env, check=True,
                        capture_output=True)
 
@@ -165,6 +166,29 @@ class XmanagerExamplesTest(support.ScratchTestCase):
             self.assertNotEqual(result.returncode, 0)
             self.assertRegex(result.stderr, r"image 'sortie-xm/[^']+' was built on this "
                                             r"machine and the cluster cannot pull it")
+            self.assertIn('the kubernetes run option image_repo', result.stderr)
+
+    def test_k8s_launchers_run_a_trainer_built_here_pushed_to_image_repo(self):
+        # As written, with the registry given once: the pods pull the pushed trainer, and no
+        # manifest names the local tag.
+        self.stand_in_base_image('gcr.io/deeplearning-platform-release/tf2-gpu.2-6')
+        repo = '127.0.0.1:5000/sortie-xm-examples'
+        for name, tasks in (
+                ('k8s_multiworker', {'worker-0': ('worker', 0), 'worker-1': ('worker', 1),
+                                     'worker-2': ('worker', 2)}),
+                ('k8s_ps', {'chief': ('chief', 0), 'ps-0': ('ps', 0), 'worker-0': ('worker', 0),
+                            'worker-1': ('worker', 1)})):
+            directory = self.example(name)
+            self.push_registry_once(directory, repo, 'kubernetes', 'image_repo')
+            result = self.launch(directory)
+            [manifest] = [json.loads(line) for line in result.stdout.splitlines()]
+            self.assertNotIn('sortie-xm/', json.dumps(manifest).replace(repo + '/', ''))
+            images = {container['image'] for item in manifest['items'] if item['kind'] == 'Job'
+                      for container in item['spec']['template']['spec']['containers']}
+            self.assertEqual(len(images), 1, images)
+            self.assertRegex(images.pop(), '^' + repo + '/image:[0-9a-f]+$')
+            self.assert_tf_configs_address_their_pods(manifest, tasks)
+            self.validate_manifests([manifest])
 
     def test_dockerfile_builds_here_and_runs_the_pushed_image_on_vertex(self):
         directory = self.example('dockerfile')
