@@ -1,8 +1,8 @@
 #include "app_report.hpp"
 
 #include <cstdio>
-#include <sortie/core/model.hpp>
-#include <sortie/core/printable.hpp>
+#include <sortie/model/model.hpp>
+#include <sortie/model/printable.hpp>
 
 #include "commands.hpp"
 
@@ -10,7 +10,7 @@ namespace sortie::cli {
 
 int report_unknown_app(const std::string& handle) {
   std::fprintf(stderr, "sortie: app %s is unknown to its scheduler and to the store\n",
-               core::printable(handle).c_str());
+               model::printable(handle).c_str());
   return kExitAppNotSucceeded;
 }
 
@@ -18,12 +18,12 @@ int report_shown_status(const std::string& handle, const std::optional<runner::A
   if (!status || !status->from_store_only) return kExitOk;
   if (status->not_refreshed.empty()) {
     std::fprintf(stderr, "sortie: %s no longer knows this app; showing the last recorded status\n",
-                 core::printable(core::parse_app_handle(handle).scheduler).c_str());
+                 model::printable(model::parse_app_handle(handle).scheduler).c_str());
     return kExitOk;
   }
   std::fprintf(stderr, "sortie: showing the last recorded status of %s: %s\n",
-               core::printable(handle).c_str(),
-               core::printable_message(status->not_refreshed).c_str());
+               model::printable(handle).c_str(),
+               model::printable_message(status->not_refreshed).c_str());
   return runner::is_terminal(status->state) ? kExitOk : kExitBackend;
 }
 

@@ -5,9 +5,9 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model.hpp>
-#include <sortie/core/printable.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model.hpp>
+#include <sortie/model/printable.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <string>
@@ -67,17 +67,17 @@ int cmd_cancel(session::Session& ctx, const Args& args) {
   if (!handle_texts) return kExitOk;
   const bool wait = vm.count("wait") != 0;
   if (vm.count("timeout") != 0 && !wait) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "--timeout bounds the wait of --wait; add --wait, or drop --timeout (sortie cancel "
         "returns once the scheduler accepted the cancellation)");
   }
-  if (timeout_s < 0) throw core::Error::invalid_argument("--timeout must be 0 or more seconds");
+  if (timeout_s < 0) throw Error::invalid_argument("--timeout must be 0 or more seconds");
 
   runner::Runner runner = runner::SessionBinding::over(ctx);
   int exit_status = kExitOk;
   std::vector<std::string> to_cancel;
   for (const std::string& text : *handle_texts) {
-    const std::string handle = core::parse_app_handle(text).str();
+    const std::string handle = model::parse_app_handle(text).str();
     const auto status = runner.status(handle);
     if (!status) {
       exit_status = std::max(exit_status, report_unknown_app(handle));
@@ -93,8 +93,8 @@ int cmd_cancel(session::Session& ctx, const Args& args) {
     bool failed = false;
     for (const runner::CancelFailure& failure : failures) {
       if (failure.handle != handle) continue;
-      std::fprintf(stderr, "sortie cancel: error: %s: %s\n", core::printable(handle).c_str(),
-                   core::printable_message(failure.error.what()).c_str());
+      std::fprintf(stderr, "sortie cancel: error: %s: %s\n", model::printable(handle).c_str(),
+                   model::printable_message(failure.error.what()).c_str());
       exit_status = std::max(exit_status, exit_status_of(failure.error.status()));
       failed = true;
     }

@@ -4,11 +4,11 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <sortie/core/component.hpp>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/printable.hpp>
-#include <sortie/core/runopts.hpp>
+#include <sortie/model/component.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/printable.hpp>
+#include <sortie/model/runopts.hpp>
 #include <sortie/session/json_text.hpp>
 #include <string>
 
@@ -50,11 +50,11 @@ CatalogCommandLine parse_catalog_args(const char* usage, const Args& args,
 
 void print_document(const session::JsonText& out) { std::printf("%s\n", out.str().c_str()); }
 
-void write_runopts(session::JsonText& out, const std::vector<core::RunOpt>& opts) {
+void write_runopts(session::JsonText& out, const std::vector<model::RunOpt>& opts) {
   out.key("options").begin_array();
   for (const auto& opt : opts) {
-    out.begin_object().key("name").string(opt.name).key("type").string(core::to_string(opt.type));
-    out.key("required").boolean(opt.required).key("effect").string(core::to_string(opt.effect));
+    out.begin_object().key("name").string(opt.name).key("type").string(model::to_string(opt.type));
+    out.key("required").boolean(opt.required).key("effect").string(model::to_string(opt.effect));
     out.key("default").raw_or_null(opt.default_json.value_or(""));
     out.key("help").string(opt.help).end_object();
   }
@@ -116,19 +116,19 @@ int cmd_runopts(session::Session& ctx, const Args& args) {
       }
       std::printf("%s:\n", name.c_str());
       for (const auto& opt : opts) {
-        std::string detail = core::to_string(opt.type);
+        std::string detail = model::to_string(opt.type);
         if (opt.required) detail += ", required";
         if (opt.default_json) detail += ", default " + *opt.default_json;
-        if (opt.effect != core::OptEffect::kNone) {
-          detail += std::string(", ") + core::to_string(opt.effect);
+        if (opt.effect != model::OptEffect::kNone) {
+          detail += std::string(", ") + model::to_string(opt.effect);
         }
         std::printf("    %s (%s)\n        %s\n", opt.name.c_str(), detail.c_str(),
                     opt.help.c_str());
       }
-    } catch (const core::Error& e) {
+    } catch (const Error& e) {
       if (!line.name.empty()) throw;
-      std::fprintf(stderr, "sortie runopts: %s: %s\n", core::printable(name).c_str(),
-                   core::printable_message(e.what()).c_str());
+      std::fprintf(stderr, "sortie runopts: %s: %s\n", model::printable(name).c_str(),
+                   model::printable_message(e.what()).c_str());
       status = kExitBackend;  // report every scheduler, then fail
     }
   }
@@ -148,7 +148,7 @@ int cmd_resources(session::Session& ctx, const Args& args) {
       std::string message = "unknown named resource '" + line.name + "'";
       auto close = ctx.registry().close_names(registry::Group::kNamedResources, line.name);
       if (!close.empty()) message += " (did you mean '" + close.front() + "'?)";
-      throw core::Error::not_found(message);
+      throw Error::not_found(message);
     }
     if (!line.json) {
       std::printf("%s\n", ::sortie::write_resource(*resource).c_str());
@@ -164,13 +164,13 @@ int cmd_resources(session::Session& ctx, const Args& args) {
       // Listing loads no library: code-backed resources are resolved only when named.
       write_resource(out, *entry,
                      entry->plugin ? ""
-                                   : ::sortie::write_resource(core::resource_from_json(
+                                   : ::sortie::write_resource(model::resource_from_json(
                                          entry->data_json, entry->manifest_path)));
       continue;
     }
     std::string detail;
     if (!entry->plugin) {
-      detail = describe_resource(core::resource_from_json(entry->data_json, entry->manifest_path));
+      detail = describe_resource(model::resource_from_json(entry->data_json, entry->manifest_path));
     } else {
       detail = "(provided by plugin " + entry->plugin->name + ")";
     }
@@ -181,8 +181,8 @@ int cmd_resources(session::Session& ctx, const Args& args) {
   for (const auto& problem : ctx.registry().problems()) {
     if (problem.message.rfind("provides[", 0) != 0) continue;  // an entry, not a whole file
     std::fprintf(stderr, "sortie resources: warning: skipped %s: %s\n",
-                 core::printable(problem.manifest_path).c_str(),
-                 core::printable_message(problem.message).c_str());
+                 model::printable(problem.manifest_path).c_str(),
+                 model::printable_message(problem.message).c_str());
   }
   return kExitOk;
 }
@@ -195,20 +195,19 @@ int cmd_builtins(session::Session& ctx, const Args& args) {
       parse_catalog_args("usage: sortie builtins [--print COMPONENT] [--json]", args, extra);
   if (line.help) return kExitOk;
   if (!line.name.empty()) {
-    throw core::Error::invalid_argument("unexpected '" + line.name + "' (did you mean --print " +
-                                        line.name + "?)");
+    throw Error::invalid_argument("unexpected '" + line.name + "' (did you mean --print " +
+                                  line.name + "?)");
   }
   if (!print_name.empty()) {
     if (line.json)
-      throw core::Error::invalid_argument(
-          "--print and --json: give one (--json lists every component)");
+      throw Error::invalid_argument("--print and --json: give one (--json lists every component)");
     const registry::Entry* entry = ctx.registry().find(registry::Group::kComponents, print_name);
     if (entry == nullptr) {
-      throw core::Error::not_found("unknown component '" + print_name + "'");
+      throw Error::not_found("unknown component '" + print_name + "'");
     }
-    const auto component = core::parse_component(entry->name, entry->description, entry->data_json,
-                                                 entry->manifest_path);
-    std::fputs(core::component_help(component).c_str(), stdout);
+    const auto component = model::parse_component(entry->name, entry->description, entry->data_json,
+                                                  entry->manifest_path);
+    std::fputs(model::component_help(component).c_str(), stdout);
     std::printf("\ndefined in %s\n", entry->manifest_path.c_str());
     return kExitOk;
   }
@@ -218,12 +217,12 @@ int cmd_builtins(session::Session& ctx, const Args& args) {
     out.begin_object().key("schema").string("sortie.cli.builtins/1").key("components");
     out.begin_array();
     for (const auto* entry : entries) {
-      const auto component = core::parse_component(entry->name, entry->description,
-                                                   entry->data_json, entry->manifest_path);
+      const auto component = model::parse_component(entry->name, entry->description,
+                                                    entry->data_json, entry->manifest_path);
       out.begin_object().key("name").string(component.name);
       out.key("description").string(component.description);
       out.key("manifest").string(entry->manifest_path).key("params").begin_array();
-      for (const core::ComponentParam& param : component.params) {
+      for (const model::ComponentParam& param : component.params) {
         out.begin_object().key("name").string(param.name).key("type").string(param.type);
         out.key("default").raw_or_null(param.default_json.value_or(""));
         out.key("positional").boolean(param.positional).key("help").string(param.help);

@@ -2,8 +2,8 @@
 // SHA-256, docs/config-trust.md), after `direnv allow`; editing the file untrusts it again.
 #include <cstdio>
 #include <filesystem>
-#include <sortie/core/config_trust.hpp>
-#include <sortie/core/error.hpp>
+#include <sortie/model/config_trust.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 
 #include "commands.hpp"
@@ -25,12 +25,12 @@ int cmd_config(session::Session& /*ctx*/, const Args& args) {
     return kExitOk;
   }
   if (args.empty() || args[0] != "trust" || args.size() > 2) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "expected `sortie config trust [FILE]` (see `sortie config --help`)");
   }
   const std::filesystem::path file =
       std::filesystem::weakly_canonical(args.size() == 2 ? args[1] : ".sortieconfig");
-  const std::string digest = core::trust_config(file.string());
+  const std::string digest = model::trust_config(file.string());
   std::printf("trusted %s (sha256 %s)\n", file.c_str(), digest.substr(0, 12).c_str());
   return kExitOk;
 }

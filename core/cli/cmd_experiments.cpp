@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
-#include <sortie/core/error.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/work_unit_args.hpp>
@@ -49,9 +49,9 @@ int64_t experiment_id(const std::string& text) {
     used = 0;
   }
   if (used != text.size() || id <= 0) {
-    throw core::Error::invalid_argument("experiment id '" + text +
-                                        "' is not a positive number (see `sortie "
-                                        "experiments list`)");
+    throw Error::invalid_argument("experiment id '" + text +
+                                  "' is not a positive number (see `sortie "
+                                  "experiments list`)");
   }
   return id;
 }
@@ -155,9 +155,9 @@ std::optional<xm::Experiment> recorded_experiment(session::Session& ctx,
   const int64_t id = experiment_id(id_text);
   try {
     return xm::SessionBinding::get(ctx, id);
-  } catch (const core::Error& e) {
+  } catch (const Error& e) {
     if (e.status() != SORTIE_NOT_FOUND) throw;
-    std::fprintf(stderr, "sortie: %s\n", core::printable_message(e.what()).c_str());
+    std::fprintf(stderr, "sortie: %s\n", model::printable_message(e.what()).c_str());
     return std::nullopt;
   }
 }
@@ -238,7 +238,7 @@ int show(session::Session& ctx, const Args& args) {
       desc, "experiment ID (see `sortie experiments list`)", args, vm);
   if (!id_text) return kExitOk;
   if (vm.count("json") != 0 && vm.count("csv") != 0) {
-    throw core::Error::invalid_argument("--json and --csv cannot be combined; choose one");
+    throw Error::invalid_argument("--json and --csv cannot be combined; choose one");
   }
   std::vector<BestColumn> best_columns;
   for (const std::string& text : best) best_columns.push_back(parse_best_column(text));
@@ -296,7 +296,7 @@ int cancel(session::Session& ctx, const Args& args) {
   const auto id_text = parse_positional_command(
       "usage: sortie experiments cancel ID [--timeout SECONDS]", desc, "ID", args, vm);
   if (!id_text) return kExitOk;
-  if (timeout_s < 0) throw core::Error::invalid_argument("--timeout must be 0 or more seconds");
+  if (timeout_s < 0) throw Error::invalid_argument("--timeout must be 0 or more seconds");
   std::optional<xm::Experiment> experiment = recorded_experiment(ctx, *id_text);
   if (!experiment) return kExitAppNotSucceeded;
   experiment->cancel();
@@ -340,13 +340,13 @@ int rerun(session::Session& ctx, const Args& args) {
       desc, "ID", args, vm);
   if (!id_text) return kExitOk;
   if (missing) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "--missing is not supported yet: the units an interrupted launch never reached have no "
         "recorded jobs to run again; launch them anew (`sortie launch`)");
   }
   if (!units.empty()) selection.units = parse_unit_list(units);
   if (!selection.failed && !selection.cancelled && selection.units.empty()) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "experiments rerun: say which work units to run again: --failed, --cancelled or --units "
         "3,7-9");
   }
@@ -393,7 +393,7 @@ bool printed_help(const Args& args, const char* usage) {
 // `experiments diff ID1 ID2`: what changed from the first to the second.
 int diff(session::Session& ctx, const Args& args) {
   if (printed_help(args, kDiffUsage)) return kExitOk;
-  if (args.size() != 2) throw core::Error::invalid_argument(kDiffUsage);
+  if (args.size() != 2) throw Error::invalid_argument(kDiffUsage);
   std::optional<xm::Experiment> before = recorded_experiment(ctx, args[0]);
   if (!before) return kExitAppNotSucceeded;
   std::optional<xm::Experiment> after = recorded_experiment(ctx, args[1]);
@@ -406,7 +406,7 @@ int diff(session::Session& ctx, const Args& args) {
 // `experiments note ID TEXT`: TEXT replaces the notes; `-` reads them from stdin.
 int note(session::Session& ctx, const Args& args) {
   if (printed_help(args, kNoteUsage)) return kExitOk;
-  if (args.size() != 2) throw core::Error::invalid_argument(kNoteUsage);
+  if (args.size() != 2) throw Error::invalid_argument(kNoteUsage);
   std::optional<xm::Experiment> experiment = recorded_experiment(ctx, args[0]);
   if (!experiment) return kExitAppNotSucceeded;
   std::string notes = args[1];
@@ -418,7 +418,7 @@ int note(session::Session& ctx, const Args& args) {
 // `experiments tag ID +TAG -TAG ...`: one transaction; with no words, prints the tags.
 int tag(session::Session& ctx, const Args& args) {
   if (printed_help(args, kTagUsage)) return kExitOk;
-  if (args.empty()) throw core::Error::invalid_argument(kTagUsage);
+  if (args.empty()) throw Error::invalid_argument(kTagUsage);
   std::optional<xm::Experiment> experiment = recorded_experiment(ctx, args[0]);
   if (!experiment) return kExitAppNotSucceeded;
   experiment->edit_tags(Args(args.begin() + 1, args.end()));
@@ -441,8 +441,8 @@ int cmd_experiments(session::Session& ctx, const Args& args) {
   if (args[0] == "note") return note(ctx, rest);
   if (args[0] == "diff") return diff(ctx, rest);
   if (args[0] == "tag") return tag(ctx, rest);
-  throw core::Error::invalid_argument("unknown experiments command '" + args[0] +
-                                      "'; expected list, show, cancel, rerun, note, tag or diff");
+  throw Error::invalid_argument("unknown experiments command '" + args[0] +
+                                "'; expected list, show, cancel, rerun, note, tag or diff");
 }
 
 }  // namespace sortie::cli

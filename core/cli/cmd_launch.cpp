@@ -1,8 +1,8 @@
 // `sortie launch FILE`: runs an experiment file (docs/experiments.md) through the launch API of
-// sortie/xm.hpp (core::launch_experiment_file) and prints what it launched. A thin client.
+// sortie/xm.hpp (xm::launch_experiment_file) and prints what it launched. A thin client.
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <sortie/core/experiment_file_launch.hpp>
+#include <sortie/xm/experiment_file_launch.hpp>
 #include <sortie/xm/session_binding.hpp>
 
 #include "command_line.hpp"
@@ -37,12 +37,12 @@ int cmd_launch(session::Session& ctx, const Args& args) {
   if (!path) return kExitOk;
   waiting.check(vm);
 
-  const core::ExperimentFile file = core::read_experiment_file(*path);
+  const xm::ExperimentFile file = xm::read_experiment_file(*path);
   xm::Experiment experiment = xm::SessionBinding::create(ctx, file.title, file.launch_dir, *path);
   if (live_workdir || file.live_workdir) xm::SessionBinding::use_live_workdir(experiment);
   bool packaged = false;
   size_t launched = 0;
-  core::FileLaunchEvents events;
+  xm::FileLaunchEvents events;
   events.packaged = [&] {
     packaged = true;
     // Asking for the id records the experiment: one that failed to package leaves no record.
@@ -59,7 +59,7 @@ int cmd_launch(session::Session& ctx, const Args& args) {
     std::fflush(stdout);
   };
   try {
-    core::launch_experiment_file(file, experiment, events);
+    xm::launch_experiment_file(file, experiment, events);
   } catch (const std::exception& error) {
     if (!packaged) throw;
     std::fprintf(stderr,

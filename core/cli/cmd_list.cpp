@@ -39,7 +39,7 @@ int cmd_list(session::Session& ctx, const Args& args) {
   const runner::AppList list = runner::SessionBinding::over(ctx).list(options);
   if (!list.scheduler_unlisted.empty()) {
     std::fprintf(stderr, "sortie list: %s; showing the store's apps only\n",
-                 core::printable_message(list.scheduler_unlisted).c_str());
+                 model::printable_message(list.scheduler_unlisted).c_str());
   }
   const std::vector<runner::ListedApp>& rows = list.apps;
   if (vm.count("json") != 0) {

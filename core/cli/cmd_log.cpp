@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
 
@@ -32,15 +32,15 @@ LogTarget parse_log_target(const std::string& text) {
   LogTarget target;
   const size_t scheme = text.find("://");
   if (scheme == std::string::npos) {
-    throw core::Error::invalid_argument("'" + text +
-                                        "' is not SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]]");
+    throw Error::invalid_argument("'" + text +
+                                  "' is not SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]]");
   }
   std::vector<std::string> parts;
   const std::string path = text.substr(scheme + 3);
   boost::split(parts, path, [](char c) { return c == '/'; });
   if (parts.size() < 2 || parts.size() > 4) {
-    throw core::Error::invalid_argument("'" + text +
-                                        "' is not SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]]");
+    throw Error::invalid_argument("'" + text +
+                                  "' is not SCHEDULER://SESSION/APP_ID[/ROLE[/REPLICA,...]]");
   }
   target.handle = text.substr(0, scheme + 3) + parts[0] + "/" + parts[1];
   if (parts.size() >= 3) target.role = parts[2];
@@ -49,8 +49,7 @@ LogTarget parse_log_target(const std::string& text) {
     boost::split(ids, parts[3], [](char c) { return c == ','; });
     for (const auto& id : ids) {
       if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
-        throw core::Error::invalid_argument("replica '" + id + "' in '" + text +
-                                            "' is not a number");
+        throw Error::invalid_argument("replica '" + id + "' in '" + text + "' is not a number");
       }
       target.replicas.insert(static_cast<uint32_t>(std::stoul(id)));
     }
@@ -82,11 +81,11 @@ int cmd_log(session::Session& ctx, const Args& args) {
       "HANDLE[/ROLE[/REPLICA]]", args, vm);
   if (!target_text) return kExitOk;
   if (streams != "stdout" && streams != "stderr" && streams != "combined") {
-    throw core::Error::invalid_argument("--streams '" + streams +
-                                        "': expected stdout, stderr or combined");
+    throw Error::invalid_argument("--streams '" + streams +
+                                  "': expected stdout, stderr or combined");
   }
   if (auto why = regex.empty() ? std::nullopt : runner::regex_error(regex)) {
-    throw core::Error::invalid_argument("--regex '" + regex + "': " + *why);
+    throw Error::invalid_argument("--regex '" + regex + "': " + *why);
   }
   const LogTarget target = parse_log_target(*target_text);
   const int64_t now = session::now_ns();

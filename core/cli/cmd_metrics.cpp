@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/session/json_text.hpp>
@@ -24,7 +24,7 @@ namespace {
 
 using SeriesKey = std::tuple<std::string, uint32_t, std::string>;
 
-void point_json(session::JsonText& json, const core::SeriesPoint& point) {
+void point_json(session::JsonText& json, const store::SeriesPoint& point) {
   json.begin_object()
       .key("index")
       .number(point.index)
@@ -37,11 +37,11 @@ void point_json(session::JsonText& json, const core::SeriesPoint& point) {
       .end_object();
 }
 
-void print_json(const std::string& handle, const std::vector<core::MeasurementSeries>& series) {
+void print_json(const std::string& handle, const std::vector<store::MeasurementSeries>& series) {
   session::JsonText json;
   json.begin_object().key("schema").string("sortie.cli.metrics/1").key("handle").string(handle);
   json.key("series").begin_array();
-  for (const core::MeasurementSeries& one : series) {
+  for (const store::MeasurementSeries& one : series) {
     json.begin_object()
         .key("role")
         .string(one.role)
@@ -59,7 +59,7 @@ void print_json(const std::string& handle, const std::vector<core::MeasurementSe
       point_json(json, *point);
     }
     json.key("points").begin_array();
-    for (const core::SeriesPoint& point : one.curve) point_json(json, point);
+    for (const store::SeriesPoint& point : one.curve) point_json(json, point);
     json.end_array().end_object();
   }
   json.end_array().end_object();
@@ -67,11 +67,11 @@ void print_json(const std::string& handle, const std::vector<core::MeasurementSe
 }
 
 // Prints the points of `series` above those already printed, one line each.
-void print_new_points(const std::vector<core::MeasurementSeries>& series,
+void print_new_points(const std::vector<store::MeasurementSeries>& series,
                       std::map<SeriesKey, int64_t>& printed) {
-  for (const core::MeasurementSeries& one : series) {
+  for (const store::MeasurementSeries& one : series) {
     auto [last, added] = printed.try_emplace({one.role, one.replica_id, one.key}, -1);
-    for (const core::SeriesPoint& point : one.curve) {
+    for (const store::SeriesPoint& point : one.curve) {
       if (point.index <= last->second) continue;
       std::printf("%s/%u  %s  step %lld  %s\n", one.role.c_str(), one.replica_id, one.key.c_str(),
                   static_cast<long long>(point.step), value_text(point.value).c_str());
@@ -96,7 +96,7 @@ int cmd_metrics(session::Session& ctx, const Args& args) {
   if (!handle) return kExitOk;
   const bool follow = vm.count("follow") != 0;
   if (follow && vm.count("json") != 0) {
-    throw core::Error::invalid_argument("--json and --follow cannot be combined; drop one");
+    throw Error::invalid_argument("--json and --follow cannot be combined; drop one");
   }
   session::AppLookup app = session::lookup_app(ctx, *handle);
   if (!app.status) return report_unknown_app(*handle);
@@ -107,7 +107,7 @@ int cmd_metrics(session::Session& ctx, const Args& args) {
     return kExitOk;
   }
   std::map<SeriesKey, int64_t> printed;
-  const std::vector<core::MeasurementSeries> series = ctx.records().measurements(recorded, key);
+  const std::vector<store::MeasurementSeries> series = ctx.records().measurements(recorded, key);
   print_new_points(series, printed);
   if (series.empty() && !follow) {
     std::fprintf(stderr,
@@ -123,10 +123,11 @@ int cmd_metrics(session::Session& ctx, const Args& args) {
     return session::interrupted() == 0;
   };
   // One read of the logs as they grow; when another reader records them too, polls instead.
-  if (!core::is_terminal(app.status->state) && session::follow_measurements(ctx, app, print_more)) {
+  if (!model::is_terminal(app.status->state) &&
+      session::follow_measurements(ctx, app, print_more)) {
     return session::interrupted() != 0 ? kExitInterrupted : kExitOk;
   }
-  while (!core::is_terminal(app.status->state)) {
+  while (!model::is_terminal(app.status->state)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     if (session::interrupted() != 0) return kExitInterrupted;
     app = session::lookup_app(ctx, recorded);

@@ -9,9 +9,9 @@
 #include <iostream>
 #include <optional>
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/plugin_faults.hpp>
-#include <sortie/core/plugin_isolation.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/plugin_host/plugin_faults.hpp>
+#include <sortie/plugin_host/plugin_isolation.hpp>
 #include <sortie/session/json_text.hpp>
 #include <string>
 #include <vector>
@@ -67,7 +67,7 @@ int list_plugins(session::Session& ctx, const Args& args) {
   std::optional<registry::Group> only;
   if (!group_text.empty()) {
     only = registry::group_from_string(group_text);
-    if (!only) throw core::Error::invalid_argument("--group '" + group_text + "': unknown group");
+    if (!only) throw Error::invalid_argument("--group '" + group_text + "': unknown group");
   }
   const registry::Registry& reg = ctx.registry();
   if (vm.count("json") != 0) {
@@ -160,7 +160,8 @@ std::string abi_text(uint32_t version) {
          std::to_string(SORTIE_ABI_MINOR(version));
 }
 
-void print_plugin_json(const core::LoadedPlugin& plugin, const registry::PluginLibrary& library,
+void print_plugin_json(const plugin_host::LoadedPlugin& plugin,
+                       const registry::PluginLibrary& library,
                        const std::vector<std::string>& notes) {
   session::JsonText out;
   out.begin_object().key("schema").string("sortie.cli.plugin/1").key("plugin").string(library.name);
@@ -171,7 +172,7 @@ void print_plugin_json(const core::LoadedPlugin& plugin, const registry::PluginL
   out.key("library").string(plugin.library_path).key("manifest").string(plugin.manifest_path);
   out.key("components").begin_array();
   for (const sortie_component* component : plugin.components) {
-    out.begin_object().key("kind").string(core::component_kind_name(component->kind));
+    out.begin_object().key("kind").string(plugin_host::component_kind_name(component->kind));
     out.key("name").string(component->name);
     out.key("description").string(component->description != nullptr ? component->description : "");
     out.end_object();
@@ -203,10 +204,10 @@ int show_plugin(session::Session& ctx, const Args& args) {
     if (library) break;
   }
   if (!library) {
-    throw core::Error::not_found("no plugin or plugin component named '" + name +
-                                 "' (see `sortie plugins list`)");
+    throw Error::not_found("no plugin or plugin component named '" + name +
+                           "' (see `sortie plugins list`)");
   }
-  const core::LoadedPlugin& plugin = ctx.plugin_host().load(*library);
+  const plugin_host::LoadedPlugin& plugin = ctx.plugin_host().load(*library);
   if (vm.count("json") != 0) {
     print_plugin_json(plugin, *library, ctx.plugin_host().diagnostics());
     return kExitOk;
@@ -220,8 +221,8 @@ int show_plugin(session::Session& ctx, const Args& args) {
       SORTIE_ABI_MINOR(library->abi_max), plugin.library_path.c_str(),
       plugin.manifest_path.c_str());
   for (const sortie_component* component : plugin.components) {
-    std::printf("    %-16s %-20s %s\n", core::component_kind_name(component->kind), component->name,
-                component->description != nullptr ? component->description : "");
+    std::printf("    %-16s %-20s %s\n", plugin_host::component_kind_name(component->kind),
+                component->name, component->description != nullptr ? component->description : "");
   }
   for (const auto& line : ctx.plugin_host().diagnostics())
     std::printf("  note: %s\n", line.c_str());
@@ -285,7 +286,7 @@ std::vector<const registry::Entry*> code_entries(const registry::Registry& reg) 
 PluginReport check_library(session::Session& ctx, const registry::PluginLibrary& library) {
   PluginReport report{&library, {}};
   try {
-    const core::LoadedPlugin& loaded = ctx.plugin_host().load(library);
+    const plugin_host::LoadedPlugin& loaded = ctx.plugin_host().load(library);
     report.findings.push_back({"library", ""});
     // `plugins list` shows the manifest's name and version, `plugins show` and error messages
     // the library's: they must agree.
@@ -302,7 +303,7 @@ PluginReport check_library(session::Session& ctx, const registry::PluginLibrary&
                           "', '" + loaded.version +
                           "'); make them the same (sortie_add_plugin VERSION)"});
     }
-  } catch (const core::Error& e) {
+  } catch (const Error& e) {
     report.findings.push_back({"library", e.what()});
     return report;
   }
@@ -311,7 +312,7 @@ PluginReport check_library(session::Session& ctx, const registry::PluginLibrary&
     Finding finding{std::string(registry::to_string(entry->group)) + ":" + entry->name, ""};
     try {
       exercise(ctx, *entry);
-    } catch (const core::Error& e) {
+    } catch (const Error& e) {
       finding.error = e.what();
     }
     report.findings.push_back(std::move(finding));
@@ -324,16 +325,16 @@ PluginReport check_library(session::Session& ctx, const registry::PluginLibrary&
 // doctor does not) prove nothing about it: the record stays, reported as a failed check.
 void settle_recorded_crash(PluginReport& report) {
   const std::string& name = report.library->name;
-  const std::optional<std::string> call = core::recorded_plugin_crash_call(name);
+  const std::optional<std::string> call = plugin_host::recorded_plugin_crash_call(name);
   if (!call || !report.ok()) return;
   static const std::set<std::string> kCallsDoctorMakes = {"create", "run_options", "names"};
   if (kCallsDoctorMakes.count(*call) != 0) {
-    core::forget_plugin_crash(name);
+    plugin_host::forget_plugin_crash(name);
     return;
   }
   report.findings.push_back(
       {"recorded crash",
-       "it crashed sortie in process (" + core::recorded_plugin_crash(name).value_or("") +
+       "it crashed sortie in process (" + plugin_host::recorded_plugin_crash(name).value_or("") +
            "), in " + (call->empty() ? "a call" : *call) +
            ", which doctor does not make; install a fixed plugin, then delete the record to load "
            "it in process again (--isolate-plugins runs it in a helper process meanwhile)"});
@@ -361,7 +362,7 @@ int doctor(session::Session& ctx, const Args& args) {
               << desc;
     return kExitOk;
   }
-  core::IsolationOptions isolation = ctx.plugin_host().isolation();
+  plugin_host::IsolationOptions isolation = ctx.plugin_host().isolation();
   isolation.isolate_all = true;
   if (!ctx.plugin_timeout_chosen()) isolation.call_timeout = std::chrono::seconds(10);
   ctx.plugin_host().set_isolation(isolation);
@@ -384,8 +385,8 @@ int doctor(session::Session& ctx, const Args& args) {
   }
   for (const std::string& name : names) {
     if (!matched.count(name)) {
-      throw core::Error::not_found("no plugin or plugin component named '" + name +
-                                   "' (see `sortie plugins list`)");
+      throw Error::not_found("no plugin or plugin component named '" + name +
+                             "' (see `sortie plugins list`)");
     }
   }
   std::vector<PluginReport> reports;
@@ -476,8 +477,8 @@ int cmd_plugins(session::Session& ctx, const Args& args) {
         "       sortie plugins doctor [NAME...] [--json]\n");
     return kExitOk;
   }
-  throw core::Error::invalid_argument("unknown plugins subcommand '" + sub +
-                                      "' (expected list, show or doctor)");
+  throw Error::invalid_argument("unknown plugins subcommand '" + sub +
+                                "' (expected list, show or doctor)");
 }
 
 }  // namespace sortie::cli

@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/printable.hpp>
-#include <sortie/core/runopts.hpp>
-#include <sortie/core/secret_env.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/printable.hpp>
+#include <sortie/model/runopts.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <utility>
@@ -79,8 +79,8 @@ bool names_component_file(const std::string& component) {
 // `secrets` are masked wherever they show (secret_env.hpp).
 void print_dryrun(const runner::DryRunInfo& dry, const std::vector<std::string>& secrets) {
   std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n",
-              core::mask_secrets(dry.app_json, secrets).c_str());
-  std::printf("%s\n", core::mask_secrets(dry.request, secrets).c_str());
+              model::mask_secrets(dry.app_json, secrets).c_str());
+  std::printf("%s\n", model::mask_secrets(dry.request, secrets).c_str());
 }
 
 // `sortie run FILE` for an existing .yaml/.yml/.json file that names no component: as --spec.
@@ -115,23 +115,23 @@ int follow(runner::Runner& runner, const std::string& handle, bool follow_logs, 
       runner.log_lines(handle, options, [&](const auto& lines) {
         return printer.print(lines) && time_left().count() > 0;
       });
-    } catch (const core::Error& e) {
+    } catch (const Error& e) {
       if (e.status() != SORTIE_UNIMPLEMENTED) throw;
       std::fprintf(stderr, "sortie run: %s; waiting without logs\n",
-                   core::printable_message(e.what()).c_str());
+                   model::printable_message(e.what()).c_str());
     }
   }
   runner::AppStatus last;
   if (session::interrupted() == 0) last = runner.wait(handle, time_left());
   if (const int signal = session::interrupted(); signal != 0) {
     std::fprintf(stderr, "sortie run: interrupted by signal %d: cancelling %s\n", signal,
-                 core::printable(handle).c_str());
+                 model::printable(handle).c_str());
     runner.cancel(handle, "run --wait interrupted");
     // The app is cancelled whatever happens next; record its final state if it comes quickly
     // (a second signal stops this wait).
     session::clear_interrupted();
     last = runner.wait(handle, std::chrono::seconds(30));
-    std::fprintf(stderr, "sortie run: %s is %s\n", core::printable(handle).c_str(),
+    std::fprintf(stderr, "sortie run: %s is %s\n", model::printable(handle).c_str(),
                  runner::to_string(last.state).c_str());
     return kExitInterrupted;
   }
@@ -141,13 +141,13 @@ int follow(runner::Runner& runner, const std::string& handle, bool follow_logs, 
     std::fprintf(stderr,
                  "sortie run: %s is still %s after --timeout %g s; it keeps running (`sortie "
                  "cancel %s` stops it)\n",
-                 core::printable(handle).c_str(), runner::to_string(last.state).c_str(), timeout_s,
-                 core::printable(handle).c_str());
+                 model::printable(handle).c_str(), runner::to_string(last.state).c_str(), timeout_s,
+                 model::printable(handle).c_str());
     return kExitBackend;
   }
-  std::fprintf(stderr, "sortie run: %s %s%s%s\n", core::printable(handle).c_str(),
+  std::fprintf(stderr, "sortie run: %s %s%s%s\n", model::printable(handle).c_str(),
                runner::to_string(last.state).c_str(), last.msg.empty() ? "" : ": ",
-               core::printable_message(last.msg).c_str());
+               model::printable_message(last.msg).c_str());
   return exit_status_for(last);
 }
 
@@ -200,34 +200,34 @@ int cmd_run(session::Session& ctx, const Args& args) {
   }
   if (spec.empty() && !line.component.empty() && names_spec_file(ctx, line.component)) {
     if (!line.rest.empty()) {
-      throw core::Error::invalid_argument("sortie run " + line.component +
-                                          ": a spec file takes no arguments, got '" +
-                                          line.rest.front() + "'");
+      throw Error::invalid_argument("sortie run " + line.component +
+                                    ": a spec file takes no arguments, got '" + line.rest.front() +
+                                    "'");
     }
     spec = std::exchange(line.component, "");
   }
   const int sources =
       (spec.empty() ? 0 : 1) + (line.component.empty() ? 0 : 1) + (line.command_mode ? 1 : 0);
   if (sources != 1) {
-    throw core::Error::invalid_argument(
-        sources == 0 ? "nothing to run: give a component (see `sortie builtins`), "
-                       "--spec FILE, or -- COMMAND"
-                     : "give only one of: a component, --spec FILE, -- COMMAND");
+    throw Error::invalid_argument(sources == 0
+                                      ? "nothing to run: give a component (see `sortie builtins`), "
+                                        "--spec FILE, or -- COMMAND"
+                                      : "give only one of: a component, --spec FILE, -- COMMAND");
   }
   if (!output.empty() && vm.count("dryrun") == 0) {
-    throw core::Error::invalid_argument("-o/--output applies only with --dryrun");
+    throw Error::invalid_argument("-o/--output applies only with --dryrun");
   }
   if (vm.count("show-secrets") != 0 && vm.count("dryrun") == 0) {
-    throw core::Error::invalid_argument("--show-secrets applies only with --dryrun");
+    throw Error::invalid_argument("--show-secrets applies only with --dryrun");
   }
   const DocumentFormat document_format =
       output.empty() ? DocumentFormat::kJson : document_format_from_string(output);
   if (!line.command_mode && (vm.count("image") + vm.count("replicas") + vm.count("name")) > 0) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "--image, --replicas and --name apply only to a command after --");
   }
 
-  const core::ConfigFile& config = checked_run_config(ctx);
+  const model::ConfigFile& config = checked_run_config(ctx);
   if (scheduler_name.empty()) {
     if (auto configured = configured_scheduler(config)) scheduler_name = configured->value;
   }
@@ -237,7 +237,7 @@ int cmd_run(session::Session& ctx, const Args& args) {
   app.spec_file = spec;
   if (line.command_mode) {
     if (line.rest.empty()) {
-      throw core::Error::invalid_argument("nothing after '--': give the command to run");
+      throw Error::invalid_argument("nothing after '--': give the command to run");
     }
     app.command = line.rest;
     app.image = image;
@@ -251,7 +251,7 @@ int cmd_run(session::Session& ctx, const Args& args) {
   options.scheduler = scheduler_name;
   options.cfg_source = "-cfg";
   for (const auto& text : cfgs) {
-    for (auto& [key, value] : core::split_cfg(text)) options.cfg[key] = std::move(value);
+    for (auto& [key, value] : model::split_cfg(text)) options.cfg[key] = std::move(value);
   }
 
   runner::Runner runner = runner::SessionBinding::over(ctx);
@@ -263,9 +263,9 @@ int cmd_run(session::Session& ctx, const Args& args) {
   const std::vector<std::string> secrets =
       vm.count("show-secrets") != 0
           ? std::vector<std::string>{}
-          : core::secret_env_values(core::appdef_from_json(dry.app_json, "the dry run"));
+          : model::secret_env_values(model::appdef_from_json(dry.app_json, "the dry run"));
   if (!output.empty()) {
-    std::fputs(core::mask_secrets(
+    std::fputs(model::mask_secrets(
                    render_dryrun_document(dry.dryrun_json, document_format, dry.plugin), secrets)
                    .c_str(),
                stdout);
@@ -279,10 +279,10 @@ int cmd_run(session::Session& ctx, const Args& args) {
   const bool follow_logs = vm.count("log") != 0;
   const bool wait = follow_logs || vm.count("wait") != 0;
   if (vm.count("timeout") != 0 && !wait) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "--timeout bounds the wait of --wait or --log; add one of them, or drop --timeout");
   }
-  if (timeout_s < 0) throw core::Error::invalid_argument("--timeout must be 0 or more seconds");
+  if (timeout_s < 0) throw Error::invalid_argument("--timeout must be 0 or more seconds");
   if (wait) session::install_interrupt_handlers();
   const std::string handle = runner.schedule(dry);
   std::printf("%s\n", handle.c_str());

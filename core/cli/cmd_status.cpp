@@ -3,9 +3,9 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/secret_env.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/json_text.hpp>
 
@@ -65,7 +65,7 @@ HandleCommandLine parse_handle_args(const char* command, const Args& args, bool 
 int cmd_status(session::Session& ctx, const Args& args) {
   const HandleCommandLine line = parse_handle_args("status", args, true, false);
   if (line.help) return kExitOk;
-  const std::string handle = core::parse_app_handle(line.handle).str();
+  const std::string handle = model::parse_app_handle(line.handle).str();
   const auto status = runner::SessionBinding::over(ctx).status(handle);
   if (!status) return report_unknown_app(line.handle);
   const int exit_status = report_shown_status(handle, status);
@@ -80,7 +80,7 @@ int cmd_status(session::Session& ctx, const Args& args) {
 int cmd_describe(session::Session& ctx, const Args& args) {
   const HandleCommandLine line = parse_handle_args("describe", args, false, true);
   if (line.help) return kExitOk;
-  const std::string handle = core::parse_app_handle(line.handle).str();
+  const std::string handle = model::parse_app_handle(line.handle).str();
   const auto description = runner::SessionBinding::over(ctx).describe(handle);
   if (!description) return report_unknown_app(line.handle);
   const int exit_status = report_shown_status(handle, description->status);
@@ -88,7 +88,7 @@ int cmd_describe(session::Session& ctx, const Args& args) {
   const bool recorded = !description->app_json.empty();
   const std::vector<std::string> secrets =
       recorded && !line.show_secrets
-          ? core::secret_env_values(core::appdef_from_json(description->app_json, "the store"))
+          ? model::secret_env_values(model::appdef_from_json(description->app_json, "the store"))
           : std::vector<std::string>{};
   if (line.json) {
     session::JsonText out;
@@ -103,7 +103,7 @@ int cmd_describe(session::Session& ctx, const Args& args) {
     }
     out.key("status").raw_or_null(description->status ? write_status(*description->status) : "");
     out.end_object();
-    std::printf("%s\n", core::mask_secrets(out.str(), secrets).c_str());
+    std::printf("%s\n", model::mask_secrets(out.str(), secrets).c_str());
     return exit_status;
   }
   if (recorded) {
@@ -111,8 +111,8 @@ int cmd_describe(session::Session& ctx, const Args& args) {
     std::vector<std::string> shown_secrets;
     for (const std::string& secret : secrets) shown_secrets.push_back(printable(secret));
     std::fputs(
-        core::mask_secrets(format_app(core::appdef_from_json(description->app_json, "the store")),
-                           shown_secrets)
+        model::mask_secrets(format_app(model::appdef_from_json(description->app_json, "the store")),
+                            shown_secrets)
             .c_str(),
         stdout);
   } else {

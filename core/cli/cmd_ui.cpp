@@ -3,7 +3,7 @@
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <iostream>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/ui/dashboard.hpp>
 
@@ -36,10 +36,10 @@ int cmd_ui(session::Session& ctx, const Args& args) {
     return kExitOk;
   }
   if (options.port < 0 || options.port > 65535) {
-    throw core::Error::invalid_argument("--port " + std::to_string(options.port) +
-                                        " is not a TCP port (0 to 65535)");
+    throw Error::invalid_argument("--port " + std::to_string(options.port) +
+                                  " is not a TCP port (0 to 65535)");
   }
-  if (options.host.empty()) throw core::Error::invalid_argument("--host: give an address");
+  if (options.host.empty()) throw Error::invalid_argument("--host: give an address");
   options.allow_writes = options.allow_writes || allow_cancel;
   session::install_interrupt_handlers();
   ui::serve_dashboard(

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/registry/install_location.hpp>
 #include <string>
 #include <vector>
@@ -31,8 +31,8 @@ int cmd_ui(session::Session&, const Args&) {
   }
   argv.push_back(nullptr);
   ::execv(helper.c_str(), argv.data());
-  throw core::Error::failed_precondition("cannot run " + helper + " (" + std::strerror(errno) +
-                                         "), which serves `sortie ui`: reinstall sortie");
+  throw Error::failed_precondition("cannot run " + helper + " (" + std::strerror(errno) +
+                                   "), which serves `sortie ui`: reinstall sortie");
 }
 
 }  // namespace sortie::cli

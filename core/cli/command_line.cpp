@@ -3,7 +3,7 @@
 #include <boost/program_options/parsers.hpp>
 #include <boost/program_options/positional_options.hpp>
 #include <iostream>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 
 namespace po = boost::program_options;
 
@@ -26,7 +26,7 @@ std::optional<std::vector<std::string>> parse_positional_words(
     return std::nullopt;
   }
   if (words.empty() || words.front().empty()) {
-    throw core::Error::invalid_argument(std::string("missing ") + missing);
+    throw Error::invalid_argument(std::string("missing ") + missing);
   }
   return words;
 }

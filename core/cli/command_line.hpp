@@ -15,7 +15,7 @@
 namespace sortie::cli {
 
 // Parses `args` against `desc` (which must declare "help") plus one positional word. Prints
-// `usage` and `desc` and returns nullopt for --help; throws core::Error naming `missing` when the
+// `usage` and `desc` and returns nullopt for --help; throws Error naming `missing` when the
 // positional word is absent.
 // As parse_positional_command, with one or more positional words (at most `max_words`).
 std::optional<std::vector<std::string>> parse_positional_words(

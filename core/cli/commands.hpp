@@ -1,7 +1,7 @@
 // File: core/cli/commands.hpp
 //
 // The `sortie` subcommands. Each takes the words after its name and returns the process exit
-// status (see exit_codes below); errors are thrown as core::Error or Boost.Program_options
+// status (see exit_codes below); errors are thrown as Error or Boost.Program_options
 // exceptions and reported by main().
 #ifndef SORTIE_CLI_COMMANDS_HPP
 #define SORTIE_CLI_COMMANDS_HPP

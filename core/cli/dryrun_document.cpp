@@ -2,7 +2,7 @@
 
 #include <rapidjson/document.h>
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/document_text.hpp>
 
 namespace sortie::cli {
@@ -35,7 +35,7 @@ std::vector<const rapidjson::Value*> stream_items(const rapidjson::Value& docume
 DocumentFormat document_format_from_string(const std::string& text) {
   if (text == "json") return DocumentFormat::kJson;
   if (text == "yaml") return DocumentFormat::kYaml;
-  throw core::Error::invalid_argument("-o/--output '" + text + "': expected json or yaml");
+  throw Error::invalid_argument("-o/--output '" + text + "': expected json or yaml");
 }
 
 std::string render_dryrun_document(const std::string& dryrun_json, DocumentFormat format,
@@ -43,13 +43,13 @@ std::string render_dryrun_document(const std::string& dryrun_json, DocumentForma
   rapidjson::Document dry;
   dry.Parse(dryrun_json.data(), dryrun_json.size());
   if (dry.HasParseError() || !dry.IsObject()) {
-    throw core::Error::internal(scheduler + ": dryrun result is not a JSON object");
+    throw Error::internal(scheduler + ": dryrun result is not a JSON object");
   }
   auto document = dry.FindMember("document");
   if (document == dry.MemberEnd()) document = dry.FindMember("request");
   if (document == dry.MemberEnd()) {
-    throw core::Error::internal(scheduler +
-                                ": dryrun result has neither 'document' nor 'request' to print");
+    throw Error::internal(scheduler +
+                          ": dryrun result has neither 'document' nor 'request' to print");
   }
   if (format == DocumentFormat::kYaml) return session::yaml_stream(stream_items(document->value));
   return session::pretty_json(document->value) + "\n";

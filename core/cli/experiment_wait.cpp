@@ -2,7 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/app_waiter.hpp>
 
 #include "commands.hpp"
@@ -23,10 +23,10 @@ void ExperimentWait::add_options(po::options_description& desc) {
 
 void ExperimentWait::check(const po::variables_map& vm) const {
   if (vm.count("timeout") != 0 && !wait) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "--timeout bounds the wait of --wait; add --wait, or drop --timeout");
   }
-  if (timeout_s < 0) throw core::Error::invalid_argument("--timeout must be 0 or more seconds");
+  if (timeout_s < 0) throw Error::invalid_argument("--timeout must be 0 or more seconds");
   if (wait) session::install_interrupt_handlers();
 }
 

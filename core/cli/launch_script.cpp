@@ -1,8 +1,8 @@
 #include "launch_script.hpp"
 
 #include <cstdlib>
-#include <sortie/core/error.hpp>
-#include <sortie/core/regular_file.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/regular_file.hpp>
 
 #include "python_exec.hpp"
 
@@ -30,7 +30,7 @@ int run_launch_script(session::Session& ctx, const Args& args) {
   size_t index = 0;
   for (; index < args.size() && !is_script(args[index]); ++index) {
     if (args[index] != "--dryrun") {
-      throw core::Error::invalid_argument(
+      throw Error::invalid_argument(
           "sortie launch FILE.py: unknown option '" + args[index] +
           "' before the script; only --dryrun is taken there, and the script's own arguments "
           "go after it: sortie launch [--dryrun] FILE.py [-- ARGS...]");
@@ -38,7 +38,7 @@ int run_launch_script(session::Session& ctx, const Args& args) {
     dry_run = true;
   }
   // python3 would wait for ever on a FIFO's open.
-  core::require_regular_file("launch script", args[index]);
+  model::require_regular_file("launch script", args[index]);
   std::vector<std::string> words = {args[index]};
   ++index;
   if (index < args.size() && args[index] == "--") ++index;

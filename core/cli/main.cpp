@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
-#include <sortie/core/error.hpp>
-#include <sortie/core/plugin_faults.hpp>
-#include <sortie/core/plugin_isolation.hpp>
-#include <sortie/core/printable.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/printable.hpp>
+#include <sortie/plugin_host/plugin_faults.hpp>
+#include <sortie/plugin_host/plugin_isolation.hpp>
 #include <sortie/runner/unfinished_calls.hpp>
 #include <string>
 #include <vector>
@@ -126,7 +126,7 @@ int finish_output(const char* command, int exit_status) {
 
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "sortie: %s\n(see `sortie --help`)\n",
-               sortie::core::printable_message(message).c_str());
+               sortie::model::printable_message(message).c_str());
   return sortie::cli::kExitUsage;
 }
 
@@ -162,8 +162,8 @@ int main(int argc, char** argv) {
       const char* value = argv[++i];
       if (word == "--plugin-timeout") {
         try {
-          options.plugin_timeout = sortie::core::parse_timeout_seconds(value, word);
-        } catch (const sortie::core::Error& e) {
+          options.plugin_timeout = sortie::plugin_host::parse_timeout_seconds(value, word);
+        } catch (const sortie::Error& e) {
           return usage_error(e.what());
         }
         continue;
@@ -185,20 +185,20 @@ int main(int argc, char** argv) {
     std::optional<sortie::session::Session> ctx;
     try {
       survive_closed_stdout();
-      sortie::core::contain_plugin_crashes(sortie::session::state_dir() + "/plugin-faults");
+      sortie::plugin_host::contain_plugin_crashes(sortie::session::state_dir() + "/plugin-faults");
       ctx.emplace(std::move(options));
       exit_status = finish_output(command.name, command.run(*ctx, args));
     } catch (const boost::program_options::error& e) {
       std::fprintf(stderr, "sortie %s: %s\n(see `sortie %s --help`)\n", command.name,
-                   sortie::core::printable_message(e.what()).c_str(), command.name);
+                   sortie::model::printable_message(e.what()).c_str(), command.name);
       exit_status = sortie::cli::kExitUsage;
-    } catch (const sortie::core::Error& e) {
+    } catch (const sortie::Error& e) {
       std::fprintf(stderr, "sortie %s: error: %s\n", command.name,
-                   sortie::core::printable_message(e.what()).c_str());
+                   sortie::model::printable_message(e.what()).c_str());
       exit_status = sortie::cli::exit_status_of(e.status());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "sortie %s: error: %s\n", command.name,
-                   sortie::core::printable_message(e.what()).c_str());
+                   sortie::model::printable_message(e.what()).c_str());
       exit_status = sortie::cli::kExitBackend;
     }
     // A plugin call past its deadline still runs: neither the session nor the plugin's statics

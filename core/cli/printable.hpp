@@ -1,15 +1,15 @@
 // File: core/cli/printable.hpp
 //
-// The CLI's tables and reports escape user-given text with core::printable
-// (sortie/core/printable.hpp), which the layers below the CLI share for what they print on stderr.
+// The CLI's tables and reports escape user-given text with model::printable
+// (sortie/model/printable.hpp), which the layers below the CLI share for what they print on stderr.
 #ifndef SORTIE_CLI_PRINTABLE_HPP
 #define SORTIE_CLI_PRINTABLE_HPP
 
-#include <sortie/core/printable.hpp>
+#include <sortie/model/printable.hpp>
 
 namespace sortie::cli {
 
-using core::printable;
+using model::printable;
 
 }  // namespace sortie::cli
 

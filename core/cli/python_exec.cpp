@@ -5,7 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/registry/install_location.hpp>
 
 namespace sortie::cli {
@@ -22,7 +22,7 @@ constexpr const char* kCompatDir = "lib/python3/dist-packages/sortie/compat";
 
 void exec_python(session::Session& ctx, const std::vector<std::string>& arguments) {
   if (!ctx.options().plugin_dirs.empty()) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "--plugin-dir does not reach Python (a launch script, a component file); install the "
         "plugins where the manifest search path finds them (docs/registry.md)");
   }
@@ -41,8 +41,8 @@ void exec_python(session::Session& ctx, const std::vector<std::string>& argument
   for (std::string& word : words) argv.push_back(word.data());
   argv.push_back(nullptr);
   ::execv(kPythonExecutable, argv.data());
-  throw core::Error::failed_precondition(std::string("cannot run ") + kPythonExecutable + ": " +
-                                         std::strerror(errno) + " (install python3)");
+  throw Error::failed_precondition(std::string("cannot run ") + kPythonExecutable + ": " +
+                                   std::strerror(errno) + " (install python3)");
 }
 
 }  // namespace sortie::cli

@@ -1,6 +1,6 @@
 #include "run_config.hpp"
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 #include <vector>
 
@@ -12,8 +12,8 @@ constexpr const char* kSchedulerKey = "scheduler";
 
 }  // namespace
 
-const core::ConfigFile& checked_run_config(session::Session& ctx) {
-  const core::ConfigFile& config = ctx.config();
+const model::ConfigFile& checked_run_config(session::Session& ctx) {
+  const model::ConfigFile& config = ctx.config();
   if (config.files_read().empty()) return config;
   std::vector<std::string> sections = {kRunSection};
   for (const auto* entry : ctx.registry().entries(registry::Group::kSchedulers)) {
@@ -26,14 +26,14 @@ const core::ConfigFile& checked_run_config(session::Session& ctx) {
   config.check_keys(kRunSection, {kSchedulerKey}, "defaults of `sortie run` options");
   if (auto scheduler = configured_scheduler(config);
       scheduler && ctx.registry().find(registry::Group::kSchedulers, scheduler->value) == nullptr) {
-    throw core::Error::invalid_argument(scheduler->origin + ": [" + kRunSection + "] " +
-                                        kSchedulerKey + " = " + scheduler->value + ": " +
-                                        ctx.unknown_scheduler_message(scheduler->value));
+    throw Error::invalid_argument(scheduler->origin + ": [" + kRunSection + "] " + kSchedulerKey +
+                                  " = " + scheduler->value + ": " +
+                                  ctx.unknown_scheduler_message(scheduler->value));
   }
   return config;
 }
 
-std::optional<core::ConfigValue> configured_scheduler(const core::ConfigFile& config) {
+std::optional<model::ConfigValue> configured_scheduler(const model::ConfigFile& config) {
   return config.get(kRunSection, kSchedulerKey);
 }
 

@@ -8,9 +8,9 @@ namespace sortie::cli {
 
 namespace {
 
-std::string replica_line(const std::string& role, const core::ReplicaStatus& replica) {
+std::string replica_line(const std::string& role, const model::ReplicaStatus& replica) {
   std::string line =
-      fmt::format("    {}[{}]: {}", printable(role), replica.id, core::to_string(replica.state));
+      fmt::format("    {}[{}]: {}", printable(role), replica.id, model::to_string(replica.state));
   if (replica.exit_code) line += fmt::format(" (exit code {})", *replica.exit_code);
   if (replica.pid) line += fmt::format(" pid {}", *replica.pid);
   if (replica.restarts > 0) line += fmt::format(" restarts {}", replica.restarts);
@@ -20,10 +20,10 @@ std::string replica_line(const std::string& role, const core::ReplicaStatus& rep
 
 }  // namespace
 
-std::string format_status(const std::string& handle, const core::AppStatus& status,
+std::string format_status(const std::string& handle, const model::AppStatus& status,
                           const std::set<std::string>& roles) {
   std::string out = fmt::format("{}\n  State: {}\n  Num restarts: {}\n", printable(handle),
-                                core::to_string(status.state), status.num_restarts);
+                                model::to_string(status.state), status.num_restarts);
   if (!status.roles.empty()) out += "  Replicas:\n";
   for (const auto& role : status.roles) {
     if (!roles.empty() && roles.count(role.role) == 0) continue;

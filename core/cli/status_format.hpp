@@ -5,14 +5,14 @@
 #define SORTIE_CLI_STATUS_FORMAT_HPP
 
 #include <set>
-#include <sortie/core/model.hpp>
+#include <sortie/model/model.hpp>
 #include <string>
 
 namespace sortie::cli {
 
 // TorchX-like block: state, restarts, one line per replica, msg, UI URL. `roles` filters roles
 // (empty = all).
-std::string format_status(const std::string& handle, const core::AppStatus& status,
+std::string format_status(const std::string& handle, const model::AppStatus& status,
                           const std::set<std::string>& roles);
 // The app's roles with entrypoint, args, replicas, resources, then its status.
 std::string format_app(const AppDef& app);

@@ -2,7 +2,7 @@
 
 #include <cctype>
 #include <ctime>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 
 namespace sortie::cli {
 
@@ -51,7 +51,7 @@ int64_t parse_time_arg(const std::string& text, const char* option, int64_t now_
     const std::time_t seconds = utc ? timegm(&parts) : std::mktime(&parts);
     return static_cast<int64_t>(seconds) * kNsPerSecond;
   }
-  throw core::Error::invalid_argument(
+  throw Error::invalid_argument(
       std::string(option) + " '" + text +
       "': expected Unix seconds, an ISO 8601 time (2026-11-21T23:00:00[Z]) or a "
       "duration ago (90s, 15m, 2h, 1d)");

@@ -11,7 +11,7 @@
 
 namespace sortie::cli {
 
-// Nanoseconds since the Unix epoch; throws core::Error naming `option` for anything else.
+// Nanoseconds since the Unix epoch; throws Error naming `option` for anything else.
 int64_t parse_time_arg(const std::string& text, const char* option, int64_t now_ns);
 
 }  // namespace sortie::cli

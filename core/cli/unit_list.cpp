@@ -1,6 +1,6 @@
 #include "unit_list.hpp"
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/xm.hpp>
 
 namespace sortie::cli {
@@ -10,9 +10,9 @@ namespace {
 int unit_id(const std::string& text, const std::string& item) {
   if (text.empty() || text.size() > 9 ||
       text.find_first_not_of("0123456789") != std::string::npos || std::stoi(text) == 0) {
-    throw core::Error::invalid_argument("--units: '" + item +
-                                        "' is not a work unit id or a range of them (e.g. "
-                                        "--units 3,7-9)");
+    throw Error::invalid_argument("--units: '" + item +
+                                  "' is not a work unit id or a range of them (e.g. "
+                                  "--units 3,7-9)");
   }
   return std::stoi(text);
 }
@@ -28,7 +28,7 @@ std::vector<int> parse_unit_list(const std::string& text) {
     const int first = unit_id(item.substr(0, dash), item);
     const int last = dash == std::string::npos ? first : unit_id(item.substr(dash + 1), item);
     if (last < first) {
-      throw core::Error::invalid_argument("--units: the range '" + item + "' runs backwards");
+      throw Error::invalid_argument("--units: the range '" + item + "' runs backwards");
     }
     // Checked before the range is spelled out: "1-999999999" allocates nothing.
     xm::check_work_unit_count(ids.size() + static_cast<size_t>(last - first) + 1,

@@ -10,7 +10,7 @@
 
 namespace sortie::cli {
 
-// The ids in the order written; throws core::Error (INVALID_ARGUMENT) naming the bad item.
+// The ids in the order written; throws Error (INVALID_ARGUMENT) naming the bad item.
 std::vector<int> parse_unit_list(const std::string& text);
 
 }  // namespace sortie::cli

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <optional>
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/secret_env.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/work_unit_args.hpp>
@@ -24,10 +24,9 @@ const xm::WorkUnit& unit_of(const std::vector<xm::WorkUnit>& units, int unit_id,
   for (const xm::WorkUnit& unit : units) {
     if (unit.id == unit_id) return unit;
   }
-  throw core::Error::not_found("experiment " + std::to_string(experiment_id) +
-                               " has no work unit " + std::to_string(unit_id) + " (it has " +
-                               std::to_string(units.size()) + "; see `sortie experiments show " +
-                               std::to_string(experiment_id) + "`)");
+  throw Error::not_found("experiment " + std::to_string(experiment_id) + " has no work unit " +
+                         std::to_string(unit_id) + " (it has " + std::to_string(units.size()) +
+                         "; see `sortie experiments show " + std::to_string(experiment_id) + "`)");
 }
 
 // One job of the unit with its app as the store recorded it.
@@ -45,9 +44,9 @@ std::vector<RecordedJob> recorded_jobs(session::Session& ctx, const xm::WorkUnit
     RecordedJob& recorded = jobs.emplace_back(RecordedJob{&job, std::nullopt, "", {}});
     const auto description = runner.describe(job.app);
     if (!description || description->app_json.empty()) continue;
-    recorded.app = core::appdef_from_json(description->app_json, job.app);
-    recorded.secrets = core::secret_env_values(*recorded.app);
-    recorded.app_json = core::mask_secrets(description->app_json, recorded.secrets);
+    recorded.app = model::appdef_from_json(description->app_json, job.app);
+    recorded.secrets = model::secret_env_values(*recorded.app);
+    recorded.app_json = model::mask_secrets(description->app_json, recorded.secrets);
   }
   return jobs;
 }
@@ -88,7 +87,7 @@ void print_human(int64_t experiment_id, const xm::WorkUnit& unit,
     // format_app escapes control characters, so the secrets are looked for as they are shown.
     std::vector<std::string> shown_secrets;
     for (const std::string& secret : recorded.secrets) shown_secrets.push_back(printable(secret));
-    std::fputs(core::mask_secrets(format_app(*recorded.app), shown_secrets).c_str(), stdout);
+    std::fputs(model::mask_secrets(format_app(*recorded.app), shown_secrets).c_str(), stdout);
   }
 }
 

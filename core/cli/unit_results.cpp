@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cstdio>
 #include <set>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/work_unit_args.hpp>
 
 #include "measurement_text.hpp"
@@ -22,19 +22,19 @@ std::optional<double> number_of(const std::string& text) {
   return value;
 }
 
-const core::MeasurementSeries* series_of(const UnitRow& row, const std::string& key) {
+const store::MeasurementSeries* series_of(const UnitRow& row, const std::string& key) {
   const auto found = row.measurements.by_key.find(key);
   return found == row.measurements.by_key.end() ? nullptr : &found->second.series;
 }
 
 std::optional<double> last_value(const UnitRow& row, const std::string& key) {
-  const core::MeasurementSeries* series = series_of(row, key);
+  const store::MeasurementSeries* series = series_of(row, key);
   if (series == nullptr) return std::nullopt;
   return series->last.value;
 }
 
 std::optional<double> best_value(const UnitRow& row, const BestColumn& best) {
-  const core::MeasurementSeries* series = series_of(row, best.key);
+  const store::MeasurementSeries* series = series_of(row, best.key);
   if (series == nullptr) return std::nullopt;
   return best.greatest ? series->max.value : series->min.value;
 }
@@ -110,8 +110,8 @@ BestColumn parse_best_column(const std::string& text) {
   const size_t colon = text.rfind(':');
   const std::string which = colon == std::string::npos ? "" : text.substr(colon + 1);
   if (colon == 0 || (which != "min" && which != "max")) {
-    throw core::Error::invalid_argument("--best '" + text +
-                                        "': expected KEY:min or KEY:max (e.g. loss:min)");
+    throw Error::invalid_argument("--best '" + text +
+                                  "': expected KEY:min or KEY:max (e.g. loss:min)");
   }
   return BestColumn{text.substr(0, colon), which == "max"};
 }
@@ -156,9 +156,8 @@ void sort_unit_results(UnitResults& results, const std::string& column) {
   if (std::find(names.begin(), names.end(), name) == names.end()) {
     std::string listed;
     for (const std::string& known : names) listed += (listed.empty() ? "" : ", ") + known;
-    throw core::Error::invalid_argument("--sort '" + column +
-                                        "': no such column; the columns are " + listed +
-                                        " (a leading - sorts descending: --sort=-acc)");
+    throw Error::invalid_argument("--sort '" + column + "': no such column; the columns are " +
+                                  listed + " (a leading - sorts descending: --sort=-acc)");
   }
   std::vector<std::pair<SortValue, UnitRow>> keyed;
   for (UnitRow& row : results.rows) {
@@ -221,7 +220,7 @@ void print_unit_csv(const UnitResults& results) {
 void unit_measurements_json(session::JsonText& out, const UnitRow& row) {
   out.key("measurements").begin_object();
   for (const auto& [key, measured] : row.measurements.by_key) {
-    const core::MeasurementSeries& series = measured.series;
+    const store::MeasurementSeries& series = measured.series;
     out.key(key).begin_object();
     out.key("last").number(series.last.value).key("last_step").number(series.last.step);
     out.key("min").number(series.min.value).key("max").number(series.max.value);

@@ -5,14 +5,14 @@
 
 #include <algorithm>
 #include <map>
-#include <sortie/core/error.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 // Counts the nodes and the depth of one document as a reader walking it sees them: an alias
@@ -145,4 +145,4 @@ YAML::Node load_bounded_yaml(const std::string& text, const std::string& origin)
   return YAML::Load(text);
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

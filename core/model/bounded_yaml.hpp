@@ -6,14 +6,14 @@
 // names makes that tree a cycle, which a walking reader follows until its stack overflows. The
 // limits are counted, and cycles refused, on the parser's events, before any tree is built, so
 // the tree returned is acyclic and every walk of it is within the limits.
-#ifndef SORTIE_CORE_SRC_BOUNDED_YAML_HPP
-#define SORTIE_CORE_SRC_BOUNDED_YAML_HPP
+#ifndef SORTIE_MODEL_BOUNDED_YAML_HPP
+#define SORTIE_MODEL_BOUNDED_YAML_HPP
 
 #include <yaml-cpp/yaml.h>
 
 #include <string>
 
-namespace sortie::core {
+namespace sortie::model {
 
 // The first document of `text`, as YAML::Load gives it. Throws Error(INVALID_ARGUMENT) naming
 // `origin`, the line and the limit when the document nests deeper than limits::kYamlDepth or has
@@ -22,6 +22,6 @@ namespace sortie::core {
 // throws YAML::ParserException for text that is not YAML.
 YAML::Node load_bounded_yaml(const std::string& text, const std::string& origin);
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_SRC_BOUNDED_YAML_HPP
+#endif  // SORTIE_MODEL_BOUNDED_YAML_HPP

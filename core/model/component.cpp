@@ -11,15 +11,15 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sortie/core/component.hpp>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
+#include <sortie/model/component.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 #include <sstream>
 
 #include "json_values.hpp"
 #include "model_suggest.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 using json::Value;
@@ -879,4 +879,4 @@ std::string component_help(const Component& component) {
   return text;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

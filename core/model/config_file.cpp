@@ -1,15 +1,15 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <sortie/core/config_file.hpp>
-#include <sortie/core/config_trust.hpp>
-#include <sortie/core/error.hpp>
+#include <sortie/model/config_file.hpp>
+#include <sortie/model/config_trust.hpp>
+#include <sortie/model/error.hpp>
 #include <sstream>
 
 #include "model_files.hpp"
 #include "model_suggest.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 std::string trim(const std::string& text) {
@@ -159,4 +159,4 @@ std::optional<ConfigValue> ConfigFile::get(const std::string& section,
   return value->second;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -6,14 +6,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <sortie/core/config_trust.hpp>
-#include <sortie/core/error.hpp>
+#include <sortie/model/config_trust.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/sha256.hpp>
 #include <sstream>
 
 #include "model_files.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 constexpr const char* kWhat = "trusted-config records";
@@ -97,4 +97,4 @@ std::string trust_config(const std::string& path) {
   return digest;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

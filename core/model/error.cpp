@@ -1,7 +1,7 @@
 // File: core/model/error.cpp
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 
-namespace sortie::core {
+namespace sortie::model {
 
 const char* status_name(sortie_status status) noexcept {
   switch (status) {
@@ -38,4 +38,4 @@ const char* status_name(sortie_status status) noexcept {
   }
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -4,9 +4,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 
-namespace sortie::core::json {
+namespace sortie::model::json {
 
 Where Where::operator/(std::string_view member) const {
   return {origin, path.empty() ? std::string(member) : path + "." + std::string(member)};
@@ -112,4 +112,4 @@ void check_schema(const Value& object, const Where& where, std::string_view expe
   }
 }
 
-}  // namespace sortie::core::json
+}  // namespace sortie::model::json

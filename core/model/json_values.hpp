@@ -2,8 +2,8 @@
 //
 // Typed reads of RapidJSON values that fail with "ORIGIN: PATH: expected X, got Y", so every JSON
 // reader of the model reports the offending member the same way.
-#ifndef SORTIE_CORE_SRC_JSON_VALUES_HPP
-#define SORTIE_CORE_SRC_JSON_VALUES_HPP
+#ifndef SORTIE_MODEL_JSON_VALUES_HPP
+#define SORTIE_MODEL_JSON_VALUES_HPP
 
 #include <rapidjson/document.h>
 
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sortie::core::json {
+namespace sortie::model::json {
 
 using Value = rapidjson::Value;
 
@@ -50,6 +50,6 @@ std::map<std::string, std::string> as_string_map(const Value& value, const Where
 // Refuses a "schema" member other than `expected`; an absent one is accepted.
 void check_schema(const Value& object, const Where& where, std::string_view expected);
 
-}  // namespace sortie::core::json
+}  // namespace sortie::model::json
 
-#endif  // SORTIE_CORE_SRC_JSON_VALUES_HPP
+#endif  // SORTIE_MODEL_JSON_VALUES_HPP

@@ -1,9 +1,9 @@
 #include <random>
 #include <sortie/appdef.hpp>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model.hpp>
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 // DNS-1123 labels are at most 63 characters; the id is "{name}-{suffix}".
@@ -66,4 +66,4 @@ AppHandle parse_app_handle(std::string_view text) {
                    std::string(rest.substr(slash + 1))};
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -6,11 +6,11 @@
 
 #include <array>
 #include <cerrno>
-#include <sortie/core/error.hpp>
-#include <sortie/core/regular_file.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/regular_file.hpp>
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 // The whole content of the open `fd`, which must be a regular file of at most `size_limit`.
@@ -68,4 +68,4 @@ std::optional<std::string> read_text_file_if_exists(const std::string& path,
   return read(path, what, size_limit, false);
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -1,7 +1,7 @@
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 // Runs an SDK payload reader; its errors name the field, `origin` adds the document.
@@ -28,4 +28,4 @@ AppStatus status_from_json(std::string_view text, std::string_view origin) {
   return with_origin(origin, [&] { return read_status(text); });
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

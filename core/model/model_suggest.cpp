@@ -1,6 +1,6 @@
 #include "model_suggest.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 
 std::string quoted_list(const std::vector<std::string>& items) {
   std::string text;
@@ -11,4 +11,4 @@ std::string quoted_list(const std::vector<std::string>& items) {
   return text;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -2,15 +2,15 @@
 //
 // "Did you mean" hints (the registry's, for every kind of name) and list formatting shared by the
 // model's parsers, so every typo error reads the same.
-#ifndef SORTIE_CORE_SRC_MODEL_SUGGEST_HPP
-#define SORTIE_CORE_SRC_MODEL_SUGGEST_HPP
+#ifndef SORTIE_MODEL_MODEL_SUGGEST_HPP
+#define SORTIE_MODEL_MODEL_SUGGEST_HPP
 
 #include <sortie/registry/suggest.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::model {
 
 // One "did you mean" for every kind of name (sortie/registry/suggest.hpp).
 using registry::close_names;
@@ -19,6 +19,6 @@ using registry::did_you_mean;
 // "'a', 'b', 'c'"
 std::string quoted_list(const std::vector<std::string>& items);
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_SRC_MODEL_SUGGEST_HPP
+#endif  // SORTIE_MODEL_MODEL_SUGGEST_HPP

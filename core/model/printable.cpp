@@ -1,9 +1,9 @@
 #include <cstdint>
 #include <cstdio>
-#include <sortie/core/printable.hpp>
+#include <sortie/model/printable.hpp>
 #include <utility>
 
-namespace sortie::core {
+namespace sortie::model {
 
 namespace {
 
@@ -90,4 +90,4 @@ std::string printable(std::string_view text) { return escaped(text, false); }
 
 std::string printable_message(std::string_view text) { return escaped(text, true); }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

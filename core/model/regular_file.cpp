@@ -2,9 +2,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sortie/core/regular_file.hpp>
+#include <sortie/model/regular_file.hpp>
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 const char* kind_of(mode_t mode) {
@@ -37,4 +37,4 @@ void require_regular_file(const std::string& what, const std::string& path) {
   require_regular_file(info.st_mode, what, path);
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/runopts.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/runopts.hpp>
 
 #include "json_values.hpp"
 #include "model_suggest.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 constexpr std::array<const char*, 6> kTypeNames = {"str", "int", "float", "bool", "list", "dict"};
@@ -325,4 +325,4 @@ std::string resolve_runopts(const std::vector<RunOpt>& opts,
   return {buffer.GetString(), buffer.GetSize()};
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

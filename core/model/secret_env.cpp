@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <cctype>
-#include <sortie/core/secret_env.hpp>
+#include <sortie/model/secret_env.hpp>
 
-namespace sortie::core {
+namespace sortie::model {
 
 bool is_secret_env_name(std::string_view name) {
   std::string upper(name);
@@ -38,4 +38,4 @@ std::string mask_secrets(std::string text, const std::vector<std::string>& secre
   return text;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

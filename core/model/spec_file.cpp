@@ -8,16 +8,16 @@
 #include <cstdlib>
 #include <set>
 #include <sortie/appdef.hpp>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/spec_file.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/spec_file.hpp>
 #include <string_view>
 
 #include "model_files.hpp"
 #include "model_suggest.hpp"
 #include "yaml_fields.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 // The keys a spec may write: the SDK reader's members, with a schema at the top and mem_mb, the
@@ -337,4 +337,4 @@ AppDef load_app_spec(const std::string& path, const NamedResourceLookup& lookup,
                         resource_names);
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

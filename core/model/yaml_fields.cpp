@@ -1,11 +1,11 @@
 #include "yaml_fields.hpp"
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 
 #include "bounded_yaml.hpp"
 #include "model_suggest.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 
 TextMark mark_of(const YAML::Node& node) {
   const YAML::Mark mark = node.Mark();
@@ -58,4 +58,4 @@ void fail_repeated_key(const std::string& origin, TextMark mark, const std::stri
   fail_field(origin, mark, join_field(path, key), "the key appears twice; keep one");
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -3,8 +3,8 @@
 // The reading vocabulary shared by the files people write (app specs, experiment files): the
 // one YAML document loader, field paths, and errors that name where the field is written:
 // "exp.yaml:2:53: executables.t.env_vars: expected a mapping of names to strings, got \"y\"".
-#ifndef SORTIE_CORE_SRC_YAML_FIELDS_HPP
-#define SORTIE_CORE_SRC_YAML_FIELDS_HPP
+#ifndef SORTIE_MODEL_YAML_FIELDS_HPP
+#define SORTIE_MODEL_YAML_FIELDS_HPP
 
 #include <yaml-cpp/yaml.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::model {
 
 // Where a node starts in its file, 0-based as yaml-cpp counts; -1 when unknown.
 struct TextMark {
@@ -61,6 +61,6 @@ inline constexpr const char* kExpectedStringList = "a list of strings";
 inline constexpr const char* kExpectedStringMap = "a mapping of names to strings";
 inline constexpr const char* kExpectedBoolean = "true or false";
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_SRC_YAML_FIELDS_HPP
+#endif  // SORTIE_MODEL_YAML_FIELDS_HPP

@@ -1,10 +1,10 @@
 #include "app_id_check.hpp"
 
 #include <cstdio>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <string_view>
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 namespace {
 
 bool is_allowed(unsigned char c) {
@@ -35,4 +35,4 @@ void check_app_id(const std::string& context, std::string_view app_id) {
   }
 }
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail

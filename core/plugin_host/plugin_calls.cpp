@@ -8,7 +8,7 @@
 #include <sortie/limits.hpp>
 #include <string>
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 namespace {
 
 void parse_payload(const std::string& context, const char* call, const StringSink& out,
@@ -121,4 +121,4 @@ std::vector<std::string> resource_names_of(const std::string& context, const Str
   return result;
 }
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail

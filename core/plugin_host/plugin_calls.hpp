@@ -2,15 +2,15 @@
 //
 // What every call into a plugin needs: sinks that collect output, the sized-struct rule (ABI-3),
 // status checks and payload checks. Private to the plugin host.
-#ifndef SORTIE_CORE_SRC_PLUGIN_CALLS_HPP
-#define SORTIE_CORE_SRC_PLUGIN_CALLS_HPP
+#ifndef SORTIE_PLUGIN_HOST_PLUGIN_CALLS_HPP
+#define SORTIE_PLUGIN_HOST_PLUGIN_CALLS_HPP
 
 #include <sortie/plugin_abi.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <sortie/core/error.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,7 +21,7 @@
 #define SORTIE_HAS_MEMBER(table, type, member) \
   ((table)->struct_size >= offsetof(type, member) + sizeof(static_cast<type*>(nullptr)->member))
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 
 // A sortie_sink whose writes are appended to a string, up to `limit` bytes: a plugin that writes
 // more cannot exhaust the host's memory. Past the limit the text ends with a note saying so, and
@@ -127,6 +127,6 @@ void check_payload(const std::string& context, const char* call, const StringSin
 // The "names" of a "sortie.resource_names/1" payload (checked as by check_payload).
 std::vector<std::string> resource_names_of(const std::string& context, const StringSink& out);
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail
 
-#endif  // SORTIE_CORE_SRC_PLUGIN_CALLS_HPP
+#endif  // SORTIE_PLUGIN_HOST_PLUGIN_CALLS_HPP

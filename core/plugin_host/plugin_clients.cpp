@@ -3,15 +3,15 @@
 // Host-side handles over plugin components: every call checks the status and the payload the
 // plugin answered, so callers see either a valid document or an Error naming the component.
 #include <exception>
-#include <sortie/core/error.hpp>
-#include <sortie/core/plugin_host.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <string>
 #include <utility>
 
 #include "app_id_check.hpp"
 #include "plugin_calls.hpp"
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 namespace {
 
 using detail::as_str;
@@ -86,10 +86,10 @@ std::string SchedulerClient::run_options() {
   return out.text();
 }
 
-std::vector<RunOpt> SchedulerClient::declared_run_options() {
+std::vector<model::RunOpt> SchedulerClient::declared_run_options() {
   const std::string payload = run_options();
   try {
-    return parse_runopts(payload, "sortie.runopts/1");
+    return model::parse_runopts(payload, "sortie.runopts/1");
   } catch (const Error& e) {
     detail::bad_payload(context_, "run_options", e.what());
   }
@@ -283,4 +283,4 @@ std::string PackagerClient::package(std::string_view request_json) {
   return out.text();
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host

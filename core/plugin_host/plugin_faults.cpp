@@ -12,14 +12,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sortie/core/plugin_faults.hpp>
+#include <sortie/plugin_host/plugin_faults.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
 
 #include "plugin_calls.hpp"
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 namespace {
 
 constexpr int kContainedSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -175,4 +175,4 @@ void forget_plugin_crash(const std::string& plugin_name) {
   if (g_records_dir[0] != '\0') ::unlink(record_path(plugin_name).c_str());
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host

@@ -12,7 +12,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -21,7 +21,7 @@
 
 extern char** environ;
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 namespace {
 
 using std::chrono::milliseconds;
@@ -267,4 +267,4 @@ HelperProcess::Outcome HelperProcess::exchange(const std::string& request, const
   }
 }
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail

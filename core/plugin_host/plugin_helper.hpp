@@ -5,8 +5,8 @@
 // its stdin on /dev/null. exchange() sends one request and waits for the reply, the helper's
 // death or the deadline, whichever comes first; once the helper is dead or stopped every later
 // exchange reports the same cause. Private to the plugin host.
-#ifndef SORTIE_CORE_SRC_PLUGIN_HELPER_HPP
-#define SORTIE_CORE_SRC_PLUGIN_HELPER_HPP
+#ifndef SORTIE_PLUGIN_HOST_PLUGIN_HELPER_HPP
+#define SORTIE_PLUGIN_HOST_PLUGIN_HELPER_HPP
 
 #include <sortie/plugin_abi.h>
 #include <sys/types.h>
@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 
 class HelperProcess {
  public:
@@ -57,6 +57,6 @@ class HelperProcess {
   std::optional<Outcome> gone_;
 };
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail
 
-#endif  // SORTIE_CORE_SRC_PLUGIN_HELPER_HPP
+#endif  // SORTIE_PLUGIN_HOST_PLUGIN_HELPER_HPP

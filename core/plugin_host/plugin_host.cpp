@@ -3,10 +3,10 @@
 // From registry entries to live components: loads the entry's library in process
 // (plugin_loader.cpp) or in a helper process (plugin_proxy.cpp), finds the component by kind and
 // name, and creates it.
-#include <sortie/core/error.hpp>
-#include <sortie/core/plugin_faults.hpp>
-#include <sortie/core/plugin_host.hpp>
-#include <sortie/core/plugin_isolation.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/plugin_host/plugin_faults.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
+#include <sortie/plugin_host/plugin_isolation.hpp>
 #include <string>
 #include <utility>
 
@@ -14,7 +14,7 @@
 #include "plugin_loader.hpp"
 #include "plugin_proxy.hpp"
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 namespace {
 
 using detail::as_str;
@@ -191,4 +191,4 @@ std::optional<std::string> PluginHost::resource_lookup(const registry::Entry& en
 
 std::vector<std::string> PluginHost::diagnostics() const { return detail::diagnostics(); }
 
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host

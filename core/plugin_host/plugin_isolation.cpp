@@ -2,12 +2,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <sortie/core/error.hpp>
-#include <sortie/core/plugin_isolation.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/plugin_host/plugin_isolation.hpp>
 #include <sortie/registry/install_location.hpp>
 #include <string>
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 
 std::string default_helper_path() {
   // Installed and staged trees alike keep the helper at this place in the prefix of the
@@ -48,4 +48,4 @@ IsolationOptions isolation_options_from_env(IsolationOptions base) {
   return base;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host

@@ -14,14 +14,14 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "plugin_calls.hpp"
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 namespace {
 
 using NegotiateFn = sortie_status(const sortie_host_info*, sortie_plugin_info*, const sortie_sink*);
@@ -298,7 +298,7 @@ LoadedPlugin negotiate(const registry::PluginLibrary& library, LibraryRecord& re
       invoke(context, SORTIE_PLUGIN_ENTRY_SYMBOL, [&] { return entry(&host, &info, err.get()); });
   if (status != SORTIE_OK) {
     throw Error(is_known_status(status) ? status : SORTIE_UNKNOWN,
-                context + ": negotiation failed (" + status_name(status) +
+                context + ": negotiation failed (" + model::status_name(status) +
                     "): " + (err.text().empty() ? "(the plugin gave no message)" : err.text()) +
                     "; this host speaks ABI " + abi_range_text(kHostAbiMin, kHostAbiMax));
   }
@@ -396,9 +396,9 @@ std::vector<std::string> diagnostics() {
   return log.lines;
 }
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 
 const char* component_kind_name(uint32_t kind) noexcept {
   switch (kind) {
@@ -415,4 +415,4 @@ const char* component_kind_name(uint32_t kind) noexcept {
   }
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host

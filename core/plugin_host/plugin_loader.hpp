@@ -3,17 +3,17 @@
 // The process-wide table of plugin libraries: each is opened and negotiated at most once per
 // process (the ABI calls the entry point once), kept loaded until exit, and a failure is
 // remembered so that later uses report it again without retrying. Private to the plugin host.
-#ifndef SORTIE_CORE_SRC_PLUGIN_LOADER_HPP
-#define SORTIE_CORE_SRC_PLUGIN_LOADER_HPP
+#ifndef SORTIE_PLUGIN_HOST_PLUGIN_LOADER_HPP
+#define SORTIE_PLUGIN_HOST_PLUGIN_LOADER_HPP
 
 #include <cstdint>
-#include <sortie/core/plugin_host.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <sortie/registry/registry.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 
 // The ABI versions this host speaks.
 inline constexpr uint32_t kHostAbiMin = SORTIE_ABI_VERSION(1, 0);
@@ -37,6 +37,6 @@ using DiagnosticForwarder = void (*)(int32_t level, const std::string& plugin_na
                                      std::string_view message);
 void forward_diagnostics(DiagnosticForwarder forward);
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail
 
-#endif  // SORTIE_CORE_SRC_PLUGIN_LOADER_HPP
+#endif  // SORTIE_PLUGIN_HOST_PLUGIN_LOADER_HPP

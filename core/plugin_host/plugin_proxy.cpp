@@ -10,7 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,7 +19,7 @@
 #include "plugin_loader.hpp"
 #include "plugin_wire.hpp"
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 namespace {
 
 using std::chrono::milliseconds;
@@ -243,7 +243,8 @@ void release(void* self, const char* call) {
 }
 
 constexpr const char* kNoHandle =
-    "a component of an isolated plugin is created and called through sortie::core::PluginHost; "
+    "a component of an isolated plugin is created and called through "
+    "sortie::plugin_host::PluginHost; "
     "its C table cannot tell which plugin process to reach";
 
 // The C tables' calls that carry no handle (see plugin_proxy.hpp).
@@ -580,4 +581,4 @@ sortie_status isolated_lookup(const sortie_component& component, sortie_str name
   return reply.status;
 }
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail

@@ -5,16 +5,16 @@
 // returns a LoadedPlugin whose components are host-built tables that forward every call over the
 // helper's channel. The clients (SchedulerClient, ...) therefore check statuses and payloads the
 // same way whether a plugin runs here or there. Private to the plugin host.
-#ifndef SORTIE_CORE_SRC_PLUGIN_PROXY_HPP
-#define SORTIE_CORE_SRC_PLUGIN_PROXY_HPP
+#ifndef SORTIE_PLUGIN_HOST_PLUGIN_PROXY_HPP
+#define SORTIE_PLUGIN_HOST_PLUGIN_PROXY_HPP
 
 #include <sortie/plugin_abi.h>
 
-#include <sortie/core/plugin_host.hpp>
-#include <sortie/core/plugin_isolation.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
+#include <sortie/plugin_host/plugin_isolation.hpp>
 #include <sortie/registry/registry.hpp>
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 
 // Loads `library` in a helper once per process; later calls return the same result or throw the
 // same Error. The result lives until the process exits.
@@ -33,6 +33,6 @@ sortie_status isolated_names(const sortie_component& component, const sortie_sin
 sortie_status isolated_lookup(const sortie_component& component, sortie_str name,
                               const sortie_sink* out, const sortie_sink* err);
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail
 
-#endif  // SORTIE_CORE_SRC_PLUGIN_PROXY_HPP
+#endif  // SORTIE_PLUGIN_HOST_PLUGIN_PROXY_HPP

@@ -8,7 +8,7 @@
 #include <sortie/limits.hpp>
 #include <stdexcept>
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 namespace {
 
 rapidjson::SizeType json_size(std::string_view text) {
@@ -109,4 +109,4 @@ bool parse_wire_reply(const std::string& message, rapidjson::Document& document)
   return status != document.MemberEnd() && status->value.IsInt();
 }
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail

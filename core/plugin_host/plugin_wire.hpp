@@ -4,8 +4,8 @@
 // a JSON object preceded by its length as 4 bytes, little-endian. A request names an ABI call
 // and carries its arguments; the reply carries the call's status, its sinks' text and the
 // diagnostics the plugin logged meanwhile. Private to the plugin host and the helper.
-#ifndef SORTIE_CORE_SRC_PLUGIN_WIRE_HPP
-#define SORTIE_CORE_SRC_PLUGIN_WIRE_HPP
+#ifndef SORTIE_PLUGIN_HOST_PLUGIN_WIRE_HPP
+#define SORTIE_PLUGIN_HOST_PLUGIN_WIRE_HPP
 
 #include <rapidjson/document.h>
 
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sortie::core::detail {
+namespace sortie::plugin_host::detail {
 
 // Larger messages are refused: no payload comes close, so one would be a corrupted stream.
 inline constexpr size_t kMaxWireMessageBytes = size_t{256} << 20;
@@ -67,6 +67,6 @@ std::optional<std::string> take_wire_message(std::string& buffer);
 // nested within limits::kJsonDepth, whose "status" is an integer.
 bool parse_wire_reply(const std::string& message, rapidjson::Document& document);
 
-}  // namespace sortie::core::detail
+}  // namespace sortie::plugin_host::detail
 
-#endif  // SORTIE_CORE_SRC_PLUGIN_WIRE_HPP
+#endif  // SORTIE_PLUGIN_HOST_PLUGIN_WIRE_HPP

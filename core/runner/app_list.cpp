@@ -6,8 +6,8 @@
 #include <map>
 #include <set>
 #include <sortie/app_list.hpp>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 #include <sortie/session/status_cache.hpp>
 
 #include "bounded_describe.hpp"
@@ -21,7 +21,8 @@ namespace {
 constexpr std::chrono::milliseconds kDescribeDeadline = std::chrono::seconds(10);
 
 // The apps `scheduler` lists in this session, not already in `seen`.
-std::vector<ListedApp> scheduler_listed(session::Session& session, core::SchedulerClient& scheduler,
+std::vector<ListedApp> scheduler_listed(session::Session& session,
+                                        plugin_host::SchedulerClient& scheduler,
                                         const ListOptions& options,
                                         const std::set<std::string>& seen, AppList& list) {
   ::sortie::ListFilter filter;
@@ -29,7 +30,7 @@ std::vector<ListedApp> scheduler_listed(session::Session& session, core::Schedul
   std::string json;
   try {
     json = scheduler.list(write_list_filter(filter));
-  } catch (const core::Error& e) {
+  } catch (const Error& e) {
     if (e.status() != SORTIE_UNIMPLEMENTED) throw;
     list.scheduler_unlisted = e.what();
     return {};
@@ -38,22 +39,21 @@ std::vector<ListedApp> scheduler_listed(session::Session& session, core::Schedul
   listed.Parse(json.data(), json.size());
   auto apps = listed.IsObject() ? listed.FindMember("apps") : listed.MemberEnd();
   if (apps == listed.MemberEnd() || !apps->value.IsArray()) {
-    throw core::Error::internal(scheduler.context() + ": list result has no 'apps' array");
+    throw Error::internal(scheduler.context() + ": list result has no 'apps' array");
   }
   std::vector<ListedApp> result;
   for (const auto& app : apps->value.GetArray()) {
     if (!app.IsObject() || !app.HasMember("app_id") || !app["app_id"].IsString() ||
         !app.HasMember("state") || !app["state"].IsString()) {
-      throw core::Error::internal(scheduler.context() +
-                                  ": list entry without string app_id and state");
+      throw Error::internal(scheduler.context() + ": list entry without string app_id and state");
     }
     const std::string handle =
-        core::AppHandle{options.scheduler, session.options().session, app["app_id"].GetString()}
+        model::AppHandle{options.scheduler, session.options().session, app["app_id"].GetString()}
             .str();
     if (seen.count(handle) != 0) continue;
     if (options.active_only) {
       auto state = app_state_from_name(app["state"].GetString());
-      if (state && core::is_terminal(*state)) continue;
+      if (state && model::is_terminal(*state)) continue;
     }
     const bool named = app.HasMember("name") && app["name"].IsString();
     result.push_back(
@@ -66,13 +66,14 @@ std::vector<ListedApp> scheduler_listed(session::Session& session, core::Schedul
 
 AppList Runner::list(const ListOptions& options) {
   session::Session& session = impl_->session();
-  core::ListFilter filter;
+  store::ListFilter filter;
   if (!options.scheduler.empty()) filter.scheduler = options.scheduler;
   filter.active_only = options.active_only;
   filter.limit = options.limit;
-  std::map<std::string, std::shared_ptr<core::SchedulerClient>> schedulers;
-  auto client_for = [&](const std::string& name,
-                        const std::string& app_session) -> std::shared_ptr<core::SchedulerClient>& {
+  std::map<std::string, std::shared_ptr<plugin_host::SchedulerClient>> schedulers;
+  auto client_for =
+      [&](const std::string& name,
+          const std::string& app_session) -> std::shared_ptr<plugin_host::SchedulerClient>& {
     auto& client = schedulers[name + "\n" + app_session];
     if (!client) client = session.scheduler(name, app_session);
     return client;
@@ -86,22 +87,22 @@ AppList Runner::list(const ListOptions& options) {
   AppList list;
   std::set<std::string> seen;
   for (const auto& record : session.records().list(filter)) {
-    ListedApp app{record.handle, record.name, core::to_string(record.state), record.submitted_at,
+    ListedApp app{record.handle, record.name, model::to_string(record.state), record.submitted_at,
                   ""};
     bool ended = false;  // found terminal by the refresh: --active filters on the fresh state
     const auto silence = silent.find(record.scheduler);
-    if (silence != silent.end() && !core::is_terminal(record.state)) {
+    if (silence != silent.end() && !model::is_terminal(record.state)) {
       app.unverified = silence->second;
-    } else if (!core::is_terminal(record.state)) {
+    } else if (!model::is_terminal(record.state)) {
       try {
         auto& scheduler = client_for(record.scheduler, record.session);
         if (auto json = describe_within(scheduler, record.app_id, deadline)) {
-          const auto status = core::status_from_json(*json, scheduler->context());
-          app.state = core::to_string(status.state);
-          ended = core::is_terminal(status.state);
+          const auto status = model::status_from_json(*json, scheduler->context());
+          app.state = model::to_string(status.state);
+          ended = model::is_terminal(status.state);
           session::cache_status(session, record.handle, status);
         }
-      } catch (const core::Error& e) {
+      } catch (const Error& e) {
         app.unverified = e.what();
         if (e.status() == SORTIE_DEADLINE_EXCEEDED) silent.emplace(record.scheduler, e.what());
       }

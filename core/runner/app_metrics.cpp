@@ -6,7 +6,7 @@
 namespace sortie::runner {
 namespace {
 
-MetricPoint point_of(const core::SeriesPoint& point) {
+MetricPoint point_of(const store::SeriesPoint& point) {
   return MetricPoint{point.index, point.step, point.at, point.value};
 }
 
@@ -18,7 +18,7 @@ std::vector<MetricSeries> Runner::metrics(const std::string& handle, const std::
   if (!app.status) throw unknown_app(app.handle.str());
   session::collect_measurements(impl_->session(), app);
   std::vector<MetricSeries> found;
-  for (const core::MeasurementSeries& series :
+  for (const store::MeasurementSeries& series :
        impl_->session().records().measurements(app.handle.str(), key)) {
     MetricSeries& added = found.emplace_back();
     added.role = series.role;
@@ -29,7 +29,7 @@ std::vector<MetricSeries> Runner::metrics(const std::string& handle, const std::
     added.last = point_of(series.last);
     added.min = point_of(series.min);
     added.max = point_of(series.max);
-    for (const core::SeriesPoint& point : series.curve) added.points.push_back(point_of(point));
+    for (const store::SeriesPoint& point : series.curve) added.points.push_back(point_of(point));
   }
   return found;
 }

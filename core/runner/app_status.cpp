@@ -5,7 +5,7 @@ namespace sortie::runner {
 
 std::string to_string(AppState state) { return std::string(app_state_name(state)); }
 
-AppStatus public_status(const core::AppStatus& status, bool from_store_only) {
+AppStatus public_status(const model::AppStatus& status, bool from_store_only) {
   return AppStatus{status, from_store_only, ""};
 }
 

@@ -2,14 +2,14 @@
 
 #include <atomic>
 #include <future>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/runner/unfinished_calls.hpp>
 #include <thread>
 #include <utility>
 
 namespace sortie::runner {
 
-std::optional<std::string> describe_within(std::shared_ptr<core::SchedulerClient> scheduler,
+std::optional<std::string> describe_within(std::shared_ptr<plugin_host::SchedulerClient> scheduler,
                                            const std::string& app_id,
                                            std::chrono::milliseconds deadline) {
   auto answer = std::make_shared<std::promise<std::optional<std::string>>>();
@@ -28,9 +28,9 @@ std::optional<std::string> describe_within(std::shared_ptr<core::SchedulerClient
   if (answered.wait_for(deadline) != std::future_status::ready) {
     adopt_call_past_deadline(std::move(call), std::move(finished));
     const auto seconds = std::chrono::duration<double>(deadline).count();
-    throw core::Error::deadline_exceeded(context + " did not answer describe within " +
-                                         std::to_string(seconds).substr(0, 4) +
-                                         " s; the state shown is the one recorded last");
+    throw Error::deadline_exceeded(context + " did not answer describe within " +
+                                   std::to_string(seconds).substr(0, 4) +
+                                   " s; the state shown is the one recorded last");
   }
   call.join();
   return answered.get();

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
-#include <sortie/core/plugin_host.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <string>
 
 namespace sortie::runner {
@@ -17,7 +17,7 @@ namespace sortie::runner {
 // throws Error(DEADLINE_EXCEEDED) and leaves the call running on a thread of its own, which
 // keeps `scheduler` alive until it returns (in process, a call cannot be stopped) and is adopted
 // by adopt_call_past_deadline (sortie/runner/unfinished_calls.hpp).
-std::optional<std::string> describe_within(std::shared_ptr<core::SchedulerClient> scheduler,
+std::optional<std::string> describe_within(std::shared_ptr<plugin_host::SchedulerClient> scheduler,
                                            const std::string& app_id,
                                            std::chrono::milliseconds deadline);
 

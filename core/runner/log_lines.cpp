@@ -1,7 +1,7 @@
 // Runner::log_lines: an app's output as whole lines, filtered by replica and regex here so a
 // match never depends on how a backend chunked its output.
-#include <sortie/core/error.hpp>
 #include <sortie/log_request.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/line_regex.hpp>
 
@@ -55,7 +55,7 @@ bool Runner::log_lines(const std::string& handle, const LogOptions& options,
   auto reader = app.loaded_scheduler().log_open(app.handle.app_id, log_request(options));
   std::vector<LogLine> batch;
   std::string body;
-  const auto on_line = [&](const core::LogLineView& line) {
+  const auto on_line = [&](const plugin_host::LogLineView& line) {
     if (!options.replicas.empty() && options.replicas.count(line.replica_id) == 0) return;
     if (regex) {
       body.assign(line.data);

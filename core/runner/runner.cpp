@@ -2,10 +2,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <sortie/core/component.hpp>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/spec_file.hpp>
+#include <sortie/model/component.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/spec_file.hpp>
 #include <sortie/runner/session_binding.hpp>
 #include <sortie/session/app_cancel.hpp>
 #include <sortie/session/app_lookup.hpp>
@@ -29,11 +29,11 @@ AppDef app_from_command(const AppSpec& spec) {
   role.args.assign(spec.command.begin() + 1, spec.command.end());
   role.num_replicas = spec.replicas;
   app.roles.push_back(std::move(role));
-  core::validate(app);
+  model::validate(app);
   return app;
 }
 
-core::Component component_of(session::Session& session, const AppSpec& spec) {
+model::Component component_of(session::Session& session, const AppSpec& spec) {
   const registry::Entry* entry =
       session.registry().find(registry::Group::kComponents, spec.component);
   if (entry == nullptr) {
@@ -45,17 +45,17 @@ core::Component component_of(session::Session& session, const AppSpec& spec) {
       message += "; to run the spec file " + spec.component + ", use `sortie run --spec " +
                  spec.component + "`";
     }
-    throw core::Error::not_found(message);
+    throw Error::not_found(message);
   }
-  return core::parse_component(entry->name, entry->description, entry->data_json,
-                               entry->manifest_path);
+  return model::parse_component(entry->name, entry->description, entry->data_json,
+                                entry->manifest_path);
 }
 
 AppDef app_from_component(session::Session& session, const AppSpec& spec) {
-  const core::Component component = component_of(session, spec);
-  return core::instantiate(component, spec.component_args,
-                           session.config().section("component:" + component.name),
-                           session.resource_lookup(), session.resource_names());
+  const model::Component component = component_of(session, spec);
+  return model::instantiate(component, spec.component_args,
+                            session.config().section("component:" + component.name),
+                            session.resource_lookup(), session.resource_names());
 }
 
 session::LaunchPlan plan_for(session::Session& session, const AppSpec& spec,
@@ -63,7 +63,7 @@ session::LaunchPlan plan_for(session::Session& session, const AppSpec& spec,
   const int sources = (spec.spec_file.empty() ? 0 : 1) + (spec.component.empty() ? 0 : 1) +
                       (spec.command.empty() ? 0 : 1);
   if (sources != 1) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "give exactly one of an AppSpec's spec_file, component and command");
   }
   session::LaunchPlan plan;
@@ -71,17 +71,17 @@ session::LaunchPlan plan_for(session::Session& session, const AppSpec& spec,
   plan.session = session.options().session;
   if (!spec.spec_file.empty()) {
     plan.app =
-        core::load_app_spec(spec.spec_file, session.resource_lookup(), session.resource_names());
+        model::load_app_spec(spec.spec_file, session.resource_lookup(), session.resource_names());
   } else if (!spec.component.empty()) {
     plan.app = app_from_component(session, spec);
   } else {
     plan.app = app_from_command(spec);
   }
   for (const auto& [key, value] : session.config().section(options.scheduler)) {
-    plan.raw_cfg[key] = core::RawOpt{value.value, value.origin, value.trusted};
+    plan.raw_cfg[key] = model::RawOpt{value.value, value.origin, value.trusted};
   }
   for (const auto& [key, value] : options.cfg) {
-    plan.raw_cfg[key] = core::RawOpt{value, options.cfg_source};
+    plan.raw_cfg[key] = model::RawOpt{value, options.cfg_source};
   }
   return plan;
 }
@@ -115,16 +115,16 @@ session::AppLookup& Runner::Impl::look_up(const std::string& handle) {
 }
 
 void Runner::Impl::remember_submitted(const std::string& handle,
-                                      std::unique_ptr<core::SchedulerClient> scheduler) {
+                                      std::unique_ptr<plugin_host::SchedulerClient> scheduler) {
   session::AppLookup app;
-  app.handle = core::parse_app_handle(handle);
+  app.handle = model::parse_app_handle(handle);
   app.scheduler = std::move(scheduler);
   app.status = session_.records().last_status(handle);
   apps_.insert_or_assign(handle, std::move(app));
 }
 
 session::AppLookup& Runner::Impl::known_app(const std::string& handle) {
-  const auto found = apps_.find(core::parse_app_handle(handle).str());
+  const auto found = apps_.find(model::parse_app_handle(handle).str());
   if (found != apps_.end() && found->second.status) return found->second;
   return look_up(handle);
 }
@@ -156,13 +156,13 @@ DryRunInfo Runner::dryrun_info(const AppSpec& app, const RunOptions& options) {
 
 std::string Runner::schedule(const DryRunInfo& info) {
   if (!info.planned) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "schedule: the DryRunInfo holds no plan; make it with "
         "Runner::dryrun_info");
   }
   PlannedRun& planned = *info.planned;
   if (!planned.scheduler) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         "schedule: this DryRunInfo was scheduled already; make another with dryrun_info");
   }
   const std::string handle =
@@ -177,16 +177,16 @@ std::string Runner::app_json(const AppSpec& app) {
 
 std::optional<std::string> Runner::component_help(const AppSpec& app) {
   if (app.component.empty()) return std::nullopt;
-  const core::Component component = component_of(impl_->session(), app);
-  if (!core::asks_for_help(component, app.component_args)) return std::nullopt;
-  return core::component_help(component);
+  const model::Component component = component_of(impl_->session(), app);
+  if (!model::asks_for_help(component, app.component_args)) return std::nullopt;
+  return model::component_help(component);
 }
 
 std::vector<std::string> Runner::registered_names(const std::string& group_name) {
   const auto group = registry::group_from_string(group_name);
   if (!group) {
-    throw core::Error::invalid_argument("no registry group '" + group_name +
-                                        "'; groups read sortie.schedulers, sortie.components, ...");
+    throw Error::invalid_argument("no registry group '" + group_name +
+                                  "'; groups read sortie.schedulers, sortie.components, ...");
   }
   std::vector<std::string> names;
   for (const auto* entry : impl_->session().registry().entries(*group)) {
@@ -227,7 +227,7 @@ AppStatus Runner::wait(const std::string& handle, std::chrono::milliseconds time
   session::Session& session = impl_->session();
   session::AppLookup& app = impl_->known_app(handle);
   if (!app.status) throw unknown_app(app.handle.str());
-  if (core::is_terminal(app.status->state)) {
+  if (model::is_terminal(app.status->state)) {
     return public_status(app);
   }
   session::AppWaiter waiter(app.loaded_scheduler(), session, app.handle.str(), app.handle.app_id);
@@ -249,7 +249,7 @@ std::vector<CancelFailure> Runner::cancel_all(const std::vector<std::string>& ha
   std::vector<CancelFailure> failures;
   // The apps of each scheduler instance (scheduler and session), in the order first met.
   struct SchedulerApps {
-    core::SchedulerClient* scheduler = nullptr;
+    plugin_host::SchedulerClient* scheduler = nullptr;
     std::vector<session::AppToCancel> apps;
   };
   std::vector<std::string> order;

@@ -8,8 +8,8 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <sortie/core/model.hpp>
 #include <sortie/error.hpp>
+#include <sortie/model/model.hpp>
 #include <sortie/runner.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/launcher.hpp>
@@ -21,7 +21,7 @@ namespace sortie::runner {
 struct PlannedRun {
   session::LaunchPlan plan;
   session::DryRunResult dry;
-  std::unique_ptr<core::SchedulerClient> scheduler;
+  std::unique_ptr<plugin_host::SchedulerClient> scheduler;
 };
 
 class Runner::Impl {
@@ -35,7 +35,7 @@ class Runner::Impl {
   session::AppLookup& look_up(const std::string& handle);
   // An app just submitted through `scheduler`, known by the status the store recorded for it.
   void remember_submitted(const std::string& handle,
-                          std::unique_ptr<core::SchedulerClient> scheduler);
+                          std::unique_ptr<plugin_host::SchedulerClient> scheduler);
   // The app as last looked up if it was known then, else looked up now.
   session::AppLookup& known_app(const std::string& handle);
 
@@ -47,7 +47,7 @@ class Runner::Impl {
 
 // Error(NOT_FOUND) for an app neither its scheduler nor the store knows.
 Error unknown_app(const std::string& handle);
-AppStatus public_status(const core::AppStatus& status, bool from_store_only);
+AppStatus public_status(const model::AppStatus& status, bool from_store_only);
 // The looked-up app's status (which must be known), saying whether and why it is the store's.
 AppStatus public_status(const session::AppLookup& app);
 

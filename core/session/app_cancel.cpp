@@ -1,9 +1,9 @@
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/app_cancel.hpp>
 
 namespace sortie::session {
 
-std::vector<CancelFailure> cancel_apps(core::SchedulerClient& scheduler, Session& ctx,
+std::vector<CancelFailure> cancel_apps(plugin_host::SchedulerClient& scheduler, Session& ctx,
                                        const std::vector<AppToCancel>& apps,
                                        const std::string& reason) {
   std::vector<CancelFailure> failures;
@@ -18,7 +18,7 @@ std::vector<CancelFailure> cancel_apps(core::SchedulerClient& scheduler, Session
       scheduler.cancel_batch(app_ids);
       for (const AppToCancel& app : apps) record_request(app);
       return failures;
-    } catch (const core::Error&) {
+    } catch (const Error&) {
       // Below, app by app: which app failed, and the others cancelled all the same.
     }
   }
@@ -26,7 +26,7 @@ std::vector<CancelFailure> cancel_apps(core::SchedulerClient& scheduler, Session
     try {
       scheduler.cancel(app.app_id);
       record_request(app);
-    } catch (const core::Error& error) {
+    } catch (const Error& error) {
       failures.push_back({app.handle, error});
     }
   }

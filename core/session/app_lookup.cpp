@@ -1,14 +1,14 @@
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/measurement_collector.hpp>
 #include <sortie/session/status_cache.hpp>
 
 namespace sortie::session {
 
-core::SchedulerClient& AppLookup::loaded_scheduler() const {
+plugin_host::SchedulerClient& AppLookup::loaded_scheduler() const {
   if (!scheduler) {
-    throw core::Error::failed_precondition("app " + handle.str() + ": " + not_refreshed);
+    throw Error::failed_precondition("app " + handle.str() + ": " + not_refreshed);
   }
   return *scheduler;
 }
@@ -21,7 +21,7 @@ namespace {
 void finish_measurements(Session& ctx, const AppLookup& lookup) {
   try {
     collect_measurements(ctx, lookup);
-  } catch (const core::Error&) {
+  } catch (const Error&) {
   }
 }
 
@@ -29,7 +29,7 @@ void finish_measurements(Session& ctx, const AppLookup& lookup) {
 
 AppLookup lookup_app(Session& ctx, const std::string& handle_text) {
   AppLookup lookup;
-  lookup.handle = core::parse_app_handle(handle_text);
+  lookup.handle = model::parse_app_handle(handle_text);
   const std::string handle = lookup.handle.str();
   const bool recorded = ctx.records().get(handle).has_value();
   if (recorded &&
@@ -44,9 +44,9 @@ AppLookup lookup_app(Session& ctx, const std::string& handle_text) {
   }
   lookup.scheduler = ctx.scheduler(lookup.handle.scheduler, lookup.handle.session);
   if (auto json = lookup.scheduler->describe(lookup.handle.app_id)) {
-    lookup.status = core::status_from_json(*json, lookup.scheduler->context());
+    lookup.status = model::status_from_json(*json, lookup.scheduler->context());
     if (recorded) cache_status(ctx, handle, *lookup.status);
-    if (recorded && core::is_terminal(lookup.status->state)) finish_measurements(ctx, lookup);
+    if (recorded && model::is_terminal(lookup.status->state)) finish_measurements(ctx, lookup);
   } else if (recorded) {
     lookup.status = ctx.records().last_status(handle);
     lookup.from_store_only = true;

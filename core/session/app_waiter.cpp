@@ -1,7 +1,7 @@
 #include <chrono>
 #include <csignal>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/session/status_cache.hpp>
@@ -37,7 +37,7 @@ int interrupted() { return g_interrupt_signal; }
 
 void clear_interrupted() { g_interrupt_signal = 0; }
 
-AppWaiter::AppWaiter(core::SchedulerClient& scheduler, Session& session, std::string handle,
+AppWaiter::AppWaiter(plugin_host::SchedulerClient& scheduler, Session& session, std::string handle,
                      std::string app_id)
     : scheduler_(scheduler),
       session_(session),
@@ -45,11 +45,11 @@ AppWaiter::AppWaiter(core::SchedulerClient& scheduler, Session& session, std::st
       app_id_(std::move(app_id)),
       recorded_(session_.records().get(handle_).has_value()) {}
 
-core::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
+model::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
   if (scheduler_.can_wait()) {
-    const std::string known = last_ ? core::to_string(last_->state) : "";
-    return core::status_from_json(scheduler_.wait(app_id_, known, timeout_ms),
-                                  scheduler_.context());
+    const std::string known = last_ ? model::to_string(last_->state) : "";
+    return model::status_from_json(scheduler_.wait(app_id_, known, timeout_ms),
+                                   scheduler_.context());
   }
   if (last_) {
     const int64_t pause = std::min(poll_ms_, timeout_ms);
@@ -59,20 +59,20 @@ core::AppStatus AppWaiter::fetch(int64_t timeout_ms) {
   auto json = scheduler_.describe(app_id_);
   if (!json) {
     // The backend lost an app it had: its failure, not the user's (exit 3).
-    throw core::Error::unavailable(scheduler_.context() + " no longer knows app '" + app_id_ + "'");
+    throw Error::unavailable(scheduler_.context() + " no longer knows app '" + app_id_ + "'");
   }
-  return core::status_from_json(*json, scheduler_.context());
+  return model::status_from_json(*json, scheduler_.context());
 }
 
-core::AppStatus AppWaiter::step(int64_t timeout_ms) {
+model::AppStatus AppWaiter::step(int64_t timeout_ms) {
   // An unrecorded state is recorded once it has held kSettleMs, so the wait is cut to that.
   const bool settling = unrecorded_;
-  core::AppStatus status = fetch(settling ? std::min(timeout_ms, kSettleMs) : timeout_ms);
+  model::AppStatus status = fetch(settling ? std::min(timeout_ms, kSettleMs) : timeout_ms);
   const bool changed =
       !last_ || last_->state != status.state || last_->num_restarts != status.num_restarts;
   last_ = status;
   if (changed) unrecorded_ = true;
-  if (core::is_terminal(status.state) || (settling && !changed)) record_latest();
+  if (model::is_terminal(status.state) || (settling && !changed)) record_latest();
   return status;
 }
 
@@ -81,7 +81,7 @@ void AppWaiter::record_latest() {
   unrecorded_ = false;
 }
 
-std::optional<core::AppStatus> AppWaiter::until_terminal(int64_t timeout_ms) {
+std::optional<model::AppStatus> AppWaiter::until_terminal(int64_t timeout_ms) {
   const int64_t deadline = timeout_ms < 0 ? -1 : steady_ms() + timeout_ms;
   while (interrupted() == 0) {
     int64_t slice = 60'000;
@@ -89,8 +89,8 @@ std::optional<core::AppStatus> AppWaiter::until_terminal(int64_t timeout_ms) {
       slice = std::min(slice, deadline - steady_ms());
       if (slice <= 0) break;
     }
-    core::AppStatus status = step(slice);
-    if (core::is_terminal(status.state)) return status;
+    model::AppStatus status = step(slice);
+    if (model::is_terminal(status.state)) return status;
   }
   record_latest();
   return std::nullopt;

@@ -1,8 +1,8 @@
 #include <rapidjson/document.h>
 
 #include <optional>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 #include <sortie/session/document_text.hpp>
 #include <sortie/session/launcher.hpp>
 #include <sortie/session/submission.hpp>
@@ -15,7 +15,7 @@ rapidjson::Document parse_object(const std::string& json, const std::string& wha
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
   if (doc.HasParseError() || !doc.IsObject()) {
-    throw core::Error::internal(what + " is not a JSON object");
+    throw Error::internal(what + " is not a JSON object");
   }
   return doc;
 }
@@ -23,25 +23,25 @@ rapidjson::Document parse_object(const std::string& json, const std::string& wha
 // A submission the scheduler refused never existed. A store that cannot delete it leaves the
 // UNSUBMITTED record for the next command to settle (FAILED), and the scheduler's error is the
 // one worth reporting.
-void forget_or_keep(core::AppStore& store, const std::string& handle) {
+void forget_or_keep(store::AppStore& store, const std::string& handle) {
   try {
     store.forget(handle);
-  } catch (const core::Error&) {
+  } catch (const Error&) {
   }
 }
 
 }  // namespace
 
-Launcher::Launcher(Session& ctx, core::SchedulerClient& scheduler)
+Launcher::Launcher(Session& ctx, plugin_host::SchedulerClient& scheduler)
     : ctx_(ctx), scheduler_(scheduler) {}
 
 std::vector<std::pair<std::string, ProvidedImage>> Launcher::fetch_images(
     const AppDef& app, const std::string& provider) {
   const registry::Entry* entry = ctx_.registry().find(registry::Group::kImageProviders, provider);
   if (entry == nullptr) {
-    throw core::Error::not_found("run option image_provider=" + provider +
-                                 ": no image provider of that name (see `sortie "
-                                 "plugins list`)");
+    throw Error::not_found("run option image_provider=" + provider +
+                           ": no image provider of that name (see `sortie "
+                           "plugins list`)");
   }
   auto client = ctx_.plugin_host().image_provider(*entry, ctx_.image_provider_config(provider));
   std::vector<std::pair<std::string, ProvidedImage>> images;
@@ -49,17 +49,17 @@ std::vector<std::pair<std::string, ProvidedImage>> Launcher::fetch_images(
     const std::string answer = client->fetch(write_role(role));
     try {
       images.emplace_back(role.name, read_provided_image(answer));
-    } catch (const core::Error& e) {
-      throw core::Error::internal(client->context() + ": fetch returned an invalid payload: " +
-                                  e.what() + " (docs/payloads.md); this is a bug in the plugin");
+    } catch (const Error& e) {
+      throw Error::internal(client->context() + ": fetch returned an invalid payload: " + e.what() +
+                            " (docs/payloads.md); this is a bug in the plugin");
     }
   }
   return images;
 }
 
 DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
-  return dryrun_recorded(
-      plan, core::resolve_runopts(scheduler_.declared_run_options(), plan.raw_cfg, plan.scheduler));
+  return dryrun_recorded(plan, model::resolve_runopts(scheduler_.declared_run_options(),
+                                                      plan.raw_cfg, plan.scheduler));
 }
 
 DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string& cfg_json) {
@@ -70,7 +70,7 @@ DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string
   DryrunInput input;
   input.app = plan.app;
   input.cfg_json = result.cfg_json;
-  input.app_id = core::make_app_id(plan.app.name);
+  input.app_id = model::make_app_id(plan.app.name);
   input.session = plan.session;
   const rapidjson::Document cfg = parse_object(result.cfg_json, "resolved run options");
   if (auto it = cfg.FindMember("image_provider");
@@ -84,7 +84,7 @@ DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string
   auto app_id = dry.FindMember("app_id");
   if (app_id == dry.MemberEnd() || !app_id->value.IsString() ||
       app_id->value.GetStringLength() == 0) {
-    throw core::Error::internal(scheduler_.context() + ": dryrun result has no string 'app_id'");
+    throw Error::internal(scheduler_.context() + ": dryrun result has no string 'app_id'");
   }
   result.app_id = app_id->value.GetString();
   if (auto request = dry.FindMember("request"); request != dry.MemberEnd()) {
@@ -97,11 +97,11 @@ DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string
 }
 
 std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) {
-  const core::AppRecord record = record_unsubmitted(plan, dry);
+  const store::AppRecord record = record_unsubmitted(plan, dry);
   std::string app_id;
   try {
     app_id = scheduler_.schedule(dry.dryrun_json);
-  } catch (const core::Error&) {
+  } catch (const Error&) {
     forget_or_keep(ctx_.store(), record.handle);
     throw;
   }
@@ -111,7 +111,7 @@ std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) 
 
 std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>& plans,
                                                   const std::vector<DryRunResult>& dries) {
-  std::vector<core::AppRecord> records;
+  std::vector<store::AppRecord> records;
   std::vector<std::string> requests;
   for (size_t i = 0; i < plans.size(); ++i) {
     records.push_back(record_unsubmitted(plans[i], dries[i]));
@@ -120,8 +120,8 @@ std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>&
   std::vector<std::string> app_ids;
   try {
     app_ids = scheduler_.schedule_batch(requests);
-  } catch (const core::Error& error) {
-    throw core::Error(error.status(), error.what() + settle_failed_batch(records));
+  } catch (const Error& error) {
+    throw Error(error.status(), error.what() + settle_failed_batch(records));
   }
   std::vector<std::string> handles;
   for (size_t i = 0; i < records.size(); ++i) {
@@ -131,17 +131,17 @@ std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>&
   return handles;
 }
 
-std::string Launcher::settle_failed_batch(const std::vector<core::AppRecord>& records) {
+std::string Launcher::settle_failed_batch(const std::vector<store::AppRecord>& records) {
   // All or nothing is the plugin's promise (ABI-14); the host does not rely on it, so that no
   // app of a failed batch runs unrecorded. Each app is asked for: one the scheduler does not
   // know never ran and is forgotten; one it knows is cancelled and stays on record; one it
   // cannot tell about stays UNSUBMITTED for the next command to settle (submission.hpp).
   std::vector<std::string> cancelled, running, unsettled;
-  for (const core::AppRecord& record : records) {
+  for (const store::AppRecord& record : records) {
     std::optional<std::string> described;
     try {
       described = scheduler_.describe(record.app_id);
-    } catch (const core::Error&) {
+    } catch (const Error&) {
       unsettled.push_back(record.handle);
       continue;
     }
@@ -149,23 +149,23 @@ std::string Launcher::settle_failed_batch(const std::vector<core::AppRecord>& re
       forget_or_keep(ctx_.store(), record.handle);
       continue;
     }
-    core::AppStatus status;
+    model::AppStatus status;
     try {
-      status = core::status_from_json(*described, scheduler_.context());
+      status = model::status_from_json(*described, scheduler_.context());
       scheduler_.cancel(record.app_id);
-      status.state = core::AppState::kCancelled;
+      status.state = model::AppState::kCancelled;
       status.msg = "cancelled by sortie: the batch it was submitted in failed";
       cancelled.push_back(record.handle);
-    } catch (const core::Error& cancel_error) {
+    } catch (const Error& cancel_error) {
       status.app_id = record.app_id;
-      status.state = core::AppState::kSubmitted;
+      status.state = model::AppState::kSubmitted;
       status.msg = std::string("submitted by a batch that failed, and not cancelled: ") +
                    cancel_error.what();
       running.push_back(record.handle);
     }
     try {
       ctx_.store().record_status(record.handle, status);
-    } catch (const core::Error&) {
+    } catch (const Error&) {
       // Still UNSUBMITTED: the next command settles it from the scheduler's word.
     }
   }
@@ -190,16 +190,16 @@ std::string Launcher::settle_failed_batch(const std::vector<core::AppRecord>& re
   return said;
 }
 
-core::AppRecord Launcher::record_unsubmitted(const LaunchPlan& plan, const DryRunResult& dry) {
+store::AppRecord Launcher::record_unsubmitted(const LaunchPlan& plan, const DryRunResult& dry) {
   // Recorded before anything runs (submission.hpp): a store that cannot record stops the launch,
   // and a submitter killed from here on leaves a record the next sortie command settles.
-  core::AppRecord record;
-  record.handle = core::AppHandle{plan.scheduler, plan.session, dry.app_id}.str();
+  store::AppRecord record;
+  record.handle = model::AppHandle{plan.scheduler, plan.session, dry.app_id}.str();
   record.scheduler = plan.scheduler;
   record.session = plan.session;
   record.app_id = dry.app_id;
   record.name = plan.app.name;
-  record.state = core::AppState::kUnsubmitted;
+  record.state = model::AppState::kUnsubmitted;
   record.msg = submitting_message();
   record.appdef_json = dry.app_json;
   record.request_json = dry.dryrun_json;
@@ -210,28 +210,28 @@ core::AppRecord Launcher::record_unsubmitted(const LaunchPlan& plan, const DryRu
   return record;
 }
 
-void Launcher::confirm(const core::AppRecord& record, const std::string& app_id) {
+void Launcher::confirm(const store::AppRecord& record, const std::string& app_id) {
   if (app_id != record.app_id) {
-    throw core::Error::internal(scheduler_.context() + ": schedule() returned app id '" + app_id +
-                                "', not the dry run's '" + record.app_id + "'");
+    throw Error::internal(scheduler_.context() + ": schedule() returned app id '" + app_id +
+                          "', not the dry run's '" + record.app_id + "'");
   }
-  core::AppStatus outcome;
+  model::AppStatus outcome;
   outcome.app_id = record.app_id;
-  outcome.state = core::AppState::kSubmitted;
+  outcome.state = model::AppState::kSubmitted;
   try {
     ctx_.store().record_status(record.handle, outcome);
-  } catch (const core::Error& e) {
+  } catch (const Error& e) {
     // Unconfirmed, the app must not run unrecorded: cancel it (the next command settles the
     // record from what the scheduler then reports).
     std::string cancelled = "was cancelled";
     try {
       scheduler_.cancel(app_id);
-    } catch (const core::Error& cancel_error) {
+    } catch (const Error& cancel_error) {
       cancelled = std::string("could not be cancelled either (") + cancel_error.what() + ")";
     }
-    throw core::Error(e.status(),
-                      "app " + record.handle + " " + cancelled +
-                          ": its submission could not be confirmed in the store: " + e.what());
+    throw Error(e.status(),
+                "app " + record.handle + " " + cancelled +
+                    ": its submission could not be confirmed in the store: " + e.what());
   }
 }
 

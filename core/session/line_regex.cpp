@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-#include <sortie/core/error.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/line_regex.hpp>
 #include <vector>
 
@@ -122,7 +122,7 @@ std::optional<std::string> regex_error(const std::string& pattern) {
 
 LineRegex::LineRegex(const std::string& pattern, const std::string& what) {
   if (auto why = compile(pattern, compiled_)) {
-    throw core::Error::invalid_argument(what + " '" + pattern + "': " + *why);
+    throw Error::invalid_argument(what + " '" + pattern + "': " + *why);
   }
 }
 

@@ -4,9 +4,9 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
 #include <sortie/log_request.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 #include <sortie/session/line_regex.hpp>
 #include <sortie/session/measurement_collector.hpp>
 #include <sortie/session/measurement_lines.hpp>
@@ -29,7 +29,7 @@ struct LinePattern {
 std::map<std::string, LinePattern> line_patterns(const std::string& appdef_json,
                                                  const std::string& handle) {
   std::map<std::string, LinePattern> patterns;
-  const AppDef app = core::appdef_from_json(appdef_json, "the record of app " + handle);
+  const AppDef app = model::appdef_from_json(appdef_json, "the record of app " + handle);
   for (const Role& role : app.roles) {
     const std::string* pattern = find_value(role.env, kMetricsPatternVariable);
     if (pattern == nullptr || pattern->empty()) continue;
@@ -69,16 +69,17 @@ class Reading {
  public:
   // `whole_lines`: every line handed over is whole (a followed stream hands over a last line
   // without a newline only once its writer is gone).
-  Reading(const core::MeasurementProgress& from, bool whole_lines,
+  Reading(const store::MeasurementProgress& from, bool whole_lines,
           std::map<SeriesKey, int64_t> counts)
       : whole_lines_(whole_lines), counts_(std::move(counts)) {
-    for (const core::MeasurementSource& source : from.sources) {
+    for (const store::MeasurementSource& source : from.sources) {
       sources_[{source.role, source.replica_id, source.stream}].lines = source.lines;
     }
   }
 
   // Hands `line` over when it is new and whole, or nothing.
-  void take(const core::LogLineView& line, const std::function<void(std::string_view)>& on_new) {
+  void take(const plugin_host::LogLineView& line,
+            const std::function<void(std::string_view)>& on_new) {
     Source& source = source_of(line);
     if (source.held) return;
     if (source.seen++ < source.lines) return;
@@ -93,7 +94,7 @@ class Reading {
 
   // Adds the values of one line; `step_key`'s value, when there, is their step, else each
   // series' position.
-  void add(const core::LogLineView& line, const MeasuredValues& values,
+  void add(const plugin_host::LogLineView& line, const MeasuredValues& values,
            const std::string& step_key) {
     std::optional<int64_t> step;
     for (const auto& [key, value] : values) {
@@ -103,24 +104,24 @@ class Reading {
     for (const auto& [key, value] : values) {
       if (key == step_key) continue;
       int64_t& count = counts_[{std::string(line.role), line.replica_id, key}];
-      points_.push_back(core::MeasurementPoint{std::string(line.role), line.replica_id, key,
-                                               step.value_or(count), at, value});
+      points_.push_back(store::MeasurementPoint{std::string(line.role), line.replica_id, key,
+                                                step.value_or(count), at, value});
       ++count;
     }
   }
 
-  core::MeasurementProgress progress(bool finished) const {
-    core::MeasurementProgress progress;
+  store::MeasurementProgress progress(bool finished) const {
+    store::MeasurementProgress progress;
     for (const auto& [key, source] : sources_) {
       if (source.lines == 0) continue;
-      progress.sources.push_back(core::MeasurementSource{std::get<0>(key), std::get<1>(key),
-                                                         std::get<2>(key), source.lines});
+      progress.sources.push_back(store::MeasurementSource{std::get<0>(key), std::get<1>(key),
+                                                          std::get<2>(key), source.lines});
     }
     progress.finished = finished;
     return progress;
   }
   // The points added since the last call.
-  std::vector<core::MeasurementPoint> take_points() { return std::exchange(points_, {}); }
+  std::vector<store::MeasurementPoint> take_points() { return std::exchange(points_, {}); }
   size_t pending() const { return points_.size(); }
 
  private:
@@ -130,7 +131,7 @@ class Reading {
     bool held = false;
   };
   // Consecutive lines mostly come from one source: it is looked up again only when it changes.
-  Source& source_of(const core::LogLineView& line) {
+  Source& source_of(const plugin_host::LogLineView& line) {
     const char* stream = stream_name(line.stream);
     if (last_ == nullptr || last_role_ != line.role || last_replica_ != line.replica_id ||
         last_stream_ != stream) {
@@ -144,7 +145,7 @@ class Reading {
   bool whole_lines_;
   std::map<SeriesKey, int64_t> counts_;
   std::map<SourceKey, Source> sources_;
-  std::vector<core::MeasurementPoint> points_;
+  std::vector<store::MeasurementPoint> points_;
   Source* last_ = nullptr;
   std::string last_role_;
   uint32_t last_replica_ = 0;
@@ -160,7 +161,7 @@ std::string log_request(LogStreams streams, bool follow) {
 
 // Whether `error` is a scheduler's refusal of the stream "metrics": one that sets no
 // SORTIE_METRICS_FILE (docs/payloads.md P-10).
-bool refuses_metrics(const core::Error& error) {
+bool refuses_metrics(const Error& error) {
   return error.code() == Code::kInvalidArgument || error.code() == Code::kUnimplemented;
 }
 
@@ -169,12 +170,12 @@ class AppReading {
  public:
   AppReading(Session& session, const AppLookup& app)
       : session_(session), app_(app), handle_(app.handle.str()) {
-    const core::AppStore& records = session.records();
+    const store::AppStore& records = session.records();
     const auto record = records.get(handle_);
     if (!record || !app.status || !app.scheduler) return;
     from_ = records.measurement_progress(handle_);
     if (from_.finished) return;
-    for (const core::MeasurementSeries& series : records.measurements(handle_, "", false)) {
+    for (const store::MeasurementSeries& series : records.measurements(handle_, "", false)) {
       counts_[{series.role, series.replica_id, series.key}] = series.count;
     }
     patterns_ = line_patterns(record->appdef_json, handle_);
@@ -187,26 +188,26 @@ class AppReading {
 
   // Opens the stream `streams` of the app; nullptr for the stream "metrics" of a scheduler that
   // does not serve it.
-  std::unique_ptr<core::LogReader> open(LogStreams streams, bool follow) const {
+  std::unique_ptr<plugin_host::LogReader> open(LogStreams streams, bool follow) const {
     try {
       return app_.loaded_scheduler().log_open(app_.handle.app_id, log_request(streams, follow));
-    } catch (const core::Error& error) {
+    } catch (const Error& error) {
       if (streams != LogStreams::kMetrics || !refuses_metrics(error)) throw;
       return nullptr;
     }
   }
 
   // The handler of the lines of the stream `streams` (combined or metrics).
-  std::function<void(const core::LogLineView&)> handler(Reading& reading, bool metrics) {
+  std::function<void(const plugin_host::LogLineView&)> handler(Reading& reading, bool metrics) {
     if (metrics) {
-      return [&reading](const core::LogLineView& line) {
+      return [&reading](const plugin_host::LogLineView& line) {
         if (line.stream != SORTIE_STREAM_METRICS) return;
         reading.take(line, [&](std::string_view data) {
           reading.add(line, json_line_values(data), "step");
         });
       };
     }
-    return [this, &reading](const core::LogLineView& line) {
+    return [this, &reading](const plugin_host::LogLineView& line) {
       const auto pattern = patterns_.find(std::string(line.role));
       if (pattern == patterns_.end()) return;
       reading.take(line, [&](std::string_view data) {
@@ -223,7 +224,7 @@ class AppReading {
   // Records what `reading` read since the last record; false when another process recorded
   // those lines first.
   bool record(Reading& reading, bool finished) {
-    const core::MeasurementProgress to = reading.progress(finished);
+    const store::MeasurementProgress to = reading.progress(finished);
     if (!session_.store().record_measurements(handle_, from_, to, reading.take_points())) {
       return false;
     }
@@ -235,7 +236,7 @@ class AppReading {
   Session& session_;
   const AppLookup& app_;
   std::string handle_;
-  core::MeasurementProgress from_;
+  store::MeasurementProgress from_;
   std::map<SeriesKey, int64_t> counts_;
   std::map<std::string, LinePattern> patterns_;
   bool readable_ = false;
@@ -247,7 +248,7 @@ class AppReading {
 void collect_measurements(Session& session, const AppLookup& app) {
   AppReading app_reading(session, app);
   if (!app_reading.readable()) return;
-  const bool ended = core::is_terminal(app.status->state);
+  const bool ended = model::is_terminal(app.status->state);
   Reading reading = app_reading.start(ended);
   for (const bool metrics : {false, true}) {
     if (!metrics && app_reading.patterns().empty()) continue;
@@ -257,7 +258,7 @@ void collect_measurements(Session& session, const AppLookup& app) {
     // process recorded the same lines meanwhile, it finishes them.
     bool overtaken = false;
     const auto handle_line = app_reading.handler(reading, metrics);
-    const auto on_line = [&](const core::LogLineView& line) {
+    const auto on_line = [&](const plugin_host::LogLineView& line) {
       if (overtaken) return;
       handle_line(line);
       overtaken = reading.pending() >= kPointsPerRecord && !app_reading.record(reading, false);
@@ -266,7 +267,7 @@ void collect_measurements(Session& session, const AppLookup& app) {
       while (!overtaken && reader->next(500, on_line)) {
       }
       if (overtaken) return;
-    } catch (const core::Error& error) {
+    } catch (const Error& error) {
       if (!metrics || !refuses_metrics(error)) throw;
     }
   }
@@ -279,8 +280,8 @@ bool follow_measurements(Session& session, const AppLookup& app,
   if (!app_reading.readable()) return false;
   Reading reading = app_reading.start(true);
   struct Followed {
-    std::unique_ptr<core::LogReader> reader;
-    std::function<void(const core::LogLineView&)> on_line;
+    std::unique_ptr<plugin_host::LogReader> reader;
+    std::function<void(const plugin_host::LogLineView&)> on_line;
     bool metrics = false;
   };
   std::vector<Followed> followed;
@@ -298,7 +299,7 @@ bool follow_measurements(Session& session, const AppLookup& app,
       bool more = false;
       try {
         more = stream->reader->next(100, stream->on_line);
-      } catch (const core::Error& error) {
+      } catch (const Error& error) {
         if (!stream->metrics || !refuses_metrics(error)) throw;
       }
       stream = more ? stream + 1 : followed.erase(stream);

@@ -4,7 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/process_liveness.hpp>
 #include <sstream>
 #include <string>
@@ -21,9 +21,9 @@ constexpr int64_t kSlackNs = 1'000'000'000;
 bool process_gone(int error) { return error == ENOENT || error == ESRCH || error == EACCES; }
 
 [[noreturn]] void throw_unreadable(const std::string& path, int error) {
-  throw core::Error::unavailable("cannot read " + path +
-                                 " to tell whether a sortie process still runs: " +
-                                 std::strerror(error) + "; retry the command");
+  throw Error::unavailable("cannot read " + path +
+                           " to tell whether a sortie process still runs: " + std::strerror(error) +
+                           "; retry the command");
 }
 
 // The contents of `path`, or nullopt when the process it describes is gone (process_gone, or

@@ -2,12 +2,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/plugin_isolation.hpp>
-#include <sortie/core/printable.hpp>
-#include <sortie/core/private_files.hpp>
 #include <sortie/dryrun.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/printable.hpp>
+#include <sortie/model/private_files.hpp>
+#include <sortie/plugin_host/plugin_isolation.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/launch_marker.hpp>
 #include <sortie/session/session.hpp>
@@ -42,8 +42,8 @@ std::string state_dir() {
 
 void print_registry_problem(const registry::Problem& problem) {
   std::fprintf(stderr, "sortie: warning: skipped manifest %s: %s\n",
-               core::printable(problem.manifest_path).c_str(),
-               core::printable_message(problem.message).c_str());
+               model::printable(problem.manifest_path).c_str(),
+               model::printable_message(problem.message).c_str());
 }
 
 void print_builtin_shadowed(const registry::Shadowed& shadow) {
@@ -51,12 +51,12 @@ void print_builtin_shadowed(const registry::Shadowed& shadow) {
                "sortie: warning: %s:%s of %s replaces the built-in one of %s; remove that "
                "manifest to use the built-in\n",
                registry::to_string(shadow.hidden.group), shadow.hidden.name.c_str(),
-               core::printable(shadow.winner_manifest).c_str(),
-               core::printable(shadow.hidden.manifest_path).c_str());
+               model::printable(shadow.winner_manifest).c_str(),
+               model::printable(shadow.hidden.manifest_path).c_str());
 }
 
 void print_reconciled(const std::string& settled) {
-  std::fprintf(stderr, "sortie: reconciled %s\n", core::printable_message(settled).c_str());
+  std::fprintf(stderr, "sortie: reconciled %s\n", model::printable_message(settled).c_str());
 }
 
 int64_t now_ns() {
@@ -67,17 +67,17 @@ int64_t now_ns() {
 
 namespace {
 
-bool needs_settling(const core::AppStore& store) {
+bool needs_settling(const store::AppStore& store) {
   if (has_unsettled_submissions(store)) return true;
-  for (const core::ExperimentRecord& experiment : store.launching_experiments()) {
+  for (const store::ExperimentRecord& experiment : store.launching_experiments()) {
     if (launcher_gone(experiment)) return true;
   }
   return false;
 }
 
 // The flags over SORTIE_ISOLATE_PLUGINS and SORTIE_PLUGIN_TIMEOUT.
-core::IsolationOptions isolation_of(const SessionOptions& options) {
-  core::IsolationOptions isolation = core::isolation_options_from_env({});
+plugin_host::IsolationOptions isolation_of(const SessionOptions& options) {
+  plugin_host::IsolationOptions isolation = plugin_host::isolation_options_from_env({});
   if (options.isolate_plugins) isolation.isolate_all = true;
   if (options.plugin_timeout) isolation.call_timeout = *options.plugin_timeout;
   return isolation;
@@ -120,11 +120,11 @@ void Session::report_registry_problems() {
   }
 }
 
-core::PluginHost& Session::plugin_host() { return plugin_host_; }
+plugin_host::PluginHost& Session::plugin_host() { return plugin_host_; }
 
-core::AppStore& Session::store() {
+store::AppStore& Session::store() {
   if (!store_) {
-    store_ = core::AppStore::open(core::AppStore::default_path());
+    store_ = store::AppStore::open(store::AppStore::default_path());
     for (const std::string& settled : reconcile_submissions(*this)) {
       if (options_.on_reconciled) options_.on_reconciled(settled);
     }
@@ -135,22 +135,22 @@ core::AppStore& Session::store() {
   return *store_;
 }
 
-const core::AppStore& Session::records() {
+const store::AppStore& Session::records() {
   if (store_) return *store_;
   // The stand-in for a store not created yet gives way once another process created it.
   std::error_code missing;
   if (reader_ && reader_->is_placeholder() &&
-      std::filesystem::exists(core::AppStore::default_path(), missing)) {
+      std::filesystem::exists(store::AppStore::default_path(), missing)) {
     reader_.reset();
   }
   if (reader_) return *reader_;
-  reader_ = core::AppStore::open_read_only(core::AppStore::default_path());
+  reader_ = store::AppStore::open_read_only(store::AppStore::default_path());
   // An older schema: the writers' open migrates it.
   if (!reader_) return store();
   if (needs_settling(*reader_)) {
     try {
       return store();
-    } catch (const core::Error&) {
+    } catch (const Error&) {
       // Cannot be written (disk full, read-only): what was read is shown; readers still derive
       // an interrupted launch, and the next command that can write settles both.
     }
@@ -158,16 +158,16 @@ const core::AppStore& Session::records() {
   return *reader_;
 }
 
-const core::ConfigFile& Session::config() {
-  if (!config_) config_ = core::ConfigFile::load_default();
+const model::ConfigFile& Session::config() {
+  if (!config_) config_ = model::ConfigFile::load_default();
   return *config_;
 }
 
-std::unique_ptr<core::SchedulerClient> Session::scheduler(const std::string& name,
-                                                          const std::string& session) {
+std::unique_ptr<plugin_host::SchedulerClient> Session::scheduler(const std::string& name,
+                                                                 const std::string& session) {
   report_registry_problems();
   const registry::Entry* entry = registry().find(registry::Group::kSchedulers, name);
-  if (entry == nullptr) throw core::Error::not_found(unknown_scheduler_message(name));
+  if (entry == nullptr) throw Error::not_found(unknown_scheduler_message(name));
   return plugin_host().scheduler(*entry, scheduler_config(name, session));
 }
 
@@ -187,11 +187,10 @@ namespace {
 std::string component_state_dir(const std::string& kind, const std::string& name) {
   const std::string dir = state_dir() + "/" + kind + "/" + name;
   std::error_code ec;
-  const core::PrivateCreation private_creation;
+  const model::PrivateCreation private_creation;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
-    throw core::Error::failed_precondition("cannot create state directory " + dir + ": " +
-                                           ec.message());
+    throw Error::failed_precondition("cannot create state directory " + dir + ": " + ec.message());
   }
   return dir;
 }
@@ -229,13 +228,13 @@ std::string Session::scheduler_config(const std::string& name, const std::string
 std::optional<Resource> Session::named_resource(const std::string& name) {
   const registry::Entry* entry = registry().find(registry::Group::kNamedResources, name);
   if (entry == nullptr) return std::nullopt;
-  if (!entry->plugin) return core::resource_from_json(entry->data_json, entry->manifest_path);
+  if (!entry->plugin) return model::resource_from_json(entry->data_json, entry->manifest_path);
   auto json = plugin_host().resource_lookup(*entry, name);
   if (!json) return std::nullopt;
-  return core::resource_from_json(*json, "named resource '" + name + "'");
+  return model::resource_from_json(*json, "named resource '" + name + "'");
 }
 
-core::NamedResourceLookup Session::resource_lookup() {
+model::NamedResourceLookup Session::resource_lookup() {
   return [this](const std::string& name) { return named_resource(name); };
 }
 

@@ -1,12 +1,12 @@
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/session/status_cache.hpp>
 
 namespace sortie::session {
 
-bool cache_status(Session& session, const std::string& handle, const core::AppStatus& status) {
+bool cache_status(Session& session, const std::string& handle, const model::AppStatus& status) {
   try {
-    const std::optional<core::AppRecord> recorded = session.records().get(handle);
+    const std::optional<store::AppRecord> recorded = session.records().get(handle);
     if (!recorded) return false;
     // What the store already says is not written again: a reader writes only news.
     if (recorded->state == status.state && recorded->num_restarts == status.num_restarts) {
@@ -14,7 +14,7 @@ bool cache_status(Session& session, const std::string& handle, const core::AppSt
     }
     session.store().record_status(handle, status);
     return true;
-  } catch (const core::Error&) {
+  } catch (const Error&) {
     return false;
   }
 }

@@ -1,8 +1,8 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 #include <sortie/session/process_liveness.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/session/submission.hpp>
@@ -22,41 +22,41 @@ std::optional<pid_t> submitter_of(const std::string& msg) {
   return static_cast<pid_t>(std::strtol(msg.c_str() + prefix.size(), nullptr, 10));
 }
 
-bool submitter_gone(const core::AppRecord& record) {
+bool submitter_gone(const store::AppRecord& record) {
   const std::optional<pid_t> submitter = submitter_of(record.msg);
   return submitter && !running_since(*submitter, record.submitted_at);
 }
 
-bool has_unsettled_submissions(const core::AppStore& store) {
-  core::ListFilter filter;
-  filter.state = core::AppState::kUnsubmitted;
-  for (const core::AppRecord& record : store.list(filter)) {
+bool has_unsettled_submissions(const store::AppStore& store) {
+  store::ListFilter filter;
+  filter.state = model::AppState::kUnsubmitted;
+  for (const store::AppRecord& record : store.list(filter)) {
     if (submitter_gone(record)) return true;
   }
   return false;
 }
 
 std::vector<std::string> reconcile_submissions(Session& session) {
-  core::AppStore& store = session.store();
-  core::ListFilter filter;
-  filter.state = core::AppState::kUnsubmitted;
+  store::AppStore& store = session.store();
+  store::ListFilter filter;
+  filter.state = model::AppState::kUnsubmitted;
   std::vector<std::string> settled;
-  for (const core::AppRecord& record : store.list(filter)) {
+  for (const store::AppRecord& record : store.list(filter)) {
     if (!submitter_gone(record)) continue;
     const std::optional<pid_t> submitter = submitter_of(record.msg);
     const std::string died = "its submitter (sortie pid " + std::to_string(*submitter) +
                              ") died before confirming the submission";
     try {
       auto scheduler = session.scheduler(record.scheduler, record.session);
-      core::AppStatus status;
+      model::AppStatus status;
       std::string outcome;
       const std::optional<std::string> json = scheduler->describe(record.app_id);
       if (json) {
-        status = core::status_from_json(*json, scheduler->context());
-        outcome = record.scheduler + " reports it " + core::to_string(status.state);
+        status = model::status_from_json(*json, scheduler->context());
+        outcome = record.scheduler + " reports it " + model::to_string(status.state);
       } else {
         status.app_id = record.app_id;
-        status.state = core::AppState::kFailed;
+        status.state = model::AppState::kFailed;
         status.msg =
             "submission interrupted: " + died + ", before " + record.scheduler + " accepted it";
         outcome = record.scheduler + " never got it, recorded FAILED";
@@ -66,7 +66,7 @@ std::vector<std::string> reconcile_submissions(Session& session) {
       if (store.settle_submission(record, status, !json)) {
         settled.push_back("app " + record.handle + ": " + died + "; " + outcome);
       }
-    } catch (const core::Error&) {
+    } catch (const Error&) {
       // Left UNSUBMITTED: the next command tries again.
     }
   }

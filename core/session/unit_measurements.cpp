@@ -1,5 +1,5 @@
 // One number per key for a work unit (unit_measurements.hpp).
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/measurement_collector.hpp>
 #include <sortie/session/unit_measurements.hpp>
@@ -15,11 +15,11 @@ UnitMeasurements unit_measurements(Session& session, const std::vector<std::stri
       if (!session.records().measurement_progress(handle).finished) {
         collect_measurements(session, lookup_app(session, handle));
       }
-    } catch (const core::Error& error) {
+    } catch (const Error& error) {
       unit.not_refreshed.push_back(handle + ": " + error.what());
     }
     // By role, replica and key: the first series of a key is its lowest replica's.
-    for (core::MeasurementSeries& series : session.records().measurements(handle, "", false)) {
+    for (store::MeasurementSeries& series : session.records().measurements(handle, "", false)) {
       const std::string key = series.key;
       unit.by_key.try_emplace(key, UnitMeasurement{handle, std::move(series)});
     }

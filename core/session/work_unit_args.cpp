@@ -1,7 +1,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
-#include <sortie/core/secret_env.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/session/work_unit_args.hpp>
 
 namespace sortie::session {
@@ -40,8 +40,8 @@ Values job_values(const rapidjson::Value& job) {
     for (const auto& variable : env->value.GetObject()) {
       if (variable.value.IsString()) {
         const std::string name = variable.name.GetString();
-        values.emplace_back("$" + name, core::is_secret_env_name(name)
-                                            ? std::string(core::kMaskedSecret)
+        values.emplace_back("$" + name, model::is_secret_env_name(name)
+                                            ? std::string(model::kMaskedSecret)
                                             : std::string(variable.value.GetString()));
       }
     }

@@ -10,22 +10,22 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <sortie/core/error.hpp>
-#include <sortie/core/private_files.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/private_files.hpp>
+#include <sortie/store/store.hpp>
 #include <utility>
 
 #include "store_schema.hpp"
 #include "store_sqlite.hpp"
 #include "store_wal.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
-using store_detail::now_ns;
-using store_detail::read_transaction;
-using store_detail::Statement;
-using store_detail::write_transaction;
+using detail::now_ns;
+using detail::read_transaction;
+using detail::Statement;
+using detail::write_transaction;
 
 constexpr AppState kAllStates[] = {AppState::kUnsubmitted, AppState::kSubmitted, AppState::kPending,
                                    AppState::kRunning,     AppState::kSucceeded, AppState::kFailed,
@@ -188,7 +188,7 @@ void write_status(sqlite3* db, const std::string& path, const std::string& handl
                    "structured_error_msg = ?6, updated_at = ?7 WHERE handle = ?1",
                    action);
   update.bind(1, handle)
-      .bind(2, to_string(status.state))
+      .bind(2, model::to_string(status.state))
       .bind(3, int64_t{status.num_restarts})
       .bind(4, status.msg)
       .bind(5, status.ui_url)
@@ -209,7 +209,7 @@ void write_status(sqlite3* db, const std::string& path, const std::string& handl
       insert.bind(1, handle)
           .bind(2, role.role)
           .bind(3, int64_t{replica.id})
-          .bind(4, to_string(replica.state))
+          .bind(4, model::to_string(replica.state))
           .bind(5, replica.pid)
           .bind(6, exit_code)
           .bind(7, replica.hostname)
@@ -221,8 +221,8 @@ void write_status(sqlite3* db, const std::string& path, const std::string& handl
       insert.reset();
     }
   }
-  if (previous != to_string(status.state)) {
-    insert_event(db, path, handle, now, "state", to_string(status.state));
+  if (previous != model::to_string(status.state)) {
+    insert_event(db, path, handle, now, "state", model::to_string(status.state));
   }
 }
 
@@ -240,16 +240,16 @@ std::string AppStore::default_path() {
 std::unique_ptr<AppStore> AppStore::open(const std::string& path) {
   create_parent_directories(path);
   // SQLite gives the -wal and -shm files the database's mode, so this covers them too.
-  const PrivateCreation private_creation;
+  const model::PrivateCreation private_creation;
   sqlite3* raw = nullptr;
   const int rc =
       sqlite3_open_v2(path.c_str(), &raw,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
   // sqlite3_open_v2 returns a handle to close even when it fails.
   std::unique_ptr<sqlite3, int (*)(sqlite3*)> db(raw, sqlite3_close_v2);
-  if (rc != SQLITE_OK) store_detail::throw_sqlite_error(db.get(), rc, path, "opening");
+  if (rc != SQLITE_OK) detail::throw_sqlite_error(db.get(), rc, path, "opening");
   sqlite3_extended_result_codes(db.get(), 1);
-  sqlite3_busy_timeout(db.get(), store_detail::kBusyTimeoutMs);
+  sqlite3_busy_timeout(db.get(), detail::kBusyTimeoutMs);
 
   // WAL lets readers run beside the one writer; it is a property of the file, so this is a no-op
   // on every open but the first.
@@ -275,22 +275,22 @@ std::unique_ptr<AppStore> AppStore::open(const std::string& path) {
   // crash of the process loses nothing committed.
   // A WAL that a writer starts over after a complete checkpoint is cut back to 256 KiB, so a
   // helper that could not empty it does not leave a large file for good (journal_size_limit).
-  store_detail::execute(db.get(), path,
-                        "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
-                        "PRAGMA journal_size_limit = 262144",
-                        "configuring the connection");
-  store_detail::migrate_schema(db.get(), path);
+  detail::execute(db.get(), path,
+                  "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; "
+                  "PRAGMA journal_size_limit = 262144",
+                  "configuring the connection");
+  detail::migrate_schema(db.get(), path);
   return std::unique_ptr<AppStore>(new AppStore(db.release(), path));
 }
 
 AppStore::AppStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {
-  store_detail::watch_wal(db_, &wal_frames_);
+  detail::watch_wal(db_, &wal_frames_);
 }
 
 AppStore::~AppStore() {
   sqlite3_close_v2(db_);
-  if (wal_frames_ >= store_detail::kBackgroundCheckpointFrames) {
-    store_detail::checkpoint_in_background(path_);
+  if (wal_frames_ >= detail::kBackgroundCheckpointFrames) {
+    detail::checkpoint_in_background(path_);
   }
 }
 
@@ -316,7 +316,7 @@ void AppStore::record_submission(const AppRecord& record, const std::optional<Wo
         .bind(3, record.session)
         .bind(4, record.app_id)
         .bind(5, record.name)
-        .bind(6, to_string(record.state))
+        .bind(6, model::to_string(record.state))
         .bind(7, int64_t{record.num_restarts})
         .bind(8, record.msg)
         .bind(9, record.appdef_json)
@@ -337,7 +337,8 @@ void AppStore::record_submission(const AppRecord& record, const std::optional<Wo
           .run();
       insert_role.reset();
     }
-    insert_event(db_, path_, record.handle, submitted_at, "submitted", to_string(record.state));
+    insert_event(db_, path_, record.handle, submitted_at, "submitted",
+                 model::to_string(record.state));
     if (unit) insert_experiment_jobs(db_, path_, record.handle, *unit);
   });
 }
@@ -358,7 +359,7 @@ bool AppStore::settle_submission(const AppRecord& listed, const AppStatus& statu
   write_transaction(db_, path_, action, [&] {
     Statement current(db_, path_, "SELECT state, msg FROM apps WHERE handle = ?1", action);
     current.bind(1, listed.handle);
-    if (!current.step() || current.text(0) != to_string(AppState::kUnsubmitted) ||
+    if (!current.step() || current.text(0) != model::to_string(AppState::kUnsubmitted) ||
         current.text(1) != listed.msg) {
       return;
     }
@@ -481,12 +482,12 @@ AppSelection selection_of(const ListFilter& filter) {
     std::string active;
     for (AppState state : kAllStates) {
       if (is_terminal(state)) continue;
-      selection.texts.push_back(to_string(state));
+      selection.texts.push_back(model::to_string(state));
       active += (active.empty() ? "?" : ", ?") + std::to_string(selection.texts.size());
     }
     selection.where += " AND state IN (" + active + ")";
   }
-  if (filter.state) selection.add("state = ", to_string(*filter.state));
+  if (filter.state) selection.add("state = ", model::to_string(*filter.state));
   if (filter.after_handle) {
     selection.add("(submitted_at, rowid) < (SELECT submitted_at, rowid FROM apps WHERE handle = ",
                   *filter.after_handle, ")");
@@ -545,4 +546,4 @@ std::vector<AppEvent> AppStore::events_after(int64_t after_id, int limit) const 
   return events;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::store

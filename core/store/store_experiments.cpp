@@ -1,17 +1,17 @@
 // The experiment tables of the app store (schema versions 2 to 5, store_schema.cpp).
 #include <algorithm>
-#include <sortie/core/error.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/store/store.hpp>
 
 #include "store_sqlite.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
-using store_detail::now_ns;
-using store_detail::read_transaction;
-using store_detail::Statement;
-using store_detail::write_transaction;
+using detail::now_ns;
+using detail::read_transaction;
+using detail::Statement;
+using detail::write_transaction;
 
 // Tags cannot hold a newline (sortie/xm.hpp), so one text carries them all.
 constexpr const char* kExperimentColumns =
@@ -266,4 +266,4 @@ std::vector<WorkUnitRecord> AppStore::work_units(int64_t experiment_id) const {
   return units;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::store

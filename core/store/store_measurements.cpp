@@ -2,19 +2,19 @@
 // per series, its curve thinned past docs/limits.md L-24, and how far each log stream was read.
 #include <map>
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/store.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/store/store.hpp>
 #include <tuple>
 
 #include "store_sqlite.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
-using store_detail::read_transaction;
-using store_detail::Statement;
-using store_detail::write_transaction;
+using detail::read_transaction;
+using detail::Statement;
+using detail::write_transaction;
 
 using SeriesKey = std::tuple<std::string, uint32_t, std::string>;  // role, replica, key
 
@@ -262,4 +262,4 @@ std::vector<MeasurementSeries> AppStore::measurements(const std::string& handle,
   return found;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::store

@@ -4,13 +4,13 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <sortie/core/error.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/store/store.hpp>
 
 #include "store_schema.hpp"
 #include "store_sqlite.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
 using Connection = std::unique_ptr<sqlite3, int (*)(sqlite3*)>;
@@ -20,9 +20,9 @@ Connection connect(const std::string& filename, int flags, const std::string& pa
   const int rc = sqlite3_open_v2(filename.c_str(), &raw, flags | SQLITE_OPEN_FULLMUTEX, nullptr);
   // sqlite3_open_v2 returns a handle to close even when it fails.
   Connection db(raw, sqlite3_close_v2);
-  if (rc != SQLITE_OK) store_detail::throw_sqlite_error(db.get(), rc, path, "opening to read");
+  if (rc != SQLITE_OK) detail::throw_sqlite_error(db.get(), rc, path, "opening to read");
   sqlite3_extended_result_codes(db.get(), 1);
-  sqlite3_busy_timeout(db.get(), store_detail::kBusyTimeoutMs);
+  sqlite3_busy_timeout(db.get(), detail::kBusyTimeoutMs);
   return db;
 }
 
@@ -69,7 +69,7 @@ std::unique_ptr<AppStore> AppStore::open_read_only(const std::string& path) {
   if (file_missing(path)) {
     // Nothing recorded yet: an empty store in memory answers, and nothing is created on disk.
     Connection empty = connect(":memory:", SQLITE_OPEN_READWRITE, path);
-    store_detail::migrate_schema(empty.get(), path);
+    detail::migrate_schema(empty.get(), path);
     std::unique_ptr<AppStore> store(new AppStore(empty.release(), path));
     store->placeholder_ = true;
     return store;
@@ -78,8 +78,8 @@ std::unique_ptr<AppStore> AppStore::open_read_only(const std::string& path) {
   if (!can_read(db.get()) && wal_is_empty(path)) {
     db = connect(immutable_uri(path), SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, path);
   }
-  if (!store_detail::schema_is_current(db.get(), path)) return nullptr;
+  if (!detail::schema_is_current(db.get(), path)) return nullptr;
   return std::unique_ptr<AppStore>(new AppStore(db.release(), path));
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::store

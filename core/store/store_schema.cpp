@@ -1,11 +1,11 @@
 #include "store_schema.hpp"
 
 #include <array>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 
 #include "store_sqlite.hpp"
 
-namespace sortie::core::store_detail {
+namespace sortie::store::detail {
 namespace {
 
 // kMigrations[n] takes the schema from version n to n + 1. Append, never edit: stores in the
@@ -240,4 +240,4 @@ void migrate_schema(sqlite3* db, const std::string& path) {
   });
 }
 
-}  // namespace sortie::core::store_detail
+}  // namespace sortie::store::detail

@@ -3,15 +3,15 @@
 // The app store's schema and its migrations. The version lives in PRAGMA user_version and the
 // file is marked as sortie's with PRAGMA application_id, so a foreign SQLite file is refused
 // instead of being written into.
-#ifndef SORTIE_CORE_SRC_STORE_SCHEMA_HPP
-#define SORTIE_CORE_SRC_STORE_SCHEMA_HPP
+#ifndef SORTIE_STORE_STORE_SCHEMA_HPP
+#define SORTIE_STORE_STORE_SCHEMA_HPP
 
 #include <sqlite3.h>
 
 #include <cstdint>
 #include <string>
 
-namespace sortie::core::store_detail {
+namespace sortie::store::detail {
 
 inline constexpr int kStoreSchemaVersion = 6;
 inline constexpr int32_t kStoreApplicationId = 0x536f7274;  // "Sort"
@@ -25,6 +25,6 @@ bool schema_is_current(sqlite3* db, const std::string& path);
 // one written by a newer sortie.
 void migrate_schema(sqlite3* db, const std::string& path);
 
-}  // namespace sortie::core::store_detail
+}  // namespace sortie::store::detail
 
-#endif  // SORTIE_CORE_SRC_STORE_SCHEMA_HPP
+#endif  // SORTIE_STORE_STORE_SCHEMA_HPP

@@ -2,10 +2,10 @@
 
 #include <chrono>
 #include <filesystem>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <thread>
 
-namespace sortie::core::store_detail {
+namespace sortie::store::detail {
 namespace {
 
 // SQLite waits kBusyTimeoutMs in its busy handler, but a few lock conflicts skip the handler
@@ -196,4 +196,4 @@ int64_t now_ns() {
       .count();
 }
 
-}  // namespace sortie::core::store_detail
+}  // namespace sortie::store::detail

@@ -2,9 +2,9 @@
 //
 // A thin RAII layer over the SQLite C API for the app store: prepared statements with bound
 // parameters, write transactions that wait out other writers, and one mapping from SQLite result
-// codes to sortie::core::Error whose messages name the store file and what to do.
-#ifndef SORTIE_CORE_SRC_STORE_SQLITE_HPP
-#define SORTIE_CORE_SRC_STORE_SQLITE_HPP
+// codes to sortie::Error whose messages name the store file and what to do.
+#ifndef SORTIE_STORE_STORE_SQLITE_HPP
+#define SORTIE_STORE_STORE_SQLITE_HPP
 
 #include <sqlite3.h>
 
@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace sortie::core::store_detail {
+namespace sortie::store::detail {
 
 // Throws the Error that `rc` (a failed SQLite result) means for the store at `path`; `action`
 // says what was being done ("recording app x"), for the message.
@@ -72,6 +72,6 @@ int64_t now_ns();
 // How long one call waits for SQLite's lock before its own retry loop gives up.
 inline constexpr int kBusyTimeoutMs = 10'000;
 
-}  // namespace sortie::core::store_detail
+}  // namespace sortie::store::detail
 
-#endif  // SORTIE_CORE_SRC_STORE_SQLITE_HPP
+#endif  // SORTIE_STORE_STORE_SQLITE_HPP

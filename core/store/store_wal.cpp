@@ -13,7 +13,7 @@
 
 extern char** environ;
 
-namespace sortie::core::store_detail {
+namespace sortie::store::detail {
 namespace {
 
 int on_commit(void* frames, sqlite3* db, const char* schema, int wal_frames) {
@@ -73,4 +73,4 @@ void checkpoint_in_background(const std::string& path) {
   posix_spawn_file_actions_destroy(&files);
 }
 
-}  // namespace sortie::core::store_detail
+}  // namespace sortie::store::detail

@@ -7,15 +7,15 @@
 // kBackgroundCheckpointFrames or more starts sortie-store-checkpoint as it closes, which
 // checkpoints and empties the WAL in a process of its own. SQLite's inline checkpoint stays as
 // the fallback for when that helper is missing (docs/store.md, "Durability").
-#ifndef SORTIE_CORE_SRC_STORE_WAL_HPP
-#define SORTIE_CORE_SRC_STORE_WAL_HPP
+#ifndef SORTIE_STORE_STORE_WAL_HPP
+#define SORTIE_STORE_STORE_WAL_HPP
 
 #include <sqlite3.h>
 
 #include <cstdint>
 #include <string>
 
-namespace sortie::core::store_detail {
+namespace sortie::store::detail {
 
 // About eight `sortie run --wait` commands' worth of commits (1 MiB): each open reads back at
 // most that, and the helper starts once every few commands.
@@ -30,6 +30,6 @@ void watch_wal(sqlite3* db, int64_t* frames);
 // does nothing when the helper cannot be started (the inline checkpoint then bounds the WAL).
 void checkpoint_in_background(const std::string& path);
 
-}  // namespace sortie::core::store_detail
+}  // namespace sortie::store::detail
 
-#endif  // SORTIE_CORE_SRC_STORE_WAL_HPP
+#endif  // SORTIE_STORE_STORE_WAL_HPP

@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <iterator>
 #include <map>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/secret_env.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/launch_marker.hpp>
 #include <sortie/session/unit_measurements.hpp>
@@ -28,17 +28,17 @@ int attention_rank(const std::string& state) {
   return static_cast<int>(found - kOrder.begin());
 }
 
-std::string recorded_state(const std::optional<core::AppRecord>& record) {
-  return record ? core::to_string(record->state) : "UNKNOWN";
+std::string recorded_state(const std::optional<store::AppRecord>& record) {
+  return record ? model::to_string(record->state) : "UNKNOWN";
 }
 
-std::string recorded_state(const core::AppStore& store, const std::string& handle) {
+std::string recorded_state(const store::AppStore& store, const std::string& handle) {
   return recorded_state(store.get(handle));
 }
 
-std::string unit_state(const core::AppStore& store, const core::WorkUnitRecord& unit) {
+std::string unit_state(const store::AppStore& store, const store::WorkUnitRecord& unit) {
   std::string state = "UNSUBMITTED";
-  for (const core::ExperimentJobRecord& job : unit.jobs) {
+  for (const store::ExperimentJobRecord& job : unit.jobs) {
     const std::string job_state = recorded_state(store, job.handle);
     if (attention_rank(job_state) < attention_rank(state) || state == "UNSUBMITTED") {
       state = job_state;
@@ -69,18 +69,19 @@ void replica_json(JsonText& out, const runner::ReplicaStatus& replica) {
 // The experiment and work unit whose job the app runs: xm gives each job's env their ids
 // (SORTIE_EXPERIMENT_ID, SORTIE_WORK_UNIT_ID), checked against the store's record of the unit;
 // nothing for an app launched outside an experiment.
-void work_unit_json(JsonText& out, const core::AppStore& store, const std::string& handle,
+void work_unit_json(JsonText& out, const store::AppStore& store, const std::string& handle,
                     const std::string& app_json) {
   out.key("experiment");
   if (!app_json.empty()) {
-    for (const Role& role : core::appdef_from_json(app_json, "the store").roles) {
+    for (const Role& role : model::appdef_from_json(app_json, "the store").roles) {
       const std::string* experiment = find_value(role.env, "SORTIE_EXPERIMENT_ID");
       const std::string* unit = find_value(role.env, "SORTIE_WORK_UNIT_ID");
       if (experiment == nullptr || unit == nullptr) continue;
-      for (const core::WorkUnitRecord& record : store.work_units(std::atoll(experiment->c_str()))) {
+      for (const store::WorkUnitRecord& record :
+           store.work_units(std::atoll(experiment->c_str()))) {
         if (std::to_string(record.work_unit_id) != *unit) continue;
         for (const auto* jobs : {&record.jobs, &record.earlier_jobs}) {
-          for (const core::ExperimentJobRecord& job : *jobs) {
+          for (const store::ExperimentJobRecord& job : *jobs) {
             if (job.handle != handle) continue;
             out.begin_object().key("id").number(record.experiment_id);
             out.key("work_unit").number(int64_t{record.work_unit_id});
@@ -100,19 +101,19 @@ constexpr size_t kSparklinePoints = 32;
 // Each measured key of the unit (unit_measurements: its first job's series reporting it): its
 // last, least and greatest values, count, and a sparkline of at most kSparklinePoints values.
 void unit_measurements_json(JsonText& out, WorkerContext& context,
-                            const core::WorkUnitRecord& unit) {
+                            const store::WorkUnitRecord& unit) {
   std::vector<std::string> handles;
-  for (const core::ExperimentJobRecord& job : unit.jobs) handles.push_back(job.handle);
+  for (const store::ExperimentJobRecord& job : unit.jobs) handles.push_back(job.handle);
   const session::UnitMeasurements measured = session::unit_measurements(context.session(), handles);
   out.key("measurements").begin_object();
   for (const auto& [key, measurement] : measured.by_key) {
-    const core::MeasurementSeries& series = measurement.series;
+    const store::MeasurementSeries& series = measurement.series;
     out.key(key).begin_object().key("handle").string(measurement.handle);
     out.key("role").string(series.role).key("replica").number(int64_t{series.replica_id});
     out.key("count").number(series.count).key("step").number(series.last.step);
     out.key("last").number(series.last.value).key("min").number(series.min.value);
     out.key("max").number(series.max.value).key("spark").begin_array();
-    for (const core::MeasurementSeries& curve :
+    for (const store::MeasurementSeries& curve :
          context.session().records().measurements(measurement.handle, key, true)) {
       if (curve.role != series.role || curve.replica_id != series.replica_id) continue;
       const size_t size = curve.curve.size();
@@ -130,23 +131,23 @@ void unit_measurements_json(JsonText& out, WorkerContext& context,
 
 std::vector<std::string> secrets_of(const std::string& app_json) {
   if (app_json.empty()) return {};
-  return core::secret_env_values(core::appdef_from_json(app_json, "the store"));
+  return model::secret_env_values(model::appdef_from_json(app_json, "the store"));
 }
 
-std::vector<std::string> recorded_secrets(const core::AppStore& store, const std::string& handle) {
+std::vector<std::string> recorded_secrets(const store::AppStore& store, const std::string& handle) {
   const auto record = store.get(handle);
   return record ? secrets_of(record->appdef_json) : std::vector<std::string>{};
 }
 
 std::string experiments_json(WorkerContext& context) {
-  const core::AppStore& store = context.session().records();
+  const store::AppStore& store = context.session().records();
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.experiments/1").key("experiments");
   out.begin_array();
-  for (const core::ExperimentRecord& experiment : store.experiments(0)) {
+  for (const store::ExperimentRecord& experiment : store.experiments(0)) {
     const auto units = store.work_units(experiment.id);
     std::map<std::string, int64_t> states;
-    for (const core::WorkUnitRecord& unit : units) ++states[unit_state(store, unit)];
+    for (const store::WorkUnitRecord& unit : units) ++states[unit_state(store, unit)];
     out.begin_object().key("id").number(experiment.id).key("title").string(experiment.title);
     out.key("created_at").number(experiment.created_at);
     out.key("partial_reason").string(session::partial_reason(experiment, units));
@@ -161,14 +162,14 @@ std::string experiments_json(WorkerContext& context) {
 }
 
 std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, const Page& page) {
-  const core::AppStore& store = context.session().records();
+  const store::AppStore& store = context.session().records();
   const auto experiment = store.experiment(id);
   if (!experiment) return std::nullopt;
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.experiment/1");
   out.key("id").number(experiment->id).key("title").string(experiment->title);
   out.key("launch_dir").string(experiment->launch_dir);
-  const std::vector<core::WorkUnitRecord> units = store.work_units(id);
+  const std::vector<store::WorkUnitRecord> units = store.work_units(id);
   out.key("created_at").number(experiment->created_at);
   out.key("partial_reason").string(session::partial_reason(*experiment, units));
   out.key("notes").string(experiment->notes).key("tags").begin_array();
@@ -179,7 +180,7 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, c
   out.key("total").number(static_cast<int64_t>(units.size()));
   // The page: the units numbered after `page.after`, in order; only their apps are read.
   const int64_t after = page.after.empty() ? 0 : std::stoll(page.after);
-  auto first = std::find_if(units.begin(), units.end(), [after](const core::WorkUnitRecord& unit) {
+  auto first = std::find_if(units.begin(), units.end(), [after](const store::WorkUnitRecord& unit) {
     return unit.work_unit_id > after;
   });
   const auto end = units.end() - first > page.limit ? first + page.limit : units.end();
@@ -198,7 +199,7 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, c
     // Its first attempt until it launched (Experiment::rerun adds the others).
     out.key("attempt").number(int64_t{unit->jobs.empty() ? 1 : unit->jobs.front().attempt});
     out.key("jobs").begin_array();
-    for (const core::ExperimentJobRecord& job : unit->jobs) {
+    for (const store::ExperimentJobRecord& job : unit->jobs) {
       const auto record = store.get(job.handle);
       if (record) {
         const auto app_secrets = secrets_of(record->appdef_json);
@@ -216,25 +217,25 @@ std::optional<std::string> experiment_json(WorkerContext& context, int64_t id, c
   // Longest first, as secret_env_values orders one app's: a secret within another is masked whole.
   std::sort(secrets.begin(), secrets.end(),
             [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-  return core::mask_secrets(out.str(), secrets);
+  return model::mask_secrets(out.str(), secrets);
 }
 
 std::string apps_json(WorkerContext& context, const Page& page) {
-  const core::AppStore& store = context.session().records();
-  core::ListFilter filter;
+  const store::AppStore& store = context.session().records();
+  store::ListFilter filter;
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.apps/1");
   out.key("total").number(store.count(filter));
   if (!page.after.empty()) filter.after_handle = page.after;
   filter.limit = static_cast<int>(page.limit) + 1;  // one more tells whether a next page exists
-  std::vector<core::AppRecord> apps = store.list(filter);
+  std::vector<store::AppRecord> apps = store.list(filter);
   const bool more = apps.size() > static_cast<size_t>(page.limit);
   if (more) apps.pop_back();
   out.key("apps").begin_array();
-  for (const core::AppRecord& app : apps) {
+  for (const store::AppRecord& app : apps) {
     out.begin_object().key("handle").string(app.handle);
-    out.key("name").string(core::mask_secrets(app.name, secrets_of(app.appdef_json)));
-    out.key("state").string(core::to_string(app.state));
+    out.key("name").string(model::mask_secrets(app.name, secrets_of(app.appdef_json)));
+    out.key("state").string(model::to_string(app.state));
     out.key("submitted_at").number(app.submitted_at).end_object();
   }
   out.end_array().key("next");
@@ -244,7 +245,7 @@ std::string apps_json(WorkerContext& context, const Page& page) {
 
 std::string app_json(WorkerContext& context, const std::string& handle) {
   const auto description = context.runner().describe(handle);
-  if (!description) throw core::Error::not_found("app " + handle + " is unknown");
+  if (!description) throw Error::not_found("app " + handle + " is unknown");
   JsonText out;
   out.begin_object().key("schema").string("sortie.ui.app/1");
   out.key("handle").string(description->handle);
@@ -268,11 +269,11 @@ std::string app_json(WorkerContext& context, const std::string& handle) {
     out.key("state").string("UNKNOWN").key("roles").begin_array().end_array();
   }
   out.key("events").begin_array();
-  for (const core::AppEvent& event : context.session().records().events(description->handle)) {
+  for (const store::AppEvent& event : context.session().records().events(description->handle)) {
     out.raw(event_json(event));
   }
   out.end_array().end_object();
-  return core::mask_secrets(out.str(), secrets_of(description->app_json));
+  return model::mask_secrets(out.str(), secrets_of(description->app_json));
 }
 
 std::string metrics_json(WorkerContext& context, const std::string& handle, const std::string& key,
@@ -306,7 +307,7 @@ std::string metrics_json(WorkerContext& context, const std::string& handle, cons
   return out.end_array().end_object().str();
 }
 
-std::string event_json(const core::AppEvent& event) {
+std::string event_json(const store::AppEvent& event) {
   JsonText out;
   out.begin_object().key("id").number(event.id).key("handle").string(event.handle);
   out.key("at").number(event.at).key("kind").string(event.kind).key("detail").string(event.detail);

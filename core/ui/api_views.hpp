@@ -18,10 +18,10 @@ namespace sortie::ui {
 
 // The values of an app's secret env vars, from its definition as the store recorded it (empty:
 // none, an app run outside this store). Every answer about the app masks them, with the functions
-// `sortie describe` masks them with (sortie/core/secret_env.hpp, docs/config-trust.md TRUST-7).
+// `sortie describe` masks them with (sortie/model/secret_env.hpp, docs/config-trust.md TRUST-7).
 std::vector<std::string> secrets_of(const std::string& app_json);
 // The same for the app `handle` of `store`; none for an app it has not recorded.
-std::vector<std::string> recorded_secrets(const core::AppStore& store, const std::string& handle);
+std::vector<std::string> recorded_secrets(const store::AppStore& store, const std::string& handle);
 
 // Every experiment, newest first, with how many of its work units are in each state.
 std::string experiments_json(WorkerContext& context);
@@ -51,7 +51,7 @@ std::string metrics_json(WorkerContext& context, const std::string& handle, cons
                          const std::map<std::string, int64_t>& after = {},
                          std::map<std::string, int64_t>* last_index = nullptr);
 // One event of the store's events table, as the event stream sends it.
-std::string event_json(const core::AppEvent& event);
+std::string event_json(const store::AppEvent& event);
 
 }  // namespace sortie::ui
 

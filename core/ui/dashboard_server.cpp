@@ -12,8 +12,8 @@
 #include <limits>
 #include <mutex>
 #include <optional>
-#include <sortie/core/error.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/ui/dashboard.hpp>
 #include <sortie/xm/session_binding.hpp>
@@ -374,7 +374,7 @@ class Dashboard {
   // The apps not ended of the request's experiment, or of its work unit `unit`.
   static std::vector<std::string> active_handles(WorkerContext& context,
                                                  const httplib::Request& request) {
-    const core::AppStore& store = context.session().records();
+    const store::AppStore& store = context.session().records();
     const int64_t id = bounded_integer("experiment", parameter(request, "experiment"), 1,
                                        std::numeric_limits<int64_t>::max());
     if (!store.experiment(id)) throw Error::not_found("no experiment " + std::to_string(id));
@@ -384,12 +384,12 @@ class Dashboard {
                           : bounded_integer("unit", unit_text, 1, std::numeric_limits<int>::max());
     std::vector<std::string> handles;
     bool unit_found = unit == 0;
-    for (const core::WorkUnitRecord& record : store.work_units(id)) {
+    for (const store::WorkUnitRecord& record : store.work_units(id)) {
       if (unit != 0 && record.work_unit_id != unit) continue;
       unit_found = true;
-      for (const core::ExperimentJobRecord& job : record.jobs) {
+      for (const store::ExperimentJobRecord& job : record.jobs) {
         const auto app = store.get(job.handle);
-        if (app && !core::is_terminal(app->state) &&
+        if (app && !model::is_terminal(app->state) &&
             std::find(handles.begin(), handles.end(), job.handle) == handles.end()) {
           handles.push_back(job.handle);
         }

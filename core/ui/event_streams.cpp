@@ -3,7 +3,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
-#include <sortie/core/secret_env.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
 #include <thread>
 #include <vector>
@@ -20,7 +20,7 @@ constexpr int kEventsPerRead = 500;
 }  // namespace
 
 std::string log_line_json(const runner::LogLine& line, const std::vector<std::string>& secrets) {
-  std::string text = core::mask_secrets(line.text, secrets);
+  std::string text = model::mask_secrets(line.text, secrets);
   if (!text.empty() && text.back() == '\n') text.pop_back();
   session::JsonText out;
   out.begin_object().key("role").string(line.role).key("replica").number(int64_t{line.replica});
@@ -32,16 +32,16 @@ std::string log_line_json(const runner::LogLine& line, const std::vector<std::st
 void stream_store_events(WorkerContext& context, int64_t after_id, httplib::DataSink& sink,
                          const std::atomic<bool>& stopping) {
   EventWriter writer(sink);
-  const core::AppStore& store = context.session().records();
+  const store::AppStore& store = context.session().records();
   std::map<std::string, std::vector<std::string>> secrets;  // of each app, read once
   while (!stopping) {
     const auto events = store.events_after(after_id, kEventsPerRead);
-    for (const core::AppEvent& event : events) {
+    for (const store::AppEvent& event : events) {
       auto app = secrets.find(event.handle);
       if (app == secrets.end()) {
         app = secrets.emplace(event.handle, recorded_secrets(store, event.handle)).first;
       }
-      if (!writer.send("app", event.id, core::mask_secrets(event_json(event), app->second))) {
+      if (!writer.send("app", event.id, model::mask_secrets(event_json(event), app->second))) {
         return;
       }
       after_id = event.id;

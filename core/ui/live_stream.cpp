@@ -6,8 +6,8 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/secret_env.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
 #include <thread>
 
@@ -102,7 +102,7 @@ void follow_pane(const session::SessionOptions& options, const LivePane& pane, P
 }
 
 // The id of the store's newest event (0: none), found with a few one-row reads.
-int64_t latest_event_id(const core::AppStore& store) {
+int64_t latest_event_id(const store::AppStore& store) {
   const auto exists_after = [&store](int64_t id) { return !store.events_after(id, 1).empty(); };
   int64_t below = 0;  // an id with an event after it, or 0
   int64_t step = 1024;
@@ -122,7 +122,7 @@ int64_t latest_event_id(const core::AppStore& store) {
 // Which apps' events change the view.
 class ViewScope {
  public:
-  ViewScope(const core::AppStore& store, const LiveRequest& request)
+  ViewScope(const store::AppStore& store, const LiveRequest& request)
       : store_(store), request_(request) {}
 
   // Whether an app of the experiment's latest attempts has not ended (as the store has it) and
@@ -131,17 +131,17 @@ class ViewScope {
     if (request_.view != LiveView::kExperiment) return false;
     const std::set<std::string> followed(request_.metric_handles.begin(),
                                          request_.metric_handles.end());
-    for (const core::WorkUnitRecord& unit : store_.work_units(request_.experiment)) {
-      for (const core::ExperimentJobRecord& job : unit.jobs) {
+    for (const store::WorkUnitRecord& unit : store_.work_units(request_.experiment)) {
+      for (const store::ExperimentJobRecord& job : unit.jobs) {
         if (followed.count(job.handle) != 0) continue;
         const auto app = store_.get(job.handle);
-        if (app && !core::is_terminal(app->state)) return true;
+        if (app && !model::is_terminal(app->state)) return true;
       }
     }
     return false;
   }
 
-  bool changed_by(const core::AppEvent& event) {
+  bool changed_by(const store::AppEvent& event) {
     switch (request_.view) {
       case LiveView::kNone:
         return false;
@@ -161,9 +161,9 @@ class ViewScope {
   bool in_experiment(const std::string& handle) {
     if (members_.count(handle) != 0) return true;
     if (others_.count(handle) != 0) return false;
-    for (const core::WorkUnitRecord& unit : store_.work_units(request_.experiment)) {
+    for (const store::WorkUnitRecord& unit : store_.work_units(request_.experiment)) {
       for (const auto* jobs : {&unit.jobs, &unit.earlier_jobs}) {
-        for (const core::ExperimentJobRecord& job : *jobs) members_.insert(job.handle);
+        for (const store::ExperimentJobRecord& job : *jobs) members_.insert(job.handle);
       }
     }
     if (members_.count(handle) != 0) return true;
@@ -171,7 +171,7 @@ class ViewScope {
     return false;
   }
 
-  const core::AppStore& store_;
+  const store::AppStore& store_;
   const LiveRequest& request_;
   std::set<std::string> members_;
   std::set<std::string> others_;
@@ -190,8 +190,7 @@ std::string view_json(WorkerContext& context, const LiveRequest& request) {
       return app_json(context, request.handle);
     case LiveView::kExperiment: {
       auto json = experiment_json(context, request.experiment, Page{request.limit, ""});
-      if (!json)
-        throw core::Error::not_found("no experiment " + std::to_string(request.experiment));
+      if (!json) throw Error::not_found("no experiment " + std::to_string(request.experiment));
       return *json;
     }
     case LiveView::kNone:
@@ -219,11 +218,11 @@ LiveRequest live_request_of(session::Session& session, const httplib::Request& r
     live.experiment = bounded_integer("experiment", parameter("experiment"), 1,
                                       std::numeric_limits<int64_t>::max());
     if (!session.records().experiment(live.experiment)) {
-      throw core::Error::not_found("no experiment " + std::to_string(live.experiment));
+      throw Error::not_found("no experiment " + std::to_string(live.experiment));
     }
   } else if (!view.empty()) {
-    throw core::Error::invalid_argument("view '" + view.substr(0, 32) +
-                                        "': expected home, app or experiment");
+    throw Error::invalid_argument("view '" + view.substr(0, 32) +
+                                  "': expected home, app or experiment");
   }
   const std::string limit = parameter("limit");
   live.limit = limit.empty() ? default_limit : bounded_integer("limit", limit, 1, max_limit);
@@ -232,10 +231,10 @@ LiveRequest live_request_of(session::Session& session, const httplib::Request& r
   live.after = resume_after(request.get_header_value("Last-Event-ID"), parameter("after"));
   const size_t panes = request.get_param_value_count("pane");
   if (panes > kMaxLivePanes) {
-    throw core::Error::invalid_argument("pane: " + std::to_string(panes) +
-                                        " log panes; a live "
-                                        "stream carries at most " +
-                                        std::to_string(kMaxLivePanes));
+    throw Error::invalid_argument("pane: " + std::to_string(panes) +
+                                  " log panes; a live "
+                                  "stream carries at most " +
+                                  std::to_string(kMaxLivePanes));
   }
   for (size_t i = 0; i < panes; ++i) {
     // Each pane is a log stream's query (docs/ui.md) with its `id` and the lines it has (`after`).
@@ -243,7 +242,7 @@ LiveRequest live_request_of(session::Session& session, const httplib::Request& r
     httplib::detail::parse_query_text(request.get_param_value("pane", i), params);
     const auto id = params.find("id");
     if (id == params.end() || id->second.empty() || id->second.size() > 64) {
-      throw core::Error::invalid_argument("pane: each needs an id of 1 to 64 characters");
+      throw Error::invalid_argument("pane: each needs an id of 1 to 64 characters");
     }
     const auto after = params.find("after");
     live.panes.push_back(
@@ -251,23 +250,23 @@ LiveRequest live_request_of(session::Session& session, const httplib::Request& r
   }
   const size_t metric_apps = request.get_param_value_count("metrics");
   if (metric_apps > kMaxLiveMetricApps) {
-    throw core::Error::invalid_argument("metrics: " + std::to_string(metric_apps) +
-                                        " apps; a live stream follows at most " +
-                                        std::to_string(kMaxLiveMetricApps));
+    throw Error::invalid_argument("metrics: " + std::to_string(metric_apps) +
+                                  " apps; a live stream follows at most " +
+                                  std::to_string(kMaxLiveMetricApps));
   }
   for (size_t i = 0; i < metric_apps; ++i) {
     live.metric_handles.push_back(recorded_handle(session, request.get_param_value("metrics", i)));
   }
   live.metric_window = curve_window_of(request);
   live.metric_key = parameter("key");
-  if (live.metric_key.size() > 256) throw core::Error::invalid_argument("key: too long");
+  if (live.metric_key.size() > 256) throw Error::invalid_argument("key: too long");
   return live;
 }
 
 void stream_live(const session::SessionOptions& options, const LiveRequest& request,
                  httplib::DataSink& sink, const std::atomic<bool>& stopping) {
   WorkerContext& context = WorkerContext::of_this_thread(options);
-  const core::AppStore& store = context.session().records();
+  const store::AppStore& store = context.session().records();
   EventWriter writer(sink);
   // Events from now on change the view; the timeline's start where it asked.
   int64_t after = request.events ? request.after : latest_event_id(store);
@@ -292,7 +291,7 @@ void stream_live(const session::SessionOptions& options, const LiveRequest& requ
         if (!writer.write(lines)) return;
       }
       const auto events = store.events_after(after, kEventsPerRead);
-      for (const core::AppEvent& event : events) {
+      for (const store::AppEvent& event : events) {
         after = event.id;
         view_due = scope.changed_by(event) || view_due;
         if (!request.events) continue;
@@ -300,7 +299,7 @@ void stream_live(const session::SessionOptions& options, const LiveRequest& requ
         if (app == secrets.end()) {
           app = secrets.emplace(event.handle, recorded_secrets(store, event.handle)).first;
         }
-        if (!writer.send("app", event.id, core::mask_secrets(event_json(event), app->second))) {
+        if (!writer.send("app", event.id, model::mask_secrets(event_json(event), app->second))) {
           return;
         }
       }

@@ -7,7 +7,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 
 namespace sortie::ui {
 namespace {
@@ -21,8 +21,8 @@ std::string random_token() {
     const ssize_t got = getrandom(bytes.data() + filled, bytes.size() - filled, 0);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
-      throw core::Error::internal(std::string("cannot draw the dashboard's token (getrandom): ") +
-                                  std::strerror(errno));
+      throw Error::internal(std::string("cannot draw the dashboard's token (getrandom): ") +
+                            std::strerror(errno));
     }
     filled += static_cast<size_t>(got);
   }

@@ -2,8 +2,8 @@
 
 #include <charconv>
 #include <limits>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model.hpp>
 
 namespace sortie::ui {
 namespace {
@@ -33,8 +33,8 @@ int64_t bounded_integer(const std::string& name, const std::string& text, int64_
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < minimum ||
       value > maximum) {
-    throw core::Error::invalid_argument(name + " '" + shown(text) + "' is not an integer from " +
-                                        std::to_string(minimum) + " to " + std::to_string(maximum));
+    throw Error::invalid_argument(name + " '" + shown(text) + "' is not an integer from " +
+                                  std::to_string(minimum) + " to " + std::to_string(maximum));
   }
   return value;
 }
@@ -59,25 +59,25 @@ CurveWindow curve_window_of(const httplib::Request& request) {
 }
 
 std::string recorded_handle(session::Session& session, const std::string& text) {
-  if (text.empty()) throw core::Error::invalid_argument("handle: is required");
+  if (text.empty()) throw Error::invalid_argument("handle: is required");
   if (text.size() > kMaxHandleLength) {
-    throw core::Error::invalid_argument("handle: longer than " + std::to_string(kMaxHandleLength) +
-                                        " characters");
+    throw Error::invalid_argument("handle: longer than " + std::to_string(kMaxHandleLength) +
+                                  " characters");
   }
-  const std::string handle = core::parse_app_handle(text).str();
+  const std::string handle = model::parse_app_handle(text).str();
   if (!session.records().get(handle)) {
-    throw core::Error::not_found("app " + shown(handle) + " is not in the store");
+    throw Error::not_found("app " + shown(handle) + " is not in the store");
   }
   return handle;
 }
 
 std::string checked_regex(const std::string& text) {
   if (text.size() > kMaxRegexLength) {
-    throw core::Error::invalid_argument("regex: longer than " + std::to_string(kMaxRegexLength) +
-                                        " characters");
+    throw Error::invalid_argument("regex: longer than " + std::to_string(kMaxRegexLength) +
+                                  " characters");
   }
   if (auto why = runner::regex_error(text)) {
-    throw core::Error::invalid_argument("regex '" + shown(text) + "': " + *why);
+    throw Error::invalid_argument("regex '" + shown(text) + "': " + *why);
   }
   return text;
 }
@@ -86,8 +86,8 @@ runner::Streams streams_named(const std::string& text) {
   if (text.empty() || text == "combined") return runner::Streams::kCombined;
   if (text == "stdout") return runner::Streams::kStdout;
   if (text == "stderr") return runner::Streams::kStderr;
-  throw core::Error::invalid_argument("stream '" + shown(text) +
-                                      "': expected combined, stdout or stderr");
+  throw Error::invalid_argument("stream '" + shown(text) +
+                                "': expected combined, stdout or stderr");
 }
 
 int64_t resume_after(const std::string& last_event_id, const std::string& after_parameter) {
@@ -102,7 +102,7 @@ LogStreamRequest log_request_of(session::Session& session, const httplib::Params
   LogStreamRequest log;
   log.handle = recorded_handle(session, parameter(params, "handle"));
   log.options.role = parameter(params, "role");
-  if (log.options.role.size() > 253) throw core::Error::invalid_argument("role: too long");
+  if (log.options.role.size() > 253) throw Error::invalid_argument("role: too long");
   if (const std::string replica = parameter(params, "replica"); !replica.empty()) {
     log.options.replicas.insert(
         static_cast<uint32_t>(bounded_integer("replica", replica, 0, kMaxReplica)));

@@ -1,7 +1,7 @@
 #include "status_refresher.hpp"
 
 #include <cstdio>
-#include <sortie/core/printable.hpp>
+#include <sortie/model/printable.hpp>
 #include <string>
 
 #include "worker_context.hpp"
@@ -30,15 +30,15 @@ void StatusRefresher::refresh_until_stopped(session::SessionOptions options,
       for (const runner::ListedApp& app : context.runner().list(active).apps) {
         if (!app.unverified.empty() && app.unverified != last_problem) {
           last_problem = app.unverified;
-          std::fprintf(stderr, "sortie ui: warning: %s: %s\n", core::printable(app.handle).c_str(),
-                       core::printable_message(app.unverified).c_str());
+          std::fprintf(stderr, "sortie ui: warning: %s: %s\n", model::printable(app.handle).c_str(),
+                       model::printable_message(app.unverified).c_str());
         }
       }
     } catch (const std::exception& e) {
       if (last_problem != e.what()) {
         last_problem = e.what();
         std::fprintf(stderr, "sortie ui: warning: refreshing states: %s\n",
-                     core::printable_message(e.what()).c_str());
+                     model::printable_message(e.what()).c_str());
       }
     }
     std::this_thread::sleep_for(period);

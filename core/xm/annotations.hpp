@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
-namespace sortie::xm_impl {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm::detail {
 
 // Throws Error(INVALID_ARGUMENT) naming the first tag that is not 1 to 64 characters of letters,
 // digits and `_ . : / = @ + -` starting with a letter, digit or `_`.
@@ -21,6 +23,7 @@ void check_notes(const std::string& notes);
 // Throws Error(INVALID_ARGUMENT) when an experiment would carry more than L-23 tags.
 void check_tag_count(size_t count);
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
+#pragma GCC visibility pop
 
 #endif  // SORTIE_XM_ANNOTATIONS_HPP

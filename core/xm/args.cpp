@@ -5,7 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/xm.hpp>
 
 namespace sortie::xm {
@@ -108,8 +108,8 @@ ArgValue ArgValue::number(std::string literal) {
   char* end = nullptr;
   std::strtod(literal.c_str(), &end);
   if (literal.empty() || end != literal.c_str() + literal.size()) {
-    throw core::Error::invalid_argument("ArgValue::number: '" + literal +
-                                        "' is not a number; pass it as a string instead");
+    throw Error::invalid_argument("ArgValue::number: '" + literal +
+                                  "' is not a number; pass it as a string instead");
   }
   ArgValue value;
   value.kind_ = Kind::kNumber;
@@ -215,10 +215,9 @@ std::vector<std::string> Args::to_list() const {
 void validate_env_vars(const EnvVars& env, const std::string& where) {
   for (const auto& entry : env) {
     if (!is_env_var_name(entry.first)) {
-      throw core::Error::invalid_argument(
-          where + ": '" + entry.first +
-          "' is not a valid environment variable name; names must match "
-          "[a-zA-Z_][a-zA-Z0-9_]*");
+      throw Error::invalid_argument(where + ": '" + entry.first +
+                                    "' is not a valid environment variable name; names must match "
+                                    "[a-zA-Z_][a-zA-Z0-9_]*");
     }
   }
 }

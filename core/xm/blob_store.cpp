@@ -10,11 +10,11 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/sha256.hpp>
 #include <vector>
 
-namespace sortie::xm_impl {
+namespace sortie::xm::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -34,8 +34,8 @@ class Fd {
 };
 
 [[noreturn]] void fail(const std::string& what, const std::string& path) {
-  throw core::Error::failed_precondition("working-directory snapshot: cannot " + what + " " + path +
-                                         ": " + std::strerror(errno));
+  throw Error::failed_precondition("working-directory snapshot: cannot " + what + " " + path +
+                                   ": " + std::strerror(errno));
 }
 
 int64_t mtime_ns(const struct stat& info) {
@@ -143,4 +143,4 @@ void BlobStore::save_cache() const {
   if (::rename(temporary.c_str(), cache_path(dir_).c_str()) != 0) fail("write", cache_path(dir_));
 }
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail

@@ -11,7 +11,9 @@
 #include <string>
 #include <tuple>
 
-namespace sortie::xm_impl {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm::detail {
 
 struct Blob {
   std::string digest;  // 64 hex digits
@@ -47,6 +49,7 @@ class BlobStore {
 // SHA-256 of what it copied when `digest` is set. Throws FAILED_PRECONDITION naming the files.
 std::string copy_file_content(const std::string& from, const std::string& to, bool digest);
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
+#pragma GCC visibility pop
 
 #endif  // SORTIE_XM_BLOB_STORE_HPP

@@ -9,15 +9,15 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sortie/core/secret_env.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/sha256.hpp>
 #include <vector>
 
 #include "git_output.hpp"
 
-namespace sortie::xm_impl {
+namespace sortie::xm::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -122,10 +122,10 @@ std::string masked_word(const std::string& word) {
   if (equals == std::string::npos) return word;
   const size_t name_start = word.find_first_not_of('-');
   if (name_start >= equals ||
-      !core::is_secret_env_name(word.substr(0, equals).substr(name_start))) {
+      !model::is_secret_env_name(word.substr(0, equals).substr(name_start))) {
     return word;
   }
-  return word.substr(0, equals + 1) + std::string(core::kMaskedSecret);
+  return word.substr(0, equals + 1) + std::string(model::kMaskedSecret);
 }
 
 void write_script(JsonText& json, const std::string& script) {
@@ -182,7 +182,7 @@ std::string masked_code_record(const std::string& record, const std::vector<std:
   auto& allocator = document.GetAllocator();
   const auto mask = [&](rapidjson::Value& value) {
     if (!value.IsString()) return;
-    const std::string masked = core::mask_secrets(value.GetString(), secrets);
+    const std::string masked = model::mask_secrets(value.GetString(), secrets);
     value.SetString(masked.c_str(), static_cast<rapidjson::SizeType>(masked.size()), allocator);
   };
   if (auto command = document.FindMember("command");
@@ -204,4 +204,4 @@ std::string masked_code_record(const std::string& record, const std::vector<std:
   return buffer.GetString();
 }
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail

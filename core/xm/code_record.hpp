@@ -11,7 +11,9 @@
 #include <string>
 #include <vector>
 
-namespace sortie::xm_impl {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm::detail {
 
 // A "sortie.code_record/1" JSON text: this process's command line (/proc/self/cmdline, whether
 // it is `sortie launch` or a Python launcher), `script` (the launcher script or experiment file;
@@ -23,6 +25,7 @@ std::string code_record_json(const std::string& launch_dir, const std::string& s
 // diff replaced by the mask of TRUST-7; the rest as it is. An empty record stays empty.
 std::string masked_code_record(const std::string& record, const std::vector<std::string>& secrets);
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
+#pragma GCC visibility pop
 
 #endif  // SORTIE_XM_CODE_RECORD_HPP

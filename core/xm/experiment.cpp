@@ -7,11 +7,10 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/printable.hpp>
-#include <sortie/core/secret_env.hpp>
-#include <sortie/core/xm_jobs.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/printable.hpp>
+#include <sortie/model/secret_env.hpp>
 #include <sortie/session/app_cancel.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/app_waiter.hpp>
@@ -19,6 +18,7 @@
 #include <sortie/session/launch_marker.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/xm.hpp>
+#include <sortie/xm/jobs.hpp>
 #include <sortie/xm/session_binding.hpp>
 #include <sortie/xm/workdir_snapshot.hpp>
 
@@ -27,9 +27,9 @@
 #include "packaging.hpp"
 #include "work_unit_launch.hpp"
 
-namespace sortie::xm_impl {
+namespace sortie::xm::detail {
 
-session::SessionOptions session_options(const xm::Options& options) {
+session::SessionOptions session_options(const Options& options) {
   return session::SessionOptions{options.plugin_dirs,
                                  options.session,
                                  options.isolate_plugins,
@@ -40,26 +40,26 @@ session::SessionOptions session_options(const xm::Options& options) {
                                  session::print_reconciled};
 }
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
 
 namespace sortie::xm {
 namespace {
 
-State state_of(core::AppState state) {
+State state_of(model::AppState state) {
   switch (state) {
-    case core::AppState::kUnsubmitted:
-    case core::AppState::kSubmitted:
-    case core::AppState::kPending:
+    case model::AppState::kUnsubmitted:
+    case model::AppState::kSubmitted:
+    case model::AppState::kPending:
       return State::kPending;
-    case core::AppState::kRunning:
+    case model::AppState::kRunning:
       return State::kRunning;
-    case core::AppState::kSucceeded:
+    case model::AppState::kSucceeded:
       return State::kSucceeded;
-    case core::AppState::kFailed:
+    case model::AppState::kFailed:
       return State::kFailed;
-    case core::AppState::kCancelled:
+    case model::AppState::kCancelled:
       return State::kCancelled;
-    case core::AppState::kUnknown:
+    case model::AppState::kUnknown:
       break;
   }
   return State::kUnknown;
@@ -107,21 +107,21 @@ std::string absolute_launch_dir(const std::string& launch_dir) {
 std::vector<std::pair<std::string, Job>> group_jobs(const JobGroup& group, const GroupArgs& args) {
   std::vector<std::pair<std::string, Job>> jobs;
   std::set<std::string> names;
-  for (const core::FlatJob& flat : core::flatten(group)) {
+  for (const FlatJob& flat : flatten(group)) {
     Job job = *flat.job;
     job.name = flat.name;
-    if (const auto it = args.find(flat.name); it != args.end()) core::apply_args(job, it->second);
+    if (const auto it = args.find(flat.name); it != args.end()) apply_args(job, it->second);
     validate_env_vars(job.env_vars, "job '" + flat.name + "': env_vars");
     names.insert(flat.name);
     jobs.emplace_back(flat.name, std::move(job));
   }
   for (const auto& [name, overrides] : args) {
     if (names.count(name) == 0) {
-      throw core::Error::not_found("work unit args name job '" + name +
-                                   "', which is not in the job group");
+      throw Error::not_found("work unit args name job '" + name +
+                             "', which is not in the job group");
     }
   }
-  if (jobs.empty()) throw core::Error::invalid_argument("the job group has no jobs");
+  if (jobs.empty()) throw Error::invalid_argument("the job group has no jobs");
   return jobs;
 }
 
@@ -148,7 +148,7 @@ const char* to_string(State state) {
 class Experiment::Impl {
  public:
   explicit Impl(const Options& options)
-      : owned_(std::in_place, xm_impl::session_options(options)),
+      : owned_(std::in_place, detail::session_options(options)),
         ctx_(*owned_),
         launch_dir_(absolute_launch_dir(options.launch_dir)),
         live_workdir_(options.live_workdir) {}
@@ -185,9 +185,9 @@ class Experiment::Impl {
   }
 
   // Records the experiment, with what its launch ran and `launch`'s mark, in one transaction.
-  void record(const std::optional<core::LaunchMarker>& launch) {
+  void record(const std::optional<store::LaunchMarker>& launch) {
     id_ = ctx_.store().create_experiment(title_, launch_dir_, launch,
-                                         xm_impl::code_record_json(launch_dir_, launch_script_));
+                                         detail::code_record_json(launch_dir_, launch_script_));
   }
 
   using UnitJobs = std::vector<std::pair<std::string, Job>>;
@@ -196,7 +196,7 @@ class Experiment::Impl {
   class LaunchMark {
    public:
     LaunchMark(Impl& impl, std::optional<int64_t> units) : impl_(impl) {
-      const core::LaunchMarker mark = session::this_process_launch(units);
+      const store::LaunchMarker mark = session::this_process_launch(units);
       if (impl_.id_ == 0) {
         impl_.record(mark);
       } else {
@@ -206,10 +206,10 @@ class Experiment::Impl {
     ~LaunchMark() {
       try {
         impl_.ctx_.store().finish_launch(impl_.id_, "");
-      } catch (const core::Error& error) {
+      } catch (const Error& error) {
         // The mark stays; once this process is gone the experiment reads PARTIAL.
         std::fprintf(stderr, "sortie: experiment %lld: %s\n", static_cast<long long>(impl_.id_),
-                     core::printable_message(error.what()).c_str());
+                     model::printable_message(error.what()).c_str());
       }
     }
     LaunchMark(const LaunchMark&) = delete;
@@ -231,7 +231,7 @@ class Experiment::Impl {
     std::optional<LaunchMark> batch_launch;
     if (!launch_declared_ && !dry_run_)
       batch_launch.emplace(*this, static_cast<int64_t>(units.size()));
-    std::vector<xm_impl::WorkUnitJobs> unit_jobs;
+    std::vector<detail::WorkUnitJobs> unit_jobs;
     std::vector<std::string> unit_args;
     for (UnitJobs& jobs : units) {
       // A dry run records nothing: its work units are numbered here, under experiment 0.
@@ -241,17 +241,17 @@ class Experiment::Impl {
                               : ctx_.store().reserve_work_unit(recorded_id(), unit_args.back());
       unit_jobs.push_back({id_, unit_id, std::move(jobs), gang, dry_run_});
     }
-    xm_impl::RunDirectory run_directory{launch_dir_, nullptr};
+    detail::RunDirectory run_directory{launch_dir_, nullptr};
     if (!live_workdir_ && !dry_run_)
       run_directory.snapshot_root = [this] { return snapshot_root(); };
     const auto launched_units =
-        xm_impl::launch_work_units(ctx_, ctx_.options().session, unit_jobs, run_directory);
+        detail::launch_work_units(ctx_, ctx_.options().session, unit_jobs, run_directory);
     std::vector<WorkUnit> launched(unit_jobs.size());
     for (size_t u = 0; u < unit_jobs.size(); ++u) {
       launched[u].experiment_id = id_;
       launched[u].id = unit_jobs[u].work_unit_id;
       launched[u].args_json = unit_args[u];
-      for (const xm_impl::LaunchedJob& job : launched_units[u]) {
+      for (const detail::LaunchedJob& job : launched_units[u]) {
         launched[u].jobs.push_back({job.record.full_name, job.record.handle, job.record.role,
                                     State::kPending, job.dryrun_json, job.record.executable_digest,
                                     job.record.attempt});
@@ -261,7 +261,7 @@ class Experiment::Impl {
   }
 
   // The recorded units `selection` picks, refusing those still running and ids it does not have.
-  std::vector<core::WorkUnitRecord> rerun_units(const RerunSelection& selection) {
+  std::vector<store::WorkUnitRecord> rerun_units(const RerunSelection& selection) {
     std::set<int> listed(selection.units.begin(), selection.units.end());
     std::map<int, State> states;
     for (const WorkUnit& unit : refresh()) states[unit.id] = unit.state;
@@ -270,13 +270,12 @@ class Experiment::Impl {
       if (states.count(id) == 0) missing += (missing.empty() ? "" : ", ") + std::to_string(id);
     }
     if (!missing.empty()) {
-      throw core::Error::not_found("experiment " + std::to_string(id_) + " has no work unit " +
-                                   missing + " (see `sortie experiments show " +
-                                   std::to_string(id_) + "`)");
+      throw Error::not_found("experiment " + std::to_string(id_) + " has no work unit " + missing +
+                             " (see `sortie experiments show " + std::to_string(id_) + "`)");
     }
-    std::vector<core::WorkUnitRecord> picked;
+    std::vector<store::WorkUnitRecord> picked;
     std::string running;
-    for (const core::WorkUnitRecord& record : ctx_.records().work_units(id_)) {
+    for (const store::WorkUnitRecord& record : ctx_.records().work_units(id_)) {
       const State state = states[record.work_unit_id];
       const bool selected = listed.count(record.work_unit_id) != 0 ||
                             (selection.failed && state == State::kFailed) ||
@@ -288,7 +287,7 @@ class Experiment::Impl {
         continue;
       }
       if (record.jobs.empty()) {
-        throw core::Error::not_found(
+        throw Error::not_found(
             "work unit " + std::to_string(record.work_unit_id) +
             " never launched, so there is nothing recorded to run again (rerun --missing, which "
             "would launch it, is not supported yet)");
@@ -296,15 +295,15 @@ class Experiment::Impl {
       picked.push_back(record);
     }
     if (!running.empty()) {
-      throw core::Error::invalid_argument(
+      throw Error::invalid_argument(
           "work unit " + running + " of experiment " + std::to_string(id_) +
           " has not ended: a unit runs again only once it is over (wait for it, or `sortie "
           "experiments cancel " +
           std::to_string(id_) + "`)");
     }
     if (picked.empty()) {
-      throw core::Error::invalid_argument("no work unit of experiment " + std::to_string(id_) +
-                                          " matches the selection; nothing to run again");
+      throw Error::invalid_argument("no work unit of experiment " + std::to_string(id_) +
+                                    " matches the selection; nothing to run again");
     }
     return picked;
   }
@@ -321,8 +320,8 @@ class Experiment::Impl {
   }
 
   // The job with the state last recorded of its app: an earlier attempt's, which has ended.
-  JobHandle as_recorded(const core::ExperimentJobRecord& job) {
-    const std::optional<core::AppStatus> status = ctx_.records().last_status(job.handle);
+  JobHandle as_recorded(const store::ExperimentJobRecord& job) {
+    const std::optional<model::AppStatus> status = ctx_.records().last_status(job.handle);
     return {job.full_name,
             job.handle,
             job.role,
@@ -336,18 +335,18 @@ class Experiment::Impl {
   std::vector<WorkUnit> refresh() {
     std::map<std::string, State> by_handle;
     std::vector<WorkUnit> units;
-    for (const core::WorkUnitRecord& record : ctx_.records().work_units(id_)) {
+    for (const store::WorkUnitRecord& record : ctx_.records().work_units(id_)) {
       WorkUnit unit;
       unit.experiment_id = id_;
       unit.id = record.work_unit_id;
       unit.args_json = record.args_json;
       std::vector<State> states;
-      for (const core::ExperimentJobRecord& job : record.jobs) {
+      for (const store::ExperimentJobRecord& job : record.jobs) {
         auto known = by_handle.find(job.handle);
         if (known == by_handle.end()) {
           // A terminal state recorded is final: only the others are asked of their scheduler.
-          std::optional<core::AppStatus> status = ctx_.records().last_status(job.handle);
-          if (!status || !core::is_terminal(status->state)) {
+          std::optional<model::AppStatus> status = ctx_.records().last_status(job.handle);
+          if (!status || !model::is_terminal(status->state)) {
             status = session::lookup_app(ctx_, job.handle).status;
           }
           known = by_handle.emplace(job.handle, status ? state_of(status->state) : State::kUnknown)
@@ -358,7 +357,7 @@ class Experiment::Impl {
         unit.attempt = job.attempt;
         states.push_back(known->second);
       }
-      for (const core::ExperimentJobRecord& job : record.earlier_jobs) {
+      for (const store::ExperimentJobRecord& job : record.earlier_jobs) {
         unit.earlier_jobs.push_back(as_recorded(job));
       }
       // A work unit whose launch failed has no jobs: it never ran.
@@ -370,8 +369,8 @@ class Experiment::Impl {
 
   std::set<std::string> handles() {
     std::set<std::string> found;
-    for (const core::WorkUnitRecord& unit : ctx_.records().work_units(id_)) {
-      for (const core::ExperimentJobRecord& job : unit.jobs) found.insert(job.handle);
+    for (const store::WorkUnitRecord& unit : ctx_.records().work_units(id_)) {
+      for (const store::ExperimentJobRecord& job : unit.jobs) found.insert(job.handle);
     }
     return found;
   }
@@ -414,8 +413,8 @@ Experiment SessionBinding::reopened(std::unique_ptr<Experiment::Impl> impl, int6
                                     bool recorded_launch_dir) {
   const auto record = impl->ctx_.records().experiment(id);
   if (!record) {
-    throw core::Error::not_found("no experiment " + std::to_string(id) +
-                                 " in the store (see `sortie experiments list`)");
+    throw Error::not_found("no experiment " + std::to_string(id) +
+                           " in the store (see `sortie experiments list`)");
   }
   impl->id_ = record->id;
   impl->reopened_ = true;
@@ -427,7 +426,7 @@ Experiment SessionBinding::reopened(std::unique_ptr<Experiment::Impl> impl, int6
 std::vector<int64_t> Experiment::list_ids(const Options& options) {
   Impl impl(options);
   std::vector<int64_t> ids;
-  for (const core::ExperimentRecord& record : impl.ctx_.records().experiments(0)) {
+  for (const store::ExperimentRecord& record : impl.ctx_.records().experiments(0)) {
     ids.push_back(record.id);
   }
   return ids;
@@ -437,7 +436,7 @@ int64_t Experiment::id() const { return impl_->recorded_id(); }
 const std::string& Experiment::title() const { return impl_->title_; }
 
 std::vector<Executable> Experiment::package(const std::vector<Packageable>& packageables) {
-  return xm_impl::package_executables(impl_->ctx_, impl_->launch_dir_, packageables);
+  return detail::package_executables(impl_->ctx_, impl_->launch_dir_, packageables);
 }
 
 WorkUnit Experiment::add(const Job& job, const JobArgs& args) {
@@ -449,7 +448,7 @@ std::vector<WorkUnit> Experiment::add_sweep(const Job& job, const std::vector<Jo
   for (const JobArgs& args : units) {
     Job& resolved = jobs.emplace_back(job);
     if (resolved.name.empty()) resolved.name = job.executable.name;
-    core::apply_args(resolved, args);
+    apply_args(resolved, args);
   }
   return add_units(jobs);
 }
@@ -506,7 +505,7 @@ std::string Experiment::notes() {
 }
 
 void Experiment::set_notes(const std::string& notes) {
-  xm_impl::check_notes(notes);
+  detail::check_notes(notes);
   if (impl_->dry_run_) {
     impl_->dry_run_notes_ = notes;
     return;
@@ -533,7 +532,7 @@ void Experiment::remove_tags(const std::vector<std::string>& tags) {
 
 void Experiment::annotate(const std::optional<std::string>& notes,
                           const std::vector<std::string>& words) {
-  if (notes) xm_impl::check_notes(*notes);
+  if (notes) detail::check_notes(*notes);
   if (!words.empty()) edit_tags(words);
   if (notes) set_notes(*notes);
 }
@@ -542,15 +541,15 @@ void Experiment::edit_tags(const std::vector<std::string>& words) {
   std::map<std::string, bool> wanted;
   for (const std::string& word : words) {
     if (word.size() < 2 || (word[0] != '+' && word[0] != '-')) {
-      throw core::Error::invalid_argument("'" + word +
-                                          "' is neither +TAG (add a tag) nor -TAG (remove one)");
+      throw Error::invalid_argument("'" + word +
+                                    "' is neither +TAG (add a tag) nor -TAG (remove one)");
     }
     wanted[word.substr(1)] = word[0] == '+';
   }
   std::vector<std::string> added;
   std::vector<std::string> removed;
   for (const auto& [tag, add] : wanted) (add ? added : removed).push_back(tag);
-  xm_impl::check_tags(added);
+  detail::check_tags(added);
   std::vector<std::string> current = tags();
   std::set<std::string> after(current.begin(), current.end());
   for (const auto& [tag, add] : wanted) {
@@ -560,7 +559,7 @@ void Experiment::edit_tags(const std::vector<std::string>& words) {
       after.erase(tag);
     }
   }
-  xm_impl::check_tag_count(after.size());
+  detail::check_tag_count(after.size());
   if (impl_->dry_run_) {
     impl_->dry_run_tags_ = std::move(after);
     return;
@@ -576,20 +575,21 @@ std::string Experiment::code_record() {
   for (const std::string& handle : impl_->handles()) {
     const auto record = impl_->ctx_.records().get(handle);
     if (!record || record->appdef_json.empty()) continue;
-    const auto found = core::secret_env_values(core::appdef_from_json(record->appdef_json, handle));
+    const auto found =
+        model::secret_env_values(model::appdef_from_json(record->appdef_json, handle));
     secrets.insert(secrets.end(), found.begin(), found.end());
   }
   std::sort(secrets.begin(), secrets.end(),
             [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-  return xm_impl::masked_code_record(impl_->ctx_.records().experiment_code(impl_->recorded_id()),
-                                     secrets);
+  return detail::masked_code_record(impl_->ctx_.records().experiment_code(impl_->recorded_id()),
+                                    secrets);
 }
 
 std::vector<WorkUnit> Experiment::work_units() { return impl_->refresh(); }
 
 std::vector<WorkUnit> Experiment::rerun(const RerunSelection& selection) {
-  const std::vector<core::WorkUnitRecord> units = impl_->rerun_units(selection);
-  const auto launched_units = xm_impl::relaunch_work_units(impl_->ctx_, units);
+  const std::vector<store::WorkUnitRecord> units = impl_->rerun_units(selection);
+  const auto launched_units = detail::relaunch_work_units(impl_->ctx_, units);
   std::vector<WorkUnit> launched(units.size());
   for (size_t u = 0; u < units.size(); ++u) {
     launched[u].experiment_id = impl_->id_;
@@ -597,11 +597,11 @@ std::vector<WorkUnit> Experiment::rerun(const RerunSelection& selection) {
     launched[u].args_json = units[u].args_json;
     launched[u].attempt = units[u].jobs.front().attempt + 1;
     for (const auto* attempts : {&units[u].earlier_jobs, &units[u].jobs}) {
-      for (const core::ExperimentJobRecord& job : *attempts) {
+      for (const store::ExperimentJobRecord& job : *attempts) {
         launched[u].earlier_jobs.push_back(impl_->as_recorded(job));
       }
     }
-    for (const xm_impl::LaunchedJob& job : launched_units[u]) {
+    for (const detail::LaunchedJob& job : launched_units[u]) {
       launched[u].jobs.push_back({job.record.full_name, job.record.handle, job.record.role,
                                   State::kPending, job.dryrun_json, job.record.executable_digest,
                                   job.record.attempt});
@@ -622,7 +622,7 @@ State Experiment::wait_until_complete(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   // One client per scheduler instance for every app it runs, so that a scheduler that answers
   // many apps from one poll (slurm: one squeue) is polled once, not once per app.
-  std::map<std::string, std::unique_ptr<core::SchedulerClient>> schedulers;
+  std::map<std::string, std::unique_ptr<plugin_host::SchedulerClient>> schedulers;
   for (const std::string& handle : impl_->handles()) {
     if (session::interrupted() != 0) break;  // the caller decides what an interruption means
     int64_t left_ms = -1;
@@ -632,13 +632,13 @@ State Experiment::wait_until_complete(std::chrono::milliseconds timeout) {
                     .count();
       if (left_ms <= 0) break;  // out of time: the state says what is still running
     }
-    const std::optional<core::AppStatus> recorded = impl_->ctx_.records().last_status(handle);
-    if (recorded && core::is_terminal(recorded->state)) continue;
-    const core::AppHandle parsed = core::parse_app_handle(handle);
+    const std::optional<model::AppStatus> recorded = impl_->ctx_.records().last_status(handle);
+    if (recorded && model::is_terminal(recorded->state)) continue;
+    const model::AppHandle parsed = model::parse_app_handle(handle);
     if (impl_->ctx_.registry().find(registry::Group::kSchedulers, parsed.scheduler) == nullptr) {
       continue;  // its plugin is gone: its record is all there is
     }
-    std::unique_ptr<core::SchedulerClient>& scheduler =
+    std::unique_ptr<plugin_host::SchedulerClient>& scheduler =
         schedulers[parsed.scheduler + "://" + parsed.session];
     if (!scheduler) scheduler = impl_->ctx_.scheduler(parsed.scheduler, parsed.session);
     if (!scheduler->describe(parsed.app_id)) continue;  // unknown to it: nothing to wait for
@@ -653,9 +653,9 @@ void Experiment::cancel() {
   // cancel call for them all (ABI-15: one scancel for a Slurm sweep).
   std::map<std::string, std::vector<session::AppToCancel>> apps_by_scheduler;
   for (const std::string& handle : impl_->handles()) {
-    const std::optional<core::AppStatus> recorded = impl_->ctx_.records().last_status(handle);
-    if (recorded && core::is_terminal(recorded->state)) continue;
-    const core::AppHandle parsed = core::parse_app_handle(handle);
+    const std::optional<model::AppStatus> recorded = impl_->ctx_.records().last_status(handle);
+    if (recorded && model::is_terminal(recorded->state)) continue;
+    const model::AppHandle parsed = model::parse_app_handle(handle);
     // An app whose plugin is gone cannot be cancelled by anyone here; its record stands.
     if (impl_->ctx_.registry().find(registry::Group::kSchedulers, parsed.scheduler) == nullptr) {
       continue;
@@ -665,7 +665,7 @@ void Experiment::cancel() {
   const std::string reason = "experiment " + std::to_string(impl_->id_) + " cancelled";
   std::vector<session::CancelFailure> failures;
   for (const auto& [scheduler_and_session, apps] : apps_by_scheduler) {
-    const core::AppHandle first = core::parse_app_handle(apps.front().handle);
+    const model::AppHandle first = model::parse_app_handle(apps.front().handle);
     const auto scheduler = impl_->ctx_.scheduler(first.scheduler, first.session);
     for (session::CancelFailure& failure :
          session::cancel_apps(*scheduler, impl_->ctx_, apps, reason)) {
@@ -678,7 +678,7 @@ void Experiment::cancel() {
   for (const session::CancelFailure& failure : failures) {
     message += "; " + failure.handle + ": " + failure.error.what();
   }
-  throw core::Error(failures.front().error.code(), message);
+  throw Error(failures.front().error.code(), message);
 }
 
 }  // namespace sortie::xm

@@ -12,16 +12,16 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/experiment_file.hpp>
 #include <sortie/json_nesting.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/xm/experiment_file.hpp>
 
 #include "model_files.hpp"
 #include "model_suggest.hpp"
 #include "yaml_fields.hpp"
 
-namespace sortie::core {
+namespace sortie::xm {
 namespace {
 
 // ---- The document tree ---------------------------------------------------------------------
@@ -33,7 +33,7 @@ struct Node {
   bool boolean = false;
   std::vector<Node> items;
   std::vector<std::pair<std::string, Node>> entries;  // file order
-  TextMark mark;                                      // unknown in JSON text
+  model::TextMark mark;                               // unknown in JSON text
 
   const Node* find(const std::string& key) const {
     for (const auto& entry : entries) {
@@ -57,7 +57,7 @@ Node::Kind plain_scalar_kind(const std::string& text) {
 
 Node from_yaml(const YAML::Node& yaml, const std::string& origin, const std::string& path) {
   Node node;
-  node.mark = mark_of(yaml);
+  node.mark = model::mark_of(yaml);
   switch (yaml.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -71,16 +71,18 @@ Node from_yaml(const YAML::Node& yaml, const std::string& origin, const std::str
     case YAML::NodeType::Sequence:
       node.kind = Node::Kind::kList;
       for (size_t i = 0; i < yaml.size(); ++i) {
-        node.items.push_back(from_yaml(yaml[i], origin, indexed_field(path, i)));
+        node.items.push_back(from_yaml(yaml[i], origin, model::indexed_field(path, i)));
       }
       break;
     case YAML::NodeType::Map:
       node.kind = Node::Kind::kMap;
       for (const auto& entry : yaml) {
         if (!entry.first.IsScalar())
-          fail_field(origin, mark_of(entry.first), path, "keys must be plain strings");
+          model::fail_field(origin, model::mark_of(entry.first), path,
+                            "keys must be plain strings");
         const std::string key = entry.first.Scalar();
-        node.entries.emplace_back(key, from_yaml(entry.second, origin, join_field(path, key)));
+        node.entries.emplace_back(key,
+                                  from_yaml(entry.second, origin, model::join_field(path, key)));
       }
       break;
   }
@@ -174,12 +176,12 @@ std::optional<Node> parse_json(const std::string& text, std::string& error) {
 // Both parsers keep repeated keys, so that one check reports them alike.
 void check_no_repeated_keys(const Node& node, const std::string& origin, const std::string& path) {
   for (size_t i = 0; i < node.items.size(); ++i) {
-    check_no_repeated_keys(node.items[i], origin, indexed_field(path, i));
+    check_no_repeated_keys(node.items[i], origin, model::indexed_field(path, i));
   }
   std::set<std::string> seen;
   for (const auto& [key, value] : node.entries) {
-    if (!seen.insert(key).second) fail_repeated_key(origin, value.mark, path, key);
-    check_no_repeated_keys(value, origin, join_field(path, key));
+    if (!seen.insert(key).second) model::fail_repeated_key(origin, value.mark, path, key);
+    check_no_repeated_keys(value, origin, model::join_field(path, key));
   }
 }
 
@@ -190,16 +192,17 @@ Node parse_document(const std::string& text, const std::string& origin) {
   if (first != std::string::npos && text[first] == '{') {
     // A flow mapping nested this deep is past the YAML limit as well.
     if (json_nesting_exceeds(text, limits::value(limits::kJsonDepth))) {
-      fail_field(origin, TextMark{}, "", limits::exceeded("the JSON nesting", limits::kJsonDepth));
+      model::fail_field(origin, model::TextMark{}, "",
+                        limits::exceeded("the JSON nesting", limits::kJsonDepth));
     }
     std::string json_error;
     if (auto json = parse_json(text, json_error)) return std::move(*json);
     const size_t second = text.find_first_not_of(" \t\r\n", first + 1);
     if (second == std::string::npos || text[second] == '"' || text[second] == '}') {
-      fail_field(origin, TextMark{}, "", "invalid JSON at " + json_error);
+      model::fail_field(origin, model::TextMark{}, "", "invalid JSON at " + json_error);
     }
   }
-  return from_yaml(load_yaml_document(text, origin), origin, "");
+  return from_yaml(model::load_yaml_document(text, origin), origin, "");
 }
 
 // ---- The experiment file -------------------------------------------------------------------
@@ -281,7 +284,7 @@ class ExperimentReader {
  private:
   [[noreturn]] void fail(const Node& at, const std::string& field,
                          const std::string& message) const {
-    fail_field(origin_, at.mark, field, message);
+    model::fail_field(origin_, at.mark, field, message);
   }
 
   static std::string describe(const Node& node) {
@@ -301,7 +304,7 @@ class ExperimentReader {
 
   [[noreturn]] void fail_expected(const Node& node, const std::string& field,
                                   const std::string& expected) const {
-    fail_expected_field(origin_, node.mark, field, expected, describe(node));
+    model::fail_expected_field(origin_, node.mark, field, expected, describe(node));
   }
 
   void expect_map(const Node& node, const std::string& field, const std::string& what) const {
@@ -312,21 +315,21 @@ class ExperimentReader {
                   const std::vector<std::string>& known) const {
     for (const auto& entry : node.entries) {
       if (std::find(known.begin(), known.end(), entry.first) != known.end()) continue;
-      fail_unknown_key(origin_, entry.second.mark, field, entry.first, known);
+      model::fail_unknown_key(origin_, entry.second.mark, field, entry.first, known);
     }
   }
 
   const Node& required(const Node& parent, const std::string& key, const std::string& field) const {
     const Node* node = parent.find(key);
     if (!node || node->kind == Node::Kind::kNull)
-      fail(node ? *node : parent, join_field(field, key), "is required");
+      fail(node ? *node : parent, model::join_field(field, key), "is required");
     return *node;
   }
 
   // A string; numbers count as their text ("title: 2024").
   std::string text(const Node& node, const std::string& field) const {
     if (node.kind != Node::Kind::kString && node.kind != Node::Kind::kNumber) {
-      fail_expected(node, field, kExpectedString);
+      fail_expected(node, field, model::kExpectedString);
     }
     if (node.text.empty()) fail(node, field, "expected a non-empty string");
     return node.text;
@@ -334,25 +337,25 @@ class ExperimentReader {
 
   std::string required_text(const Node& parent, const std::string& key,
                             const std::string& field) const {
-    return text(required(parent, key, field), join_field(field, key));
+    return text(required(parent, key, field), model::join_field(field, key));
   }
 
   std::vector<std::string> string_list(const Node& node, const std::string& field) const {
-    if (node.kind != Node::Kind::kList) fail_expected(node, field, kExpectedStringList);
+    if (node.kind != Node::Kind::kList) fail_expected(node, field, model::kExpectedStringList);
     std::vector<std::string> items;
     for (size_t i = 0; i < node.items.size(); ++i) {
-      items.push_back(text(node.items[i], indexed_field(field, i)));
+      items.push_back(text(node.items[i], model::indexed_field(field, i)));
     }
     return items;
   }
 
   // Values of env vars and options: any scalar but null, as written.
   std::map<std::string, std::string> string_map(const Node& node, const std::string& field) const {
-    expect_map(node, field, kExpectedStringMap);
+    expect_map(node, field, model::kExpectedStringMap);
     std::map<std::string, std::string> values;
     for (const auto& [key, value] : node.entries) {
       if (!value.is_scalar() || value.kind == Node::Kind::kNull) {
-        fail_expected(value, join_field(field, key), kExpectedString);
+        fail_expected(value, model::join_field(field, key), model::kExpectedString);
       }
       values[key] = value.text;
     }
@@ -360,7 +363,7 @@ class ExperimentReader {
   }
 
   bool boolean(const Node& node, const std::string& field) const {
-    if (node.kind != Node::Kind::kBool) fail_expected(node, field, kExpectedBoolean);
+    if (node.kind != Node::Kind::kBool) fail_expected(node, field, model::kExpectedBoolean);
     return node.boolean;
   }
 
@@ -374,22 +377,22 @@ class ExperimentReader {
     return std::stoi(text);
   }
 
-  xm::ArgValue arg_value(const Node& node, const std::string& field) const {
+  ArgValue arg_value(const Node& node, const std::string& field) const {
     switch (node.kind) {
       case Node::Kind::kNull:
-        return xm::ArgValue();
+        return ArgValue();
       case Node::Kind::kBool:
-        return xm::ArgValue(node.boolean);
+        return ArgValue(node.boolean);
       case Node::Kind::kNumber:
-        return xm::ArgValue::number(node.text);
+        return ArgValue::number(node.text);
       case Node::Kind::kString:
-        return xm::ArgValue(node.text);
+        return ArgValue(node.text);
       case Node::Kind::kList: {
-        std::vector<xm::ArgValue> items;
+        std::vector<ArgValue> items;
         for (size_t i = 0; i < node.items.size(); ++i) {
-          items.push_back(arg_value(node.items[i], indexed_field(field, i)));
+          items.push_back(arg_value(node.items[i], model::indexed_field(field, i)));
         }
-        return xm::ArgValue(std::move(items));
+        return ArgValue(std::move(items));
       }
       case Node::Kind::kMap:
         break;
@@ -398,15 +401,15 @@ class ExperimentReader {
   }
 
   // A mapping gives --key=value flags in file order; a list gives words passed as they are.
-  xm::Args args(const Node& node, const std::string& field) const {
-    xm::Args result;
+  Args args(const Node& node, const std::string& field) const {
+    Args result;
     if (node.kind == Node::Kind::kMap) {
       for (const auto& [key, value] : node.entries) {
-        result.set(key, arg_value(value, join_field(field, key)));
+        result.set(key, arg_value(value, model::join_field(field, key)));
       }
     } else if (node.kind == Node::Kind::kList) {
       for (size_t i = 0; i < node.items.size(); ++i) {
-        result.add_positional(arg_value(node.items[i], indexed_field(field, i)));
+        result.add_positional(arg_value(node.items[i], model::indexed_field(field, i)));
       }
     } else {
       fail_expected(node, field,
@@ -415,9 +418,9 @@ class ExperimentReader {
     return result;
   }
 
-  xm::EnvVars env_vars(const Node& node, const std::string& field) const {
-    xm::EnvVars env = string_map(node, field);
-    xm::validate_env_vars(env, field_location(origin_, node.mark, field));
+  EnvVars env_vars(const Node& node, const std::string& field) const {
+    EnvVars env = string_map(node, field);
+    validate_env_vars(env, model::field_location(origin_, node.mark, field));
     return env;
   }
 
@@ -427,17 +430,18 @@ class ExperimentReader {
     expect_map(node, "executables", "a mapping of executable names to executables");
     if (node.entries.empty()) fail(node, "executables", "define at least one executable");
     for (const auto& [name, spec] : node.entries) {
-      file.executables.emplace_back(name,
-                                    read_executable(name, spec, join_field("executables", name)));
+      file.executables.emplace_back(
+          name, read_executable(name, spec, model::join_field("executables", name)));
       executable_names_.push_back(name);
     }
   }
 
-  xm::Packageable read_executable(const std::string& name, const Node& node,
-                                  const std::string& field) const {
+  Packageable read_executable(const std::string& name, const Node& node,
+                              const std::string& field) const {
     expect_map(node, field, "a mapping such as {binary: ./train.sh}");
     const Node* kind_node = node.find("kind");
-    const std::string declared = kind_node ? text(*kind_node, join_field(field, "kind")) : "";
+    const std::string declared =
+        kind_node ? text(*kind_node, model::join_field(field, "kind")) : "";
     // Kind keys present; in the long form a kind's own member of the same name does not count
     // ({kind: dockerfile, dockerfile: web/Dockerfile}).
     std::vector<std::string> kind_keys;
@@ -453,12 +457,12 @@ class ExperimentReader {
       kind_keys.push_back(kind.kind);
     }
     if (kind_node && !kind_keys.empty()) {
-      fail(*node.find(kind_keys[0]), join_field(field, kind_keys[0]),
+      fail(*node.find(kind_keys[0]), model::join_field(field, kind_keys[0]),
            "give the kind either as kind: " + kind_keys[0] + " or as " + kind_keys[0] +
                ": VALUE, not both");
     }
     if (kind_keys.size() > 1) {
-      fail(*node.find(kind_keys[1]), join_field(field, kind_keys[1]),
+      fail(*node.find(kind_keys[1]), model::join_field(field, kind_keys[1]),
            "an executable has one kind, and " + kind_keys[0] + " is given too; keep one");
     }
     if (!kind_node && kind_keys.empty()) {
@@ -472,9 +476,9 @@ class ExperimentReader {
     const auto kind = std::find_if(kKinds.begin(), kKinds.end(),
                                    [&](const KindFields& k) { return k.kind == kind_name; });
     if (kind == kKinds.end()) {
-      fail(*kind_node, join_field(field, "kind"),
-           "unknown kind '" + kind_name + "'" + did_you_mean(kind_name, kind_names()) +
-               "; the kinds are " + quoted_list(kind_names()));
+      fail(*kind_node, model::join_field(field, "kind"),
+           "unknown kind '" + kind_name + "'" + model::did_you_mean(kind_name, kind_names()) +
+               "; the kinds are " + model::quoted_list(kind_names()));
     }
     std::vector<std::string> allowed = {long_form ? "kind" : kind->kind, "args", "env_vars"};
     if (long_form) allowed.push_back(kind->main);
@@ -485,17 +489,19 @@ class ExperimentReader {
     const Node* main_node = node.find(main_key);
     std::string main_value;
     if (main_node) {
-      main_value = text(*main_node, join_field(field, main_key));
+      main_value = text(*main_node, model::join_field(field, main_key));
     } else if (kind->kind != "python_container" && kind->kind != "dockerfile") {
-      fail(node, join_field(field, main_key), "is required for a " + kind->kind);
+      fail(node, model::join_field(field, main_key), "is required for a " + kind->kind);
     }
 
-    xm::Packageable packageable;
+    Packageable packageable;
     packageable.name = name;
-    packageable.spec = read_spec(kind->kind, main_value, join_field(field, main_key), node, field);
-    if (const Node* v = node.find("args")) packageable.args = args(*v, join_field(field, "args"));
+    packageable.spec =
+        read_spec(kind->kind, main_value, model::join_field(field, main_key), node, field);
+    if (const Node* v = node.find("args"))
+      packageable.args = args(*v, model::join_field(field, "args"));
     if (const Node* v = node.find("env_vars")) {
-      packageable.env_vars = env_vars(*v, join_field(field, "env_vars"));
+      packageable.env_vars = env_vars(*v, model::join_field(field, "env_vars"));
     }
     return packageable;
   }
@@ -509,27 +515,27 @@ class ExperimentReader {
   }
 
   // `main` is the value of the kind's main member (empty when not given), at `main_field`.
-  xm::ExecutableSpec read_spec(const std::string& kind, const std::string& main,
-                               const std::string& main_field, const Node& node,
-                               const std::string& field) const {
+  ExecutableSpec read_spec(const std::string& kind, const std::string& main,
+                           const std::string& main_field, const Node& node,
+                           const std::string& field) const {
     const auto member = [&](const char* key) { return node.find(key); };
-    const auto at = [&](const char* key) { return join_field(field, key); };
-    if (kind == "binary") return xm::Binary{main};
-    if (kind == "container") return xm::Container{main};
+    const auto at = [&](const char* key) { return model::join_field(field, key); };
+    if (kind == "binary") return Binary{main};
+    if (kind == "container") return Container{main};
     if (kind == "bazel_binary" || kind == "bazel_container") {
       std::vector<std::string> bazel_args;
       if (const Node* v = member("bazel_args")) bazel_args = string_list(*v, at("bazel_args"));
       const std::string target = label(node, main, main_field);
-      if (kind == "bazel_binary") return xm::BazelBinary{target, bazel_args};
-      return xm::BazelContainer{target, bazel_args};
+      if (kind == "bazel_binary") return BazelBinary{target, bazel_args};
+      return BazelContainer{target, bazel_args};
     }
     if (kind == "dockerfile") {
-      xm::Dockerfile spec;
+      Dockerfile spec;
       if (!main.empty()) spec.path = main;
       if (const Node* v = member("dockerfile")) spec.dockerfile = text(*v, at("dockerfile"));
       return spec;
     }
-    xm::PythonContainer spec;
+    PythonContainer spec;
     if (!main.empty()) spec.path = main;
     const Node* module = member("module");
     const Node* commands = member("commands");
@@ -559,47 +565,49 @@ class ExperimentReader {
   void read_executors(const Node& node) {
     expect_map(node, "executors", "a mapping of executor names to executors");
     for (const auto& [name, executor] : node.entries) {
-      executors_[name] = read_executor(executor, join_field("executors", name));
+      executors_[name] = read_executor(executor, model::join_field("executors", name));
       executor_names_.push_back(name);
     }
   }
 
-  xm::Executor read_executor(const Node& node, const std::string& field) const {
+  Executor read_executor(const Node& node, const std::string& field) const {
     expect_map(node, field, "an executor mapping such as {type: local}");
     check_keys(node, field, kExecutorKeys);
-    xm::Executor executor;
-    if (const Node* v = node.find("type")) executor.type = text(*v, join_field(field, "type"));
+    Executor executor;
+    if (const Node* v = node.find("type"))
+      executor.type = text(*v, model::join_field(field, "type"));
     if (const Node* v = node.find("requirements")) {
-      const std::string at = join_field(field, "requirements");
+      const std::string at = model::join_field(field, "requirements");
       expect_map(*v, at, "a mapping of resources such as {cpu: 2, ram: 4GiB}");
       std::vector<std::pair<std::string, std::string>> entries;
       for (const auto& [key, value] : v->entries) {
         if (!value.is_scalar() || value.kind == Node::Kind::kNull ||
             value.kind == Node::Kind::kBool) {
-          fail_expected(value, join_field(at, key), "a number or a text such as 16GiB or 2x2");
+          fail_expected(value, model::join_field(at, key),
+                        "a number or a text such as 16GiB or 2x2");
         }
         entries.emplace_back(key, value.text);
       }
       executor.requirements =
-          xm::JobRequirements::parse(entries, field_location(origin_, v->mark, at));
+          JobRequirements::parse(entries, model::field_location(origin_, v->mark, at));
     }
     if (const Node* v = node.find("docker_options")) {
-      executor.docker_options = read_docker_options(*v, join_field(field, "docker_options"));
+      executor.docker_options = read_docker_options(*v, model::join_field(field, "docker_options"));
     }
     if (const Node* v = node.find("options"))
-      executor.options = string_map(*v, join_field(field, "options"));
+      executor.options = string_map(*v, model::join_field(field, "options"));
     return executor;
   }
 
-  xm::DockerOptions read_docker_options(const Node& node, const std::string& field) const {
+  DockerOptions read_docker_options(const Node& node, const std::string& field) const {
     expect_map(node, field, "a mapping of ports and volumes");
     check_keys(node, field, kDockerOptionKeys);
-    xm::DockerOptions options;
+    DockerOptions options;
     if (const Node* ports = node.find("ports")) {
-      const std::string at = join_field(field, "ports");
+      const std::string at = model::join_field(field, "ports");
       expect_map(*ports, at, "a mapping of container ports to host ports");
       for (const auto& [container, host] : ports->entries) {
-        const std::string entry = join_field(at, container);
+        const std::string entry = model::join_field(at, container);
         if (host.kind != Node::Kind::kNumber && host.kind != Node::Kind::kString) {
           fail_expected(host, entry, "a host port number");
         }
@@ -607,14 +615,14 @@ class ExperimentReader {
       }
     }
     if (const Node* volumes = node.find("volumes")) {
-      options.volumes = string_map(*volumes, join_field(field, "volumes"));
+      options.volumes = string_map(*volumes, model::join_field(field, "volumes"));
     }
     return options;
   }
 
   // ---- jobs ----
 
-  xm::Executor executor_of(const Node& node, const std::string& field) const {
+  Executor executor_of(const Node& node, const std::string& field) const {
     if (node.kind == Node::Kind::kMap) return read_executor(node, field);
     const std::string name = text(node, field);
     const auto found = executors_.find(name);
@@ -626,8 +634,8 @@ class ExperimentReader {
                "the executor inline ({type: local, ...})");
     }
     fail(node, field,
-         "no executor named '" + name + "'" + did_you_mean(name, executor_names_) +
-             "; the executors are " + quoted_list(executor_names_));
+         "no executor named '" + name + "'" + model::did_you_mean(name, executor_names_) +
+             "; the executors are " + model::quoted_list(executor_names_));
   }
 
   FileJob read_job(const Node& node, const std::string& field, const std::string& group_path) {
@@ -637,21 +645,21 @@ class ExperimentReader {
     job.executable = required_text(node, "executable", field);
     if (std::find(executable_names_.begin(), executable_names_.end(), job.executable) ==
         executable_names_.end()) {
-      fail(*node.find("executable"), join_field(field, "executable"),
+      fail(*node.find("executable"), model::join_field(field, "executable"),
            "no executable named '" + job.executable + "'" +
-               did_you_mean(job.executable, executable_names_) + "; the executables are " +
-               quoted_list(executable_names_));
+               model::did_you_mean(job.executable, executable_names_) + "; the executables are " +
+               model::quoted_list(executable_names_));
     }
     if (const Node* v = node.find("executor"))
-      job.executor = executor_of(*v, join_field(field, "executor"));
+      job.executor = executor_of(*v, model::join_field(field, "executor"));
     job.name = group_path.empty() ? job.executable : group_path;
     if (const Node* v = node.find("name")) {
-      job.name = text(*v, join_field(field, "name"));
-      check_job_name(*v, job.name, join_field(field, "name"));
+      job.name = text(*v, model::join_field(field, "name"));
+      check_job_name(*v, job.name, model::join_field(field, "name"));
     }
-    if (const Node* v = node.find("args")) job.args = args(*v, join_field(field, "args"));
+    if (const Node* v = node.find("args")) job.args = args(*v, model::join_field(field, "args"));
     if (const Node* v = node.find("env_vars"))
-      job.env_vars = env_vars(*v, join_field(field, "env_vars"));
+      job.env_vars = env_vars(*v, model::join_field(field, "env_vars"));
     return job;
   }
 
@@ -670,7 +678,7 @@ class ExperimentReader {
     if (node.entries.empty()) fail(node, field, "a job group needs at least one job");
     FileJobGroup group;
     for (const auto& [key, member_node] : node.entries) {
-      const std::string at = join_field(field, key);
+      const std::string at = model::join_field(field, key);
       check_job_name(member_node, key, at);
       const std::string path = prefix.empty() ? key : prefix + "_" + key;
       expect_map(member_node, at, "a job mapping, or {job_group: {...}}");
@@ -681,8 +689,8 @@ class ExperimentReader {
           fail(member_node, at,
                "a nested group holds only job_group; move the other keys into its jobs");
         }
-        member.group =
-            std::make_shared<FileJobGroup>(read_group(*nested, join_field(at, "job_group"), path));
+        member.group = std::make_shared<FileJobGroup>(
+            read_group(*nested, model::join_field(at, "job_group"), path));
       } else {
         member.job = std::make_shared<FileJob>(read_job(member_node, at, path));
         job_names_.push_back({member.job->name, at, member_node.mark});
@@ -697,9 +705,9 @@ class ExperimentReader {
     for (const auto& [name, field, mark] : job_names_) {
       const auto [previous, inserted] = seen.emplace(name, field);
       if (!inserted) {
-        fail_field(origin_, mark, field,
-                   "the job name '" + name + "' is also the name of " + previous->second +
-                       " (nested names join with '_'); give one of them another name");
+        model::fail_field(origin_, mark, field,
+                          "the job name '" + name + "' is also the name of " + previous->second +
+                              " (nested names join with '_'); give one of them another name");
       }
     }
   }
@@ -712,13 +720,14 @@ class ExperimentReader {
 
   // ---- work units ----
 
-  xm::JobArgs job_args(const Node& node, const std::string& field) const {
+  JobArgs job_args(const Node& node, const std::string& field) const {
     expect_map(node, field, "a mapping of args and env_vars");
     check_keys(node, field, kJobArgsKeys);
-    xm::JobArgs overrides;
-    if (const Node* v = node.find("args")) overrides.args = args(*v, join_field(field, "args"));
+    JobArgs overrides;
+    if (const Node* v = node.find("args"))
+      overrides.args = args(*v, model::join_field(field, "args"));
     if (const Node* v = node.find("env_vars")) {
-      overrides.env_vars = env_vars(*v, join_field(field, "env_vars"));
+      overrides.env_vars = env_vars(*v, model::join_field(field, "env_vars"));
     }
     return overrides;
   }
@@ -732,8 +741,8 @@ class ExperimentReader {
     }
     for (size_t i = 0; i < node.items.size(); ++i) {
       const Node& unit = node.items[i];
-      const std::string at = indexed_field("work_units", i);
-      xm::GroupArgs overrides;
+      const std::string at = model::indexed_field("work_units", i);
+      GroupArgs overrides;
       if (file.job) {
         overrides[file.job->name] = job_args(unit, at);
       } else {
@@ -741,11 +750,11 @@ class ExperimentReader {
         for (const auto& [name, value] : unit.entries) {
           const auto names = job_name_list();
           if (std::find(names.begin(), names.end(), name) == names.end()) {
-            fail(value, join_field(at, name),
-                 "no job named '" + name + "' in job_group" + did_you_mean(name, names) +
-                     "; the jobs are " + quoted_list(names));
+            fail(value, model::join_field(at, name),
+                 "no job named '" + name + "' in job_group" + model::did_you_mean(name, names) +
+                     "; the jobs are " + model::quoted_list(names));
           }
-          overrides[name] = job_args(value, join_field(at, name));
+          overrides[name] = job_args(value, model::join_field(at, name));
         }
       }
       file.work_units.push_back(std::move(overrides));
@@ -761,46 +770,46 @@ class ExperimentReader {
                                 : "give product or zip, not both");
     }
     const auto& [mode, axes_node] = node.entries.front();
-    const std::string at = join_field("sweep", mode);
+    const std::string at = model::join_field("sweep", mode);
     expect_map(axes_node, at, "a mapping of argument names to lists of values");
     if (axes_node.entries.empty()) fail(axes_node, at, "give at least one argument to sweep");
-    std::vector<std::pair<std::string, std::vector<xm::ArgValue>>> axes;
+    std::vector<std::pair<std::string, std::vector<ArgValue>>> axes;
     for (const auto& [name, values] : axes_node.entries) {
-      const std::string axis = join_field(at, name);
+      const std::string axis = model::join_field(at, name);
       if (values.kind != Node::Kind::kList) fail_expected(values, axis, "a list of values");
       if (values.items.empty()) fail(values, axis, "the list is empty; give at least one value");
       // rfind, not starts_with: the fuzz build compiles this file as C++17 (tests/fuzz).
       const bool env_axis = name.rfind(kEnvAxisPrefix, 0) == 0;
       if (env_axis) {
-        xm::validate_env_vars({{name.substr(kEnvAxisPrefix.size()), ""}},
-                              field_location(origin_, values.mark, axis));
+        validate_env_vars({{name.substr(kEnvAxisPrefix.size()), ""}},
+                          model::field_location(origin_, values.mark, axis));
       }
-      axes.emplace_back(name, std::vector<xm::ArgValue>{});
+      axes.emplace_back(name, std::vector<ArgValue>{});
       for (size_t i = 0; i < values.items.size(); ++i) {
         const Node& value = values.items[i];
         if (env_axis && (!value.is_scalar() || value.kind == Node::Kind::kNull)) {
-          fail_expected(value, indexed_field(axis, i), kExpectedString);
+          fail_expected(value, model::indexed_field(axis, i), model::kExpectedString);
         }
-        axes.back().second.push_back(env_axis ? xm::ArgValue(value.text)
-                                              : arg_value(value, indexed_field(axis, i)));
+        axes.back().second.push_back(env_axis ? ArgValue(value.text)
+                                              : arg_value(value, model::indexed_field(axis, i)));
       }
     }
-    std::vector<xm::Args> combinations;
+    std::vector<Args> combinations;
     try {
-      combinations = mode == "product" ? xm::product(axes) : xm::zip(axes);
+      combinations = mode == "product" ? product(axes) : zip(axes);
     } catch (const Error& e) {
       fail(node, "", "sweep." + std::string(e.what()));  // "zip: ..." names its own field
     }
-    for (const xm::Args& combination : combinations) {
-      xm::JobArgs unit;
-      for (const xm::Args::Item& item : combination.items()) {
+    for (const Args& combination : combinations) {
+      JobArgs unit;
+      for (const Args::Item& item : combination.items()) {
         if (item.name->rfind(kEnvAxisPrefix, 0) == 0) {
           unit.env_vars[item.name->substr(kEnvAxisPrefix.size())] = item.value.text();
         } else {
           unit.args.set(*item.name, item.value);
         }
       }
-      xm::GroupArgs overrides;
+      GroupArgs overrides;
       for (const auto& entry : job_names_) overrides[entry.name] = unit;
       file.work_units.push_back(std::move(overrides));
     }
@@ -811,13 +820,13 @@ class ExperimentReader {
 
   const std::string& origin_;
   std::vector<std::string> executable_names_;
-  std::map<std::string, xm::Executor> executors_;
+  std::map<std::string, Executor> executors_;
   std::vector<std::string> executor_names_;
   // Every job's name, where it is declared, in file order.
   struct JobNameAt {
     std::string name;
     std::string field;
-    TextMark mark;
+    model::TextMark mark;
   };
   std::vector<JobNameAt> job_names_;
 };
@@ -825,7 +834,8 @@ class ExperimentReader {
 }  // namespace
 
 ExperimentFile read_experiment_file(const std::string& path) {
-  const std::string content = read_text_file(path, "experiment file", limits::kExperimentFileBytes);
+  const std::string content =
+      model::read_text_file(path, "experiment file", limits::kExperimentFileBytes);
   const Node root = parse_document(content, path);
   check_no_repeated_keys(root, path, "");
   ExperimentFile file = ExperimentReader(path).read(root);
@@ -834,19 +844,19 @@ ExperimentFile read_experiment_file(const std::string& path) {
   return file;
 }
 
-xm::Job resolve_job(const FileJob& job, const std::map<std::string, xm::Executable>& packaged) {
+Job resolve_job(const FileJob& job, const std::map<std::string, Executable>& packaged) {
   const auto found = packaged.find(job.executable);
   if (found == packaged.end()) {
     throw Error::invalid_argument("job '" + job.name + "': the executable '" + job.executable +
                                   "' was not packaged; package every executable "
                                   "of the file first");
   }
-  return xm::Job{found->second, job.executor, job.name, job.args, job.env_vars};
+  return Job{found->second, job.executor, job.name, job.args, job.env_vars};
 }
 
-xm::JobGroup resolve_group(const FileJobGroup& group,
-                           const std::map<std::string, xm::Executable>& packaged) {
-  xm::JobGroup result;
+JobGroup resolve_group(const FileJobGroup& group,
+                       const std::map<std::string, Executable>& packaged) {
+  JobGroup result;
   for (const FileJobGroup::Member& member : group.members) {
     if (member.group) {
       result.add(member.name, resolve_group(*member.group, packaged));
@@ -857,4 +867,4 @@ xm::JobGroup resolve_group(const FileJobGroup& group,
   return result;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::xm

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/launch_marker.hpp>
 #include <sortie/xm.hpp>
@@ -20,26 +20,26 @@ struct JobState {
 JobState job_state(session::Session& ctx, const std::string& handle) {
   const auto app = ctx.records().get(handle);
   if (!app) return {"UNKNOWN", std::nullopt};
-  if (core::is_terminal(app->state)) return {core::to_string(app->state), app->updated_at};
+  if (model::is_terminal(app->state)) return {model::to_string(app->state), app->updated_at};
   try {
     const session::AppLookup lookup = session::lookup_app(ctx, handle);
     if (lookup.status && lookup.not_refreshed.empty()) {
-      const bool ended = core::is_terminal(lookup.status->state);
-      return {core::to_string(lookup.status->state),
+      const bool ended = model::is_terminal(lookup.status->state);
+      return {model::to_string(lookup.status->state),
               ended ? std::optional<int64_t>(ctx.records().get(handle)->updated_at) : std::nullopt};
     }
-  } catch (const core::Error&) {
+  } catch (const Error&) {
     // Said as unverified below; `sortie experiments show` reports the error itself.
   }
-  return {std::string(core::to_string(app->state)) + " (unverified)", std::nullopt};
+  return {std::string(model::to_string(app->state)) + " (unverified)", std::nullopt};
 }
 
 // `known` holds the states found so far by handle: a job group's jobs share one app.
-JobState unit_state(session::Session& ctx, const core::WorkUnitRecord& unit,
+JobState unit_state(session::Session& ctx, const store::WorkUnitRecord& unit,
                     std::map<std::string, JobState>& known) {
   std::set<std::string> states;
   std::optional<int64_t> ended_at = int64_t{0};
-  for (const core::ExperimentJobRecord& job : unit.jobs) {
+  for (const store::ExperimentJobRecord& job : unit.jobs) {
     auto found = known.find(job.handle);
     if (found == known.end()) found = known.emplace(job.handle, job_state(ctx, job.handle)).first;
     states.insert(found->second.text);
@@ -59,11 +59,11 @@ std::vector<ExperimentSummary> SessionBinding::list(session::Session& session, i
                                                     const std::string& tag) {
   std::vector<ExperimentSummary> summaries;
   std::map<std::string, JobState> known;
-  for (const core::ExperimentRecord& experiment : session.records().experiments(limit, tag)) {
+  for (const store::ExperimentRecord& experiment : session.records().experiments(limit, tag)) {
     const auto units = session.records().work_units(experiment.id);
     std::map<std::string, int64_t> counts;
     std::optional<int64_t> ended_at = experiment.created_at;
-    for (const core::WorkUnitRecord& unit : units) {
+    for (const store::WorkUnitRecord& unit : units) {
       const JobState state = unit_state(session, unit, known);
       ++counts[state.text];
       ended_at = ended_at && state.ended_at
@@ -95,7 +95,7 @@ std::vector<ExperimentSummary> list_experiments(int limit, const Options& option
 
 std::vector<ExperimentSummary> list_experiments(int limit, const std::string& tag,
                                                 const Options& options) {
-  session::Session session(xm_impl::session_options(options));
+  session::Session session(detail::session_options(options));
   return SessionBinding::list(session, limit, tag);
 }
 

@@ -12,7 +12,7 @@
 
 extern char** environ;
 
-namespace sortie::xm_impl {
+namespace sortie::xm::detail {
 
 GitOutput git_output(const std::string& dir, const std::vector<std::string>& args,
                      size_t max_bytes) {
@@ -73,4 +73,4 @@ GitOutput git_output(const std::string& dir, const std::vector<std::string>& arg
   return result;
 }
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail

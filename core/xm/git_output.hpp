@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
-namespace sortie::xm_impl {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm::detail {
 
 struct GitOutput {
   bool started = false;  // false: git could not be run at all (not installed, not on PATH)
@@ -24,6 +26,7 @@ struct GitOutput {
 GitOutput git_output(const std::string& dir, const std::vector<std::string>& args,
                      size_t max_bytes);
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
+#pragma GCC visibility pop
 
 #endif  // SORTIE_XM_GIT_OUTPUT_HPP

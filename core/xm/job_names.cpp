@@ -3,19 +3,18 @@
 // Job groups and job names, after XManager's job_operators.py: a job without a name takes its
 // group keys joined by '_' (populate_job_names), and names are unique within a work unit.
 #include <map>
-#include <sortie/core/error.hpp>
-#include <sortie/core/xm_jobs.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/xm/jobs.hpp>
 
 namespace sortie::xm {
 namespace {
 
 void check_new_member(const JobGroup& group, const std::string& name) {
-  if (name.empty())
-    throw core::Error::invalid_argument("JobGroup::add: a member needs a non-empty name");
+  if (name.empty()) throw Error::invalid_argument("JobGroup::add: a member needs a non-empty name");
   for (const JobGroup::Member& member : group.members) {
     if (member.name == name) {
-      throw core::Error::invalid_argument("JobGroup::add: the group already has a member named '" +
-                                          name + "'; give each member its own name");
+      throw Error::invalid_argument("JobGroup::add: the group already has a member named '" + name +
+                                    "'; give each member its own name");
     }
   }
 }
@@ -34,17 +33,14 @@ JobGroup& JobGroup::add(std::string name, JobGroup group) {
   return *this;
 }
 
-}  // namespace sortie::xm
-
-namespace sortie::core {
 namespace {
 
 // name -> the key path that produced it, for the duplicate message.
 using SeenNames = std::map<std::string, std::string>;
 
-void collect(const xm::JobGroup& group, const std::string& prefix, std::vector<FlatJob>& jobs,
+void collect(const JobGroup& group, const std::string& prefix, std::vector<FlatJob>& jobs,
              SeenNames& seen) {
-  for (const xm::JobGroup::Member& member : group.members) {
+  for (const JobGroup::Member& member : group.members) {
     const std::string path = prefix.empty() ? member.name : prefix + "_" + member.name;
     if (member.group) {
       collect(*member.group, path, jobs, seen);
@@ -63,15 +59,15 @@ void collect(const xm::JobGroup& group, const std::string& prefix, std::vector<F
 
 }  // namespace
 
-std::vector<FlatJob> flatten(const xm::JobGroup& group) {
+std::vector<FlatJob> flatten(const JobGroup& group) {
   std::vector<FlatJob> jobs;
   SeenNames seen;
   collect(group, "", jobs, seen);
   return jobs;
 }
 
-void apply_args(xm::Job& job, const xm::JobArgs& overrides) {
-  xm::validate_env_vars(overrides.env_vars, "job '" + job.name + "': env_vars");
+void apply_args(Job& job, const JobArgs& overrides) {
+  validate_env_vars(overrides.env_vars, "job '" + job.name + "': env_vars");
   job.args.merge(overrides.args);
   for (const auto& [name, value] : overrides.env_vars) job.env_vars[name] = value;
 }
@@ -80,4 +76,4 @@ std::string full_job_name(int64_t experiment_id, int work_unit_id, const std::st
   return std::to_string(experiment_id) + "_" + std::to_string(work_unit_id) + "_" + job;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::xm

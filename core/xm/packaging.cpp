@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/json_text.hpp>
 
-namespace sortie::xm_impl {
+namespace sortie::xm::detail {
 namespace {
 
 using session::JsonText;
@@ -22,19 +22,19 @@ void write_strings(JsonText& json, const std::vector<std::string>& items) {
 }
 
 // The members of one request element (P-13) for `spec`, without the braces.
-void write_spec_members(JsonText& json, const xm::ExecutableSpec& spec) {
-  json.key("kind").string(xm::kind_of(spec));
-  if (const auto* binary = std::get_if<xm::Binary>(&spec)) {
+void write_spec_members(JsonText& json, const ExecutableSpec& spec) {
+  json.key("kind").string(kind_of(spec));
+  if (const auto* binary = std::get_if<Binary>(&spec)) {
     json.key("path").string(binary->path);
-  } else if (const auto* bazel = std::get_if<xm::BazelBinary>(&spec)) {
+  } else if (const auto* bazel = std::get_if<BazelBinary>(&spec)) {
     json.key("label").string(bazel->label).key("bazel_args");
     write_strings(json, bazel->bazel_args);
-  } else if (const auto* container = std::get_if<xm::Container>(&spec)) {
+  } else if (const auto* container = std::get_if<Container>(&spec)) {
     json.key("image_path").string(container->image_path);
-  } else if (const auto* bazel_container = std::get_if<xm::BazelContainer>(&spec)) {
+  } else if (const auto* bazel_container = std::get_if<BazelContainer>(&spec)) {
     json.key("label").string(bazel_container->label).key("bazel_args");
     write_strings(json, bazel_container->bazel_args);
-  } else if (const auto* python = std::get_if<xm::PythonContainer>(&spec)) {
+  } else if (const auto* python = std::get_if<PythonContainer>(&spec)) {
     json.key("path").string(python->path).key("entrypoint").begin_object();
     if (!python->module.empty()) {
       json.key("module").string(python->module);
@@ -51,7 +51,7 @@ void write_spec_members(JsonText& json, const xm::ExecutableSpec& spec) {
       json.null();
     }
     json.key("use_deep_module").boolean(python->use_deep_module);
-  } else if (const auto* dockerfile = std::get_if<xm::Dockerfile>(&spec)) {
+  } else if (const auto* dockerfile = std::get_if<Dockerfile>(&spec)) {
     json.key("path").string(dockerfile->path).key("dockerfile");
     dockerfile->dockerfile.empty() ? json.null() : json.string(dockerfile->dockerfile);
   }
@@ -69,8 +69,8 @@ std::string member_string(const rapidjson::Value& object, const char* name) {
   return it != object.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
 }
 
-xm::Args string_args(const rapidjson::Value& object) {
-  xm::Args args;
+Args string_args(const rapidjson::Value& object) {
+  Args args;
   if (const auto it = object.FindMember("args"); it != object.MemberEnd() && it->value.IsArray()) {
     for (const auto& item : it->value.GetArray()) {
       if (item.IsString()) args.add_positional(std::string(item.GetString()));
@@ -79,8 +79,8 @@ xm::Args string_args(const rapidjson::Value& object) {
   return args;
 }
 
-xm::EnvVars string_env(const rapidjson::Value& object) {
-  xm::EnvVars env;
+EnvVars string_env(const rapidjson::Value& object) {
+  EnvVars env;
   if (const auto it = object.FindMember("env"); it != object.MemberEnd() && it->value.IsObject()) {
     for (const auto& entry : it->value.GetObject()) {
       if (entry.value.IsString()) env[entry.name.GetString()] = entry.value.GetString();
@@ -100,8 +100,8 @@ std::string compact(const rapidjson::Value& value) {
 // from the registry; nullopt for anything the local packagers must handle (a `docker save`
 // file, another kind, a local destination).
 std::optional<std::string> remote_image_reference(const std::string& launch_dir,
-                                                  const xm::Packageable& packageable) {
-  const auto* container = std::get_if<xm::Container>(&packageable.spec);
+                                                  const Packageable& packageable) {
+  const auto* container = std::get_if<Container>(&packageable.spec);
   if (!packageable.remote_destination || container == nullptr) return std::nullopt;
   const std::string& image = container->image_path;
   const auto ends_with = [&](std::string_view suffix) {
@@ -118,15 +118,13 @@ std::optional<std::string> remote_image_reference(const std::string& launch_dir,
 
 }  // namespace
 
-std::vector<xm::Executable> package_executables(session::Session& ctx,
-                                                const std::string& launch_dir,
-                                                const std::vector<xm::Packageable>& packageables) {
-  std::vector<xm::Executable> results(packageables.size());
+std::vector<Executable> package_executables(session::Session& ctx, const std::string& launch_dir,
+                                            const std::vector<Packageable>& packageables) {
+  std::vector<Executable> results(packageables.size());
   std::vector<Pending> pending;
   for (size_t i = 0; i < packageables.size(); ++i) {
-    const xm::Packageable& packageable = packageables[i];
-    results[i].name =
-        packageable.name.empty() ? xm::default_name(packageable.spec) : packageable.name;
+    const Packageable& packageable = packageables[i];
+    results[i].name = packageable.name.empty() ? default_name(packageable.spec) : packageable.name;
     if (const auto reference = remote_image_reference(launch_dir, packageable)) {
       results[i].kind = "image";
       results[i].image = *reference;
@@ -137,7 +135,7 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
     element.begin_object().key("name").string(results[i].name);
     write_spec_members(element, packageable.spec);
     element.end_object();
-    pending.push_back({i, xm::kind_of(packageable.spec), element.str()});
+    pending.push_back({i, kind_of(packageable.spec), element.str()});
   }
   // Each round packages what the previous one handed on; a chain longer than this is a loop.
   constexpr int kMaxRounds = 4;
@@ -148,9 +146,9 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
     for (const auto& [kind, batch] : by_kind) {
       const registry::Entry* entry = ctx.registry().find(registry::Group::kPackagers, kind);
       if (entry == nullptr) {
-        throw core::Error::not_found("executable '" + results[batch.front().index].name +
-                                     "': no plugin provides packager '" + kind +
-                                     "' (see `sortie plugins list`)");
+        throw Error::not_found("executable '" + results[batch.front().index].name +
+                               "': no plugin provides packager '" + kind +
+                               "' (see `sortie plugins list`)");
       }
       JsonText request;
       request.begin_object()
@@ -169,21 +167,20 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
       const auto packaged = result.FindMember("packaged");
       if (packaged == result.MemberEnd() || !packaged->value.IsArray() ||
           packaged->value.Size() != batch.size()) {
-        throw core::Error::internal(packager->context() + ": package result must list " +
-                                    std::to_string(batch.size()) +
-                                    " packaged executables in 'packaged'");
+        throw Error::internal(packager->context() + ": package result must list " +
+                              std::to_string(batch.size()) + " packaged executables in 'packaged'");
       }
       for (size_t k = 0; k < batch.size(); ++k) {
         const rapidjson::Value& item = packaged->value[static_cast<rapidjson::SizeType>(k)];
-        xm::Executable& out = results[batch[k].index];
+        Executable& out = results[batch[k].index];
         const std::string result_kind = item.IsObject() ? member_string(item, "kind") : "";
         if (result_kind == "executable") {
           const auto next = item.FindMember("executable");
           if (next == item.MemberEnd() || !next->value.IsObject() ||
               member_string(next->value, "kind").empty()) {
-            throw core::Error::internal(packager->context() + ": executable '" + out.name +
-                                        "': an 'executable' result needs an "
-                                        "'executable' object with a 'kind'");
+            throw Error::internal(packager->context() + ": executable '" + out.name +
+                                  "': an 'executable' result needs an "
+                                  "'executable' object with a 'kind'");
           }
           JsonText element;
           element.begin_object().key("name").string(out.name);
@@ -196,13 +193,13 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
           continue;
         }
         if (result_kind != "process" && result_kind != "image") {
-          throw core::Error::internal(packager->context() + ": executable '" + out.name +
-                                      "': unknown packaged kind '" + result_kind +
-                                      "' (expected process, image or executable)");
+          throw Error::internal(packager->context() + ": executable '" + out.name +
+                                "': unknown packaged kind '" + result_kind +
+                                "' (expected process, image or executable)");
         }
         out.kind = result_kind;
         // A Container's registry reference, even when pulled, is not a local image.
-        const auto* container = std::get_if<xm::Container>(&packageables[batch[k].index].spec);
+        const auto* container = std::get_if<Container>(&packageables[batch[k].index].spec);
         out.built_locally = result_kind == "image" &&
                             !(container && member_string(item, "image") == container->image_path);
         out.entrypoint = member_string(item, "entrypoint");
@@ -211,20 +208,20 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
         out.args = string_args(item);
         out.env_vars = string_env(item);
         if (out.kind == "process" && out.entrypoint.empty()) {
-          throw core::Error::internal(packager->context() + ": executable '" + out.name +
-                                      "': a process result needs an entrypoint");
+          throw Error::internal(packager->context() + ": executable '" + out.name +
+                                "': a process result needs an entrypoint");
         }
         if (out.kind == "image" && out.image.empty()) {
-          throw core::Error::internal(packager->context() + ": executable '" + out.name +
-                                      "': an image result needs an image");
+          throw Error::internal(packager->context() + ": executable '" + out.name +
+                                "': an image result needs an image");
         }
       }
     }
   }
   if (!pending.empty()) {
-    throw core::Error::internal("executable '" + results[pending.front().index].name +
-                                "': packagers kept handing it on (" + std::to_string(kMaxRounds) +
-                                " rounds); last kind '" + pending.front().kind + "'");
+    throw Error::internal("executable '" + results[pending.front().index].name +
+                          "': packagers kept handing it on (" + std::to_string(kMaxRounds) +
+                          " rounds); last kind '" + pending.front().kind + "'");
   }
   // The packageable's own args and env come after what the packager baked in.
   for (size_t i = 0; i < packageables.size(); ++i) {
@@ -234,4 +231,4 @@ std::vector<xm::Executable> package_executables(session::Session& ctx,
   return results;
 }
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail

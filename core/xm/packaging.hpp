@@ -9,13 +9,15 @@
 #include <string>
 #include <vector>
 
-namespace sortie::xm_impl {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm::detail {
 
-// Same order as `packageables`. Throws core::Error naming the executable and packager at fault.
-std::vector<xm::Executable> package_executables(session::Session& ctx,
-                                                const std::string& launch_dir,
-                                                const std::vector<xm::Packageable>& packageables);
+// Same order as `packageables`. Throws Error naming the executable and packager at fault.
+std::vector<Executable> package_executables(session::Session& ctx, const std::string& launch_dir,
+                                            const std::vector<Packageable>& packageables);
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
+#pragma GCC visibility pop
 
 #endif  // SORTIE_XM_PACKAGING_HPP

@@ -7,17 +7,14 @@
 #include <cmath>
 #include <limits>
 #include <regex>
-#include <sortie/core/error.hpp>
-#include <sortie/core/xm_resources.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/xm.hpp>
+#include <sortie/xm/resources.hpp>
 
 #include "model_suggest.hpp"
 
 namespace sortie::xm {
 namespace {
-
-using core::AcceleratorFamily;
-using core::Error;
 
 enum class Field { kCpu, kRam, kDisk, kAccelerator, kReplicas, kLocation };
 
@@ -134,8 +131,8 @@ std::vector<int64_t> topology_dims(const std::string& text) {
 // Multi-host GPUs (XManager): a GPU topology of several dimensions runs prod(dims[1:]) replicas
 // of dims[0] GPUs each. B40_48TH is the exception XManager makes.
 bool infers_replicas(const std::string& accelerator, const std::vector<int64_t>& dims) {
-  return core::accelerator_family(accelerator) == AcceleratorFamily::kGpu &&
-         accelerator != "b40_48th" && dims.size() > 1;
+  return accelerator_family(accelerator) == AcceleratorFamily::kGpu && accelerator != "b40_48th" &&
+         dims.size() > 1;
 }
 
 class RequirementsParser {
@@ -145,8 +142,8 @@ class RequirementsParser {
   void add(const std::string& name, const std::string& raw_value) {
     const ResourceName* entry = find_name(name);
     if (!entry) {
-      fail(name, "unknown resource" + core::did_you_mean(lower(name), known_names()) +
-                     "; known resources: " + core::quoted_list(known_names()));
+      fail(name, "unknown resource" + model::did_you_mean(lower(name), known_names()) +
+                     "; known resources: " + model::quoted_list(known_names()));
     }
     const std::string value = trim(raw_value);
     for (const auto& [seen_canonical, seen_name] : seen_) {
@@ -284,19 +281,15 @@ JobRequirements JobRequirements::parse(
   return parser.finish();
 }
 
-}  // namespace sortie::xm
-
-namespace sortie::core {
-
 AcceleratorFamily accelerator_family(std::string_view accelerator) {
-  const xm::ResourceName* entry = xm::find_name(std::string(accelerator));
-  if (!entry || entry->field != xm::Field::kAccelerator) return AcceleratorFamily::kNone;
+  const ResourceName* entry = find_name(std::string(accelerator));
+  if (!entry || entry->field != Field::kAccelerator) return AcceleratorFamily::kNone;
   if (accelerator == "local_gpu") return AcceleratorFamily::kLocalGpu;
   if (accelerator.substr(0, 4) == "tpu_") return AcceleratorFamily::kTpu;
   return AcceleratorFamily::kGpu;
 }
 
-Resource to_resource(const xm::JobRequirements& requirements) {
+Resource to_resource(const JobRequirements& requirements) {
   Resource resource;
   if (requirements.cpu) resource.cpu = *requirements.cpu;
   if (requirements.ram_bytes) {
@@ -305,8 +298,8 @@ Resource to_resource(const xm::JobRequirements& requirements) {
   }
   const AcceleratorFamily family = accelerator_family(requirements.accelerator);
   if (family == AcceleratorFamily::kLocalGpu || family == AcceleratorFamily::kGpu) {
-    const std::vector<int64_t> dims = xm::topology_dims(requirements.topology);
-    const int64_t per_replica = xm::infers_replicas(requirements.accelerator, dims)
+    const std::vector<int64_t> dims = topology_dims(requirements.topology);
+    const int64_t per_replica = infers_replicas(requirements.accelerator, dims)
                                     ? dims.front()
                                     : requirements.accelerator_count;
     resource.gpu = static_cast<int>(per_replica);
@@ -314,4 +307,4 @@ Resource to_resource(const xm::JobRequirements& requirements) {
   return resource;
 }
 
-}  // namespace sortie::core
+}  // namespace sortie::xm

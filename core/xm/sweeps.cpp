@@ -5,8 +5,8 @@
 // of silently dropping values.
 #include <algorithm>
 #include <set>
-#include <sortie/core/error.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/xm.hpp>
 
 namespace sortie::xm {
@@ -18,8 +18,8 @@ void check_distinct_names(const Axes& axes, const char* sweep) {
   std::set<std::string> seen;
   for (const auto& axis : axes) {
     if (!seen.insert(axis.first).second) {
-      throw core::Error::invalid_argument(std::string(sweep) + ": axis '" + axis.first +
-                                          "' appears twice; give each argument one axis");
+      throw Error::invalid_argument(std::string(sweep) + ": axis '" + axis.first +
+                                    "' appears twice; give each argument one axis");
     }
   }
 }
@@ -44,7 +44,7 @@ void check_size(const Axes& axes, const char* sweep, bool is_product) {
 
 void check_work_unit_count(size_t count, const std::string& what) {
   if (count > limits::value(limits::kWorkUnitsPerSweep)) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         what + ": " + limits::exceeded("the number of work units", limits::kWorkUnitsPerSweep));
   }
 }
@@ -79,9 +79,8 @@ std::vector<Args> zip(const Axes& axes) {
       if (!lengths.empty()) lengths += ", ";
       lengths += name + " has " + std::to_string(values.size());
     }
-    throw core::Error::invalid_argument(
-        "zip: axes have different lengths (" + lengths +
-        "); give every axis the same number of values, or use product");
+    throw Error::invalid_argument("zip: axes have different lengths (" + lengths +
+                                  "); give every axis the same number of values, or use product");
   }
   std::vector<Args> combinations(length);
   for (const auto& [name, values] : axes) {

@@ -7,24 +7,24 @@
 #include <optional>
 #include <set>
 #include <sortie/app_status.hpp>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/runopts.hpp>
-#include <sortie/core/xm_jobs.hpp>
-#include <sortie/core/xm_resources.hpp>
 #include <sortie/macros.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/runopts.hpp>
 #include <sortie/session/launcher.hpp>
+#include <sortie/xm/jobs.hpp>
+#include <sortie/xm/resources.hpp>
 
-namespace sortie::xm_impl {
+namespace sortie::xm::detail {
 namespace {
 
 // Where a job runs: the scheduler of its executor for its packaged kind, with run options.
 struct Placement {
   std::string scheduler;
-  std::map<std::string, core::RawOpt> options;
+  std::map<std::string, model::RawOpt> options;
   // The executor entry's `workdir` run options, when its scheduler can run a process from the
   // directory given as the role's image.
-  std::optional<std::map<std::string, core::RawOpt>> workdir_options;
+  std::optional<std::map<std::string, model::RawOpt>> workdir_options;
   bool operator==(const Placement& other) const {
     if (scheduler != other.scheduler || options.size() != other.options.size()) return false;
     for (const auto& [name, option] : options) {
@@ -45,7 +45,7 @@ class DeclaredOptions {
     if (it == declared_.end()) {
       const auto client = ctx_.scheduler(scheduler, session_);
       std::set<std::string> names;
-      for (const core::RunOpt& declared : client->declared_run_options()) {
+      for (const model::RunOpt& declared : client->declared_run_options()) {
         names.insert(declared.name);
       }
       it = declared_.emplace(scheduler, std::move(names)).first;
@@ -63,57 +63,57 @@ class DeclaredOptions {
 // through the scheduler's run options of those names when it declares them; otherwise they are
 // refused, except a GPU type, whose count already is in the Resource.
 void carry_requirements(DeclaredOptions& declared, const std::string& job_name,
-                        const xm::JobRequirements& requirements, Placement& placement) {
+                        const JobRequirements& requirements, Placement& placement) {
   const std::string where = "job '" + job_name + "': requirements";
   const std::string& scheduler = placement.scheduler;
   const auto set_option = [&](const std::string& name, const std::string& value) {
     const auto it = placement.options.find(name);
     if (it != placement.options.end() && it->second.value != value) {
-      throw core::Error::invalid_argument(where + " ask for " + name + "=" + value + " but " +
-                                          it->second.origin + " sets " + name + "=" +
-                                          it->second.value + "; keep one");
+      throw Error::invalid_argument(where + " ask for " + name + "=" + value + " but " +
+                                    it->second.origin + " sets " + name + "=" + it->second.value +
+                                    "; keep one");
     }
     placement.options[name] = {value, where};
   };
   if (requirements.disk_bytes) {
-    throw core::Error::invalid_argument(where + ".disk: scheduler " + scheduler +
-                                        " cannot reserve disk; drop the requirement");
+    throw Error::invalid_argument(where + ".disk: scheduler " + scheduler +
+                                  " cannot reserve disk; drop the requirement");
   }
   if (!requirements.location.empty()) {
     if (!declared.has(scheduler, "location")) {
-      throw core::Error::invalid_argument(where + ".location: scheduler " + scheduler +
-                                          " has no 'location' run option; drop the requirement");
+      throw Error::invalid_argument(where + ".location: scheduler " + scheduler +
+                                    " has no 'location' run option; drop the requirement");
     }
     set_option("location", requirements.location);
   }
-  const core::AcceleratorFamily family = core::accelerator_family(requirements.accelerator);
-  if (family != core::AcceleratorFamily::kGpu && family != core::AcceleratorFamily::kTpu) return;
+  const AcceleratorFamily family = accelerator_family(requirements.accelerator);
+  if (family != AcceleratorFamily::kGpu && family != AcceleratorFamily::kTpu) return;
   if (declared.has(scheduler, "accelerator")) {
     set_option("accelerator", requirements.accelerator);
-    if (family == core::AcceleratorFamily::kTpu) {
+    if (family == AcceleratorFamily::kTpu) {
       if (!requirements.topology.empty() && declared.has(scheduler, "tpu_topology")) {
         set_option("tpu_topology", requirements.topology);
       } else if (declared.has(scheduler, "accelerator_count")) {
         set_option("accelerator_count", std::to_string(requirements.accelerator_count));
       }
     }
-  } else if (family == core::AcceleratorFamily::kTpu) {
-    throw core::Error::invalid_argument(where + ": scheduler " + scheduler +
-                                        " cannot provide TPUs (" + requirements.accelerator +
-                                        "); use an executor that runs on TPUs");
+  } else if (family == AcceleratorFamily::kTpu) {
+    throw Error::invalid_argument(where + ": scheduler " + scheduler + " cannot provide TPUs (" +
+                                  requirements.accelerator +
+                                  "); use an executor that runs on TPUs");
   }
 }
 
 Placement place(session::Session& ctx, DeclaredOptions& declared, const std::string& job_name,
-                const xm::Job& job) {
-  const xm::Executor& executor = job.executor;
+                const Job& job) {
+  const Executor& executor = job.executor;
   const std::string entry_name = executor.type + "." + job.executable.kind;
   const registry::Entry* entry = ctx.registry().find(registry::Group::kExecutors, entry_name);
   if (entry == nullptr) {
-    throw core::Error::not_found("job '" + job_name + "': no plugin provides executor '" +
-                                 executor.type + "' for " + job.executable.kind +
-                                 " executables (no sortie.executors entry '" + entry_name +
-                                 "'; see `sortie plugins list`)");
+    throw Error::not_found("job '" + job_name + "': no plugin provides executor '" + executor.type +
+                           "' for " + job.executable.kind +
+                           " executables (no sortie.executors entry '" + entry_name +
+                           "'; see `sortie plugins list`)");
   }
   rapidjson::Document data;
   data.Parse(entry->data_json.c_str());
@@ -155,12 +155,12 @@ Placement place(session::Session& ctx, DeclaredOptions& declared, const std::str
 }
 
 Role role_of(const std::string& job_name, const std::string& full_name, const WorkUnitJobs& unit,
-             const xm::Job& job, const std::string& launch_dir) {
-  const xm::Executable& executable = job.executable;
+             const Job& job, const std::string& launch_dir) {
+  const Executable& executable = job.executable;
   const std::string where = "job '" + job_name + "'";
   const auto& ports = job.executor.docker_options.ports;
   if (!ports.empty() && executable.kind != "image") {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         where + ": executor docker_options.ports: only a container publishes ports; a " +
         executable.kind + " runs on the host and binds its ports there itself");
   }
@@ -184,7 +184,7 @@ Role role_of(const std::string& job_name, const std::string& full_name, const Wo
     role.metadata.emplace_back("sortie.host_ports", published + "}");
   }
   role.entrypoint = executable.entrypoint;
-  xm::Args args = executable.args;
+  Args args = executable.args;
   args.merge(job.args);
   role.args = args.to_list();
   role.env.assign(executable.env_vars.begin(), executable.env_vars.end());
@@ -201,11 +201,11 @@ Role role_of(const std::string& job_name, const std::string& full_name, const Wo
       .set("launch_dir", launch_dir);
   for (std::string& arg : role.args) arg = macros.apply(arg);
   for (auto& entry : role.env) entry.second = macros.apply(entry.second);
-  role.resource = core::to_resource(job.executor.requirements);
+  role.resource = to_resource(job.executor.requirements);
   if (job.executor.requirements.replicas) role.num_replicas = *job.executor.requirements.replicas;
   for (const auto& [host, container] : job.executor.docker_options.volumes) {
     Mount mount;
-    mount.type = core::MountType::kBind;
+    mount.type = model::MountType::kBind;
     mount.src = host;
     mount.dst = container;
     role.mounts.push_back(mount);
@@ -216,8 +216,8 @@ Role role_of(const std::string& job_name, const std::string& full_name, const Wo
 // Runs a process role from the snapshot: its working directory, and its program when that lies
 // in the launch directory (the binary packager's absolute path).
 void run_from_snapshot(Role& role, const RunDirectory& run_directory,
-                       const std::map<std::string, core::RawOpt>& workdir_options,
-                       std::map<std::string, core::RawOpt>& run_options) {
+                       const std::map<std::string, model::RawOpt>& workdir_options,
+                       std::map<std::string, model::RawOpt>& run_options) {
   const std::string root = run_directory.snapshot_root();
   role.image = root;
   const std::string prefix = run_directory.launch_dir + "/";
@@ -233,15 +233,15 @@ struct PreparedApp {
   size_t unit = 0;  // index into the launched units
   session::LaunchPlan plan;
   session::DryRunResult dry;
-  std::vector<core::ExperimentJobRecord> records;
+  std::vector<store::ExperimentJobRecord> records;
 };
 
 std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::string& session,
                                            DeclaredOptions& declared, const WorkUnitJobs& unit,
                                            size_t unit_index, const RunDirectory& run_directory) {
   if (unit.jobs.empty()) {
-    throw core::Error::invalid_argument("work unit " + std::to_string(unit.work_unit_id) +
-                                        " has no jobs");
+    throw Error::invalid_argument("work unit " + std::to_string(unit.work_unit_id) +
+                                  " has no jobs");
   }
   // A gang is one app on one scheduler; separate jobs each get their own app.
   std::vector<std::vector<size_t>> apps;
@@ -250,7 +250,7 @@ std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::str
     Placement placement = place(ctx, declared, unit.jobs[i].first, unit.jobs[i].second);
     if (unit.gang && !placements.empty()) {
       if (!(placement == placements.front())) {
-        throw core::Error::invalid_argument(
+        throw Error::invalid_argument(
             "job group of work unit " + std::to_string(unit.work_unit_id) + ": jobs '" +
             unit.jobs.front().first + "' (scheduler " + placements.front().scheduler + ") and '" +
             unit.jobs[i].first + "' (scheduler " + placement.scheduler +
@@ -280,8 +280,7 @@ std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::str
     set_value(plan.app.metadata, "sortie.work_unit_id", std::to_string(unit.work_unit_id));
     for (size_t index : apps[a]) {
       const auto& [job_name, job] = unit.jobs[index];
-      const std::string full_name =
-          core::full_job_name(unit.experiment_id, unit.work_unit_id, job_name);
+      const std::string full_name = full_job_name(unit.experiment_id, unit.work_unit_id, job_name);
       Role& role = plan.app.roles.emplace_back(
           role_of(job_name, full_name, unit, job, run_directory.launch_dir));
       if (job.executable.kind == "process" && placements[a].workdir_options &&
@@ -291,9 +290,9 @@ std::vector<PreparedApp> prepare_work_unit(session::Session& ctx, const std::str
       app.records.push_back({job_name, full_name, "", job_name, job.executable.digest});
     }
     if (!unit.dry_run) {
-      plan.work_unit = core::WorkUnitLink{unit.experiment_id, unit.work_unit_id, app.records};
+      plan.work_unit = store::WorkUnitLink{unit.experiment_id, unit.work_unit_id, app.records};
     }
-    core::validate(plan.app);
+    model::validate(plan.app);
     auto scheduler = ctx.scheduler(plan.scheduler, session);
     app.dry = session::Launcher(ctx, *scheduler).dryrun(plan);
     prepared.push_back(std::move(app));
@@ -308,7 +307,7 @@ std::vector<std::vector<LaunchedJob>> submit(session::Session& ctx, std::vector<
   std::vector<std::vector<LaunchedJob>> launched(unit_count);
   // The store has the jobs already: the Launcher records them with the app, before submitting.
   const auto add_launched = [&](size_t i, const std::string& handle) {
-    for (core::ExperimentJobRecord& job : apps[i].records) {
+    for (store::ExperimentJobRecord& job : apps[i].records) {
       job.handle = handle;
       launched[apps[i].unit].push_back({job, apps[i].dry.dryrun_json});
     }
@@ -342,25 +341,25 @@ std::vector<std::vector<LaunchedJob>> submit(session::Session& ctx, std::vector<
 }
 
 // The app `handle` as recorded, dry-run again as the next attempt of the unit's jobs it runs.
-PreparedApp prepare_recorded_app(session::Session& ctx, const core::WorkUnitRecord& unit,
+PreparedApp prepare_recorded_app(session::Session& ctx, const store::WorkUnitRecord& unit,
                                  size_t unit_index, const std::string& handle) {
-  const std::optional<core::AppRecord> record = ctx.records().get(handle);
+  const std::optional<store::AppRecord> record = ctx.records().get(handle);
   if (!record || record->appdef_json.empty()) {
-    throw core::Error::not_found("work unit " + std::to_string(unit.work_unit_id) + ": app " +
-                                 handle + " is no longer in the store, so it cannot run again");
+    throw Error::not_found("work unit " + std::to_string(unit.work_unit_id) + ": app " + handle +
+                           " is no longer in the store, so it cannot run again");
   }
   PreparedApp app;
   app.unit = unit_index;
-  app.plan.app = core::appdef_from_json(record->appdef_json, handle);
+  app.plan.app = model::appdef_from_json(record->appdef_json, handle);
   app.plan.scheduler = record->scheduler;
   app.plan.session = record->session;
-  for (const core::ExperimentJobRecord& job : unit.jobs) {
+  for (const store::ExperimentJobRecord& job : unit.jobs) {
     if (job.handle != handle) continue;
-    core::ExperimentJobRecord& next = app.records.emplace_back(job);
+    store::ExperimentJobRecord& next = app.records.emplace_back(job);
     next.handle.clear();
     ++next.attempt;
   }
-  app.plan.work_unit = core::WorkUnitLink{unit.experiment_id, unit.work_unit_id, app.records};
+  app.plan.work_unit = store::WorkUnitLink{unit.experiment_id, unit.work_unit_id, app.records};
   auto scheduler = ctx.scheduler(app.plan.scheduler, app.plan.session);
   app.dry = session::Launcher(ctx, *scheduler)
                 .dryrun_recorded(app.plan, record->cfg_json.empty() ? "{}" : record->cfg_json);
@@ -384,11 +383,11 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
 }
 
 std::vector<std::vector<LaunchedJob>> relaunch_work_units(
-    session::Session& ctx, const std::vector<core::WorkUnitRecord>& units) {
+    session::Session& ctx, const std::vector<store::WorkUnitRecord>& units) {
   std::vector<PreparedApp> apps;
   for (size_t u = 0; u < units.size(); ++u) {
     std::set<std::string> handles;
-    for (const core::ExperimentJobRecord& job : units[u].jobs) {
+    for (const store::ExperimentJobRecord& job : units[u].jobs) {
       if (handles.insert(job.handle).second) {
         apps.push_back(prepare_recorded_app(ctx, units[u], u, job.handle));
       }
@@ -397,4 +396,4 @@ std::vector<std::vector<LaunchedJob>> relaunch_work_units(
   return submit(ctx, apps, units.size(), false);
 }
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail

@@ -6,26 +6,28 @@
 #define SORTIE_XM_WORK_UNIT_LAUNCH_HPP
 
 #include <functional>
-#include <sortie/core/store.hpp>
 #include <sortie/session/session.hpp>
+#include <sortie/store/store.hpp>
 #include <sortie/xm.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace sortie::xm_impl {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm::detail {
 
 struct WorkUnitJobs {
   int64_t experiment_id = 0;
   int work_unit_id = 0;
-  std::vector<std::pair<std::string, xm::Job>> jobs;  // flattened name -> job, overrides applied
-  bool gang = false;                                  // from a JobGroup
-  bool dry_run = false;                               // only ask each scheduler for its request
+  std::vector<std::pair<std::string, Job>> jobs;  // flattened name -> job, overrides applied
+  bool gang = false;                              // from a JobGroup
+  bool dry_run = false;                           // only ask each scheduler for its request
 };
 
 struct LaunchedJob {
-  core::ExperimentJobRecord record;  // handle empty in a dry run
-  std::string dryrun_json;           // the scheduler's request (P-7)
+  store::ExperimentJobRecord record;  // handle empty in a dry run
+  std::string dryrun_json;            // the scheduler's request (P-7)
 };
 
 // Where process units run whose executor can run them from a directory (its entry's `workdir`,
@@ -49,8 +51,9 @@ std::vector<std::vector<LaunchedJob>> launch_work_units(session::Session& ctx,
 // a fresh app id, and batched per scheduler as launch_work_units does (one Slurm job array).
 // Returns each unit's new jobs.
 std::vector<std::vector<LaunchedJob>> relaunch_work_units(
-    session::Session& ctx, const std::vector<core::WorkUnitRecord>& units);
+    session::Session& ctx, const std::vector<store::WorkUnitRecord>& units);
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
+#pragma GCC visibility pop
 
 #endif  // SORTIE_XM_WORK_UNIT_LAUNCH_HPP

@@ -10,12 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <sortie/core/error.hpp>
 #include <sortie/limits.hpp>
+#include <sortie/model/error.hpp>
 
 #include "git_output.hpp"
 
-namespace sortie::xm_impl {
+namespace sortie::xm::detail {
 namespace {
 
 namespace fs = std::filesystem;
@@ -47,7 +47,7 @@ const char* const kDefaultExcludes[] = {".git/",
 IgnorePattern parse_pattern(std::string line, const std::string& where) {
   IgnorePattern pattern;
   if (line.front() == '!' || line.find("**") != std::string::npos) {
-    throw core::Error::invalid_argument(
+    throw Error::invalid_argument(
         where + ": '" + line +
         "': negation ('!') and '**' are not supported in a .sortieignore; write a glob of a name "
         "(build) or of a path from the launch directory (data/raw/*.csv)");
@@ -58,7 +58,7 @@ IgnorePattern parse_pattern(std::string line, const std::string& where) {
   }
   const bool rooted = !line.empty() && line.front() == '/';
   if (rooted) line.erase(0, 1);
-  if (line.empty()) throw core::Error::invalid_argument(where + ": '/' alone names nothing");
+  if (line.empty()) throw Error::invalid_argument(where + ": '/' alone names nothing");
   pattern.anchored = rooted || line.find('/') != std::string::npos;
   pattern.glob = line;
   return pattern;
@@ -110,7 +110,7 @@ std::optional<std::vector<std::string>> git_kept_files(const std::string& dir) {
       git_output(dir, {"ls-files", "-z", "--cached", "--others", "--exclude-standard"},
                  limits::value(limits::kWorkdirSnapshotBytes));
   if (listing.truncated) {
-    throw core::Error::resource_exhausted(
+    throw Error::resource_exhausted(
         limits::exceeded("the list of files git keeps in " + dir, limits::kWorkdirSnapshotBytes));
   }
   if (!listing.started || listing.exit_status != 0 || listing.out.empty()) return std::nullopt;
@@ -162,8 +162,8 @@ class Collector {
       add(relative.empty() ? name : relative + "/" + name);
     }
     if (error) {
-      throw core::Error::failed_precondition("cannot list " + dir.string() +
-                                             " to snapshot it: " + error.message());
+      throw Error::failed_precondition("cannot list " + dir.string() +
+                                       " to snapshot it: " + error.message());
     }
   }
 
@@ -195,7 +195,7 @@ void check_size(const WorkdirFiles& listed, const std::string& launch_dir) {
     names += (i == 0 ? "" : ", ") + biggest[i]->relative + " (" +
              std::to_string(biggest[i]->info.st_size) + " bytes)";
   }
-  throw core::Error::resource_exhausted(
+  throw Error::resource_exhausted(
       limits::exceeded("the snapshot of launch directory " + launch_dir + " (" +
                            std::to_string(listed.bytes) + " bytes in " +
                            std::to_string(listed.files.size()) + " files)",
@@ -225,4 +225,4 @@ WorkdirFiles list_workdir_files(const std::string& launch_dir,
   return listed;
 }
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
-namespace sortie::xm_impl {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm::detail {
 
 struct WorkdirFile {
   std::string relative;  // under the launch directory
@@ -29,6 +31,7 @@ struct WorkdirFiles {
 WorkdirFiles list_workdir_files(const std::string& launch_dir,
                                 const std::vector<std::string>& skipped_dirs);
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
+#pragma GCC visibility pop
 
 #endif  // SORTIE_XM_WORKDIR_FILES_HPP

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/json_text.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/sha256.hpp>
@@ -29,8 +29,8 @@ std::string experiment_dir(int64_t experiment_id) {
 }
 
 [[noreturn]] void fail(const std::string& what, const std::string& path) {
-  throw core::Error::failed_precondition("working-directory snapshot: cannot " + what + " " + path +
-                                         ": " + std::strerror(errno));
+  throw Error::failed_precondition("working-directory snapshot: cannot " + what + " " + path +
+                                   ": " + std::strerror(errno));
 }
 
 // Places the blob at `to`: a hard link, or a copy where the blob has all the links its file
@@ -38,7 +38,7 @@ std::string experiment_dir(int64_t experiment_id) {
 void place_blob(const std::string& blob, const std::string& to) {
   if (::link(blob.c_str(), to.c_str()) == 0) return;
   if (errno != EMLINK && errno != EXDEV && errno != EPERM) fail("link", to);
-  xm_impl::copy_file_content(blob, to, false);
+  detail::copy_file_content(blob, to, false);
   struct stat info {};
   if (::stat(blob.c_str(), &info) != 0 || ::chmod(to.c_str(), info.st_mode & 0555) != 0) {
     fail("make read-only", to);
@@ -94,9 +94,9 @@ std::string workdir_snapshot_dir() {
 
 WorkdirSnapshot take_workdir_snapshot(int64_t experiment_id, const std::string& launch_dir) {
   const std::string store_dir = workdir_snapshot_dir();
-  const xm_impl::WorkdirFiles listed =
-      xm_impl::list_workdir_files(launch_dir, {store_dir, session::state_dir()});
-  xm_impl::BlobStore blobs(store_dir + "/blobs");
+  const detail::WorkdirFiles listed =
+      detail::list_workdir_files(launch_dir, {store_dir, session::state_dir()});
+  detail::BlobStore blobs(store_dir + "/blobs");
 
   // Built aside and renamed into place, so a snapshot is whole or absent.
   const std::string final_dir = experiment_dir(experiment_id);
@@ -106,13 +106,12 @@ WorkdirSnapshot take_workdir_snapshot(int64_t experiment_id, const std::string& 
   const std::string tree = building + "/tree";
   fs::create_directories(tree, error);
   if (error) {
-    throw core::Error::failed_precondition("working-directory snapshot: cannot create " + tree +
-                                           ": " + error.message() +
-                                           " (set SORTIE_SNAPSHOT_DIR elsewhere)");
+    throw Error::failed_precondition("working-directory snapshot: cannot create " + tree + ": " +
+                                     error.message() + " (set SORTIE_SNAPSHOT_DIR elsewhere)");
   }
   std::set<std::string> made_dirs;
   Sha256 tree_digest;
-  for (const xm_impl::WorkdirFile& file : listed.files) {
+  for (const detail::WorkdirFile& file : listed.files) {
     const std::string from = launch_dir + "/" + file.relative;
     const std::string to = tree + "/" + file.relative;
     const std::string parent = fs::path(to).parent_path().string();
@@ -123,7 +122,7 @@ WorkdirSnapshot take_workdir_snapshot(int64_t experiment_id, const std::string& 
       if (::symlink(target.c_str(), to.c_str()) != 0) fail("create the link", to);
       identity = "l " + target;
     } else {
-      const xm_impl::Blob blob = blobs.add(from, file.info);
+      const detail::Blob blob = blobs.add(from, file.info);
       place_blob(blob.path, to);
       identity = ((file.info.st_mode & 0111) != 0 ? "x " : "f ") + blob.digest;
     }

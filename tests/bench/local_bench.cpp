@@ -16,8 +16,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <sortie/core/error.hpp>
-#include <sortie/core/plugin_host.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <sortie/registry/registry.hpp>
 #include <string>
 #include <thread>
@@ -82,13 +82,13 @@ class Bench {
     }
   }
 
-  sortie::core::SchedulerClient& scheduler() { return *scheduler_; }
+  sortie::plugin_host::SchedulerClient& scheduler() { return *scheduler_; }
 
  private:
   std::string state_dir_;
   sortie::registry::Registry registry_;
-  sortie::core::PluginHost host_;
-  std::unique_ptr<sortie::core::SchedulerClient> scheduler_;
+  sortie::plugin_host::PluginHost host_;
+  std::unique_ptr<sortie::plugin_host::SchedulerClient> scheduler_;
 };
 
 bool terminal(const std::string& status) {

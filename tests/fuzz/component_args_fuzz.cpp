@@ -5,7 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include <fstream>
-#include <sortie/core/component.hpp>
+#include <sortie/model/component.hpp>
 #include <sstream>
 #include <vector>
 
@@ -13,20 +13,20 @@
 
 namespace {
 
-std::vector<sortie::core::Component> shipped_components() {
+std::vector<sortie::model::Component> shipped_components() {
   std::ifstream in(SORTIE_COMPONENTS_MANIFEST);
   std::stringstream text;
   text << in.rdbuf();
   rapidjson::Document manifest;
   manifest.Parse(text.str().c_str());
-  std::vector<sortie::core::Component> components;
+  std::vector<sortie::model::Component> components;
   for (const auto& entry : manifest["provides"].GetArray()) {
     rapidjson::StringBuffer json;
     rapidjson::Writer<rapidjson::StringBuffer> writer(json);
     entry["component"].Accept(writer);
     components.push_back(
-        sortie::core::parse_component(entry["name"].GetString(), entry["description"].GetString(),
-                                      json.GetString(), SORTIE_COMPONENTS_MANIFEST));
+        sortie::model::parse_component(entry["name"].GetString(), entry["description"].GetString(),
+                                       json.GetString(), SORTIE_COMPONENTS_MANIFEST));
   }
   return components;
 }
@@ -34,9 +34,9 @@ std::vector<sortie::core::Component> shipped_components() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::vector<sortie::core::Component> components = shipped_components();
+  static const std::vector<sortie::model::Component> components = shipped_components();
   if (size == 0) return 0;
-  const sortie::core::Component& component = components[data[0] % components.size()];
+  const sortie::model::Component& component = components[data[0] % components.size()];
   std::vector<std::string> words;
   std::istringstream lines(std::string(reinterpret_cast<const char*>(data) + 1, size - 1));
   for (std::string word; std::getline(lines, word);) words.push_back(word);
@@ -44,6 +44,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return std::nullopt;
   };
   sortie::fuzz::parse_refusing_with_errors_only(
-      [&] { sortie::core::instantiate(component, words, {}, lookup); });
+      [&] { sortie::model::instantiate(component, words, {}, lookup); });
   return 0;
 }

@@ -7,9 +7,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string received(reinterpret_cast<const char*>(data), size);
   try {
-    while (const auto message = sortie::core::detail::take_wire_message(received)) {
+    while (const auto message = sortie::plugin_host::detail::take_wire_message(received)) {
       rapidjson::Document reply;
-      sortie::core::detail::parse_wire_reply(*message, reply);
+      sortie::plugin_host::detail::parse_wire_reply(*message, reply);
     }
   } catch (const std::length_error&) {
     // a length above the channel's limit: the proxy stops the helper

@@ -1,5 +1,5 @@
 // libFuzzer harness: the app spec reader (core/model/spec_file.cpp), YAML and JSON alike.
-#include <sortie/core/spec_file.hpp>
+#include <sortie/model/spec_file.hpp>
 
 #include "fuzz_support.hpp"
 
@@ -9,6 +9,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return std::nullopt;
   };
   sortie::fuzz::parse_refusing_with_errors_only(
-      [&] { sortie::core::parse_app_spec(text, "fuzz.yaml", lookup, {}); });
+      [&] { sortie::model::parse_app_spec(text, "fuzz.yaml", lookup, {}); });
   return 0;
 }

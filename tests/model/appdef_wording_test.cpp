@@ -4,14 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <sortie/appdef.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/spec_file.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/spec_file.hpp>
 #include <string>
 #include <vector>
 
 #include "model_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 using testing::error_of;
@@ -84,4 +84,4 @@ TEST(AppdefWordingTest, AnAppBuiltInCodeIsCheckedByTheSameChecks) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -5,14 +5,14 @@
 
 #include <gtest/gtest.h>
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 
 #include "hostile_inputs.hpp"
 #include "model_test_support.hpp"
 #include "scoped_env.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 using sortie::testing::nested_json_arrays;
@@ -106,4 +106,4 @@ TEST(BoundedYamlTest, DeepNestingFarPastTheLimitIsAnErrorNotACrash) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -5,14 +5,14 @@
 
 #include <fstream>
 #include <map>
-#include <sortie/core/component.hpp>
-#include <sortie/core/error.hpp>
+#include <sortie/model/component.hpp>
+#include <sortie/model/error.hpp>
 #include <sstream>
 #include <string>
 
 #include "model_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 using testing::by_name;
@@ -445,4 +445,4 @@ TEST_F(ComponentTest, HelpListsParametersWithTypesDefaultsAndHelp) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

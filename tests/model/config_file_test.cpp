@@ -8,12 +8,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sortie/core/config_file.hpp>
-#include <sortie/core/error.hpp>
+#include <sortie/model/config_file.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 #include <thread>
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 namespace fs = std::filesystem;
@@ -203,4 +203,4 @@ TEST_F(ConfigFileTest, KeysNothingReadsAreErrorsNamingTheirLine) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
 #include <string>
 
 #include "model_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 using testing::error_of;
@@ -183,4 +183,4 @@ TEST(ModelJsonTest, StatusErrorsNameThePath) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

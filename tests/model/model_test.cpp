@@ -1,13 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <regex>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model.hpp>
 #include <string>
 
 #include "model_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 using testing::error_of;
@@ -89,4 +89,4 @@ TEST(AppHandleTest, RefusesMalformedHandlesShowingTheExpectedForm) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

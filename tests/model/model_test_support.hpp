@@ -8,11 +8,11 @@
 
 #include <map>
 #include <optional>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model.hpp>
 #include <string>
 
-namespace sortie::core::testing {
+namespace sortie::model::testing {
 
 // Runs `body`, which must throw Error, and returns its message.
 template <typename F>
@@ -59,6 +59,6 @@ inline std::optional<Resource> test_resources(const std::string& name) {
   return res;
 }
 
-}  // namespace sortie::core::testing
+}  // namespace sortie::model::testing
 
 #endif  // SORTIE_TESTS_MODEL_TEST_SUPPORT_HPP

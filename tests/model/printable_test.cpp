@@ -1,10 +1,10 @@
-// Tests for sortie/core/printable.hpp: what a terminal would act on is shown escaped.
+// Tests for sortie/model/printable.hpp: what a terminal would act on is shown escaped.
 #include <gtest/gtest.h>
 
-#include <sortie/core/printable.hpp>
+#include <sortie/model/printable.hpp>
 #include <string>
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 TEST(Printable, ControlsBidiAndBrokenUtf8AreEscapedTheRestKept) {
@@ -22,4 +22,4 @@ TEST(Printable, AMessageKeepsLineBreaksAndTabsOnly) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

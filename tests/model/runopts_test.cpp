@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 
-#include <sortie/core/error.hpp>
-#include <sortie/core/runopts.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/runopts.hpp>
 #include <string>
 
 #include "model_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 using testing::error_of;
@@ -221,4 +221,4 @@ TEST(RunoptsTest, ResolveErrorsNameOptionOriginAndScheduler) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <sortie/core/error.hpp>
-#include <sortie/core/model_json.hpp>
-#include <sortie/core/spec_file.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/model/model_json.hpp>
+#include <sortie/model/spec_file.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,7 +14,7 @@
 #include "model_test_support.hpp"
 #include "scoped_env.hpp"
 
-namespace sortie::core {
+namespace sortie::model {
 namespace {
 
 using testing::by_name;
@@ -354,4 +354,4 @@ TEST(SpecFileTest, MissingFileIsNotFound) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::model

@@ -1,27 +1,27 @@
-// Tests for sortie/core/error.hpp.
+// Tests for sortie/model/error.hpp.
 #include <gtest/gtest.h>
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 #include <type_traits>
 #include <utility>
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 namespace {
 
 TEST(ErrorTest, StatusNamesAreTheCanonicalOnes) {
-  EXPECT_STREQ(status_name(SORTIE_OK), "OK");
-  EXPECT_STREQ(status_name(SORTIE_NOT_FOUND), "NOT_FOUND");
-  EXPECT_STREQ(status_name(SORTIE_RESOURCE_EXHAUSTED), "RESOURCE_EXHAUSTED");
-  EXPECT_STREQ(status_name(SORTIE_FAILED_PRECONDITION), "FAILED_PRECONDITION");
-  EXPECT_STREQ(status_name(SORTIE_UNIMPLEMENTED), "UNIMPLEMENTED");
-  EXPECT_STREQ(status_name(SORTIE_UNAUTHENTICATED), "UNAUTHENTICATED");
+  EXPECT_STREQ(model::status_name(SORTIE_OK), "OK");
+  EXPECT_STREQ(model::status_name(SORTIE_NOT_FOUND), "NOT_FOUND");
+  EXPECT_STREQ(model::status_name(SORTIE_RESOURCE_EXHAUSTED), "RESOURCE_EXHAUSTED");
+  EXPECT_STREQ(model::status_name(SORTIE_FAILED_PRECONDITION), "FAILED_PRECONDITION");
+  EXPECT_STREQ(model::status_name(SORTIE_UNIMPLEMENTED), "UNIMPLEMENTED");
+  EXPECT_STREQ(model::status_name(SORTIE_UNAUTHENTICATED), "UNAUTHENTICATED");
 }
 
 TEST(ErrorTest, ValuesOutsideTheSetAreUnknown) {
-  EXPECT_STREQ(status_name(10), "UNKNOWN");  // ABORTED in gRPC, not part of the sortie set
-  EXPECT_STREQ(status_name(-1), "UNKNOWN");
-  EXPECT_STREQ(status_name(99), "UNKNOWN");
+  EXPECT_STREQ(model::status_name(10), "UNKNOWN");  // ABORTED in gRPC, not part of the sortie set
+  EXPECT_STREQ(model::status_name(-1), "UNKNOWN");
+  EXPECT_STREQ(model::status_name(99), "UNKNOWN");
 }
 
 TEST(ErrorTest, ErrorCarriesStatusAndMessage) {
@@ -51,7 +51,7 @@ TEST(ErrorTest, EachNamedConstructorGivesItsCode) {
       {Error::unauthenticated("m"), SORTIE_UNAUTHENTICATED},
   };
   for (const auto& [error, status] : made) {
-    EXPECT_EQ(error.status(), status) << status_name(status);
+    EXPECT_EQ(error.status(), status) << model::status_name(status);
     EXPECT_STREQ(error.what(), "m");
   }
 }
@@ -62,4 +62,4 @@ TEST(ErrorTest, NoConstructorGuessesACode) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host

@@ -1,7 +1,7 @@
-// Tests for sortie/core/plugin_isolation.hpp: plugins run in the sortie-plugin-host helper answer
-// exactly as in process, and the fixtures that segfault, abort, exit, hang or print to stdout, in
-// the entry point or in schedule(), each become a clear Error (a successful schedule that printed:
-// an error diagnostic, so the app is not lost) while this process lives on.
+// Tests for sortie/plugin_host/plugin_isolation.hpp: plugins run in the sortie-plugin-host helper
+// answer exactly as in process, and the fixtures that segfault, abort, exit, hang or print to
+// stdout, in the entry point or in schedule(), each become a clear Error (a successful schedule
+// that printed: an error diagnostic, so the app is not lost) while this process lives on.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -12,15 +12,15 @@
 #include <functional>
 #include <initializer_list>
 #include <regex>
-#include <sortie/core/error.hpp>
-#include <sortie/core/plugin_host.hpp>
-#include <sortie/core/plugin_isolation.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
+#include <sortie/plugin_host/plugin_isolation.hpp>
 #include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 namespace {
 
 namespace fs = std::filesystem;
@@ -105,8 +105,8 @@ std::string expect_error(const std::function<void()>& call, sortie_status status
     call();
     ADD_FAILURE() << "no error thrown";
   } catch (const Error& error) {
-    EXPECT_EQ(error.status(), status) << status_name(error.status()) << " instead of "
-                                      << status_name(status) << ": " << error.what();
+    EXPECT_EQ(error.status(), status) << model::status_name(error.status()) << " instead of "
+                                      << model::status_name(status) << ": " << error.what();
     for (const std::string& part : parts) {
       EXPECT_NE(std::string(error.what()).find(part), std::string::npos)
           << "missing: " << part << "\nin: " << error.what();
@@ -535,4 +535,4 @@ TEST(IsolationTest, EnvironmentAndTimeoutParsing) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host

@@ -1,4 +1,4 @@
-// Tests for sortie/core/plugin_host.hpp against real plugin libraries (tests/plugin_host/
+// Tests for sortie/plugin_host/plugin_host.hpp against real plugin libraries (tests/plugin_host/
 // fixtures): one good plugin, and one variant per rule a plugin can break.
 #include <gtest/gtest.h>
 
@@ -7,12 +7,12 @@
 #include <fstream>
 #include <functional>
 #include <initializer_list>
-#include <sortie/core/error.hpp>
-#include <sortie/core/plugin_host.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <string>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 namespace {
 
 namespace fs = std::filesystem;
@@ -40,8 +40,8 @@ void expect_error(const std::function<void()>& call, sortie_status status,
     call();
     ADD_FAILURE() << "no error thrown";
   } catch (const Error& error) {
-    EXPECT_EQ(error.status(), status) << status_name(error.status()) << " instead of "
-                                      << status_name(status) << ": " << error.what();
+    EXPECT_EQ(error.status(), status) << model::status_name(error.status()) << " instead of "
+                                      << model::status_name(status) << ": " << error.what();
     for (const std::string& part : parts) {
       EXPECT_NE(std::string(error.what()).find(part), std::string::npos)
           << "missing: " << part << "\nin: " << error.what();
@@ -436,4 +436,4 @@ TEST(PluginHostTest, WrongSchemasAreInternalErrors) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host

@@ -5,10 +5,10 @@
 
 #include <filesystem>
 #include <memory>
-#include <sortie/core/store.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/session/launcher.hpp>
 #include <sortie/session/session.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 
 namespace sortie::session {
@@ -48,13 +48,13 @@ class AppWaiterTest : public ::testing::Test {
     *app_id = dry.app_id;
     return launcher.schedule(plan, dry);
   }
-  core::AppState recorded_state(const std::string& handle) {
+  model::AppState recorded_state(const std::string& handle) {
     return session_->store().last_status(handle).value().state;
   }
 
   std::string state_dir_;
   std::unique_ptr<Session> session_;
-  std::unique_ptr<core::SchedulerClient> scheduler_;
+  std::unique_ptr<plugin_host::SchedulerClient> scheduler_;
 };
 
 TEST_F(AppWaiterTest, AStateStillCurrentWhenTheWaitTimesOutIsRecorded) {
@@ -63,8 +63,8 @@ TEST_F(AppWaiterTest, AStateStillCurrentWhenTheWaitTimesOutIsRecorded) {
   AppWaiter waiter(*scheduler_, *session_, handle, app_id);
   EXPECT_FALSE(waiter.until_terminal(1000).has_value());
   ASSERT_TRUE(waiter.last().has_value());
-  EXPECT_EQ(waiter.last()->state, core::AppState::kRunning);
-  EXPECT_EQ(recorded_state(handle), core::AppState::kRunning);
+  EXPECT_EQ(waiter.last()->state, model::AppState::kRunning);
+  EXPECT_EQ(recorded_state(handle), model::AppState::kRunning);
   scheduler_->cancel(app_id);
   const auto end = waiter.until_terminal(10'000);
   ASSERT_TRUE(end.has_value());
@@ -76,13 +76,13 @@ TEST_F(AppWaiterTest, AStateThatHeldIsRecordedWhileTheWaitGoesOn) {
   const std::string handle = launch_sleep("1", &app_id);
   AppWaiter waiter(*scheduler_, *session_, handle, app_id);
   // Steps until RUNNING has held through one step: the store says so before the app ends.
-  while (!waiter.last() || waiter.last()->state != core::AppState::kRunning) waiter.step(10'000);
-  EXPECT_EQ(waiter.step(10'000).state, core::AppState::kRunning);
-  EXPECT_EQ(recorded_state(handle), core::AppState::kRunning);
+  while (!waiter.last() || waiter.last()->state != model::AppState::kRunning) waiter.step(10'000);
+  EXPECT_EQ(waiter.step(10'000).state, model::AppState::kRunning);
+  EXPECT_EQ(recorded_state(handle), model::AppState::kRunning);
   const auto end = waiter.until_terminal(10'000);
   ASSERT_TRUE(end.has_value());
-  EXPECT_EQ(end->state, core::AppState::kSucceeded);
-  EXPECT_EQ(recorded_state(handle), core::AppState::kSucceeded);
+  EXPECT_EQ(end->state, model::AppState::kSucceeded);
+  EXPECT_EQ(recorded_state(handle), model::AppState::kSucceeded);
 }
 
 }  // namespace

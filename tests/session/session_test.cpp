@@ -4,7 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
 
@@ -36,7 +36,7 @@ TEST(SessionTest, AMalformedVariableIsAnErrorNamingIt) {
   try {
     Session session(SessionOptions{});
     ADD_FAILURE() << "no error thrown";
-  } catch (const core::Error& error) {
+  } catch (const Error& error) {
     EXPECT_NE(std::string(error.what()).find("SORTIE_ISOLATE_PLUGINS: 'maybe'"), std::string::npos)
         << error.what();
   }

@@ -11,9 +11,9 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
-#include <sortie/core/store.hpp>
 #include <sortie/session/session.hpp>
 #include <sortie/session/submission.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,15 +43,15 @@ class SubmissionTest : public ::testing::Test {
   // Records an app of local_cwd that its scheduler never received, as a submitter with
   // `message` left it, running the jobs of `unit` if given.
   static void record_unsubmitted(const std::string& app_id, const std::string& message,
-                                 const std::optional<core::WorkUnitLink>& unit = std::nullopt) {
-    auto store = core::AppStore::open(core::AppStore::default_path());
-    core::AppRecord record;
+                                 const std::optional<store::WorkUnitLink>& unit = std::nullopt) {
+    auto store = store::AppStore::open(store::AppStore::default_path());
+    store::AppRecord record;
     record.handle = "local_cwd://default/" + app_id;
     record.scheduler = "local_cwd";
     record.session = "default";
     record.app_id = app_id;
     record.name = "app";
-    record.state = core::AppState::kUnsubmitted;
+    record.state = model::AppState::kUnsubmitted;
     record.msg = message;
     record.appdef_json = R"({"schema":"sortie.appdef/1","name":"app","roles":[]})";
     store->record_submission(record, unit);
@@ -75,7 +75,7 @@ class SubmissionTest : public ::testing::Test {
   class WriteCommittedLater {
    public:
     explicit WriteCommittedLater(const std::string& sql) {
-      EXPECT_EQ(sqlite3_open(core::AppStore::default_path().c_str(), &db_), SQLITE_OK);
+      EXPECT_EQ(sqlite3_open(store::AppStore::default_path().c_str(), &db_), SQLITE_OK);
       EXPECT_EQ(sqlite3_exec(db_, ("BEGIN IMMEDIATE; " + sql).c_str(), nullptr, nullptr, nullptr),
                 SQLITE_OK)
           << sqlite3_errmsg(db_);
@@ -105,7 +105,7 @@ TEST_F(SubmissionTest, ARecordOfADeadSubmitterIsSettledAndSaid) {
   auto s = session();
   const auto status = s->store().last_status("local_cwd://default/orphan");
   ASSERT_TRUE(status.has_value());
-  EXPECT_EQ(status->state, core::AppState::kFailed);
+  EXPECT_EQ(status->state, model::AppState::kFailed);
   EXPECT_NE(status->msg.find("submission interrupted"), std::string::npos) << status->msg;
   ASSERT_EQ(settled_.size(), 1u);
   EXPECT_NE(settled_[0].find("local_cwd://default/orphan"), std::string::npos) << settled_[0];
@@ -114,23 +114,23 @@ TEST_F(SubmissionTest, ARecordOfADeadSubmitterIsSettledAndSaid) {
 TEST_F(SubmissionTest, AnExperimentsAppItsSchedulerNeverGotLeavesItsWorkUnitUnlaunched) {
   int64_t experiment = 0;
   {
-    auto store = core::AppStore::open(core::AppStore::default_path());
+    auto store = store::AppStore::open(store::AppStore::default_path());
     experiment = store->create_experiment("sweep", "/w");
     store->reserve_work_unit(experiment, "{}");
   }
   record_unsubmitted("unit-app", message_of(dead_pid()),
-                     core::WorkUnitLink{experiment, 1, {{"train", "1_1_train", "", "train", ""}}});
+                     store::WorkUnitLink{experiment, 1, {{"train", "1_1_train", "", "train", ""}}});
   auto s = session();
   const auto units = s->store().work_units(experiment);
   ASSERT_EQ(units.size(), 1u);
   EXPECT_TRUE(units[0].jobs.empty());
-  EXPECT_EQ(s->store().get("local_cwd://default/unit-app")->state, core::AppState::kFailed);
+  EXPECT_EQ(s->store().get("local_cwd://default/unit-app")->state, model::AppState::kFailed);
 }
 
 TEST_F(SubmissionTest, ARecordOfALiveSubmitterIsLeftAlone) {
   record_unsubmitted("busy", submitting_message());
   auto s = session();
-  EXPECT_EQ(s->store().get("local_cwd://default/busy")->state, core::AppState::kUnsubmitted);
+  EXPECT_EQ(s->store().get("local_cwd://default/busy")->state, model::AppState::kUnsubmitted);
   EXPECT_TRUE(settled_.empty());
 }
 
@@ -146,7 +146,7 @@ TEST_F(SubmissionTest, ASubmissionConfirmedAfterTheListIsLeftAlone) {
     session()->store();
   }
   EXPECT_EQ(session()->store().get("local_cwd://default/confirmed")->state,
-            core::AppState::kSubmitted);
+            model::AppState::kSubmitted);
   EXPECT_TRUE(settled_.empty()) << settled_[0];
 }
 
@@ -154,9 +154,9 @@ TEST_F(SubmissionTest, ASubmissionConfirmedAfterTheListIsLeftAlone) {
 TEST_F(SubmissionTest, ALaunchFinishedAfterTheListIsNotPartial) {
   int64_t experiment = 0;
   {
-    auto store = core::AppStore::open(core::AppStore::default_path());
+    auto store = store::AppStore::open(store::AppStore::default_path());
     experiment = store->create_experiment("sweep", "/w");
-    store->begin_launch(experiment, core::LaunchMarker{dead_pid(), now_ns(), 1});
+    store->begin_launch(experiment, store::LaunchMarker{dead_pid(), now_ns(), 1});
   }
   {
     const WriteCommittedLater finish(

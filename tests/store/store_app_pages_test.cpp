@@ -2,13 +2,13 @@
 // AppStore::count: every app once, in the order of one whole list, whatever the page size.
 #include <gtest/gtest.h>
 
-#include <sortie/core/store.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 #include <vector>
 
 #include "store_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
 using testing::sample_record;
@@ -78,4 +78,4 @@ TEST_F(AppPagesTest, CountIsTheWholeListsLengthWithoutTheLimit) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::store

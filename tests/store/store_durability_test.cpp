@@ -1,4 +1,4 @@
-// Tests of sortie/core/store.hpp across processes and failures: many concurrent writers, a writer
+// Tests of sortie/store/store.hpp across processes and failures: many concurrent writers, a writer
 // killed with SIGKILL mid-transaction, a read-only directory and a full disk. The last two mount
 // a tmpfs inside a private user and mount namespace, so they need no privileges (and hold even
 // for root, whom directory permissions do not stop); they are skipped where user namespaces are
@@ -18,8 +18,8 @@
 #include <iostream>
 #include <map>
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 
 #include "store_test_support.hpp"
@@ -32,7 +32,7 @@
     if (ci != nullptr && std::string(ci) == "true") FAIL() << reason; \
     GTEST_SKIP() << reason;                                           \
   } while (false)
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
 using testing::RawDatabase;
@@ -132,7 +132,7 @@ int check_lifecycle_consistent(const AppStore& store, const std::string& app_id)
       EXPECT_EQ(events.back().detail, "SUCCEEDED") << handle;
       return 3;
     default:
-      ADD_FAILURE() << handle << " is in state " << to_string(status->state);
+      ADD_FAILURE() << handle << " is in state " << model::to_string(status->state);
       return 0;
   }
 }
@@ -403,4 +403,4 @@ TEST(AppStoreFailureTest, DiskFullLosesNothingAndRecoversOnceSpaceIsFree) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::store

@@ -5,14 +5,14 @@
 #include <unistd.h>
 
 #include <set>
-#include <sortie/core/error.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 #include <vector>
 
 #include "store_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
 using testing::sample_record;
@@ -284,4 +284,4 @@ TEST_F(ExperimentStoreTest, JobsKeepTheirExecutableDigest) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::store

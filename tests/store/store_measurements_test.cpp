@@ -4,14 +4,14 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
-#include <sortie/core/error.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 #include <vector>
 
 #include "store_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
 using testing::sample_record;
@@ -136,4 +136,4 @@ TEST_F(MeasurementStoreTest, AnUnknownAppIsRefusedAndAForgottenOneTakesItsMeasur
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::store

@@ -5,13 +5,13 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <sortie/core/error.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 
 #include "store_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
 using testing::RawDatabase;
@@ -111,4 +111,4 @@ TEST_F(ReadOnlyStoreTest, SchemaVersionTwoIsMigratedByTheWriterOnly) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::store

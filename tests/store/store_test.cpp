@@ -1,4 +1,4 @@
-// Tests of sortie/core/store.hpp within one process: round trips, filters, events, errors,
+// Tests of sortie/store/store.hpp within one process: round trips, filters, events, errors,
 // schema marks and the default location. Multi-process and failure tests:
 // store_durability_test.cpp.
 #include <gtest/gtest.h>
@@ -7,13 +7,13 @@
 
 #include <fstream>
 #include <optional>
-#include <sortie/core/error.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 
 #include "store_test_support.hpp"
 
-namespace sortie::core {
+namespace sortie::store {
 namespace {
 
 using testing::RawDatabase;
@@ -482,4 +482,4 @@ TEST(AppStoreDefaultPathTest, FollowsSortieStateDirThenXdgThenHome) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::store

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 
 #include <filesystem>
-#include <sortie/core/store.hpp>
+#include <sortie/store/store.hpp>
 #include <stdexcept>
 #include <string>
 
 #include "temp_dir.hpp"
 
-namespace sortie::core::testing {
+namespace sortie::store::testing {
 
 // A fresh directory under the test binary dir, removed when the test ends.
 class ScratchDir : public ::sortie::testing::TempDir {
@@ -108,6 +108,6 @@ class RawDatabase {
   sqlite3* db_ = nullptr;
 };
 
-}  // namespace sortie::core::testing
+}  // namespace sortie::store::testing
 
 #endif  // SORTIE_TESTS_STORE_STORE_TEST_SUPPORT_HPP

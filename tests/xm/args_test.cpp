@@ -2,7 +2,7 @@
 // shell quoting sortie leaves out on purpose.
 #include <gtest/gtest.h>
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/xm.hpp>
 #include <string>
 #include <vector>
@@ -97,9 +97,9 @@ TEST(ArgValueTest, NumberLiteralsKeepTheirText) {
 }
 
 TEST(ArgValueTest, NumberRefusesText) {
-  EXPECT_THROW(ArgValue::number("fast"), core::Error);
-  EXPECT_THROW(ArgValue::number(""), core::Error);
-  EXPECT_THROW(ArgValue::number("1e"), core::Error);
+  EXPECT_THROW(ArgValue::number("fast"), Error);
+  EXPECT_THROW(ArgValue::number(""), Error);
+  EXPECT_THROW(ArgValue::number("1e"), Error);
 }
 
 TEST(ArgValueTest, IntegersPrintPlainly) {
@@ -153,7 +153,7 @@ TEST(EnvVarsTest, RefusesOtherNamesNamingTheOrigin) {
     try {
       validate_env_vars({{name, "x"}}, "exp.yaml: job.env_vars");
       ADD_FAILURE() << "accepted '" << name << "'";
-    } catch (const core::Error& e) {
+    } catch (const Error& e) {
       const std::string message = e.what();
       EXPECT_EQ(message.rfind("exp.yaml: job.env_vars: '" + name + "'", 0), 0u) << message;
       EXPECT_NE(message.find("[a-zA-Z_][a-zA-Z0-9_]*"), std::string::npos) << message;

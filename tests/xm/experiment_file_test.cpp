@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sortie/core/error.hpp>
-#include <sortie/core/experiment_file.hpp>
-#include <sortie/core/xm_jobs.hpp>
+#include <sortie/model/error.hpp>
+#include <sortie/xm/experiment_file.hpp>
+#include <sortie/xm/jobs.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -16,7 +16,7 @@
 #include "hostile_inputs.hpp"
 #include "scoped_env.hpp"
 
-namespace sortie::core {
+namespace sortie::xm {
 namespace {
 
 namespace fs = std::filesystem;
@@ -735,4 +735,4 @@ TEST_F(ExperimentFileTest, YamlAndJsonFailAlike) {
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::xm

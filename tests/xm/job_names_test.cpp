@@ -2,13 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <sortie/core/error.hpp>
-#include <sortie/core/xm_jobs.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/xm.hpp>
+#include <sortie/xm/jobs.hpp>
 #include <string>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::xm {
 namespace {
 
 xm::Job job_named(const std::string& name, const std::string& executable = "exe") {
@@ -133,4 +133,4 @@ TEST(ExecutableNamesTest, DefaultNamesAreBasenamesWithNonWordCharactersReplaced)
 }
 
 }  // namespace
-}  // namespace sortie::core
+}  // namespace sortie::xm

@@ -2,9 +2,9 @@
 // per-replica Resource the core derives from it.
 #include <gtest/gtest.h>
 
-#include <sortie/core/error.hpp>
-#include <sortie/core/xm_resources.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/xm.hpp>
+#include <sortie/xm/resources.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,7 +21,7 @@ JobRequirements parse(const Entries& entries) {
 std::string parse_error(const Entries& entries) {
   try {
     parse(entries);
-  } catch (const core::Error& e) {
+  } catch (const Error& e) {
     EXPECT_EQ(e.status(), SORTIE_INVALID_ARGUMENT);
     return e.what();
   }
@@ -172,14 +172,13 @@ TEST(RequirementsTest, EmptyWhereNamesOnlyTheField) {
   try {
     JobRequirements::parse({{"cpu", "x"}}, "");
     ADD_FAILURE();
-  } catch (const core::Error& e) {
+  } catch (const Error& e) {
     EXPECT_TRUE(starts_with(e.what(), "cpu: expected")) << e.what();
   }
 }
 
 TEST(ResourceMappingTest, CpuMemoryAndGpuPerReplica) {
-  const Resource resource =
-      core::to_resource(parse({{"cpu", "2"}, {"ram", "1500MB"}, {"t4", "2"}}));
+  const Resource resource = xm::to_resource(parse({{"cpu", "2"}, {"ram", "1500MB"}, {"t4", "2"}}));
   EXPECT_EQ(resource.cpu, 2);
   EXPECT_EQ(resource.mem_mb, 1431);  // 1.5e9 bytes = 1430.5 MiB, rounded up
   EXPECT_EQ(resource.gpu, 2);
@@ -187,27 +186,27 @@ TEST(ResourceMappingTest, CpuMemoryAndGpuPerReplica) {
 }
 
 TEST(ResourceMappingTest, UnsetFieldsStayUnset) {
-  const Resource resource = core::to_resource(parse({{"disk", "10GiB"}}));
+  const Resource resource = xm::to_resource(parse({{"disk", "10GiB"}}));
   EXPECT_EQ(write_resource(resource), write_resource(Resource{}));  // disk has no Resource field
 }
 
 TEST(ResourceMappingTest, LocalGpuAndMultiHostGpu) {
-  EXPECT_EQ(core::to_resource(parse({{"local_gpu", "1"}})).gpu, 1);
-  EXPECT_EQ(core::to_resource(parse({{"local_gpu", "2x2"}})).gpu, 4);
-  EXPECT_EQ(core::to_resource(parse({{"v100", "4x2"}})).gpu, 4);  // 2 replicas of 4
-  EXPECT_EQ(core::to_resource(parse({{"ram", "1GiB"}})).mem_mb, 1024);
+  EXPECT_EQ(xm::to_resource(parse({{"local_gpu", "1"}})).gpu, 1);
+  EXPECT_EQ(xm::to_resource(parse({{"local_gpu", "2x2"}})).gpu, 4);
+  EXPECT_EQ(xm::to_resource(parse({{"v100", "4x2"}})).gpu, 4);  // 2 replicas of 4
+  EXPECT_EQ(xm::to_resource(parse({{"ram", "1GiB"}})).mem_mb, 1024);
 }
 
 TEST(ResourceMappingTest, TpusLeaveGpuUnset) {
-  EXPECT_EQ(core::to_resource(parse({{"tpu_v4", "2x2x1"}})).gpu, -1);
+  EXPECT_EQ(xm::to_resource(parse({{"tpu_v4", "2x2x1"}})).gpu, -1);
 }
 
 TEST(ResourceMappingTest, AcceleratorFamilies) {
-  EXPECT_EQ(core::accelerator_family(""), core::AcceleratorFamily::kNone);
-  EXPECT_EQ(core::accelerator_family("cpu"), core::AcceleratorFamily::kNone);
-  EXPECT_EQ(core::accelerator_family("local_gpu"), core::AcceleratorFamily::kLocalGpu);
-  EXPECT_EQ(core::accelerator_family("h100"), core::AcceleratorFamily::kGpu);
-  EXPECT_EQ(core::accelerator_family("tpu_v5e"), core::AcceleratorFamily::kTpu);
+  EXPECT_EQ(xm::accelerator_family(""), xm::AcceleratorFamily::kNone);
+  EXPECT_EQ(xm::accelerator_family("cpu"), xm::AcceleratorFamily::kNone);
+  EXPECT_EQ(xm::accelerator_family("local_gpu"), xm::AcceleratorFamily::kLocalGpu);
+  EXPECT_EQ(xm::accelerator_family("h100"), xm::AcceleratorFamily::kGpu);
+  EXPECT_EQ(xm::accelerator_family("tpu_v5e"), xm::AcceleratorFamily::kTpu);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <sortie/xm.hpp>
 #include <string>
 #include <vector>
@@ -75,7 +75,7 @@ TEST(SweepsTest, WorkUnitsPerSweepAreLimited) {
     try {
       sweep();
       ADD_FAILURE() << "no error";
-    } catch (const core::Error& e) {
+    } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
     }
   }
@@ -101,7 +101,7 @@ TEST(SweepsTest, ZipRefusesUnequalLengthsNamingAxesAndLengths) {
   try {
     zip({{"lr", {1, 2}}, {"batch_size", {16, 32, 64}}});
     ADD_FAILURE() << "zip accepted unequal lengths";
-  } catch (const core::Error& e) {
+  } catch (const Error& e) {
     const std::string message = e.what();
     EXPECT_EQ(message.rfind("zip: ", 0), 0u) << message;
     EXPECT_NE(message.find("lr has 2, batch_size has 3"), std::string::npos) << message;
@@ -109,8 +109,8 @@ TEST(SweepsTest, ZipRefusesUnequalLengthsNamingAxesAndLengths) {
 }
 
 TEST(SweepsTest, RepeatedAxisFails) {
-  EXPECT_THROW(product({{"a", {1}}, {"a", {2}}}), core::Error);
-  EXPECT_THROW(zip({{"a", {1}}, {"a", {2}}}), core::Error);
+  EXPECT_THROW(product({{"a", {1}}, {"a", {2}}}), Error);
+  EXPECT_THROW(zip({{"a", {1}}, {"a", {2}}}), Error);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@
 
 namespace {
 
-using sortie::core::detail::kHelperChannelFd;
+using sortie::plugin_host::detail::kHelperChannelFd;
 
 void on_interrupt(int) {}  // only there to interrupt the plugin's blocking calls (ISO-6)
 
@@ -63,19 +63,20 @@ int main(int argc, char** argv) {
   action.sa_flags = 0;  // no SA_RESTART: a blocked wait returns, as it would in the host
   sigaction(SIGINT, &action, nullptr);
 
-  sortie::plugin_host_process::PluginServer server;
+  sortie::plugin_host::detail::PluginServer server;
   std::string received;
   char chunk[65536];
   while (true) {
     std::optional<std::string> request;
     try {
-      request = sortie::core::detail::take_wire_message(received);
+      request = sortie::plugin_host::detail::take_wire_message(received);
     } catch (const std::length_error& e) {
       std::fprintf(stderr, "sortie-plugin-host: %s\n", e.what());
       return 2;
     }
     if (request) {
-      if (!write_all(kHelperChannelFd, sortie::core::detail::wire_frame(server.handle(*request)))) {
+      if (!write_all(kHelperChannelFd,
+                     sortie::plugin_host::detail::wire_frame(server.handle(*request)))) {
         return 0;  // the host is gone
       }
       continue;

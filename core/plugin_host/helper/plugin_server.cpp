@@ -4,7 +4,7 @@
 #include <rapidjson/document.h>
 
 #include <mutex>
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,15 +14,8 @@
 #include "plugin_loader.hpp"
 #include "plugin_wire.hpp"
 
-namespace sortie::plugin_host_process {
+namespace sortie::plugin_host::detail {
 namespace {
-
-using core::Error;
-using core::detail::as_str;
-using core::detail::StringSink;
-using core::detail::wire_array;
-using core::detail::kWireProtocolVersion;
-using core::detail::WireObject;
 
 // Diagnostics the plugin logged (from any thread) since the last reply, which carries them.
 struct PendingDiagnostics {
@@ -131,7 +124,7 @@ struct LineCollector {
 
 }  // namespace
 
-PluginServer::PluginServer() { core::detail::forward_diagnostics(&queue_diagnostic); }
+PluginServer::PluginServer() { plugin_host::detail::forward_diagnostics(&queue_diagnostic); }
 
 std::string PluginServer::handle(const std::string& request_text) {
   WireObject reply;
@@ -149,7 +142,7 @@ std::string PluginServer::handle(const std::string& request_text) {
     const auto instance = [&](uint32_t kind) -> Instance& {
       const auto found = instances_.find(number(request, "handle"));
       if (found == instances_.end() || found->second.kind != kind) {
-        protocol_error("'" + call + "' names no live " + core::component_kind_name(kind));
+        protocol_error("'" + call + "' names no live " + plugin_host::component_kind_name(kind));
       }
       return found->second;
     };
@@ -191,7 +184,7 @@ std::string PluginServer::handle(const std::string& request_text) {
                                          (host_wire == 0 ? "none" : std::to_string(host_wire)) +
                                          " (ISO-3): use the helper installed with this sortie");
       }
-      plugin_ = &core::detail::load_plugin(library_of(member(request, "library")));
+      plugin_ = &plugin_host::detail::load_plugin(library_of(member(request, "library")));
       std::vector<std::string> components;
       for (const sortie_component* c : plugin_->components) {
         components.push_back(WireObject()
@@ -350,4 +343,4 @@ std::string PluginServer::handle(const std::string& request_text) {
   return reply.raw("diagnostics", take_diagnostics()).str();
 }
 
-}  // namespace sortie::plugin_host_process
+}  // namespace sortie::plugin_host::detail

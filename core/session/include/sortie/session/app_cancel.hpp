@@ -7,7 +7,7 @@
 #ifndef SORTIE_SESSION_APP_CANCEL_HPP
 #define SORTIE_SESSION_APP_CANCEL_HPP
 
-#include <sortie/core/plugin_host.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
 #include <vector>
@@ -21,14 +21,14 @@ struct AppToCancel {
 
 struct CancelFailure {
   std::string handle;
-  core::Error error;
+  Error error;
 };
 
 // Asks `scheduler` to cancel `apps` and adds a `cancel_requested` event with `reason` to each
 // recorded one it accepted. When the batch fails (an app the plugin does not know fails it whole,
 // ABI-15), each app is then cancelled alone, so the others still are; the apps that could not be
 // cancelled are returned with why, in input order.
-std::vector<CancelFailure> cancel_apps(core::SchedulerClient& scheduler, Session& ctx,
+std::vector<CancelFailure> cancel_apps(plugin_host::SchedulerClient& scheduler, Session& ctx,
                                        const std::vector<AppToCancel>& apps,
                                        const std::string& reason);
 

@@ -9,24 +9,24 @@
 
 #include <memory>
 #include <optional>
-#include <sortie/core/model.hpp>
-#include <sortie/core/plugin_host.hpp>
+#include <sortie/model/model.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <sortie/session/session.hpp>
 #include <string>
 
 namespace sortie::session {
 
 struct AppLookup {
-  core::AppHandle handle;
+  model::AppHandle handle;
   // Null when the plugin of the handle's scheduler is not on the search path (the app is
   // recorded; `not_refreshed` says why).
-  std::unique_ptr<core::SchedulerClient> scheduler;
-  std::optional<core::AppStatus> status;  // nullopt: unknown to scheduler and store
-  bool from_store_only = false;           // the status is the store's last record
-  std::string not_refreshed;              // why the scheduler could not be asked, if it could not
+  std::unique_ptr<plugin_host::SchedulerClient> scheduler;
+  std::optional<model::AppStatus> status;  // nullopt: unknown to scheduler and store
+  bool from_store_only = false;            // the status is the store's last record
+  std::string not_refreshed;               // why the scheduler could not be asked, if it could not
 
   // The scheduler, or an Error (backend failure) saying why it cannot be used.
-  core::SchedulerClient& loaded_scheduler() const;
+  plugin_host::SchedulerClient& loaded_scheduler() const;
 };
 
 AppLookup lookup_app(Session& ctx, const std::string& handle_text);

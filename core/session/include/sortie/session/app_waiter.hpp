@@ -12,8 +12,8 @@
 
 #include <cstdint>
 #include <optional>
-#include <sortie/core/model.hpp>
-#include <sortie/core/plugin_host.hpp>
+#include <sortie/model/model.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <string>
 
 namespace sortie::session {
@@ -31,28 +31,28 @@ void clear_interrupted();
 class AppWaiter {
  public:
   // Changes are recorded through `session` (status_cache.hpp) when `handle` is recorded there.
-  AppWaiter(core::SchedulerClient& scheduler, Session& session, std::string handle,
+  AppWaiter(plugin_host::SchedulerClient& scheduler, Session& session, std::string handle,
             std::string app_id);
 
   // Returns the status once terminal, or nullopt when interrupted() or when `timeout_ms`
   // (negative = forever) passed first. The latest status is available from last().
-  std::optional<core::AppStatus> until_terminal(int64_t timeout_ms);
+  std::optional<model::AppStatus> until_terminal(int64_t timeout_ms);
   // One step: waits at most timeout_ms for a change (100 ms while a state waits to be recorded)
   // and records what is due (above). Returns the status.
-  core::AppStatus step(int64_t timeout_ms);
-  const std::optional<core::AppStatus>& last() const { return last_; }
+  model::AppStatus step(int64_t timeout_ms);
+  const std::optional<model::AppStatus>& last() const { return last_; }
 
  private:
   static constexpr int64_t kSettleMs = 100;
-  core::AppStatus fetch(int64_t timeout_ms);
+  model::AppStatus fetch(int64_t timeout_ms);
   // Writes last() to the store if it changed since the last write.
   void record_latest();
-  core::SchedulerClient& scheduler_;
+  plugin_host::SchedulerClient& scheduler_;
   Session& session_;
   std::string handle_;
   std::string app_id_;
   bool recorded_;  // apps launched elsewhere are followed but not recorded
-  std::optional<core::AppStatus> last_;
+  std::optional<model::AppStatus> last_;
   bool unrecorded_ = false;  // last_ differs from what this waiter last recorded
   int64_t poll_ms_ = 5;      // back-off for schedulers without wait()
 };

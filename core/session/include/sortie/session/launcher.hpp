@@ -9,12 +9,12 @@
 
 #include <map>
 #include <optional>
-#include <sortie/core/model.hpp>
-#include <sortie/core/plugin_host.hpp>
-#include <sortie/core/runopts.hpp>
-#include <sortie/core/store.hpp>
 #include <sortie/dryrun_input.hpp>
+#include <sortie/model/model.hpp>
+#include <sortie/model/runopts.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <sortie/session/session.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,9 +25,9 @@ struct LaunchPlan {
   AppDef app;
   std::string scheduler;
   std::string session;
-  std::map<std::string, core::RawOpt> raw_cfg;  // config-file values overridden by -cfg
+  std::map<std::string, model::RawOpt> raw_cfg;  // config-file values overridden by -cfg
   // The experiment's jobs this app runs, recorded with it before it is submitted.
-  std::optional<core::WorkUnitLink> work_unit;
+  std::optional<store::WorkUnitLink> work_unit;
 };
 
 struct DryRunResult {
@@ -41,7 +41,7 @@ struct DryRunResult {
 
 class Launcher {
  public:
-  Launcher(Session& ctx, core::SchedulerClient& scheduler);
+  Launcher(Session& ctx, plugin_host::SchedulerClient& scheduler);
   DryRunResult dryrun(const LaunchPlan& plan);
   // The dry run of an app recorded before, with the run options it resolved then (`cfg_json`), so
   // that its request is the same but for a fresh app id: a work unit's re-run.
@@ -55,17 +55,17 @@ class Launcher {
 
  private:
   // The app as UNSUBMITTED, recorded before its scheduler runs anything (submission.hpp).
-  core::AppRecord record_unsubmitted(const LaunchPlan& plan, const DryRunResult& dry);
+  store::AppRecord record_unsubmitted(const LaunchPlan& plan, const DryRunResult& dry);
   // Marks it SUBMITTED once the scheduler took it under the dry run's id; cancels it if the
   // store cannot say so.
-  void confirm(const core::AppRecord& record, const std::string& app_id);
+  void confirm(const store::AppRecord& record, const std::string& app_id);
   // After a failed schedule_batch: forgets the apps the scheduler never got, cancels (and keeps
   // on record) those it did; returns what it did, to append to the batch's error.
-  std::string settle_failed_batch(const std::vector<core::AppRecord>& records);
+  std::string settle_failed_batch(const std::vector<store::AppRecord>& records);
   std::vector<std::pair<std::string, ProvidedImage>> fetch_images(const AppDef& app,
                                                                   const std::string& provider);
   Session& ctx_;
-  core::SchedulerClient& scheduler_;
+  plugin_host::SchedulerClient& scheduler_;
 };
 
 }  // namespace sortie::session

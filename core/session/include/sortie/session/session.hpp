@@ -10,12 +10,12 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <sortie/core/config_file.hpp>
-#include <sortie/core/model.hpp>
-#include <sortie/core/plugin_host.hpp>
-#include <sortie/core/spec_file.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/config_file.hpp>
+#include <sortie/model/model.hpp>
+#include <sortie/model/spec_file.hpp>
+#include <sortie/plugin_host/plugin_host.hpp>
 #include <sortie/registry/registry.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 #include <vector>
 
@@ -49,20 +49,20 @@ class Session {
   // True when --plugin-timeout or SORTIE_PLUGIN_TIMEOUT chose the isolated calls' deadline.
   bool plugin_timeout_chosen() const { return plugin_timeout_chosen_; }
   const registry::Registry& registry();
-  core::PluginHost& plugin_host();
+  plugin_host::PluginHost& plugin_host();
   // The writers' connection, opened on first use, when it also settles interrupted submissions
   // (submission.hpp) and launches (launch_marker.hpp).
-  core::AppStore& store();
+  store::AppStore& store();
   // The readers' view (docs/store.md, "Readers"): the writers' connection once open, else a
   // read-only one that creates and migrates nothing. When a dead process left something to
   // settle, it opens the writers' connection to settle it, and reads on when it cannot.
-  const core::AppStore& records();
-  const core::ConfigFile& config();
+  const store::AppStore& records();
+  const model::ConfigFile& config();
 
   // The scheduler component `name`, created with its config (docs/payloads.md P-4); an unknown
   // name is an error listing the schedulers that exist.
-  std::unique_ptr<core::SchedulerClient> scheduler(const std::string& name,
-                                                   const std::string& session);
+  std::unique_ptr<plugin_host::SchedulerClient> scheduler(const std::string& name,
+                                                          const std::string& session);
   // "unknown scheduler 'NAME' (did you mean ...); schedulers available: ...".
   std::string unknown_scheduler_message(const std::string& name);
   // The create() payload for scheduler `name` (P-4); creates its state directory.
@@ -72,7 +72,7 @@ class Session {
   std::string image_provider_config(const std::string& name);
   // Resolves a named resource from data manifests or code-backed registries.
   std::optional<Resource> named_resource(const std::string& name);
-  core::NamedResourceLookup resource_lookup();
+  model::NamedResourceLookup resource_lookup();
   // Every named resource the registry lists (for "did you mean" hints).
   std::vector<std::string> resource_names();
 
@@ -84,10 +84,10 @@ class Session {
  private:
   SessionOptions options_;
   std::optional<registry::Registry> registry_;
-  core::PluginHost plugin_host_;
-  std::unique_ptr<core::AppStore> store_;
-  std::unique_ptr<core::AppStore> reader_;
-  std::optional<core::ConfigFile> config_;
+  plugin_host::PluginHost plugin_host_;
+  std::unique_ptr<store::AppStore> store_;
+  std::unique_ptr<store::AppStore> reader_;
+  std::optional<model::ConfigFile> config_;
   bool problems_reported_ = false;
   bool plugin_timeout_chosen_ = false;
 };

@@ -5,8 +5,8 @@
 #ifndef SORTIE_SESSION_STATUS_CACHE_HPP
 #define SORTIE_SESSION_STATUS_CACHE_HPP
 
-#include <sortie/core/model.hpp>
-#include <sortie/core/store.hpp>
+#include <sortie/model/model.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 
 namespace sortie::session {
@@ -15,7 +15,7 @@ class Session;
 
 // Records `status` for the recorded app `handle` unless the store already has its state and
 // restart count; false when `handle` is not recorded or the store cannot be written.
-bool cache_status(Session& session, const std::string& handle, const core::AppStatus& status);
+bool cache_status(Session& session, const std::string& handle, const model::AppStatus& status);
 
 }  // namespace sortie::session
 

@@ -8,7 +8,7 @@
 #include <sys/types.h>
 
 #include <optional>
-#include <sortie/core/store.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 #include <vector>
 
@@ -22,9 +22,9 @@ std::string submitting_message();
 std::optional<pid_t> submitter_of(const std::string& msg);
 
 // True when `record` is UNSUBMITTED by a process that no longer runs.
-bool submitter_gone(const core::AppRecord& record);
+bool submitter_gone(const store::AppRecord& record);
 // True when some record of `store` is UNSUBMITTED by a process that no longer runs.
-bool has_unsettled_submissions(const core::AppStore& store);
+bool has_unsettled_submissions(const store::AppStore& store);
 
 // Settles the UNSUBMITTED records whose submitter is gone; returns one sentence per app settled.
 // Errors (a store that cannot be written, a scheduler that cannot be asked) leave the record for

@@ -6,8 +6,8 @@
 #define SORTIE_SESSION_UNIT_MEASUREMENTS_HPP
 
 #include <map>
-#include <sortie/core/store.hpp>
 #include <sortie/session/session.hpp>
+#include <sortie/store/store.hpp>
 #include <string>
 #include <vector>
 
@@ -17,7 +17,7 @@ namespace sortie::session {
 // the key; within that job's app, the first role by name, then the lowest replica, reporting it.
 struct UnitMeasurement {
   std::string handle;
-  core::MeasurementSeries series;  // without its curve
+  store::MeasurementSeries series;  // without its curve
 };
 
 struct UnitMeasurements {

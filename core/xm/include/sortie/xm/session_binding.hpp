@@ -12,12 +12,15 @@
 #include <string>
 #include <vector>
 
-namespace sortie::xm_impl {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm::detail {
 
 // The session of Experiment::create and list_experiments for `options`.
-session::SessionOptions session_options(const xm::Options& options);
+session::SessionOptions session_options(const Options& options);
 
-}  // namespace sortie::xm_impl
+}  // namespace sortie::xm::detail
+#pragma GCC visibility pop
 
 namespace sortie::xm {
 

@@ -1,23 +1,21 @@
-// File: sortie/core/error.hpp
+// File: sortie/model/error.hpp
 //
 // The core throws the SDK's sortie::Error (sortie/error.hpp), so errors from plugins and from the
 // core are one type, made by name: Error::invalid_argument(...), Error::not_found(...), ... Its
 // message names the file, field, plugin or option at fault and, where there is one, what to do
 // about it.
-#ifndef SORTIE_CORE_ERROR_HPP
-#define SORTIE_CORE_ERROR_HPP
+#ifndef SORTIE_MODEL_ERROR_HPP
+#define SORTIE_MODEL_ERROR_HPP
 
 #include <sortie/plugin_abi.h>
 
 #include <sortie/error.hpp>
 
-namespace sortie::core {
-
-using Error = sortie::Error;
+namespace sortie::model {
 
 // The canonical name of a status code ("NOT_FOUND"), "UNKNOWN" for values outside the set.
 const char* status_name(sortie_status status) noexcept;
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_ERROR_HPP
+#endif  // SORTIE_MODEL_ERROR_HPP

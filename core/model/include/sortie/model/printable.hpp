@@ -1,14 +1,14 @@
-// File: sortie/core/printable.hpp
+// File: sortie/model/printable.hpp
 //
 // User-given text (titles, names, file names, messages) made safe to print on a terminal, on
 // stdout and stderr alike.
-#ifndef SORTIE_CORE_PRINTABLE_HPP
-#define SORTIE_CORE_PRINTABLE_HPP
+#ifndef SORTIE_MODEL_PRINTABLE_HPP
+#define SORTIE_MODEL_PRINTABLE_HPP
 
 #include <string>
 #include <string_view>
 
-namespace sortie::core {
+namespace sortie::model {
 
 // `text` with every character that a terminal acts on instead of showing written as an escape,
 // so that a title holding ESC[2J cannot clear the screen, nor a CR or LF forge a row of a table:
@@ -23,6 +23,6 @@ std::string printable(std::string_view text);
 // came from the user.
 std::string printable_message(std::string_view text);
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_PRINTABLE_HPP
+#endif  // SORTIE_MODEL_PRINTABLE_HPP

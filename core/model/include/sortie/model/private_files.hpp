@@ -1,14 +1,14 @@
-// File: sortie/core/private_files.hpp
+// File: sortie/model/private_files.hpp
 //
 // Files and directories sortie creates under its state directory hold commands, environments
 // (secrets included) and logs: they are the user's only (0700 directories, 0600 files), whoever
 // creates them and whatever the umask (docs/store.md).
-#ifndef SORTIE_CORE_PRIVATE_FILES_HPP
-#define SORTIE_CORE_PRIVATE_FILES_HPP
+#ifndef SORTIE_MODEL_PRIVATE_FILES_HPP
+#define SORTIE_MODEL_PRIVATE_FILES_HPP
 
 #include <sys/stat.h>
 
-namespace sortie::core {
+namespace sortie::model {
 
 // While it lives, whatever this process creates is private to the user (umask 077). The umask
 // is process-wide: use it around creation on the main thread only.
@@ -23,6 +23,6 @@ class PrivateCreation {
   mode_t previous_;
 };
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_PRIVATE_FILES_HPP
+#endif  // SORTIE_MODEL_PRIVATE_FILES_HPP

@@ -1,16 +1,16 @@
-// File: sortie/core/plugin_faults.hpp
+// File: sortie/plugin_host/plugin_faults.hpp
 //
 // Crashes of in-process plugins (docs/plugin-policy.md, ISO-9), after GStreamer's registry
 // blacklist: a plugin that crashes the host during a call is named on stderr with the call, the
 // host exits 3, and the plugin stays refused in process until `sortie plugins doctor NAME`
 // passes (isolated, it may still run: its helper contains it).
-#ifndef SORTIE_CORE_PLUGIN_FAULTS_HPP
-#define SORTIE_CORE_PLUGIN_FAULTS_HPP
+#ifndef SORTIE_PLUGIN_HOST_PLUGIN_FAULTS_HPP
+#define SORTIE_PLUGIN_HOST_PLUGIN_FAULTS_HPP
 
 #include <optional>
 #include <string>
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 
 // Installs handlers for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT, and for exit() and
 // quick_exit(), that report and record a crash (or exit) inside a plugin call as above, with one
@@ -28,6 +28,6 @@ std::optional<std::string> recorded_plugin_crash_call(const std::string& plugin_
 // Drops the record (plugins doctor found the plugin sound).
 void forget_plugin_crash(const std::string& plugin_name);
 
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host
 
-#endif  // SORTIE_CORE_PLUGIN_FAULTS_HPP
+#endif  // SORTIE_PLUGIN_HOST_PLUGIN_FAULTS_HPP

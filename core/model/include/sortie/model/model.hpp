@@ -1,11 +1,11 @@
-// File: sortie/core/model.hpp
+// File: sortie/model/model.hpp
 //
 // The host's side of the application model, after TorchX's specs: an AppDef (the SDK's,
 // sortie/appdef.hpp) is a set of Roles, each replicated num_replicas times, with a Resource
 // request per replica. Statuses mirror TorchX's AppStatus. YAML form: spec_file.hpp; wire
 // schemas: docs/payloads.md.
-#ifndef SORTIE_CORE_MODEL_HPP
-#define SORTIE_CORE_MODEL_HPP
+#ifndef SORTIE_MODEL_MODEL_HPP
+#define SORTIE_MODEL_MODEL_HPP
 
 #include <cstdint>
 #include <optional>
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::model {
 
 // The app model is the SDK's (sortie/appdef.hpp): ::sortie::AppDef, Role, Resource and Mount,
 // read, written and checked there. State, retry-policy and mount-type names are the SDK's too,
@@ -53,6 +53,6 @@ struct AppHandle {
 // Throws Error with a message showing the expected form when text is not a handle.
 AppHandle parse_app_handle(std::string_view text);
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_MODEL_HPP
+#endif  // SORTIE_MODEL_MODEL_HPP

@@ -1,19 +1,19 @@
-// File: sortie/core/spec_file.hpp
+// File: sortie/model/spec_file.hpp
 //
 // App specs written by people, in YAML or JSON (JSON is read as YAML, so both report lines).
 // Fields are checked by the SDK's one AppDef reader (sortie/appdef.hpp), so errors read as for a
 // JSON AppDef with where the field is written in front:
 // "FILE:LINE:COL: roles[0].args: expected an array, got \"echo hi\"".
-#ifndef SORTIE_CORE_SPEC_FILE_HPP
-#define SORTIE_CORE_SPEC_FILE_HPP
+#ifndef SORTIE_MODEL_SPEC_FILE_HPP
+#define SORTIE_MODEL_SPEC_FILE_HPP
 
 #include <functional>
 #include <optional>
-#include <sortie/core/model.hpp>
+#include <sortie/model/model.hpp>
 #include <string>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::model {
 
 // Resolves a named resource ("gpu.small") to a Resource, or nullopt when unknown.
 using NamedResourceLookup = std::function<std::optional<Resource>(const std::string& name)>;
@@ -29,6 +29,6 @@ AppDef parse_app_spec(const std::string& text, const std::string& origin,
                       const NamedResourceLookup& lookup,
                       const std::vector<std::string>& resource_names = {});
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_SPEC_FILE_HPP
+#endif  // SORTIE_MODEL_SPEC_FILE_HPP

@@ -1,4 +1,4 @@
-// File: sortie/core/config_file.hpp
+// File: sortie/model/config_file.hpp
 //
 // .sortieconfig: an INI file, after .torchxconfig. Sections:
 //   [SCHEDULER]          default run options for that scheduler (key = value)
@@ -9,15 +9,15 @@
 // key nothing reads is an error too (check_sections, check_keys), so a typo never vanishes.
 // ./.sortieconfig is untrusted unless `sortie config trust` recorded it (config_trust.hpp): its
 // values say so, and run options a plugin declares sensitive are refused from it.
-#ifndef SORTIE_CORE_CONFIG_FILE_HPP
-#define SORTIE_CORE_CONFIG_FILE_HPP
+#ifndef SORTIE_MODEL_CONFIG_FILE_HPP
+#define SORTIE_MODEL_CONFIG_FILE_HPP
 
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::model {
 
 struct ConfigValue {
   std::string value;
@@ -57,6 +57,6 @@ class ConfigFile {
   std::vector<std::string> files_read_;
 };
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_CONFIG_FILE_HPP
+#endif  // SORTIE_MODEL_CONFIG_FILE_HPP

@@ -1,16 +1,16 @@
-// File: sortie/core/regular_file.hpp
+// File: sortie/model/regular_file.hpp
 //
 // Only a regular file is read as a file people write (.sortieconfig, specs, experiment files,
 // launch scripts): opening a FIFO waits for a writer for ever, and a device never ends.
-#ifndef SORTIE_CORE_REGULAR_FILE_HPP
-#define SORTIE_CORE_REGULAR_FILE_HPP
+#ifndef SORTIE_MODEL_REGULAR_FILE_HPP
+#define SORTIE_MODEL_REGULAR_FILE_HPP
 
 #include <sys/types.h>
 
-#include <sortie/core/error.hpp>
+#include <sortie/model/error.hpp>
 #include <string>
 
-namespace sortie::core {
+namespace sortie::model {
 
 // "cannot read WHAT 'PATH': <the system's reason>", NOT_FOUND for ENOENT, PERMISSION_DENIED for
 // EACCES, UNKNOWN otherwise.
@@ -24,6 +24,6 @@ void require_regular_file(mode_t mode, const std::string& what, const std::strin
 // cannot_read when it cannot be looked at.
 void require_regular_file(const std::string& what, const std::string& path);
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_REGULAR_FILE_HPP
+#endif  // SORTIE_MODEL_REGULAR_FILE_HPP

@@ -1,10 +1,10 @@
-// File: sortie/core/runopts.hpp
+// File: sortie/model/runopts.hpp
 //
 // Typed scheduler run options (docs/payloads.md P-5), after TorchX's runopts: the scheduler
 // declares them, the host parses "-cfg k=v,k2=v2" text and config-file values against them,
 // refuses unknown names, bad types and missing required ones, and fills defaults.
-#ifndef SORTIE_CORE_RUNOPTS_HPP
-#define SORTIE_CORE_RUNOPTS_HPP
+#ifndef SORTIE_MODEL_RUNOPTS_HPP
+#define SORTIE_MODEL_RUNOPTS_HPP
 
 #include <map>
 #include <optional>
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::model {
 
 enum class OptType { kStr, kInt, kFloat, kBool, kList, kDict };
 
@@ -60,6 +60,6 @@ struct RawOpt {
 std::string resolve_runopts(const std::vector<RunOpt>& opts,
                             const std::map<std::string, RawOpt>& raw, std::string_view scheduler);
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_RUNOPTS_HPP
+#endif  // SORTIE_MODEL_RUNOPTS_HPP

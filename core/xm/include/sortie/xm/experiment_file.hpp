@@ -1,10 +1,10 @@
-// File: sortie/core/experiment_file.hpp
+// File: sortie/xm/experiment_file.hpp
 //
 // Experiment files (docs/experiments.md), the declarative form of the launch API in
 // sortie/xm.hpp: a title, named executables, named executors, the job or job group every work
 // unit runs, and the work units themselves (explicit per-job args and/or a sweep). YAML or JSON.
-#ifndef SORTIE_CORE_EXPERIMENT_FILE_HPP
-#define SORTIE_CORE_EXPERIMENT_FILE_HPP
+#ifndef SORTIE_XM_EXPERIMENT_FILE_HPP
+#define SORTIE_XM_EXPERIMENT_FILE_HPP
 
 #include <memory>
 #include <sortie/xm.hpp>
@@ -12,15 +12,17 @@
 #include <utility>
 #include <vector>
 
-namespace sortie::core {
+// Not exported by libsortie_launch (launch_library.map exports sortie::xm).
+#pragma GCC visibility push(hidden)
+namespace sortie::xm {
 
 // A job as written: its executable is referenced by name until it is packaged.
 struct FileJob {
   std::string executable;  // a key of ExperimentFile::executables
-  xm::Executor executor;
+  Executor executor;
   std::string name;  // never empty after reading (defaults: executable name, or group key)
-  xm::Args args;
-  xm::EnvVars env_vars;
+  Args args;
+  EnvVars env_vars;
 };
 
 struct FileJobGroup {
@@ -36,14 +38,14 @@ struct ExperimentFile {
   std::string path;        // as given
   std::string launch_dir;  // absolute directory holding the file
   std::string title;
-  std::vector<std::pair<std::string, xm::Packageable>> executables;  // file order
+  std::vector<std::pair<std::string, Packageable>> executables;  // file order
   // Exactly one of job, group: what every work unit runs.
   std::shared_ptr<FileJob> job;
   std::shared_ptr<FileJobGroup> group;
   // One element per work unit, in order (ids 1..n): overrides by flattened job name (for a
   // single job, its name). Explicit work units first, then the sweep's; at least one.
-  std::vector<xm::GroupArgs> work_units;
-  // Process units run from the live launch directory instead of its snapshot (xm::Options).
+  std::vector<GroupArgs> work_units;
+  // Process units run from the live launch directory instead of its snapshot (Options).
   bool live_workdir = false;
 };
 
@@ -52,10 +54,11 @@ struct ExperimentFile {
 ExperimentFile read_experiment_file(const std::string& path);
 
 // The job tree with packaged executables substituted (`packaged` by executable name).
-xm::Job resolve_job(const FileJob& job, const std::map<std::string, xm::Executable>& packaged);
-xm::JobGroup resolve_group(const FileJobGroup& group,
-                           const std::map<std::string, xm::Executable>& packaged);
+Job resolve_job(const FileJob& job, const std::map<std::string, Executable>& packaged);
+JobGroup resolve_group(const FileJobGroup& group,
+                       const std::map<std::string, Executable>& packaged);
 
-}  // namespace sortie::core
+}  // namespace sortie::xm
+#pragma GCC visibility pop
 
-#endif  // SORTIE_CORE_EXPERIMENT_FILE_HPP
+#endif  // SORTIE_XM_EXPERIMENT_FILE_HPP

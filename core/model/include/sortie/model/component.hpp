@@ -1,4 +1,4 @@
-// File: sortie/core/component.hpp
+// File: sortie/model/component.hpp
 //
 // Components: app templates with typed parameters, shipped as data manifests (group
 // sortie.components), after TorchX's builtins (`sortie run utils.echo --msg hi`).
@@ -18,18 +18,18 @@
 // member "{{*d}}": null the dict d; {"$if": "p", "then": A, "else": B} picks by p. At most one
 // parameter is positional (it takes the remaining command-line words). Parameters without a default
 // are required. Runtime macros (${app_id}, ${replica_id}, ...) pass through untouched.
-#ifndef SORTIE_CORE_COMPONENT_HPP
-#define SORTIE_CORE_COMPONENT_HPP
+#ifndef SORTIE_MODEL_COMPONENT_HPP
+#define SORTIE_MODEL_COMPONENT_HPP
 
 #include <map>
 #include <optional>
-#include <sortie/core/config_file.hpp>
-#include <sortie/core/model.hpp>
-#include <sortie/core/spec_file.hpp>
+#include <sortie/model/config_file.hpp>
+#include <sortie/model/model.hpp>
+#include <sortie/model/spec_file.hpp>
 #include <string>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::model {
 
 struct ComponentParam {
   std::string name;
@@ -70,6 +70,6 @@ bool asks_for_help(const Component& component, const std::vector<std::string>& w
 // Help text for `sortie run COMPONENT --help` and `sortie builtins`.
 std::string component_help(const Component& component);
 
-}  // namespace sortie::core
+}  // namespace sortie::model
 
-#endif  // SORTIE_CORE_COMPONENT_HPP
+#endif  // SORTIE_MODEL_COMPONENT_HPP

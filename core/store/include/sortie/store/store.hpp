@@ -1,22 +1,22 @@
-// File: sortie/core/store.hpp
+// File: sortie/store/store.hpp
 //
 // The app store: every app any sortie process submitted, with its roles, replicas and events, in
 // SQLite (WAL) under the XDG state dir, so any later process can answer about any app. Each
 // sortie process opens its own connection; writers retry on SQLITE_BUSY (busy_timeout) so
 // concurrent CLIs never lose a write. Nothing is deleted except by `forget`.
-#ifndef SORTIE_CORE_STORE_HPP
-#define SORTIE_CORE_STORE_HPP
+#ifndef SORTIE_STORE_STORE_HPP
+#define SORTIE_STORE_STORE_HPP
 
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <sortie/core/model.hpp>
+#include <sortie/model/model.hpp>
 #include <string>
 #include <vector>
 
 struct sqlite3;
 
-namespace sortie::core {
+namespace sortie::store {
 
 struct AppRecord {
   std::string handle;  // SCHEDULER://SESSION/APP_ID
@@ -252,6 +252,6 @@ class AppStore {
   int64_t wal_frames_ = 0;  // the WAL's size after this connection's last commit
 };
 
-}  // namespace sortie::core
+}  // namespace sortie::store
 
-#endif  // SORTIE_CORE_STORE_HPP
+#endif  // SORTIE_STORE_STORE_HPP

@@ -1,12 +1,12 @@
-// File: sortie/core/plugin_host.hpp
+// File: sortie/plugin_host/plugin_host.hpp
 //
 // Loads plugin libraries on first use (Boost.DLL, RTLD_NOW, never unloaded), negotiates the ABI
 // and re-validates everything a plugin answers: version range, NULL tables, empty or duplicate
 // component names, components the manifest promised but the library lacks, malformed JSON or a
 // wrong "schema" in any payload. Every failure is an Error naming the plugin, its library and its
 // manifest; a bad plugin never takes down the others (docs/plugin-policy.md).
-#ifndef SORTIE_CORE_PLUGIN_HOST_HPP
-#define SORTIE_CORE_PLUGIN_HOST_HPP
+#ifndef SORTIE_PLUGIN_HOST_PLUGIN_HOST_HPP
+#define SORTIE_PLUGIN_HOST_PLUGIN_HOST_HPP
 
 #include <sortie/plugin_abi.h>
 
@@ -15,15 +15,15 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <sortie/core/plugin_isolation.hpp>
-#include <sortie/core/runopts.hpp>
+#include <sortie/model/runopts.hpp>
+#include <sortie/plugin_host/plugin_isolation.hpp>
 #include <sortie/registry/registry.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 
 // "scheduler", "packager", "image provider", "named-resource registry"; nullptr for a kind this
 // host does not know.
@@ -79,7 +79,7 @@ class SchedulerClient {
   std::string run_options();  // "sortie.runopts/1"
   // run_options() parsed. A declaration sortie cannot read is the plugin's bug (INTERNAL, naming
   // it), never the user's mistake, though the parser is the one that checks user-typed values.
-  std::vector<RunOpt> declared_run_options();
+  std::vector<model::RunOpt> declared_run_options();
   std::string dryrun(std::string_view input);      // "sortie.dryrun/1"
   std::string schedule(std::string_view request);  // app id
   // Whether the plugin submits many requests at once (ABI-14); else schedule() each.
@@ -174,6 +174,6 @@ class PluginHost {
   int32_t print_level_;
 };
 
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host
 
-#endif  // SORTIE_CORE_PLUGIN_HOST_HPP
+#endif  // SORTIE_PLUGIN_HOST_PLUGIN_HOST_HPP

@@ -1,4 +1,4 @@
-// File: sortie/core/plugin_isolation.hpp
+// File: sortie/plugin_host/plugin_isolation.hpp
 //
 // Which plugin libraries run in a helper process (`sortie-plugin-host`) instead of inside the
 // host, and the per-call deadline applied to them (docs/plugin-policy.md, rules ISO-n). An
@@ -6,13 +6,13 @@
 // the plugin, its library and the call, and the host keeps running. Each PluginHost has its own
 // settings; they apply to the libraries first loaded through it (a library is loaded once per
 // process).
-#ifndef SORTIE_CORE_PLUGIN_ISOLATION_HPP
-#define SORTIE_CORE_PLUGIN_ISOLATION_HPP
+#ifndef SORTIE_PLUGIN_HOST_PLUGIN_ISOLATION_HPP
+#define SORTIE_PLUGIN_HOST_PLUGIN_ISOLATION_HPP
 
 #include <chrono>
 #include <string>
 
-namespace sortie::core {
+namespace sortie::plugin_host {
 
 struct IsolationOptions {
   // Every library runs isolated (`--isolate-plugins`, SORTIE_ISOLATE_PLUGINS=1); otherwise only
@@ -36,6 +36,6 @@ IsolationOptions isolation_options_from_env(IsolationOptions base);
 // Parses a positive number of seconds ("30", "0.5") for `what` (an option or variable name).
 std::chrono::milliseconds parse_timeout_seconds(const std::string& text, const std::string& what);
 
-}  // namespace sortie::core
+}  // namespace sortie::plugin_host
 
-#endif  // SORTIE_CORE_PLUGIN_ISOLATION_HPP
+#endif  // SORTIE_PLUGIN_HOST_PLUGIN_ISOLATION_HPP
