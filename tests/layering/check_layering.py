@@ -11,6 +11,11 @@ target a CMakeLists.txt links or embeds is resolved to the folder that defines i
 a library that is not below is reported with the file, line and include (or target) that breaks
 the order. Headers that no library holds (the standard library, Boost, RapidJSON) are not checked.
 
+A library's public headers are spelled after its folder: every header under FOLDER/include/ is
+`sortie/NAME/...` or the library's umbrella `sortie/NAME.hpp` (`sortie/runner.hpp`, `sortie/xm.hpp`),
+NAME being the folder's last component; the SDK alone owns the root `sortie/...`. A header spelled
+otherwise is reported with its path.
+
 Usage: check_layering.py SOURCE_DIR
 """
 
@@ -101,6 +106,21 @@ def include_problems(root):
     return problems
 
 
+def header_prefix_problems(root):
+    problems = []
+    for library, (folder, _) in LIBRARIES.items():
+        include = root / folder / "include"
+        if library == "sdk" or not include.is_dir():
+            continue
+        name = pathlib.PurePosixPath(folder).name
+        for path in sorted(p for p in include.rglob("*") if p.is_file()):
+            spelling = path.relative_to(include).as_posix()
+            if not (spelling.startswith(f"sortie/{name}/") or spelling == f"sortie/{name}.hpp"):
+                problems.append(f"{path.relative_to(root)}: <{spelling}> does not name its library "
+                                f"(headers of {folder} are sortie/{name}/... or sortie/{name}.hpp)")
+    return problems
+
+
 def cmake_files(root, folder):
     return sorted((root / folder).rglob("CMakeLists.txt")) + sorted((root / folder).rglob("*.cmake"))
 
@@ -137,7 +157,7 @@ def main(argv):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     root = pathlib.Path(argv[1]).resolve()
-    problems = include_problems(root) + link_problems(root)
+    problems = include_problems(root) + link_problems(root) + header_prefix_problems(root)
     for problem in problems:
         print(problem)
     if problems:

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_layering.py on small trees: an include or a link that goes up the layers is reported
-with its file and line; one that goes down is not."""
+with its file and line; one that goes down is not; a public header spelled after another library
+is reported with its path."""
 
 import contextlib
 import io
@@ -29,11 +30,11 @@ def check(root):
 class CheckLayeringTest(unittest.TestCase):
     def setUp(self):
         self.root = pathlib.Path(self.enterContext(tempfile.TemporaryDirectory()))
-        write(self.root, "core/model/include/sortie/core/model.hpp", "")
-        write(self.root, "core/model/model.cpp", "#include <sortie/core/model.hpp>\n")
+        write(self.root, "core/model/include/sortie/model/model.hpp", "")
+        write(self.root, "core/model/model.cpp", "#include <sortie/model/model.hpp>\n")
         write(self.root, "core/model/CMakeLists.txt", "add_library(sortie_model STATIC model.cpp)\n")
         write(self.root, "core/session/include/sortie/session/session.hpp",
-              "#include <sortie/core/model.hpp>\n")
+              "#include <sortie/model/model.hpp>\n")
         write(self.root, "core/session/CMakeLists.txt",
               "add_library(sortie_session STATIC session.cpp)\n"
               "target_link_libraries(sortie_session PUBLIC sortie_model)\n")
@@ -62,6 +63,24 @@ class CheckLayeringTest(unittest.TestCase):
         status, out = check(self.root)
         self.assertEqual(status, 1)
         self.assertIn("core/model/CMakeLists.txt:2: sortie_model links sortie_session", out)
+
+    def test_a_library_umbrella_header_passes(self):
+        write(self.root, "core/runner/include/sortie/runner.hpp", "")
+        write(self.root, "sdk/include/sortie/error.hpp", "")
+        self.assertEqual(check(self.root), (0, ""))
+
+    def test_a_header_spelled_after_another_library_is_named(self):
+        write(self.root, "core/store/include/sortie/core/store.hpp", "")
+        status, out = check(self.root)
+        self.assertEqual(status, 1)
+        self.assertIn("core/store/include/sortie/core/store.hpp: <sortie/core/store.hpp> does not "
+                      "name its library", out)
+
+    def test_an_umbrella_of_another_library_is_named(self):
+        write(self.root, "core/xm/include/sortie/runner.hpp", "")
+        status, out = check(self.root)
+        self.assertEqual(status, 1)
+        self.assertIn("core/xm/include/sortie/runner.hpp: <sortie/runner.hpp>", out)
 
 
 if __name__ == "__main__":
