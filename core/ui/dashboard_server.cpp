@@ -179,8 +179,8 @@ class Dashboard {
                      context, recorded_handle(context.session(), parameter(request, "handle")), key,
                      curve_window_of(request));
                }));
-    // The curves of many apps at once, in one request: a chart zoomed in asks again for the
-    // steps it shows.
+    // The curves of many apps at once, in one request (a sweep's, for a script; the page gets
+    // them through its stream).
     server.Get("/api/curves", api([](WorkerContext& context, const httplib::Request& request) {
                  const std::string key = parameter(request, "key");
                  if (key.size() > 256) throw Error::invalid_argument("key: too long");
