@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace sortie {
+namespace sortie::plugins_common {
 namespace {
 
 int sextet_of(char c) {
@@ -43,4 +43,4 @@ std::optional<std::string> base64_decode(std::string_view text, Base64Reading re
   return out;
 }
 
-}  // namespace sortie
+}  // namespace sortie::plugins_common

@@ -1,13 +1,13 @@
 // Standard base64 (RFC 4648) decoding for the first-party plugins: kubeconfig *-data fields and
 // Secrets (kubernetes), the "auth" entries `docker login` writes (vertex).
-#ifndef SORTIE_PLUGINS_BASE64_HPP
-#define SORTIE_PLUGINS_BASE64_HPP
+#ifndef SORTIE_PLUGINS_COMMON_BASE64_HPP
+#define SORTIE_PLUGINS_COMMON_BASE64_HPP
 
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace sortie {
+namespace sortie::plugins_common {
 
 struct Base64Reading {
   // Spaces, tabs and line breaks are skipped (kubeconfig data may be wrapped) instead of refused.
@@ -20,6 +20,6 @@ struct Base64Reading {
 // nullopt when text is not base64 under the given reading.
 std::optional<std::string> base64_decode(std::string_view text, Base64Reading reading);
 
-}  // namespace sortie
+}  // namespace sortie::plugins_common
 
 #endif

@@ -1,6 +1,6 @@
 #include "http_status.hpp"
 
-namespace sortie {
+namespace sortie::plugins_common {
 
 Code code_for_http_status(long status) {
   switch (status) {
@@ -25,4 +25,4 @@ Code code_for_http_status(long status) {
   }
 }
 
-}  // namespace sortie
+}  // namespace sortie::plugins_common

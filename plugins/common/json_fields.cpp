@@ -4,7 +4,7 @@
 
 #include <sortie/plugin.hpp>
 
-namespace sortie {
+namespace sortie::plugins_common {
 namespace {
 
 [[noreturn]] void wrong_type(std::string_view what, std::string_view key, const char* expected) {
@@ -112,4 +112,4 @@ std::string to_pretty_json_text(const rapidjson::Value& value) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-}  // namespace sortie
+}  // namespace sortie::plugins_common

@@ -1,8 +1,8 @@
 // RapidJSON helpers shared by the first-party plugins (local, docker, kubernetes, vertex). Every
 // accessor names the document and member at fault, so a malformed payload or API answer reads as a
 // precise error. Not part of the SDK: third-party plugins choose their own JSON library.
-#ifndef SORTIE_PLUGINS_JSON_FIELDS_HPP
-#define SORTIE_PLUGINS_JSON_FIELDS_HPP
+#ifndef SORTIE_PLUGINS_COMMON_JSON_FIELDS_HPP
+#define SORTIE_PLUGINS_COMMON_JSON_FIELDS_HPP
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -14,7 +14,7 @@
 
 #include "payload_reader.hpp"
 
-namespace sortie {
+namespace sortie::plugins_common {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
@@ -57,6 +57,6 @@ void add_string(rapidjson::Value& object, std::string_view key, std::string_view
 std::string to_json_text(const rapidjson::Value& value);
 std::string to_pretty_json_text(const rapidjson::Value& value);
 
-}  // namespace sortie
+}  // namespace sortie::plugins_common
 
-#endif  // SORTIE_PLUGINS_JSON_FIELDS_HPP
+#endif  // SORTIE_PLUGINS_COMMON_JSON_FIELDS_HPP

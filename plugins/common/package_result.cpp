@@ -1,6 +1,6 @@
 #include "package_result.hpp"
 
-namespace sortie {
+namespace sortie::plugins_common {
 
 PackageResultWriter::PackageResultWriter() : writer_(buffer_) {
   writer_.StartObject();
@@ -68,4 +68,4 @@ std::string PackageResultWriter::finish() {
   return std::string(buffer_.GetString(), buffer_.GetSize());
 }
 
-}  // namespace sortie
+}  // namespace sortie::plugins_common

@@ -1,7 +1,7 @@
 // sortie.package_result/1 (docs/payloads.md P-13) as the first-party packagers write it: one
 // element per executable of the request, in the request's order.
-#ifndef SORTIE_PLUGINS_PACKAGE_RESULT_HPP
-#define SORTIE_PLUGINS_PACKAGE_RESULT_HPP
+#ifndef SORTIE_PLUGINS_COMMON_PACKAGE_RESULT_HPP
+#define SORTIE_PLUGINS_COMMON_PACKAGE_RESULT_HPP
 
 #include <optional>
 #include <string>
@@ -9,7 +9,7 @@
 
 #include "json_fields.hpp"
 
-namespace sortie {
+namespace sortie::plugins_common {
 
 class PackageResultWriter {
  public:
@@ -35,6 +35,6 @@ class PackageResultWriter {
   JsonWriter writer_;
 };
 
-}  // namespace sortie
+}  // namespace sortie::plugins_common
 
-#endif  // SORTIE_PLUGINS_PACKAGE_RESULT_HPP
+#endif  // SORTIE_PLUGINS_COMMON_PACKAGE_RESULT_HPP

@@ -52,7 +52,7 @@ std::string engine_message(const http::Response& response, const std::string& bo
   rapidjson::Document answer;
   answer.Parse(body.c_str());
   if (!answer.HasParseError() && answer.IsObject()) {
-    const rapidjson::Value* message = find_member(answer, "message");
+    const rapidjson::Value* message = plugins_common::find_member(answer, "message");
     if (message != nullptr && message->IsString()) return message->GetString();
   }
   return "HTTP " + std::to_string(response.status) + ": " + body.substr(0, 300);
@@ -101,11 +101,12 @@ rapidjson::Value image_pushes_to_json(const std::vector<ImagePush>& pushes,
   rapidjson::Value array(rapidjson::kArrayType);
   for (const ImagePush& push : pushes) {
     rapidjson::Value entry(rapidjson::kObjectType);
-    add_string(entry, "source", push.source, alloc);
-    add_string(entry, "target", push.target.str(), alloc);
+    plugins_common::add_string(entry, "source", push.source, alloc);
+    plugins_common::add_string(entry, "target", push.target.str(), alloc);
     rapidjson::Value roles(rapidjson::kArrayType);
-    for (const std::string& role : push.roles) roles.PushBack(string_value(role, alloc), alloc);
-    add_member(entry, "roles", std::move(roles), alloc);
+    for (const std::string& role : push.roles)
+      roles.PushBack(plugins_common::string_value(role, alloc), alloc);
+    plugins_common::add_member(entry, "roles", std::move(roles), alloc);
     array.PushBack(entry, alloc);
   }
   return array;
@@ -119,11 +120,11 @@ std::vector<ImagePush> image_pushes_from_json(const rapidjson::Value& value,
   std::vector<ImagePush> pushes;
   for (const rapidjson::Value& entry : value.GetArray()) {
     ImagePush push;
-    push.source = string_member(entry, "source", what);
+    push.source = plugins_common::string_member(entry, "source", what);
     check_local_image_name(push.source, std::string(what) + ": image_pushes source");
-    push.target = parse_push_target(string_member(entry, "target", what),
+    push.target = parse_push_target(plugins_common::string_member(entry, "target", what),
                                     std::string(what) + ": image_pushes target");
-    if (const rapidjson::Value* roles = array_member(entry, "roles", what)) {
+    if (const rapidjson::Value* roles = plugins_common::array_member(entry, "roles", what)) {
       for (const rapidjson::Value& role : roles->GetArray()) {
         if (role.IsString()) push.roles.emplace_back(role.GetString(), role.GetStringLength());
       }
@@ -182,12 +183,13 @@ std::string DockerImagePusher::push(const ImagePush& push, const std::string& re
     rapidjson::Document progress;
     progress.Parse(line.c_str());
     if (progress.HasParseError() || !progress.IsObject()) return;
-    if (const rapidjson::Value* text = find_member(progress, "error");
+    if (const rapidjson::Value* text = plugins_common::find_member(progress, "error");
         text != nullptr && text->IsString() && error.empty()) {
       error = text->GetString();
     }
-    if (const rapidjson::Value* aux = find_member(progress, "aux"); aux != nullptr) {
-      digest = string_member(*aux, "Digest", "push progress", digest);
+    if (const rapidjson::Value* aux = plugins_common::find_member(progress, "aux");
+        aux != nullptr) {
+      digest = plugins_common::string_member(*aux, "Digest", "push progress", digest);
     }
   };
   const http::ChunkHandler on_chunk = [&](std::string_view chunk) {
@@ -235,9 +237,10 @@ std::vector<std::string> DockerImagePusher::entrypoint_of(const std::string& ima
   inspected.Parse(answer.body.c_str());
   std::vector<std::string> entrypoint;
   const rapidjson::Value* config =
-      inspected.IsObject() ? find_member(inspected, "Config") : nullptr;
-  const rapidjson::Value* words =
-      config != nullptr && config->IsObject() ? find_member(*config, "Entrypoint") : nullptr;
+      inspected.IsObject() ? plugins_common::find_member(inspected, "Config") : nullptr;
+  const rapidjson::Value* words = config != nullptr && config->IsObject()
+                                      ? plugins_common::find_member(*config, "Entrypoint")
+                                      : nullptr;
   if (words != nullptr && words->IsArray()) {
     for (const rapidjson::Value& word : words->GetArray()) {
       if (word.IsString()) entrypoint.emplace_back(word.GetString(), word.GetStringLength());

@@ -57,20 +57,22 @@ RegistryCredentials registry_credentials(const std::string& registry,
     std::ostringstream text;
     text << in.rdbuf();
     const std::string what = "Docker config " + path;
-    const rapidjson::Document config = parse_object(text.str(), what);
-    if (const rapidjson::Value* auths = object_member(config, "auths", what)) {
+    const rapidjson::Document config = plugins_common::parse_object(text.str(), what);
+    if (const rapidjson::Value* auths = plugins_common::object_member(config, "auths", what)) {
       for (const auto& entry : auths->GetObject()) {
         const std::string key(entry.name.GetString(), entry.name.GetStringLength());
         if (registry_of_config_key(key) != registry || !entry.value.IsObject()) continue;
         const std::string entry_what = what + " entry auths[\"" + key + "\"]";
         RegistryCredentials credentials;
         credentials.description = "the entry for " + key + " in " + path;
-        credentials.identity_token = string_member(entry.value, "identitytoken", entry_what);
-        credentials.username = string_member(entry.value, "username", entry_what);
-        credentials.password = string_member(entry.value, "password", entry_what);
-        const std::string auth = string_member(entry.value, "auth", entry_what);
+        credentials.identity_token =
+            plugins_common::string_member(entry.value, "identitytoken", entry_what);
+        credentials.username = plugins_common::string_member(entry.value, "username", entry_what);
+        credentials.password = plugins_common::string_member(entry.value, "password", entry_what);
+        const std::string auth = plugins_common::string_member(entry.value, "auth", entry_what);
         if (!auth.empty()) {
-          const std::optional<std::string> decoded = base64_decode(auth, {.stop_at_padding = true});
+          const std::optional<std::string> decoded =
+              plugins_common::base64_decode(auth, {.stop_at_padding = true});
           const size_t colon = decoded ? decoded->find(':') : std::string::npos;
           if (colon == std::string::npos) {
             throw Error::invalid_argument(
@@ -101,16 +103,16 @@ std::string x_registry_auth(const RegistryCredentials& credentials, const std::s
   rapidjson::Document auth(rapidjson::kObjectType);
   auto& alloc = auth.GetAllocator();
   if (credentials.use_access_token) {
-    add_string(auth, "username", kAccessTokenUser, alloc);
-    add_string(auth, "password", access_token(), alloc);
+    plugins_common::add_string(auth, "username", kAccessTokenUser, alloc);
+    plugins_common::add_string(auth, "password", access_token(), alloc);
   } else if (!credentials.identity_token.empty()) {
-    add_string(auth, "identitytoken", credentials.identity_token, alloc);
+    plugins_common::add_string(auth, "identitytoken", credentials.identity_token, alloc);
   } else if (!credentials.username.empty()) {
-    add_string(auth, "username", credentials.username, alloc);
-    add_string(auth, "password", credentials.password, alloc);
+    plugins_common::add_string(auth, "username", credentials.username, alloc);
+    plugins_common::add_string(auth, "password", credentials.password, alloc);
   }
-  if (auth.MemberCount() > 0) add_string(auth, "serveraddress", registry, alloc);
-  return base64url_padded(to_json_text(auth));
+  if (auth.MemberCount() > 0) plugins_common::add_string(auth, "serveraddress", registry, alloc);
+  return base64url_padded(plugins_common::to_json_text(auth));
 }
 
 }  // namespace sortie::image_push

@@ -39,17 +39,18 @@ TEST(DockerAppPlan, OneContainerPerReplicaOnTheAppNetwork) {
             R"({"name":"ps","image":"busybox","entrypoint":"ps"}])",
             R"({"copy_env":["SORTIE_PLAN_TEST_*"],"env":{"OPT":"1"},"image_provider":""})"),
       kContext);
-  const rapidjson::Document document = parse_object(dry, "dryrun");
+  const rapidjson::Document document = plugins_common::parse_object(dry, "dryrun");
   const AppPlan plan = read_plan(document["request"]);
   EXPECT_EQ(plan.network, "sortie-app-1");
   ASSERT_EQ(plan.containers.size(), 3u);
   EXPECT_EQ(plan.containers[1].name, "app-1-train-er-1");
   EXPECT_EQ(plan.containers[1].hostname, "train-er-1");
   EXPECT_EQ(plan.containers[2].hostname, "ps-0");
-  const rapidjson::Document body = parse_object(plan.containers[1].create_body, "create");
-  EXPECT_EQ(to_json_text(body["Cmd"]), R"(["--rank","1","--master","train-er-0"])");
-  EXPECT_EQ(to_json_text(body["Entrypoint"]), R"(["python"])");
-  const std::string env = to_json_text(body["Env"]);
+  const rapidjson::Document body =
+      plugins_common::parse_object(plan.containers[1].create_body, "create");
+  EXPECT_EQ(plugins_common::to_json_text(body["Cmd"]), R"(["--rank","1","--master","train-er-0"])");
+  EXPECT_EQ(plugins_common::to_json_text(body["Entrypoint"]), R"(["python"])");
+  const std::string env = plugins_common::to_json_text(body["Env"]);
   for (const char* expected :
        {"SORTIE_PLAN_TEST_TOKEN=t0k", "OPT=1", "ROLE=Train_er", "SORTIE_RANK0_HOST=train-er-0",
         "SORTIE_REPLICA_ID=1", "SORTIE_NUM_REPLICAS=2"}) {
@@ -59,7 +60,8 @@ TEST(DockerAppPlan, OneContainerPerReplicaOnTheAppNetwork) {
   EXPECT_EQ(host["NanoCpus"].GetInt64(), 2000000000);
   EXPECT_EQ(host["Memory"].GetInt64(), 512 * 1024 * 1024);
   EXPECT_EQ(host["DeviceRequests"][0]["Count"].GetInt64(), 1);  // the GPU, visible in dry-run
-  EXPECT_EQ(to_json_text(host["RestartPolicy"]), R"({"Name":"on-failure","MaximumRetryCount":3})");
+  EXPECT_EQ(plugins_common::to_json_text(host["RestartPolicy"]),
+            R"({"Name":"on-failure","MaximumRetryCount":3})");
   EXPECT_STREQ(host["NetworkMode"].GetString(), "sortie-app-1");
   EXPECT_STREQ(body["Labels"]["sortie.app_id"].GetString(), "app-1");
   EXPECT_STREQ(body["Labels"]["sortie.replica_id"].GetString(), "1");
@@ -76,15 +78,18 @@ TEST(DockerAppPlan, FreePortIsFixedAndGpusAreDeviceRequests) {
                          R"({"name":"cpu","image":"i","entrypoint":"x"}])",
                          R"({"image_provider":""})"),
                    kContext);
-  const AppPlan plan = read_plan(parse_object(dry, "dryrun")["request"]);
+  const AppPlan plan = read_plan(plugins_common::parse_object(dry, "dryrun")["request"]);
   ASSERT_EQ(plan.containers.size(), 3u);
-  const rapidjson::Document body = parse_object(plan.containers[1].create_body, "create");
-  EXPECT_EQ(to_json_text(body["Cmd"]), R"(["--rdzv_endpoint","trainer-0:29500"])");
-  EXPECT_NE(to_json_text(body["Env"]).find("\"MASTER_PORT=29500\""), std::string::npos)
-      << to_json_text(body["Env"]);
-  EXPECT_EQ(to_json_text(body["HostConfig"]["DeviceRequests"]),
+  const rapidjson::Document body =
+      plugins_common::parse_object(plan.containers[1].create_body, "create");
+  EXPECT_EQ(plugins_common::to_json_text(body["Cmd"]), R"(["--rdzv_endpoint","trainer-0:29500"])");
+  EXPECT_NE(plugins_common::to_json_text(body["Env"]).find("\"MASTER_PORT=29500\""),
+            std::string::npos)
+      << plugins_common::to_json_text(body["Env"]);
+  EXPECT_EQ(plugins_common::to_json_text(body["HostConfig"]["DeviceRequests"]),
             R"([{"Driver":"nvidia","Count":2,"Capabilities":[["gpu"]]}])");
-  const rapidjson::Document cpu = parse_object(plan.containers[2].create_body, "create");
+  const rapidjson::Document cpu =
+      plugins_common::parse_object(plan.containers[2].create_body, "create");
   EXPECT_FALSE(cpu["HostConfig"].HasMember("DeviceRequests"));
 }
 
@@ -92,11 +97,11 @@ TEST(DockerAppPlan, WorkspaceImagesAreRunOrPushed) {
   const std::string roles = R"([{"name":"a","image":"busybox","entrypoint":"x"}])";
   const std::string images =
       R"({"a":{"schema":"sortie.image/1","img_root":"/w","cwd":"/w","image":"sortie-workspace:abc"}})";
-  const AppPlan plain =
-      read_plan(parse_object(build_dryrun(input(roles, "{}", images), kContext), "d")["request"]);
+  const AppPlan plain = read_plan(plugins_common::parse_object(
+      build_dryrun(input(roles, "{}", images), kContext), "d")["request"]);
   EXPECT_EQ(plain.images, std::vector<std::string>{"sortie-workspace:abc"});
   EXPECT_TRUE(plain.pushes.empty());
-  const AppPlan pushed = read_plan(parse_object(
+  const AppPlan pushed = read_plan(plugins_common::parse_object(
       build_dryrun(input(roles, R"({"image_repo":"localhost:5000/t"})", images), kContext),
       "d")["request"]);
   ASSERT_EQ(pushed.pushes.size(), 1u);
@@ -116,13 +121,15 @@ TEST(DockerAppPlan, HostPortsArePublishedAndTheJobNameIsAnAlias) {
             R"("9090":0},"sortie.job_name":"1_1_server"}}])",
             R"({"image_provider":""})"),
       kContext);
-  const AppPlan plan = read_plan(parse_object(dry, "dryrun")["request"]);
-  const rapidjson::Document body = parse_object(plan.containers[0].create_body, "create");
-  EXPECT_EQ(to_json_text(body["HostConfig"]["PortBindings"]),
+  const AppPlan plan = read_plan(plugins_common::parse_object(dry, "dryrun")["request"]);
+  const rapidjson::Document body =
+      plugins_common::parse_object(plan.containers[0].create_body, "create");
+  EXPECT_EQ(plugins_common::to_json_text(body["HostConfig"]["PortBindings"]),
             R"({"8080/tcp":[{"HostIp":"","HostPort":"18080"}],)"
             R"("9090/tcp":[{"HostIp":"","HostPort":""}],)"
             R"("5678/tcp":[{"HostIp":"127.0.0.1","HostPort":""}]})");
-  EXPECT_EQ(to_json_text(body["NetworkingConfig"]["EndpointsConfig"]["sortie-app-1"]["Aliases"]),
+  EXPECT_EQ(plugins_common::to_json_text(
+                body["NetworkingConfig"]["EndpointsConfig"]["sortie-app-1"]["Aliases"]),
             R"(["server-0","1_1_server"])");
 }
 

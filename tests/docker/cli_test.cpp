@@ -23,7 +23,7 @@ class DockerCli : public DockerAppFixture {};
 std::string spec(const std::string& script, int replicas) {
   return std::string("name: cli\nroles:\n  - name: main\n    image: ") + kTestImage +
          "\n    entrypoint: sh\n    num_replicas: " + std::to_string(replicas) +
-         "\n    args: [\"-c\", " + quote(script) + "]\n";
+         "\n    args: [\"-c\", " + plugins_common::quote(script) + "]\n";
 }
 
 std::string handle_of(const std::string& out) {

@@ -34,7 +34,7 @@ TEST_F(DockerScheduler, TwoRolesReachEachOtherByNameAndSucceed) {
   const std::string id = submit(dryrun_input(app_id, roles));
   EXPECT_EQ(id, app_id);
   const rapidjson::Document status = wait_terminal(app_id);
-  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_json_text(status);
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << plugins_common::to_json_text(status);
   EXPECT_EQ(replica_field(status, 0, 0, "hostname"), "server-0");
   EXPECT_EQ(replica_field(status, 1, 1, "hostname"), "client-1");
   EXPECT_EQ(replica_field(status, 1, 1, "exit_code"), "0");
@@ -148,7 +148,7 @@ TEST_F(DockerScheduler, ListShowsTheSessionsApps) {
     EXPECT_STREQ(app["state"].GetString(), "SUCCEEDED");
     EXPECT_STREQ(app["name"].GetString(), "app");
   }
-  EXPECT_TRUE(found) << to_json_text(list);
+  EXPECT_TRUE(found) << plugins_common::to_json_text(list);
 }
 
 TEST_F(DockerScheduler, OptionsAndSpecFieldsReachTheContainer) {
@@ -167,17 +167,17 @@ TEST_F(DockerScheduler, OptionsAndSpecFieldsReachTheContainer) {
       "echo cpu=$(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us); echo args=\"$@\"";
   const std::string role =
       std::string(R"({"name":"opts","image":")") + kTestImage +
-      R"(","entrypoint":"sh","args":["-c",)" + quote(script) +
+      R"(","entrypoint":"sh","args":["-c",)" + plugins_common::quote(script) +
       R"(,"sh","${replica_id}-of-${num_replicas}"],"env":{"FROM_ROLE":"role-${role_name}"},)"
       R"("resource":{"cpu":0.5,"memMB":64,"gpu":-1},"port_map":{"http":8080},)"
       R"("mounts":[{"type":"bind","src":)" +
-      quote(data.path()) + R"(,"dst":"/data"},{"type":"volume","src":")" + volume +
+      plugins_common::quote(data.path()) + R"(,"dst":"/data"},{"type":"volume","src":")" + volume +
       R"(","dst":"/vol"},{"type":"device","src":"/dev/null","dst":"/dev/sortie-null"}]})";
   submit(dryrun_input(app_id, "[" + role + "]",
                       R"({"image_provider":"","env":{"FROM_OPTION":"opt"},)"
                       R"("copy_env":["SORTIE_TEST_COP*"],"privileged":false})"));
   const rapidjson::Document status = wait_terminal(app_id);
-  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_json_text(status);
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << plugins_common::to_json_text(status);
 
   std::vector<std::string> lines;
   auto stream = scheduler()->log_open(app_id, R"({"schema":"sortie.log_request/1"})");

@@ -105,7 +105,7 @@ inline std::string fresh_app_id(const std::string& name) {
 inline std::string scheduler_config(const std::string& state_dir) {
   return R"({"schema":"sortie.scheduler_config/1","scheduler":"local_docker","session":"test",)"
          R"("state_dir":)" +
-         quote(state_dir) + "}";
+         plugins_common::quote(state_dir) + "}";
 }
 
 // A sortie.dryrun_input/1 for `roles` (a JSON array text) with run options `cfg` (object text).
@@ -122,7 +122,7 @@ inline std::string dryrun_input(const std::string& app_id, const std::string& ro
 inline std::string shell_role(const std::string& name, const std::string& script,
                               const std::string& extra = "") {
   return R"({"name":")" + name + R"(","image":")" + kTestImage +
-         R"(","entrypoint":"sh","args":["-c",)" + quote(script) + "]" +
+         R"(","entrypoint":"sh","args":["-c",)" + plugins_common::quote(script) + "]" +
          (extra.empty() ? "" : "," + extra) + "}";
 }
 
@@ -144,8 +144,8 @@ class DockerAppFixture : public ::testing::Test {
     // Whatever a test left behind (a failure midway) goes, so runs never accumulate containers.
     Engine engine(docker_socket_from_environment());
     for (const std::string& app_id : apps_) {
-      const std::string filters =
-          http::url_encode(R"({"label":[)" + quote("sortie.app_id=" + app_id) + "]}");
+      const std::string filters = http::url_encode(
+          R"({"label":[)" + plugins_common::quote("sortie.app_id=" + app_id) + "]}");
       const http::Response list = engine.call("GET", "/containers/json?all=1&filters=" + filters);
       rapidjson::Document document;
       document.Parse(list.body.c_str());
@@ -182,7 +182,7 @@ class DockerAppFixture : public ::testing::Test {
   size_t container_count(const std::string& app_id) const {
     Engine engine(docker_socket_from_environment());
     const std::string filters =
-        http::url_encode(R"({"label":[)" + quote("sortie.app_id=" + app_id) + "]}");
+        http::url_encode(R"({"label":[)" + plugins_common::quote("sortie.app_id=" + app_id) + "]}");
     rapidjson::Document document;
     document.Parse(engine.call("GET", "/containers/json?all=1&filters=" + filters).body.c_str());
     return document.IsArray() ? document.Size() : 0;

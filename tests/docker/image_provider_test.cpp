@@ -20,7 +20,7 @@ using DockerWorkspace = DockerAppFixture;
 
 std::string provider_config(const std::string& state_dir) {
   return R"({"schema":"sortie.image_provider_config/1","name":"docker")" +
-         (state_dir.empty() ? "" : R"(,"state_dir":)" + quote(state_dir)) + "}";
+         (state_dir.empty() ? "" : R"(,"state_dir":)" + plugins_common::quote(state_dir)) + "}";
 }
 
 // Runs fetch() with `dir` as the working directory, as the CLI would from that directory, with
@@ -33,7 +33,7 @@ rapidjson::Document fetch_in(const std::string& dir, const std::string& image,
   DockerImageProvider provider(provider_config(state_dir));
   std::string answer;
   try {
-    answer = provider.fetch(R"({"name":"trainer","image":)" + quote(image) + "}");
+    answer = provider.fetch(R"({"name":"trainer","image":)" + plugins_common::quote(image) + "}");
   } catch (...) {
     std::filesystem::current_path(previous);
     throw;
@@ -89,7 +89,7 @@ TEST_F(DockerWorkspace, BuildsHonoursDockerignoreAndReusesAnUnchangedWorkspace) 
 
   // The image holds the workspace, minus what .dockerignore excludes.
   const std::string app_id = fresh_app_id("wsrun");
-  const std::string images = R"({"a":)" + to_json_text(first) + "}";
+  const std::string images = R"({"a":)" + plugins_common::to_json_text(first) + "}";
   submit(dryrun_input(app_id,
                       "[" +
                           shell_role("a",
@@ -98,7 +98,7 @@ TEST_F(DockerWorkspace, BuildsHonoursDockerignoreAndReusesAnUnchangedWorkspace) 
                           "]",
                       R"({"image_provider":"docker"})", images));
   const rapidjson::Document status = wait_terminal(app_id);
-  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_json_text(status);
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << plugins_common::to_json_text(status);
   std::string output;
   struct Collect {
     static void line(void* ctx, const sortie_log_line* line) {
@@ -198,7 +198,7 @@ TEST_F(DockerWorkspace, ImageRepoPushesTheWorkspaceImageAndRunsIt) {
   const std::string dry = scheduler()->dryrun(
       dryrun_input(app_id, "[" + shell_role("a", "cat /marker") + "]",
                    R"({"image_provider":"docker","image_repo":")" + repo + R"("})",
-                   R"({"a":)" + to_json_text(image) + "}"));
+                   R"({"a":)" + plugins_common::to_json_text(image) + "}"));
   EXPECT_NE(dry.find(repo + ":" + tag), std::string::npos) << dry;
   apps_.push_back(scheduler()->schedule(dry));
   EXPECT_TRUE(logged("pushing " + repo + ":" + tag));

@@ -45,7 +45,7 @@ Packaged package_with(const std::string& request, const std::string& state_dir =
   sortie_sink err{&result.err, append_to};
   const std::string config = R"({"schema":"sortie.packager_config/1","name":"test",)"
                              R"("session":"test","state_dir":)" +
-                             quote(state_dir) + "}";
+                             plugins_common::quote(state_dir) + "}";
   sortie_packager* self = nullptr;
   result.status = table->create(str(config), &self, &err);
   if (result.status != SORTIE_OK) return result;
@@ -55,8 +55,8 @@ Packaged package_with(const std::string& request, const std::string& state_dir =
 }
 
 std::string request(const std::string& launch_dir, const std::string& executable) {
-  return R"({"schema":"sortie.package_request/1","launch_dir":)" + quote(launch_dir) +
-         R"(,"executables":[)" + executable + "]}";
+  return R"({"schema":"sortie.package_request/1","launch_dir":)" +
+         plugins_common::quote(launch_dir) + R"(,"executables":[)" + executable + "]}";
 }
 
 void write(const std::string& path, const std::string& text) {
@@ -293,7 +293,7 @@ void write_python_project(const std::string& dir) {
 
 // Runs `image` through local_docker with no entrypoint (the image's own) and `args`.
 std::string run_role(const std::string& image, const std::string& app_id) {
-  return dryrun_input(app_id, R"([{"name":"trainer","image":)" + quote(image) +
+  return dryrun_input(app_id, R"([{"name":"trainer","image":)" + plugins_common::quote(image) +
                                   R"(,"entrypoint":"","args":["--lr=0.1","two words"],)"
                                   R"("env":{"XM_TEST":"hello"}}])");
 }
@@ -326,7 +326,8 @@ TEST_F(DockerPackagers, PythonContainerModuleRunsWithTheJobsArgs) {
   apps_.push_back(scheduler()->schedule(dry));
   const rapidjson::Document status = wait_terminal(app_id);
   const std::string output = app_output(app_id);
-  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_json_text(status) << output;
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED")
+      << plugins_common::to_json_text(status) << output;
   EXPECT_NE(output.find("argv ['--lr=0.1', 'two words']"), std::string::npos) << output;
   EXPECT_NE(output.find("env hello"), std::string::npos) << output;
 }
@@ -348,7 +349,8 @@ TEST_F(DockerPackagers, PythonContainerCommandListOnTheDefaultBaseImage) {
   submit(run_role(image, app_id));
   const rapidjson::Document status = wait_terminal(app_id);
   const std::string output = app_output(app_id);
-  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << to_json_text(status) << output;
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED")
+      << plugins_common::to_json_text(status) << output;
   EXPECT_NE(output.find("first-command\n/workdir\n"), std::string::npos) << output;
   EXPECT_NE(output.find("argv ['--lr=0.1', 'two words']"), std::string::npos) << output;
   EXPECT_NE(output.find("env hello"), std::string::npos) << output;

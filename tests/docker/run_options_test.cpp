@@ -10,7 +10,7 @@ namespace sortie::docker {
 namespace {
 
 DockerOptions parse(const std::string& cfg) {
-  const rapidjson::Document document = parse_object(cfg, "cfg");
+  const rapidjson::Document document = plugins_common::parse_object(cfg, "cfg");
   return parse_run_options(&document);
 }
 
@@ -37,7 +37,8 @@ TEST(DockerRunOptions, DefaultsAndTypedValues) {
   EXPECT_EQ(options.image_repo, "localhost:5000/team/x");
   EXPECT_EQ(options.cancel_grace_seconds, 3);
   EXPECT_EQ(options.image_provider, "");
-  const rapidjson::Document payload = parse_object(run_options_payload(), "runopts");
+  const rapidjson::Document payload =
+      plugins_common::parse_object(run_options_payload(), "runopts");
   EXPECT_EQ(payload["options"].Size(), 6u);
   // copy_env hands out the user's variables, env can make the replicas run other code
   // (LD_PRELOAD), privileged widens what they may do and image_repo chooses where images are

@@ -82,8 +82,8 @@ TEST_F(KubernetesImagePushTest, DryRunManifestsNameTheRemoteImageNeverTheLocalTa
                                 kImageRepo + "\"}")
                   .c_str());
     ASSERT_FALSE(dry.HasParseError()) << gang;
-    const std::string objects = to_json_text(dry["request"]["objects"]);
-    const std::string document = to_json_text(dry["document"]);
+    const std::string objects = plugins_common::to_json_text(dry["request"]["objects"]);
+    const std::string document = plugins_common::to_json_text(dry["document"]);
     EXPECT_EQ(objects.find(local), std::string::npos) << gang << ": " << objects;
     EXPECT_EQ(document.find(local), std::string::npos) << gang << ": " << document;
     EXPECT_NE(objects.find("\"image\":\"" + remote + "\""), std::string::npos) << objects;
@@ -103,7 +103,7 @@ TEST_F(KubernetesImagePushTest, DryRunManifestsNameTheRemoteImageNeverTheLocalTa
         << text;
     const Json& pushes = dry["request"]["image_pushes"];
     ASSERT_EQ(pushes.Size(), 1u);
-    EXPECT_EQ(to_json_text(pushes[0]["roles"]), R"(["trainer","eval"])");
+    EXPECT_EQ(plugins_common::to_json_text(pushes[0]["roles"]), R"(["trainer","eval"])");
   }
 }
 

@@ -125,7 +125,7 @@ class KubernetesManifestSchemaTest : public ::testing::Test {
     std::vector<std::string> files;
     for (const Json& object : doc["request"]["objects"].GetArray()) {
       files.push_back(out_.path() + "/" + c.name + "-" + std::to_string(files.size()) + ".json");
-      testing::write_file(files.back(), to_pretty_json_text(object["manifest"]));
+      testing::write_file(files.back(), plugins_common::to_pretty_json_text(object["manifest"]));
     }
     return files;
   }

@@ -6,7 +6,7 @@ namespace sortie {
 namespace {
 
 TEST(PluginsCommonPackageResult, WritesEachKindInTheOrderAdded) {
-  PackageResultWriter result;
+  plugins_common::PackageResultWriter result;
   result.add_process("/abs/train.sh", "sha256:aa", false);
   result.add_image("localhost:5000/x:1", "sha256:bb", true);
   result.add_container_archive("/out/image.tar");
@@ -21,7 +21,7 @@ TEST(PluginsCommonPackageResult, WritesEachKindInTheOrderAdded) {
 }
 
 TEST(PluginsCommonPackageResult, AnEmptyBatchIsAnEmptyList) {
-  PackageResultWriter result;
+  plugins_common::PackageResultWriter result;
   EXPECT_EQ(result.finish(), R"({"schema":"sortie.package_result/1","packaged":[]})");
 }
 

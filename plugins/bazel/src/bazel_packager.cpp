@@ -111,7 +111,7 @@ Packaged package_container(const BazelExecutable& executable, const TargetOutput
 }
 
 std::string package_result(const PackageRequest& request, const std::vector<Packaged>& packaged) {
-  PackageResultWriter result;
+  plugins_common::PackageResultWriter result;
   for (size_t i = 0; i < packaged.size(); ++i) {
     if (request.executables[i].kind == kBinaryKind) {
       result.add_process(packaged[i].entrypoint, packaged[i].digest, packaged[i].cached);

@@ -121,39 +121,39 @@ struct RoleImage {
   std::string workspace_image;  // set when the docker image provider built one
 };
 
-void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
+void write_create_body(plugins_common::JsonWriter& w, const Role& role, const RoleImage& image,
                        const std::string& hostname, const std::string& alias, const EnvList& env,
                        const std::vector<std::string>& args, const std::string& network,
                        const DockerOptions& options,
                        const std::vector<std::pair<const char*, std::string>>& labels) {
   w.StartObject();
   w.Key("Image");
-  write_string(w, image.image);
+  plugins_common::write_string(w, image.image);
   // No entrypoint keeps the image's ENTRYPOINT (a packaged image's own launcher); its CMD then
   // stays too unless the role passes args.
   if (!role.entrypoint.empty()) {
     w.Key("Entrypoint");
     w.StartArray();
-    write_string(w, role.entrypoint);
+    plugins_common::write_string(w, role.entrypoint);
     w.EndArray();
   }
   if (!role.entrypoint.empty() || !args.empty()) {
     w.Key("Cmd");
     w.StartArray();
-    for (const std::string& arg : args) write_string(w, arg);
+    for (const std::string& arg : args) plugins_common::write_string(w, arg);
     w.EndArray();
   }
   w.Key("Env");
   w.StartArray();
-  for (const auto& [name, value] : env) write_string(w, name + "=" + value);
+  for (const auto& [name, value] : env) plugins_common::write_string(w, name + "=" + value);
   w.EndArray();
   w.Key("Hostname");
-  write_string(w, hostname);
+  plugins_common::write_string(w, hostname);
   w.Key("Labels");
   w.StartObject();
   for (const auto& [key, value] : labels) {
     w.Key(key);
-    write_string(w, value);
+    plugins_common::write_string(w, value);
   }
   w.EndObject();
   w.Key("StopTimeout");
@@ -172,7 +172,7 @@ void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
   w.Key("HostConfig");
   w.StartObject();
   w.Key("NetworkMode");
-  write_string(w, network);
+  plugins_common::write_string(w, network);
   w.Key("RestartPolicy");
   w.StartObject();
   w.Key("Name");
@@ -248,11 +248,11 @@ void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
       if (mount.type == MountType::kDevice) continue;
       w.StartObject();
       w.Key("Type");
-      write_string(w, mount_type_name(mount.type));
+      plugins_common::write_string(w, mount_type_name(mount.type));
       w.Key("Source");
-      write_string(w, mount.src);
+      plugins_common::write_string(w, mount.src);
       w.Key("Target");
-      write_string(w, mount.dst);
+      plugins_common::write_string(w, mount.dst);
       w.Key("ReadOnly");
       w.Bool(mount.read_only);
       w.EndObject();
@@ -269,11 +269,11 @@ void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
       if (mount.type != MountType::kDevice) continue;
       w.StartObject();
       w.Key("PathOnHost");
-      write_string(w, mount.src);
+      plugins_common::write_string(w, mount.src);
       w.Key("PathInContainer");
-      write_string(w, mount.dst);
+      plugins_common::write_string(w, mount.dst);
       w.Key("CgroupPermissions");
-      write_string(w, mount.permissions);
+      plugins_common::write_string(w, mount.permissions);
       w.EndObject();
     }
     w.EndArray();
@@ -288,8 +288,8 @@ void write_create_body(JsonWriter& w, const Role& role, const RoleImage& image,
   w.StartObject();
   w.Key("Aliases");
   w.StartArray();
-  write_string(w, hostname);
-  if (!alias.empty()) write_string(w, alias);
+  plugins_common::write_string(w, hostname);
+  if (!alias.empty()) plugins_common::write_string(w, alias);
   w.EndArray();
   w.EndObject();
   w.EndObject();
@@ -321,12 +321,12 @@ std::string replica_hostname(std::string_view role, int64_t replica_id) {
 
 std::string network_name(std::string_view app_id) { return "sortie-" + std::string(app_id); }
 
-void write_role_layouts(JsonWriter& writer, const std::vector<RoleLayout>& roles) {
+void write_role_layouts(plugins_common::JsonWriter& writer, const std::vector<RoleLayout>& roles) {
   writer.StartArray();
   for (const RoleLayout& role : roles) {
     writer.StartObject();
     writer.Key("name");
-    write_string(writer, role.name);
+    plugins_common::write_string(writer, role.name);
     writer.Key("num_replicas");
     writer.Int64(role.num_replicas);
     writer.EndObject();
@@ -336,10 +336,10 @@ void write_role_layouts(JsonWriter& writer, const std::vector<RoleLayout>& roles
 
 std::vector<RoleLayout> read_role_layouts(const rapidjson::Value& object, const std::string& what) {
   std::vector<RoleLayout> roles;
-  if (const rapidjson::Value* array = array_member(object, "roles", what)) {
+  if (const rapidjson::Value* array = plugins_common::array_member(object, "roles", what)) {
     for (const rapidjson::Value& role : array->GetArray()) {
-      roles.push_back(
-          {string_member(role, "name", what + " role"), int_member(role, "num_replicas", what, 1)});
+      roles.push_back({plugins_common::string_member(role, "name", what + " role"),
+                       plugins_common::int_member(role, "num_replicas", what, 1)});
     }
   }
   return roles;
@@ -347,7 +347,7 @@ std::vector<RoleLayout> read_role_layouts(const rapidjson::Value& object, const 
 
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
   const DryrunInput input = read_dryrun_input(input_text);
-  const rapidjson::Document cfg = parse_object(input.cfg_json, "cfg");
+  const rapidjson::Document cfg = plugins_common::parse_object(input.cfg_json, "cfg");
   const DockerOptions options = parse_run_options(&cfg);
 
   AppPlan plan;
@@ -427,26 +427,26 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   }
 
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  plugins_common::JsonWriter w(buffer);
   w.StartObject();
   w.Key("schema");
   w.String("sortie.dryrun/1");
   w.Key("app_id");
-  write_string(w, plan.app_id);
+  plugins_common::write_string(w, plan.app_id);
   w.Key("request");
   w.StartObject();
   w.Key("app_id");
-  write_string(w, plan.app_id);
+  plugins_common::write_string(w, plan.app_id);
   w.Key("app_name");
-  write_string(w, plan.app_name);
+  plugins_common::write_string(w, plan.app_name);
   w.Key("session");
-  write_string(w, plan.session);
+  plugins_common::write_string(w, plan.session);
   w.Key("cancel_grace_period");
   w.Int64(plan.cancel_grace_seconds);
   w.Key("network");
   w.StartObject();
   w.Key("Name");
-  write_string(w, plan.network);
+  plugins_common::write_string(w, plan.network);
   w.Key("Driver");
   w.String("bridge");
   w.Key("CheckDuplicate");
@@ -454,27 +454,27 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   w.Key("Labels");
   w.StartObject();
   w.Key(labels::kScheduler);
-  write_string(w, context.scheduler_name);
+  plugins_common::write_string(w, context.scheduler_name);
   w.Key(labels::kSession);
-  write_string(w, plan.session);
+  plugins_common::write_string(w, plan.session);
   w.Key(labels::kAppId);
-  write_string(w, plan.app_id);
+  plugins_common::write_string(w, plan.app_id);
   w.EndObject();
   w.EndObject();
   w.Key("images");
   w.StartArray();
-  for (const std::string& image : plan.images) write_string(w, image);
+  for (const std::string& image : plan.images) plugins_common::write_string(w, image);
   w.EndArray();
   w.Key("pushes");
   w.StartArray();
   for (const PushPlan& push : plan.pushes) {
     w.StartObject();
     w.Key("source");
-    write_string(w, push.source);
+    plugins_common::write_string(w, push.source);
     w.Key("repository");
-    write_string(w, push.repository);
+    plugins_common::write_string(w, push.repository);
     w.Key("tag");
-    write_string(w, push.tag);
+    plugins_common::write_string(w, push.tag);
     w.EndObject();
   }
   w.EndArray();
@@ -521,11 +521,11 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
 
       w.StartObject();
       w.Key("name");
-      write_string(w, name);
+      plugins_common::write_string(w, name);
       w.Key("hostname");
-      write_string(w, hostname);
+      plugins_common::write_string(w, hostname);
       w.Key("role");
-      write_string(w, role.name);
+      plugins_common::write_string(w, role.name);
       w.Key("replica_id");
       w.Int64(id);
       w.Key("create");
@@ -567,7 +567,7 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   w.EndArray();
   w.EndObject();
   w.Key("text");
-  write_string(w, text);
+  plugins_common::write_string(w, text);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -575,39 +575,40 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
 AppPlan read_plan(const rapidjson::Value& request) {
   const std::string what = "local_docker request";
   AppPlan plan;
-  plan.app_id = string_member(request, "app_id", what);
-  plan.app_name = string_member(request, "app_name", what);
-  plan.session = string_member(request, "session", what);
-  plan.cancel_grace_seconds = int_member(request, "cancel_grace_period", what, 10);
-  const rapidjson::Value* network = object_member(request, "network", what);
+  plan.app_id = plugins_common::string_member(request, "app_id", what);
+  plan.app_name = plugins_common::string_member(request, "app_name", what);
+  plan.session = plugins_common::string_member(request, "session", what);
+  plan.cancel_grace_seconds = plugins_common::int_member(request, "cancel_grace_period", what, 10);
+  const rapidjson::Value* network = plugins_common::object_member(request, "network", what);
   if (network == nullptr) throw Error::invalid_argument(what + ": 'network' is required");
-  plan.network = string_member(*network, "Name", what + " network");
-  if (const rapidjson::Value* images = array_member(request, "images", what)) {
+  plan.network = plugins_common::string_member(*network, "Name", what + " network");
+  if (const rapidjson::Value* images = plugins_common::array_member(request, "images", what)) {
     plan.images = string_list(*images, what + " images");
   }
-  if (const rapidjson::Value* pushes = array_member(request, "pushes", what)) {
+  if (const rapidjson::Value* pushes = plugins_common::array_member(request, "pushes", what)) {
     for (const rapidjson::Value& push : pushes->GetArray()) {
-      plan.pushes.push_back({string_member(push, "source", what + " push"),
-                             string_member(push, "repository", what + " push"),
-                             string_member(push, "tag", what + " push")});
+      plan.pushes.push_back({plugins_common::string_member(push, "source", what + " push"),
+                             plugins_common::string_member(push, "repository", what + " push"),
+                             plugins_common::string_member(push, "tag", what + " push")});
     }
   }
   plan.roles = read_role_layouts(request, what);
-  const rapidjson::Value* containers = array_member(request, "containers", what);
+  const rapidjson::Value* containers = plugins_common::array_member(request, "containers", what);
   if (containers == nullptr || containers->Empty()) {
     throw Error::invalid_argument(what + ": 'containers' is required");
   }
   for (const rapidjson::Value& container : containers->GetArray()) {
     ContainerPlan item;
-    item.name = string_member(container, "name", what + " container");
-    item.hostname = string_member(container, "hostname", what + " container");
-    item.role = string_member(container, "role", what + " container");
-    item.replica_id = int_member(container, "replica_id", what + " container", 0);
-    const rapidjson::Value* body = object_member(container, "create", what + " container");
+    item.name = plugins_common::string_member(container, "name", what + " container");
+    item.hostname = plugins_common::string_member(container, "hostname", what + " container");
+    item.role = plugins_common::string_member(container, "role", what + " container");
+    item.replica_id = plugins_common::int_member(container, "replica_id", what + " container", 0);
+    const rapidjson::Value* body =
+        plugins_common::object_member(container, "create", what + " container");
     if (body == nullptr) {
       throw Error::invalid_argument(what + ": container '" + item.name + "' has no 'create'");
     }
-    item.create_body = to_json_text(*body);
+    item.create_body = plugins_common::to_json_text(*body);
     plan.containers.push_back(std::move(item));
   }
   return plan;

@@ -42,7 +42,7 @@ struct RoleLayout {
 };
 
 // The "roles" array of the dryrun request and of the app record: [{"name", "num_replicas"}].
-void write_role_layouts(JsonWriter& writer, const std::vector<RoleLayout>& roles);
+void write_role_layouts(plugins_common::JsonWriter& writer, const std::vector<RoleLayout>& roles);
 std::vector<RoleLayout> read_role_layouts(const rapidjson::Value& object, const std::string& what);
 
 struct AppPlan {

@@ -28,25 +28,25 @@ std::string AppRecords::path(std::string_view app_id) const {
 
 void AppRecords::store(const AppRecord& record) const {
   rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
+  plugins_common::JsonWriter w(buffer);
   w.StartObject();
   w.Key("schema");
   w.String("sortie.docker_app/1");
   w.Key("app_id");
-  write_string(w, record.app_id);
+  plugins_common::write_string(w, record.app_id);
   w.Key("name");
-  write_string(w, record.name);
+  plugins_common::write_string(w, record.name);
   w.Key("session");
-  write_string(w, record.session);
+  plugins_common::write_string(w, record.session);
   w.Key("roles");
   write_role_layouts(w, record.roles);
   w.Key("failure");
-  write_string(w, record.failure);
+  plugins_common::write_string(w, record.failure);
   w.Key("final_status");
-  write_string(w, record.final_status);
+  plugins_common::write_string(w, record.final_status);
   w.Key("stopped");
   w.StartArray();
-  for (const std::string& name : record.stopped) write_string(w, name);
+  for (const std::string& name : record.stopped) plugins_common::write_string(w, name);
   w.EndArray();
   w.EndObject();
 
@@ -75,15 +75,15 @@ std::optional<AppRecord> AppRecords::load(std::string_view app_id) const {
   std::ostringstream text;
   text << in.rdbuf();
   const std::string what = "local_docker record " + path(app_id);
-  const rapidjson::Document document = parse_object(text.str(), what);
+  const rapidjson::Document document = plugins_common::parse_object(text.str(), what);
   AppRecord record;
-  record.app_id = string_member(document, "app_id", what);
-  record.name = string_member(document, "name", what);
-  record.session = string_member(document, "session", what);
+  record.app_id = plugins_common::string_member(document, "app_id", what);
+  record.name = plugins_common::string_member(document, "name", what);
+  record.session = plugins_common::string_member(document, "session", what);
   record.roles = read_role_layouts(document, what);
-  record.failure = string_member(document, "failure", what);
-  record.final_status = string_member(document, "final_status", what);
-  if (const rapidjson::Value* stopped = array_member(document, "stopped", what)) {
+  record.failure = plugins_common::string_member(document, "failure", what);
+  record.final_status = plugins_common::string_member(document, "final_status", what);
+  if (const rapidjson::Value* stopped = plugins_common::array_member(document, "stopped", what)) {
     for (const rapidjson::Value& name : stopped->GetArray()) {
       if (name.IsString()) record.stopped.emplace_back(name.GetString(), name.GetStringLength());
     }

@@ -9,7 +9,7 @@ namespace sortie::docker {
 namespace {
 
 std::optional<int64_t> optional_time(const rapidjson::Value& state, const char* key) {
-  return parse_docker_time(string_member(state, key, "container State"));
+  return parse_docker_time(plugins_common::string_member(state, key, "container State"));
 }
 
 }  // namespace
@@ -73,24 +73,25 @@ InspectedContainer read_inspect(const rapidjson::Value& inspect) {
   InspectedContainer found;
   ReplicaStatus& replica = found.replica;
   ContainerFacts& container = found.container;
-  std::string name = string_member(inspect, "Name", what);
+  std::string name = plugins_common::string_member(inspect, "Name", what);
   if (!name.empty() && name[0] == '/') name.erase(0, 1);
   container.name = name;
-  replica.restarts = int_member(inspect, "RestartCount", what, 0);
-  if (const rapidjson::Value* config = object_member(inspect, "Config", what)) {
-    replica.hostname = string_member(*config, "Hostname", what + " Config");
-    container.stop_timeout_s = int_member(*config, "StopTimeout", what + " Config", 10);
+  replica.restarts = plugins_common::int_member(inspect, "RestartCount", what, 0);
+  if (const rapidjson::Value* config = plugins_common::object_member(inspect, "Config", what)) {
+    replica.hostname = plugins_common::string_member(*config, "Hostname", what + " Config");
+    container.stop_timeout_s =
+        plugins_common::int_member(*config, "StopTimeout", what + " Config", 10);
   }
-  const rapidjson::Value* state = object_member(inspect, "State", what);
+  const rapidjson::Value* state = plugins_common::object_member(inspect, "State", what);
   if (state == nullptr) {
     replica.state = AppState::kUnknown;
     replica.msg = "the Docker Engine reported no state for container " + name;
     return found;
   }
-  const std::string status = string_member(*state, "Status", what + " State");
-  const std::string error = string_member(*state, "Error", what + " State");
-  const int64_t exit_code = int_member(*state, "ExitCode", what + " State", 0);
-  const bool oom = bool_member(*state, "OOMKilled", what + " State", false);
+  const std::string status = plugins_common::string_member(*state, "Status", what + " State");
+  const std::string error = plugins_common::string_member(*state, "Error", what + " State");
+  const int64_t exit_code = plugins_common::int_member(*state, "ExitCode", what + " State", 0);
+  const bool oom = plugins_common::bool_member(*state, "OOMKilled", what + " State", false);
   replica.started_at = optional_time(*state, "StartedAt");
   replica.finished_at = optional_time(*state, "FinishedAt");
   replica.state = state_of(status);
@@ -103,7 +104,7 @@ InspectedContainer read_inspect(const rapidjson::Value& inspect) {
       replica.msg = error;
     }
   } else if (replica.state == AppState::kRunning) {
-    const int64_t pid = int_member(*state, "Pid", what + " State", 0);
+    const int64_t pid = plugins_common::int_member(*state, "Pid", what + " State", 0);
     if (pid > 0) replica.pid = pid;
   } else if (status == "restarting") {
     replica.msg = "restarting after exit code " + std::to_string(exit_code) + " (restart " +

@@ -40,7 +40,8 @@ void write_load_record(const std::string& path, const PackagedImage& image) {
   const std::string temporary = path + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << R"({"image":)" << quote(image.image) << R"(,"id":)" << quote(image.digest) << "}";
+    out << R"({"image":)" << plugins_common::quote(image.image) << R"(,"id":)"
+        << plugins_common::quote(image.digest) << "}";
     if (!out) {
       throw Error::failed_precondition("container packager: cannot write '" + temporary +
                                        "': " + std::strerror(errno));
@@ -72,8 +73,8 @@ std::string ContainerPackager::package(std::string_view request_text) {
   const PackageRequest request(request_text, "container", {"image_path"});
   Engine engine(docker_socket_from_environment());
   return package_each(request, [&](size_t index) {
-    const std::string image_path =
-        string_member(request.executable(index), "image_path", request.describe(index));
+    const std::string image_path = plugins_common::string_member(
+        request.executable(index), "image_path", request.describe(index));
     if (image_path.empty()) {
       throw Error::invalid_argument(
           "member 'image_path' is required: an image reference (busybox:1.36) or a file "
@@ -101,9 +102,10 @@ PackagedImage ContainerPackager::load_archive(Engine& engine, const std::string&
 
   if (!record_path.empty() && is_regular_file(record_path)) {
     const std::string what = "container packager record " + record_path;
-    const rapidjson::Document record = parse_object(read_whole_file(record_path), what);
-    PackagedImage remembered{string_member(record, "image", what),
-                             string_member(record, "id", what), true};
+    const rapidjson::Document record =
+        plugins_common::parse_object(read_whole_file(record_path), what);
+    PackagedImage remembered{plugins_common::string_member(record, "image", what),
+                             plugins_common::string_member(record, "id", what), true};
     if (!remembered.image.empty() &&
         local_image_id(engine, remembered.image) == remembered.digest) {
       Host::log(SORTIE_LOG_INFO, path + " unchanged: reusing " + remembered.image);

@@ -34,11 +34,12 @@ int64_t monotonic_ms() {
 
 SchedulerContext read_config(std::string_view config) {
   const std::string what = "sortie.scheduler_config/1";
-  const rapidjson::Document document = parse_object(config, what);
+  const rapidjson::Document document = plugins_common::parse_object(config, what);
   SchedulerContext context;
-  context.scheduler_name = string_member(document, "scheduler", what, "local_docker");
-  context.session = string_member(document, "session", what, "default");
-  context.state_dir = string_member(document, "state_dir", what);
+  context.scheduler_name =
+      plugins_common::string_member(document, "scheduler", what, "local_docker");
+  context.session = plugins_common::string_member(document, "session", what, "default");
+  context.state_dir = plugins_common::string_member(document, "state_dir", what);
   if (context.state_dir.empty() || context.state_dir[0] != '/') {
     throw Error::invalid_argument(context.scheduler_name + ": " + what +
                                   " member 'state_dir' must be an absolute path");
@@ -49,13 +50,13 @@ SchedulerContext read_config(std::string_view config) {
 std::string label_filter_query(const std::vector<std::string>& label_filters) {
   std::string filters = R"({"label":[)";
   for (size_t i = 0; i < label_filters.size(); ++i) {
-    filters += (i == 0 ? "" : ",") + quote(label_filters[i]);
+    filters += (i == 0 ? "" : ",") + plugins_common::quote(label_filters[i]);
   }
   return http::url_encode(filters + "]}");
 }
 
 std::string label(const rapidjson::Value& labels, const char* key) {
-  return string_member(labels, key, "container labels");
+  return plugins_common::string_member(labels, key, "container labels");
 }
 
 int64_t label_number(const rapidjson::Value& labels, const char* key, int64_t fallback) {
@@ -102,11 +103,11 @@ std::vector<DockerScheduler::Container> DockerScheduler::containers(
   std::vector<Container> out;
   if (!list.IsArray()) return out;
   for (const rapidjson::Value& entry : list.GetArray()) {
-    const rapidjson::Value* labels = object_member(entry, "Labels", "container");
+    const rapidjson::Value* labels = plugins_common::object_member(entry, "Labels", "container");
     if (labels == nullptr) continue;
     Container container;
-    container.id = string_member(entry, "Id", "container");
-    if (const rapidjson::Value* names = array_member(entry, "Names", "container");
+    container.id = plugins_common::string_member(entry, "Id", "container");
+    if (const rapidjson::Value* names = plugins_common::array_member(entry, "Names", "container");
         names != nullptr && !names->Empty() && (*names)[0].IsString()) {
       container.name = (*names)[0].GetString();
       if (!container.name.empty() && container.name[0] == '/') container.name.erase(0, 1);
@@ -118,8 +119,8 @@ std::vector<DockerScheduler::Container> DockerScheduler::containers(
     container.num_replicas = label_number(*labels, labels::kNumReplicas, 1);
     container.app_name = label(*labels, labels::kAppName);
     container.session = label(*labels, labels::kSession);
-    container.state = string_member(entry, "State", "container");
-    container.status = string_member(entry, "Status", "container");
+    container.state = plugins_common::string_member(entry, "State", "container");
+    container.status = plugins_common::string_member(entry, "Status", "container");
     out.push_back(std::move(container));
   }
   std::sort(out.begin(), out.end(), [](const Container& a, const Container& b) {
@@ -257,13 +258,13 @@ void DockerScheduler::stop_and_remove(const std::vector<std::string>& names, int
 
 std::string DockerScheduler::schedule(std::string_view request_text) {
   const std::string what = "sortie.dryrun/1";
-  const rapidjson::Document document = parse_object(request_text, what);
-  const rapidjson::Value* request = object_member(document, "request", what);
+  const rapidjson::Document document = plugins_common::parse_object(request_text, what);
+  const rapidjson::Value* request = plugins_common::object_member(document, "request", what);
   if (request == nullptr) {
     throw Error::invalid_argument(what + ": member 'request' is required");
   }
   const AppPlan plan = read_plan(*request);
-  if (string_member(document, "app_id", what) != plan.app_id) {
+  if (plugins_common::string_member(document, "app_id", what) != plan.app_id) {
     throw Error::invalid_argument(
         what + ": app_id differs from the request's; schedule the document dryrun() wrote");
   }
@@ -282,9 +283,9 @@ std::string DockerScheduler::schedule(std::string_view request_text) {
   std::vector<std::string> created;
   try {
     for (const std::string& image : plan.images) ensure_image(engine(), image);
-    const rapidjson::Value* network = object_member(*request, "network", what);
+    const rapidjson::Value* network = plugins_common::object_member(*request, "network", what);
     engine().expect("POST", "/networks/create", "creating network " + plan.network,
-                    to_json_text(*network));
+                    plugins_common::to_json_text(*network));
     for (const ContainerPlan& container : plan.containers) {
       engine().expect("POST", "/containers/create?name=" + http::url_encode(container.name),
                       "creating container " + container.name, container.create_body);
@@ -443,9 +444,9 @@ std::string DockerScheduler::wait(std::string_view app_id, std::string_view know
     // Any event of the app's containers since just before describe() may change its state; the
     // Engine replays those that happened in between, so none is missed.
     http::Request request;
-    const std::string filters = std::string(R"({"type":["container"],"label":[)") +
-                                quote(std::string(labels::kAppId) + "=" + std::string(app_id)) +
-                                "]}";
+    const std::string filters =
+        std::string(R"({"type":["container"],"label":[)") +
+        plugins_common::quote(std::string(labels::kAppId) + "=" + std::string(app_id)) + "]}";
     char since_text[40];
     std::snprintf(since_text, sizeof(since_text), "%lld.%09lld",
                   static_cast<long long>(since / 1000000000),

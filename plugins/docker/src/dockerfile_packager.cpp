@@ -25,13 +25,14 @@ std::string DockerfilePackager::package(std::string_view request_text) {
   return package_each(request, [&](size_t index) {
     const rapidjson::Value& executable = request.executable(index);
     const std::string what = request.describe(index);
-    const std::string context_dir = request.resolve(string_member(executable, "path", what));
+    const std::string context_dir =
+        request.resolve(plugins_common::string_member(executable, "path", what));
     if (!is_directory(context_dir)) {
       throw Error::not_found("build context " + context_dir +
                              " is not a directory; fix 'path' (relative to " +
                              request.launch_dir() + ")");
     }
-    const std::string given = string_member(executable, "dockerfile", what);
+    const std::string given = plugins_common::string_member(executable, "dockerfile", what);
     const std::string dockerfile =
         given.empty() ? context_dir + "/Dockerfile" : request.resolve(given);
     if (!is_regular_file(dockerfile)) {
@@ -48,7 +49,7 @@ std::string DockerfilePackager::package(std::string_view request_text) {
     packer.add_file(".dockerignore", 0644, 0,
                     std::string(".dockerignore\n") + kDockerfileInContext + "\n");
     const std::string tag =
-        content_image_name(string_member(executable, "name", what, "dockerfile"),
+        content_image_name(plugins_common::string_member(executable, "name", what, "dockerfile"),
                            build_digest(engine, text, packer.hash_input()));
     const BuiltImage built = build_or_reuse(engine, tag, packer, kDockerfileInContext);
     return PackagedImage{tag, built.id, built.cached};

@@ -127,8 +127,9 @@ const std::string& Engine::api_version() {
     if (daemon.empty()) {
       request.path = "/version";
       const http::Response version = client_->send(request);
-      const rapidjson::Document document = parse_object(version.body, "GET /version");
-      daemon = string_member(document, "ApiVersion", "GET /version");
+      const rapidjson::Document document =
+          plugins_common::parse_object(version.body, "GET /version");
+      daemon = plugins_common::string_member(document, "ApiVersion", "GET /version");
     }
     api_version_ = negotiate_api_version(daemon);
   }
@@ -154,9 +155,9 @@ http::Response Engine::expect(const std::string& method, const std::string& path
                               int64_t timeout_ms) {
   http::Response response = call(method, path, body, timeout_ms);
   if (!response.ok()) {
-    throw Error(code_for_http_status(response.status), what + ": the Docker Engine answered " +
-                                                           std::to_string(response.status) + ": " +
-                                                           engine_message(response.body));
+    throw Error(plugins_common::code_for_http_status(response.status),
+                what + ": the Docker Engine answered " + std::to_string(response.status) + ": " +
+                    engine_message(response.body));
   }
   return response;
 }

@@ -128,7 +128,8 @@ std::vector<ArchivedImage> read_image_archive(std::string_view archive, const st
   }
   std::vector<ArchivedImage> images;
   for (const rapidjson::Value& entry : document.GetArray()) {
-    const std::string config = string_member(entry, "Config", what + " manifest.json");
+    const std::string config =
+        plugins_common::string_member(entry, "Config", what + " manifest.json");
     std::string digest = config.substr(config.rfind('/') + 1);  // "<hex>.json" or "<hex>"
     if (digest.size() > 5 && digest.compare(digest.size() - 5, 5, ".json") == 0) {
       digest.resize(digest.size() - 5);
@@ -136,7 +137,8 @@ std::vector<ArchivedImage> read_image_archive(std::string_view archive, const st
     if (digest.empty()) malformed(what, "an image of its manifest.json has no Config");
     ArchivedImage image;
     image.id = "sha256:" + digest;
-    if (const rapidjson::Value* tags = array_member(entry, "RepoTags", what + " manifest.json")) {
+    if (const rapidjson::Value* tags =
+            plugins_common::array_member(entry, "RepoTags", what + " manifest.json")) {
       for (const rapidjson::Value& tag : tags->GetArray()) {
         if (tag.IsString()) image.repo_tags.emplace_back(tag.GetString(), tag.GetStringLength());
       }

@@ -93,14 +93,16 @@ struct WorkspaceState {
 }  // namespace
 
 DockerImageProvider::DockerImageProvider(std::string_view config) {
-  const rapidjson::Document document = parse_object(config, "sortie.image_provider_config/1");
-  state_dir_ = string_member(document, "state_dir", "sortie.image_provider_config/1");
+  const rapidjson::Document document =
+      plugins_common::parse_object(config, "sortie.image_provider_config/1");
+  state_dir_ =
+      plugins_common::string_member(document, "state_dir", "sortie.image_provider_config/1");
 }
 
 std::string DockerImageProvider::fetch(std::string_view role_text) {
-  const rapidjson::Document role = parse_object(role_text, "sortie.role/1");
-  const std::string name = string_member(role, "name", "sortie.role/1");
-  const std::string image = string_member(role, "image", "role '" + name + "'");
+  const rapidjson::Document role = plugins_common::parse_object(role_text, "sortie.role/1");
+  const std::string name = plugins_common::string_member(role, "name", "sortie.role/1");
+  const std::string image = plugins_common::string_member(role, "image", "role '" + name + "'");
   if (image.empty()) {
     throw Error::invalid_argument(
         "role '" + name +
@@ -115,8 +117,9 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
       "GET", "/images/" + http::url_encode(image) + "/json", "inspecting image " + image);
 
   const WorkspaceState state(state_dir_, workspace);
-  BuildContext context = pack_workspace(workspace, image, string_member(base, "Id", "image"),
-                                        state.hashes.get(), state.skip);
+  BuildContext context =
+      pack_workspace(workspace, image, plugins_common::string_member(base, "Id", "image"),
+                     state.hashes.get(), state.skip);
   if (state.hashes) state.hashes->save();
   const std::string tag = workspace_image_name(context.digest);
 
@@ -125,10 +128,10 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
   } else {
     Host::log(SORTIE_LOG_INFO, "building " + tag + ": workspace " + workspace + " (" +
                                    std::to_string(context.files) + " files) over " + image);
-    const std::string build_args =
-        R"({"IMAGE":)" + quote(image) + R"(,"WORKSPACE":)" + quote(workspace) + "}";
-    const std::string labels = R"({"sortie.workspace":)" + quote(workspace) +
-                               R"(,"sortie.workspace.base":)" + quote(image) + "}";
+    const std::string build_args = R"({"IMAGE":)" + plugins_common::quote(image) +
+                                   R"(,"WORKSPACE":)" + plugins_common::quote(workspace) + "}";
+    const std::string labels = R"({"sortie.workspace":)" + plugins_common::quote(workspace) +
+                               R"(,"sortie.workspace.base":)" + plugins_common::quote(image) + "}";
     http::Request request;
     request.method = "POST";
     request.path = "/build?t=" + http::url_encode(tag) +
@@ -148,12 +151,13 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
   const rapidjson::Document built = engine.expect_json(
       "GET", "/images/" + http::url_encode(tag) + "/json", "inspecting image " + tag);
   std::string workdir;
-  if (const rapidjson::Value* config = object_member(built, "Config", "image")) {
-    workdir = string_member(*config, "WorkingDir", "image Config");
+  if (const rapidjson::Value* config = plugins_common::object_member(built, "Config", "image")) {
+    workdir = plugins_common::string_member(*config, "WorkingDir", "image Config");
   }
   if (workdir.empty()) workdir = "/";
-  return R"({"schema":"sortie.image/1","img_root":)" + quote(workdir) + R"(,"cwd":)" +
-         quote(workdir) + R"(,"image":)" + quote(tag) + "}";
+  return R"({"schema":"sortie.image/1","img_root":)" + plugins_common::quote(workdir) +
+         R"(,"cwd":)" + plugins_common::quote(workdir) + R"(,"image":)" +
+         plugins_common::quote(tag) + "}";
 }
 
 }  // namespace sortie::docker

@@ -51,17 +51,17 @@ void ProgressReader::message(std::string_view line) {
     info(prefix_ + ": " + std::string(line));
     return;
   }
-  const std::string error = string_member(document, "error", "progress");
+  const std::string error = plugins_common::string_member(document, "error", "progress");
   if (!error.empty()) {
     if (error_.empty()) error_ = error;
     return;
   }
-  if (const rapidjson::Value* aux = object_member(document, "aux", "progress")) {
-    const std::string id = string_member(*aux, "ID", "progress aux");
+  if (const rapidjson::Value* aux = plugins_common::object_member(document, "aux", "progress")) {
+    const std::string id = plugins_common::string_member(*aux, "ID", "progress aux");
     if (!id.empty()) built_id_ = id;
     return;
   }
-  std::string stream = string_member(document, "stream", "progress");
+  std::string stream = plugins_common::string_member(document, "stream", "progress");
   while (!stream.empty() && (stream.back() == '\n' || stream.back() == '\r')) stream.pop_back();
   if (!stream.empty()) {
     info(prefix_ + ": " + stream);
@@ -74,9 +74,9 @@ void ProgressReader::message(std::string_view line) {
     }
     return;
   }
-  const std::string status = string_member(document, "status", "progress");
+  const std::string status = plugins_common::string_member(document, "status", "progress");
   if (status.empty()) return;
-  const std::string id = string_member(document, "id", "progress");
+  const std::string id = plugins_common::string_member(document, "id", "progress");
   std::string& last = last_status_[id];
   if (last == status) return;  // a byte-count update of a status already shown
   last = status;
@@ -93,7 +93,8 @@ std::string local_image_id(Engine& engine, const std::string& image) {
                              engine_message(response.body));
   }
   const std::string what = "image " + image;
-  const std::string id = string_member(parse_object(response.body, what), "Id", what);
+  const std::string id =
+      plugins_common::string_member(plugins_common::parse_object(response.body, what), "Id", what);
   if (id.empty()) throw Error::internal("the Docker Engine gave " + what + " no Id");
   return id;
 }

@@ -95,10 +95,13 @@ void DockerLogStream::read_container(size_t index) {
         const http::Response inspect =
             engine.call("GET", "/containers/" + http::url_encode(target.container) + "/json");
         if (!inspect.ok()) break;
-        const rapidjson::Document state = parse_object(inspect.body, "container");
-        const rapidjson::Value* state_value = object_member(state, "State", "container");
+        const rapidjson::Document state = plugins_common::parse_object(inspect.body, "container");
+        const rapidjson::Value* state_value =
+            plugins_common::object_member(state, "State", "container");
         const std::string status =
-            state_value != nullptr ? string_member(*state_value, "Status", "container State") : "";
+            state_value != nullptr
+                ? plugins_common::string_member(*state_value, "Status", "container State")
+                : "";
         if (status != "running" && status != "restarting" && status != "created" &&
             status != "paused") {
           break;

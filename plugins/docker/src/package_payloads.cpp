@@ -11,10 +11,10 @@ namespace sortie::docker {
 
 PackagerConfig read_packager_config(std::string_view config, std::string_view kind) {
   const std::string what = "sortie.packager_config/1";
-  const rapidjson::Document document = parse_object(config, what);
+  const rapidjson::Document document = plugins_common::parse_object(config, what);
   PackagerConfig result;
-  result.name = string_member(document, "name", what, std::string(kind));
-  result.state_dir = string_member(document, "state_dir", what);
+  result.name = plugins_common::string_member(document, "name", what, std::string(kind));
+  result.state_dir = plugins_common::string_member(document, "state_dir", what);
   if (!result.state_dir.empty() && result.state_dir[0] != '/') {
     throw Error::invalid_argument(result.name + " packager: " + what +
                                   " member 'state_dir' must be an absolute path");
@@ -26,14 +26,15 @@ PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
                                std::initializer_list<const char*> members)
     : kind_(kind) {
   const std::string what = "sortie.package_request/1";
-  document_ = parse_object(text, what);
-  launch_dir_ = string_member(document_, "launch_dir", what);
+  document_ = plugins_common::parse_object(text, what);
+  launch_dir_ = plugins_common::string_member(document_, "launch_dir", what);
   if (launch_dir_.empty() || launch_dir_[0] != '/') {
     throw Error::invalid_argument(what +
                                   ": member 'launch_dir' must be an absolute directory (the " +
                                   kind_ + " packager resolves relative paths against it)");
   }
-  const rapidjson::Value* executables = array_member(document_, "executables", what);
+  const rapidjson::Value* executables =
+      plugins_common::array_member(document_, "executables", what);
   if (executables == nullptr) {
     throw Error::invalid_argument(what + ": member 'executables' is required");
   }
@@ -43,7 +44,8 @@ PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
     }
     executables_.push_back(&executable);
     const std::string described = describe(executables_.size() - 1);
-    const std::string executable_kind = string_member(executable, "kind", described);
+    const std::string executable_kind =
+        plugins_common::string_member(executable, "kind", described);
     if (executable_kind != kind_) {
       throw Error::invalid_argument(described + ": kind '" + executable_kind + "' reached the " +
                                     kind_ + " packager, which packages only '" + kind_ + "'");
@@ -66,7 +68,7 @@ PackageRequest::PackageRequest(std::string_view text, std::string_view kind,
 
 std::string PackageRequest::describe(size_t index) const {
   const rapidjson::Value& executable = *executables_[index];
-  const rapidjson::Value* name = find_member(executable, "name");
+  const rapidjson::Value* name = plugins_common::find_member(executable, "name");
   const std::string label = name != nullptr && name->IsString()
                                 ? "'" + std::string(name->GetString()) + "'"
                                 : "#" + std::to_string(index);
@@ -83,7 +85,7 @@ std::string PackageRequest::resolve(const std::string& path) const {
 
 std::string package_each(const PackageRequest& request,
                          const std::function<PackagedImage(size_t index)>& package_one) {
-  PackageResultWriter result;
+  plugins_common::PackageResultWriter result;
   for (size_t i = 0; i < request.size(); ++i) {
     PackagedImage packaged;
     try {

@@ -22,11 +22,13 @@ std::string python_container_dockerfile(const PythonContainerSpec& spec) {
     if (spec.use_deep_module) text += "WORKDIR /workdir\n";
     if (spec.has_requirements) {
       // Requirements first: a change to the code alone reuses the Engine's layer of packages.
-      text += "COPY [" + quote(spec.directory + "/requirements.txt") + ", " +
-              quote(project + "/requirements.txt") + "]\n";
-      text += "RUN python -m pip install -r " + quote(project + "/requirements.txt") + "\n";
+      text += "COPY [" + plugins_common::quote(spec.directory + "/requirements.txt") + ", " +
+              plugins_common::quote(project + "/requirements.txt") + "]\n";
+      text += "RUN python -m pip install -r " +
+              plugins_common::quote(project + "/requirements.txt") + "\n";
     }
-    text += "COPY [" + quote(spec.directory + "/") + ", " + quote(project) + "]\n";
+    text += "COPY [" + plugins_common::quote(spec.directory + "/") + ", " +
+            plugins_common::quote(project) + "]\n";
     if (!spec.use_deep_module) text += "WORKDIR " + project + "\n";
   }
   text += "ENV PYTHONUNBUFFERED=1\n";

@@ -51,15 +51,16 @@ PythonContainerSpec read_spec(const rapidjson::Value& executable, const std::str
     throw Error::invalid_argument("'path' resolves to " + project_dir +
                                   "; point it at a project directory");
   }
-  const rapidjson::Value* entrypoint = object_member(executable, "entrypoint", what);
+  const rapidjson::Value* entrypoint =
+      plugins_common::object_member(executable, "entrypoint", what);
   if (entrypoint == nullptr) {
     throw Error(
         Code::kInvalidArgument,
         R"(member 'entrypoint' is required: {"module": "pkg.main"} or {"commands": [...]})");
   }
-  spec.module = string_member(*entrypoint, "module", what + " entrypoint");
+  spec.module = plugins_common::string_member(*entrypoint, "module", what + " entrypoint");
   if (const rapidjson::Value* commands =
-          array_member(*entrypoint, "commands", what + " entrypoint")) {
+          plugins_common::array_member(*entrypoint, "commands", what + " entrypoint")) {
     spec.commands = strings_of(*commands, "entrypoint 'commands'");
   }
   if (spec.module.empty() == spec.commands.empty()) {
@@ -70,14 +71,14 @@ PythonContainerSpec read_spec(const rapidjson::Value& executable, const std::str
     throw Error::invalid_argument("entrypoint module '" + spec.module +
                                   "' is not a Python module name (like trainer.main)");
   }
-  spec.base_image = string_member(executable, "base_image", what);
+  spec.base_image = plugins_common::string_member(executable, "base_image", what);
   if (spec.base_image.empty()) spec.base_image = default_python_base_image();
   check_image_reference(spec.base_image, "base_image");
   if (const rapidjson::Value* instructions =
-          array_member(executable, "docker_instructions", what)) {
+          plugins_common::array_member(executable, "docker_instructions", what)) {
     spec.docker_instructions = strings_of(*instructions, "'docker_instructions'");
   }
-  spec.use_deep_module = bool_member(executable, "use_deep_module", what, false);
+  spec.use_deep_module = plugins_common::bool_member(executable, "use_deep_module", what, false);
   spec.has_requirements = is_regular_file(project_dir + "/requirements.txt");
   return spec;
 }
@@ -96,7 +97,8 @@ std::string PythonContainerPackager::package(std::string_view request_text) {
   return package_each(request, [&](size_t index) {
     const rapidjson::Value& executable = request.executable(index);
     const std::string what = request.describe(index);
-    const std::string project_dir = request.resolve(string_member(executable, "path", what));
+    const std::string project_dir =
+        request.resolve(plugins_common::string_member(executable, "path", what));
     if (!is_directory(project_dir)) {
       throw Error::not_found("project directory " + project_dir +
                              " is not a directory; fix 'path' (relative to " +
@@ -119,7 +121,7 @@ std::string PythonContainerPackager::package(std::string_view request_text) {
     packer.add_file(".dockerignore", 0644, 0,
                     std::string(".dockerignore\n") + kDockerfileInContext + "\n");
     const std::string tag =
-        content_image_name(string_member(executable, "name", what, spec.directory),
+        content_image_name(plugins_common::string_member(executable, "name", what, spec.directory),
                            build_digest(engine, dockerfile, packer.hash_input()));
     const BuiltImage built = build_or_reuse(engine, tag, packer, kDockerfileInContext);
     return PackagedImage{tag, built.id, built.cached};

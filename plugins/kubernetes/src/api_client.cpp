@@ -62,7 +62,7 @@ std::string server_message(const http::Response& response) {
 }
 
 rapidjson::Document parse_body(const http::Response& response, const std::string& what) {
-  return parse_object(response.body, "kubernetes: " + what + ": response");
+  return plugins_common::parse_object(response.body, "kubernetes: " + what + ": response");
 }
 
 }  // namespace

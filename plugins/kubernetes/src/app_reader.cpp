@@ -37,7 +37,7 @@ KubernetesApp read_app_status(ApiClient& client, const AppRef& ref) {
           client.get(with_label_selector(collection_path(kBatchApi, ref.namespace_name, "jobs"),
                                          app_selector(ref)),
                      "list the Jobs of app " + ref.name + " " + in_namespace(ref));
-      const Json* items = find_member(jobs, "items");
+      const Json* items = plugins_common::find_member(jobs, "items");
       if (items == nullptr || !items->IsArray() || items->Empty()) {
         throw Error::not_found("kubernetes: no Jobs labelled " + app_selector(ref) + " " +
                                in_namespace(ref) + " of " + client.connection().server +
@@ -79,7 +79,8 @@ int delete_app(ApiClient& client, const AppRef& ref) {
       const rapidjson::Document jobs =
           client.get(with_label_selector(jobs_path, app_selector(ref)),
                      "list the Jobs of app " + ref.name + " " + in_namespace(ref));
-      if (const Json* items = find_member(jobs, "items"); items && items->IsArray()) {
+      if (const Json* items = plugins_common::find_member(jobs, "items");
+          items && items->IsArray()) {
         for (const Json& job : items->GetArray()) {
           const std::string name = text_at(job, "metadata.name");
           deleted += client.remove(jobs_path + "/" + name,

@@ -29,11 +29,12 @@ std::optional<AppRecord> read_record(const std::string& path) {
   if (!in) return std::nullopt;
   std::stringstream text;
   text << in.rdbuf();
-  const rapidjson::Document doc = parse_object(text.str(), "kubernetes app record " + path);
+  const rapidjson::Document doc =
+      plugins_common::parse_object(text.str(), "kubernetes app record " + path);
   AppRecord record;
-  record.connection.kubeconfig = string_member(doc, "kubeconfig", path);
-  record.connection.context = string_member(doc, "context", path);
-  record.cancelled = bool_member(doc, "cancelled", path, false);
+  record.connection.kubeconfig = plugins_common::string_member(doc, "kubeconfig", path);
+  record.connection.context = plugins_common::string_member(doc, "context", path);
+  record.cancelled = plugins_common::bool_member(doc, "cancelled", path, false);
   return record;
 }
 
@@ -52,7 +53,7 @@ void AppRecords::save(const std::string& app_id, const AppRecord& record) const 
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::trunc);
-    out << to_json_text(doc) << "\n";
+    out << plugins_common::to_json_text(doc) << "\n";
     if (!out) throw Error::failed_precondition("kubernetes: cannot write " + temporary);
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {

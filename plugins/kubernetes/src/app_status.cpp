@@ -13,7 +13,7 @@ constexpr const char* kCompletionIndexKey = "batch.kubernetes.io/job-completion-
 // metadata.labels / metadata.annotations entries: keys contain dots, so no dotted paths here.
 std::string map_entry(const Json& object, std::string_view map_path, std::string_view key) {
   const Json* map = value_at(object, map_path);
-  const Json* value = map != nullptr ? find_member(*map, key) : nullptr;
+  const Json* value = map != nullptr ? plugins_common::find_member(*map, key) : nullptr;
   return value != nullptr && value->IsString()
              ? std::string(value->GetString(), value->GetStringLength())
              : std::string();
@@ -24,7 +24,7 @@ std::optional<int64_t> timestamp_at(const Json& object, std::string_view path) {
 }
 
 const Json* items_of(const Json& list) {
-  const Json* items = find_member(list, "items");
+  const Json* items = plugins_common::find_member(list, "items");
   return items != nullptr && items->IsArray() ? items : nullptr;
 }
 

@@ -36,7 +36,7 @@ const Json* value_at(const Json& object, std::string_view path) {
   const Json* current = &object;
   while (current != nullptr && !path.empty()) {
     const size_t dot = path.find('.');
-    current = find_member(*current, path.substr(0, dot));
+    current = plugins_common::find_member(*current, path.substr(0, dot));
     path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
   }
   return current;
@@ -62,15 +62,15 @@ void set_member(Json& object, std::string_view key, Json value, Allocator& alloc
     it->value = std::move(value);
     return;
   }
-  object.AddMember(string_value(key, allocator), value, allocator);
+  object.AddMember(plugins_common::string_value(key, allocator), value, allocator);
 }
 
 void set_string(Json& object, std::string_view key, std::string_view text, Allocator& allocator) {
-  set_member(object, key, string_value(text, allocator), allocator);
+  set_member(object, key, plugins_common::string_value(text, allocator), allocator);
 }
 
 void push_string(Json& array, std::string_view text, Allocator& allocator) {
-  array.PushBack(string_value(text, allocator), allocator);
+  array.PushBack(plugins_common::string_value(text, allocator), allocator);
 }
 
 std::optional<int64_t> parse_rfc3339(std::string_view text) {

@@ -108,7 +108,7 @@ std::string resolve_path(const std::string& path, const Entry& entry) {
 }
 
 std::string decoded(const std::string& data, const std::string& what) {
-  const auto text = base64_decode(data, {.skip_whitespace = true});
+  const auto text = plugins_common::base64_decode(data, {.skip_whitespace = true});
   if (!text) throw Error::invalid_argument(what + " is not valid base64");
   return *text;
 }

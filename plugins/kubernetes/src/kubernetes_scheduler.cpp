@@ -24,8 +24,8 @@ constexpr double kPushTimeoutS = 1800.0;
 
 std::string read_state_dir(std::string_view config) {
   const std::string what = "sortie.scheduler_config/1";
-  const rapidjson::Document document = parse_object(config, what);
-  std::string state_dir = string_member(document, "state_dir", what);
+  const rapidjson::Document document = plugins_common::parse_object(config, what);
+  std::string state_dir = plugins_common::string_member(document, "state_dir", what);
   if (state_dir.empty() || state_dir[0] != '/') {
     throw Error::invalid_argument("kubernetes: " + what +
                                   " member 'state_dir' must be an absolute path");
@@ -34,8 +34,9 @@ std::string read_state_dir(std::string_view config) {
 }
 
 std::string read_session(std::string_view config) {
-  const rapidjson::Document document = parse_object(config, "sortie.scheduler_config/1");
-  return string_member(document, "session", "sortie.scheduler_config/1", "default");
+  const rapidjson::Document document =
+      plugins_common::parse_object(config, "sortie.scheduler_config/1");
+  return plugins_common::string_member(document, "session", "sortie.scheduler_config/1", "default");
 }
 
 std::string describe_object(const Json& manifest) {
@@ -50,11 +51,11 @@ std::string dryrun_text(const AppRef& ref, const std::string& target, const Json
                      std::to_string(objects.Size()) + " object(s), created in this order\n";
   for (const Json& object : objects.GetArray()) {
     text += "---\n# POST " + text_at(object, "collection");
-    if (bool_member(object, "owned_by_first", "object", false)) {
+    if (plugins_common::bool_member(object, "owned_by_first", "object", false)) {
       text += " (ownerReferences to " + describe_object(objects[0]["manifest"]) +
               " are added at submission, once its uid is known)";
     }
-    text += "\n" + to_pretty_json_text(object["manifest"]) + "\n";
+    text += "\n" + plugins_common::to_pretty_json_text(object["manifest"]) + "\n";
   }
   return text;
 }
@@ -124,25 +125,26 @@ std::string KubernetesScheduler::dryrun(std::string_view input_text) {
   set_member(output, "request", std::move(request), a);
   set_member(output, "document", std::move(document), a);
   set_string(output, "text", text, a);
-  return to_json_text(output);
+  return plugins_common::to_json_text(output);
 }
 
 std::string KubernetesScheduler::schedule(std::string_view request_text) {
   const std::string what = "sortie.dryrun/1";
-  rapidjson::Document document = parse_object(request_text, what);
-  const std::string app_id = string_member(document, "app_id", what);
+  rapidjson::Document document = plugins_common::parse_object(request_text, what);
+  const std::string app_id = plugins_common::string_member(document, "app_id", what);
   const AppRef ref = parse_app_ref(app_id);
-  const Json* request = object_member(document, "request", what);
-  const Json* objects = request != nullptr ? array_member(*request, "objects", what) : nullptr;
+  const Json* request = plugins_common::object_member(document, "request", what);
+  const Json* objects =
+      request != nullptr ? plugins_common::array_member(*request, "objects", what) : nullptr;
   if (objects == nullptr || objects->Empty()) {
     throw Error::invalid_argument(
         what + ": member 'request.objects' is required; schedule what dryrun() wrote");
   }
   AppRecord record;
-  record.connection.kubeconfig = string_member(*request, "kubeconfig", what);
-  record.connection.context = string_member(*request, "context", what);
+  record.connection.kubeconfig = plugins_common::string_member(*request, "kubeconfig", what);
+  record.connection.context = plugins_common::string_member(*request, "context", what);
   ApiClient& client = client_for(record.connection);
-  if (const Json* pushes = find_member(*request, "image_pushes")) {
+  if (const Json* pushes = plugins_common::find_member(*request, "image_pushes")) {
     image_push::push_images(image_push::image_pushes_from_json(*pushes, what), kPushTimeoutS,
                             push_origin(), [] { return std::string(); });
   }
@@ -153,21 +155,24 @@ std::string KubernetesScheduler::schedule(std::string_view request_text) {
   std::vector<std::pair<std::string, std::string>> created;  // path, description
   Json owner(rapidjson::kObjectType);
   for (const Json& object : objects->GetArray()) {
-    const std::string collection = string_member(object, "collection", what + " object");
-    const Json* manifest_value = object_member(object, "manifest", what + " object");
+    const std::string collection =
+        plugins_common::string_member(object, "collection", what + " object");
+    const Json* manifest_value =
+        plugins_common::object_member(object, "manifest", what + " object");
     if (manifest_value == nullptr) {
       throw Error::invalid_argument(what + ": an object has no 'manifest'");
     }
     Json manifest(*manifest_value, a);
     const std::string description = describe_object(manifest);
-    if (bool_member(object, "owned_by_first", what + " object", false) && !created.empty()) {
+    if (plugins_common::bool_member(object, "owned_by_first", what + " object", false) &&
+        !created.empty()) {
       Json owners(rapidjson::kArrayType);
       owners.PushBack(Json(owner, a), a);
       set_member(manifest["metadata"], "ownerReferences", std::move(owners), a);
     }
     try {
       const rapidjson::Document response =
-          client.post(collection, to_json_text(manifest),
+          client.post(collection, plugins_common::to_json_text(manifest),
                       "create " + description + " in namespace '" + ref.namespace_name + "'");
       if (created.empty()) {
         set_string(owner, "apiVersion", text_at(manifest, "apiVersion"), a);
@@ -219,8 +224,9 @@ std::string KubernetesScheduler::describe(std::string_view app_id_view) {
 std::string KubernetesScheduler::list(std::string_view filter_text) {
   std::string session;
   if (!filter_text.empty()) {
-    const rapidjson::Document filter = parse_object(filter_text, "sortie.list_filter/1");
-    session = string_member(filter, "session", "sortie.list_filter/1");
+    const rapidjson::Document filter =
+        plugins_common::parse_object(filter_text, "sortie.list_filter/1");
+    session = plugins_common::string_member(filter, "session", "sortie.list_filter/1");
   }
   std::string selector = std::string(kManagedByLabel) + "=" + kManagedByValue;
   if (!session.empty()) selector += std::string(",") + kSessionLabel + "=" + label_value(session);
@@ -263,17 +269,19 @@ std::string KubernetesScheduler::list(std::string_view filter_text) {
         const auto list = client.get_if_exists(
             with_label_selector(collection_path(api, ns, plural), selector),
             std::string("list ") + gang_name(gang) + " apps in namespace '" + ns + "'");
-        const Json* items = list ? find_member(*list, "items") : nullptr;
+        const Json* items = list ? plugins_common::find_member(*list, "items") : nullptr;
         if (items == nullptr || !items->IsArray()) continue;
         for (const Json& object : items->GetArray()) {
           const Json* labels = value_at(object, "metadata.labels");
-          const Json* app_label = labels != nullptr ? find_member(*labels, kAppLabel) : nullptr;
+          const Json* app_label =
+              labels != nullptr ? plugins_common::find_member(*labels, kAppLabel) : nullptr;
           if (app_label == nullptr || !app_label->IsString()) continue;
           AppRef ref{gang, ns, app_label->GetString()};
           Listed& listed = apps[ref.id()];
           const Json* annotations = value_at(object, "metadata.annotations");
-          const Json* name =
-              annotations != nullptr ? find_member(*annotations, kAppNameAnnotation) : nullptr;
+          const Json* name = annotations != nullptr
+                                 ? plugins_common::find_member(*annotations, kAppNameAnnotation)
+                                 : nullptr;
           if (name != nullptr && name->IsString()) listed.name = name->GetString();
           listed.states.insert(state_of_object(gang, object));
         }

@@ -87,8 +87,8 @@ namespace {
 // processes did not survive a restart; its request and logs are still in the app directory.
 LocalApp status_without_runtime_files(const std::string& app_dir) {
   const std::string request_path = app_dir + "/request.json";
-  const LaunchRequest request =
-      read_launch_request(parse_object(read_file(request_path), request_path), request_path);
+  const LaunchRequest request = read_launch_request(
+      plugins_common::parse_object(read_file(request_path), request_path), request_path);
   LocalApp app = status_before_start(request);
   AppStatus& status = app.status;
   status.state = AppState::kFailed;

@@ -10,7 +10,8 @@ namespace {
 
 // state.json keeps the format it had when it was written by hand: 0 for "not known yet" in
 // supervisor.pid and pgid, null in pid, exit_code and the times.
-void write_optional(JsonWriter& writer, const char* key, std::optional<int64_t> value) {
+void write_optional(plugins_common::JsonWriter& writer, const char* key,
+                    std::optional<int64_t> value) {
   writer.Key(key);
   if (value) {
     writer.Int64(*value);
@@ -21,17 +22,17 @@ void write_optional(JsonWriter& writer, const char* key, std::optional<int64_t> 
 
 std::optional<int64_t> optional_member(const rapidjson::Value& object, const char* key,
                                        std::string_view path) {
-  const int64_t value = int_member(object, key, path, 0);
+  const int64_t value = plugins_common::int_member(object, key, path, 0);
   return value > 0 ? std::optional<int64_t>(value) : std::nullopt;
 }
 
-void write_roles(JsonWriter& writer, const AppStatus& status) {
+void write_roles(plugins_common::JsonWriter& writer, const AppStatus& status) {
   writer.Key("roles");
   writer.StartArray();
   for (const RoleStatus& role : status.roles) {
     writer.StartObject();
     writer.Key("role");
-    write_string(writer, role.role);
+    plugins_common::write_string(writer, role.role);
     writer.Key("replicas");
     writer.StartArray();
     for (const ReplicaStatus& replica : role.replicas) {
@@ -39,7 +40,7 @@ void write_roles(JsonWriter& writer, const AppStatus& status) {
       writer.Key("id");
       writer.Int64(replica.id);
       writer.Key("state");
-      write_string(writer, std::string(app_state_name(replica.state)));
+      plugins_common::write_string(writer, std::string(app_state_name(replica.state)));
       write_optional(writer, "pid", replica.pid);
       writer.Key("pgid");  // each replica leads its own process group
       writer.Int64(replica.pid.value_or(0));
@@ -49,7 +50,7 @@ void write_roles(JsonWriter& writer, const AppStatus& status) {
       write_optional(writer, "started_at", replica.started_at);
       write_optional(writer, "finished_at", replica.finished_at);
       writer.Key("msg");
-      write_string(writer, replica.msg);
+      plugins_common::write_string(writer, replica.msg);
       writer.EndObject();
     }
     writer.EndArray();
@@ -74,22 +75,22 @@ AppState state_of(ProcessFate fate) {
 std::string to_state_json(const LocalApp& app) {
   const AppStatus& status = app.status;
   rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
+  plugins_common::JsonWriter writer(buffer);
   writer.StartObject();
   writer.Key("schema");
   writer.String("sortie.local_state/1");
   writer.Key("app_id");
-  write_string(writer, status.app_id);
+  plugins_common::write_string(writer, status.app_id);
   writer.Key("state");
-  write_string(writer, std::string(app_state_name(status.state)));
+  plugins_common::write_string(writer, std::string(app_state_name(status.state)));
   writer.Key("num_restarts");
   writer.Int64(status.num_restarts);
   writer.Key("msg");
-  write_string(writer, status.msg);
+  plugins_common::write_string(writer, status.msg);
   writer.Key("name");
-  write_string(writer, app.name);
+  plugins_common::write_string(writer, app.name);
   writer.Key("session");
-  write_string(writer, app.session);
+  plugins_common::write_string(writer, app.session);
   writer.Key("supervisor");
   writer.StartObject();
   writer.Key("pid");
@@ -98,10 +99,10 @@ std::string to_state_json(const LocalApp& app) {
   writer.Uint64(app.supervisor.start_time);
   writer.EndObject();
   writer.Key("containment");
-  write_string(writer, app.supervisor.containment);
+  plugins_common::write_string(writer, app.supervisor.containment);
   if (!app.supervisor.cgroup.empty()) {
     writer.Key("cgroup");
-    write_string(writer, app.supervisor.cgroup);
+    plugins_common::write_string(writer, app.supervisor.cgroup);
   }
   write_roles(writer, status);
   writer.EndObject();
@@ -109,39 +110,41 @@ std::string to_state_json(const LocalApp& app) {
 }
 
 LocalApp parse_state_json(std::string_view text, std::string_view path) {
-  const rapidjson::Document document = parse_object(text, path);
+  const rapidjson::Document document = plugins_common::parse_object(text, path);
   LocalApp app;
   AppStatus& status = app.status;
-  status.app_id = string_member(document, "app_id", path);
-  app.name = string_member(document, "name", path);
-  app.session = string_member(document, "session", path);
-  status.state = app_state_or_unknown(string_member(document, "state", path));
-  status.num_restarts = int_member(document, "num_restarts", path, 0);
-  status.msg = string_member(document, "msg", path);
-  if (const rapidjson::Value* supervisor = object_member(document, "supervisor", path)) {
+  status.app_id = plugins_common::string_member(document, "app_id", path);
+  app.name = plugins_common::string_member(document, "name", path);
+  app.session = plugins_common::string_member(document, "session", path);
+  status.state = app_state_or_unknown(plugins_common::string_member(document, "state", path));
+  status.num_restarts = plugins_common::int_member(document, "num_restarts", path, 0);
+  status.msg = plugins_common::string_member(document, "msg", path);
+  if (const rapidjson::Value* supervisor =
+          plugins_common::object_member(document, "supervisor", path)) {
     app.supervisor.pid = optional_member(*supervisor, "pid", path);
     app.supervisor.start_time =
-        static_cast<uint64_t>(int_member(*supervisor, "start_time", path, 0));
+        static_cast<uint64_t>(plugins_common::int_member(*supervisor, "start_time", path, 0));
   }
-  app.supervisor.containment = string_member(document, "containment", path);
-  app.supervisor.cgroup = string_member(document, "cgroup", path);
-  if (const rapidjson::Value* roles = array_member(document, "roles", path)) {
+  app.supervisor.containment = plugins_common::string_member(document, "containment", path);
+  app.supervisor.cgroup = plugins_common::string_member(document, "cgroup", path);
+  if (const rapidjson::Value* roles = plugins_common::array_member(document, "roles", path)) {
     for (const rapidjson::Value& role_value : roles->GetArray()) {
       RoleStatus& role = status.roles.emplace_back();
-      role.role = string_member(role_value, "role", path);
-      if (const rapidjson::Value* replicas = array_member(role_value, "replicas", path)) {
+      role.role = plugins_common::string_member(role_value, "role", path);
+      if (const rapidjson::Value* replicas =
+              plugins_common::array_member(role_value, "replicas", path)) {
         for (const rapidjson::Value& value : replicas->GetArray()) {
           ReplicaStatus& replica = role.replicas.emplace_back();
-          replica.id = int_member(value, "id", path, 0);
-          replica.state = app_state_or_unknown(string_member(value, "state", path));
+          replica.id = plugins_common::int_member(value, "id", path, 0);
+          replica.state = app_state_or_unknown(plugins_common::string_member(value, "state", path));
           replica.pid = optional_member(value, "pid", path);
-          if (find_member(value, "exit_code") != nullptr) {
-            replica.exit_code = int_member(value, "exit_code", path, 0);
+          if (plugins_common::find_member(value, "exit_code") != nullptr) {
+            replica.exit_code = plugins_common::int_member(value, "exit_code", path, 0);
           }
-          replica.restarts = int_member(value, "restarts", path, 0);
+          replica.restarts = plugins_common::int_member(value, "restarts", path, 0);
           replica.started_at = optional_member(value, "started_at", path);
           replica.finished_at = optional_member(value, "finished_at", path);
-          replica.msg = string_member(value, "msg", path);
+          replica.msg = plugins_common::string_member(value, "msg", path);
         }
       }
     }

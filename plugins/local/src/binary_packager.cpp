@@ -30,7 +30,7 @@ std::string checked_binary(const rapidjson::Value& executable, const std::string
                                     "name, path); remove it");
     }
   }
-  const std::string path = string_member(executable, "path", what);
+  const std::string path = plugins_common::string_member(executable, "path", what);
   if (path.empty()) {
     throw Error::invalid_argument(what + ": member 'path' is required (the program to run)");
   }
@@ -57,33 +57,34 @@ std::string checked_binary(const rapidjson::Value& executable, const std::string
 }  // namespace
 
 BinaryPackager::BinaryPackager(std::string_view config) {
-  parse_object(config, "sortie.packager_config/1");
+  plugins_common::parse_object(config, "sortie.packager_config/1");
 }
 
 std::string BinaryPackager::package(std::string_view request_text) {
-  const rapidjson::Document request = parse_object(request_text, kRequest);
-  const std::string launch_dir = string_member(request, "launch_dir", kRequest);
+  const rapidjson::Document request = plugins_common::parse_object(request_text, kRequest);
+  const std::string launch_dir = plugins_common::string_member(request, "launch_dir", kRequest);
   if (launch_dir.empty() || launch_dir[0] != '/') {
     throw Error::invalid_argument(
         std::string(kRequest) +
         ": member 'launch_dir' must be an absolute directory (binary paths are "
         "relative to it)");
   }
-  const rapidjson::Value* executables = array_member(request, "executables", kRequest);
+  const rapidjson::Value* executables =
+      plugins_common::array_member(request, "executables", kRequest);
   if (executables == nullptr) {
     throw Error::invalid_argument(std::string(kRequest) + ": member 'executables' is required");
   }
 
-  PackageResultWriter result;
+  plugins_common::PackageResultWriter result;
   size_t index = 0;
   for (const rapidjson::Value& executable : executables->GetArray()) {
     if (!executable.IsObject()) {
       throw Error::invalid_argument(std::string(kRequest) + ": every executable must be an object");
     }
     const std::string name =
-        string_member(executable, "name", kRequest, "#" + std::to_string(index++));
+        plugins_common::string_member(executable, "name", kRequest, "#" + std::to_string(index++));
     const std::string what = "executable '" + name + "' (binary)";
-    const std::string kind = string_member(executable, "kind", what);
+    const std::string kind = plugins_common::string_member(executable, "kind", what);
     if (kind != "binary") {
       throw Error(
           Code::kInvalidArgument,

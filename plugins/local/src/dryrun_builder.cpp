@@ -217,16 +217,16 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   }
 
   rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
+  plugins_common::JsonWriter writer(buffer);
   writer.StartObject();
   writer.Key("schema");
   writer.String("sortie.dryrun/1");
   writer.Key("app_id");
-  write_string(writer, request.app_id);
+  plugins_common::write_string(writer, request.app_id);
   writer.Key("request");
   write_launch_request(writer, request);
   writer.Key("text");
-  write_string(writer, text);
+  plugins_common::write_string(writer, text);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

@@ -38,19 +38,19 @@ ImageLocation resolve_image(ImageMode mode, std::string_view role_name, std::str
 }
 
 std::string fetch_image(ImageMode mode, std::string_view role) {
-  const rapidjson::Document document = parse_object(role, "sortie.role/1");
-  const std::string name = string_member(document, "name", "sortie.role/1");
-  const ImageLocation location =
-      resolve_image(mode, name, string_member(document, "image", "role '" + name + "'"));
+  const rapidjson::Document document = plugins_common::parse_object(role, "sortie.role/1");
+  const std::string name = plugins_common::string_member(document, "name", "sortie.role/1");
+  const ImageLocation location = resolve_image(
+      mode, name, plugins_common::string_member(document, "image", "role '" + name + "'"));
   rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
+  plugins_common::JsonWriter writer(buffer);
   writer.StartObject();
   writer.Key("schema");
   writer.String("sortie.image/1");
   writer.Key("img_root");
-  write_string(writer, location.img_root);
+  plugins_common::write_string(writer, location.img_root);
   writer.Key("cwd");
-  write_string(writer, location.cwd);
+  plugins_common::write_string(writer, location.cwd);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

@@ -17,16 +17,16 @@ std::string metrics_file_path(std::string_view app_dir, std::string_view role,
   return path.append(".metrics.jsonl");
 }
 
-void write_launch_request(JsonWriter& writer, const LaunchRequest& request) {
+void write_launch_request(plugins_common::JsonWriter& writer, const LaunchRequest& request) {
   writer.StartObject();
   writer.Key("app_id");
-  write_string(writer, request.app_id);
+  plugins_common::write_string(writer, request.app_id);
   writer.Key("app_name");
-  write_string(writer, request.app_name);
+  plugins_common::write_string(writer, request.app_name);
   writer.Key("session");
-  write_string(writer, request.session);
+  plugins_common::write_string(writer, request.session);
   writer.Key("app_dir");
-  write_string(writer, request.app_dir);
+  plugins_common::write_string(writer, request.app_dir);
   writer.Key("cancel_grace_period");
   writer.Double(request.cancel_grace_period_s);
   writer.Key("inherit_environment");
@@ -36,11 +36,11 @@ void write_launch_request(JsonWriter& writer, const LaunchRequest& request) {
   for (const RoleLaunch& role : request.roles) {
     writer.StartObject();
     writer.Key("name");
-    write_string(writer, role.name);
+    plugins_common::write_string(writer, role.name);
     writer.Key("max_retries");
     writer.Int64(role.max_retries);
     writer.Key("retry_policy");
-    write_string(writer, retry_policy_name(role.retry_policy));
+    plugins_common::write_string(writer, retry_policy_name(role.retry_policy));
     writer.Key("replicas");
     writer.StartArray();
     for (const ReplicaLaunch& replica : role.replicas) {
@@ -49,24 +49,24 @@ void write_launch_request(JsonWriter& writer, const LaunchRequest& request) {
       writer.Uint(replica.id);
       writer.Key("argv");
       writer.StartArray();
-      for (const std::string& arg : replica.argv) write_string(writer, arg);
+      for (const std::string& arg : replica.argv) plugins_common::write_string(writer, arg);
       writer.EndArray();
       writer.Key("env");
       writer.StartObject();
       for (const auto& [name, value] : replica.env) {
-        write_string(writer, name);
-        write_string(writer, value);
+        plugins_common::write_string(writer, name);
+        plugins_common::write_string(writer, value);
       }
       writer.EndObject();
       writer.Key("cwd");
-      write_string(writer, replica.cwd);
+      plugins_common::write_string(writer, replica.cwd);
       // Informational: where the supervisor writes this replica's output.
       const std::string dir = replica_dir(request.app_dir, role.name, replica.id);
       writer.Key("logs");
       writer.StartObject();
       for (const char* stream : {"stdout", "stderr", "combined"}) {
         writer.Key(stream);
-        write_string(writer, dir + "/" + stream + ".log");
+        plugins_common::write_string(writer, dir + "/" + stream + ".log");
       }
       writer.EndObject();
       writer.EndObject();
@@ -83,40 +83,44 @@ LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_vie
     throw Error::invalid_argument(std::string(what) + ": the request must be an object");
   }
   LaunchRequest request;
-  request.app_id = string_member(value, "app_id", what);
-  request.app_name = string_member(value, "app_name", what);
-  request.session = string_member(value, "session", what);
-  request.app_dir = string_member(value, "app_dir", what);
-  request.cancel_grace_period_s = number_member(value, "cancel_grace_period", what, 10.0);
-  request.inherit_environment = bool_member(value, "inherit_environment", what, true);
+  request.app_id = plugins_common::string_member(value, "app_id", what);
+  request.app_name = plugins_common::string_member(value, "app_name", what);
+  request.session = plugins_common::string_member(value, "session", what);
+  request.app_dir = plugins_common::string_member(value, "app_dir", what);
+  request.cancel_grace_period_s =
+      plugins_common::number_member(value, "cancel_grace_period", what, 10.0);
+  request.inherit_environment =
+      plugins_common::bool_member(value, "inherit_environment", what, true);
   if (request.app_id.empty() || request.app_dir.empty()) {
     throw Error::invalid_argument(std::string(what) +
                                   ": members 'app_id' and 'app_dir' are required");
   }
-  const rapidjson::Value* roles = array_member(value, "roles", what);
+  const rapidjson::Value* roles = plugins_common::array_member(value, "roles", what);
   if (roles == nullptr || roles->Empty()) {
     throw Error::invalid_argument(std::string(what) + ": member 'roles' must list roles");
   }
   for (const rapidjson::Value& role_value : roles->GetArray()) {
     RoleLaunch role;
-    role.name = string_member(role_value, "name", what);
+    role.name = plugins_common::string_member(role_value, "name", what);
     const std::string role_what = std::string(what) + " role '" + role.name + "'";
-    role.max_retries = int_member(role_value, "max_retries", role_what, 0);
+    role.max_retries = plugins_common::int_member(role_value, "max_retries", role_what, 0);
     const std::string policy_name =
-        string_member(role_value, "retry_policy", role_what, "APPLICATION");
+        plugins_common::string_member(role_value, "retry_policy", role_what, "APPLICATION");
     const std::optional<RetryPolicy> policy = retry_policy_from_name(policy_name);
     if (!policy) {
       throw Error::invalid_argument(role_what + ": unknown retry_policy '" + policy_name + "'");
     }
     role.retry_policy = *policy;
-    const rapidjson::Value* replicas = array_member(role_value, "replicas", role_what);
+    const rapidjson::Value* replicas =
+        plugins_common::array_member(role_value, "replicas", role_what);
     if (replicas == nullptr || replicas->Empty()) {
       throw Error::invalid_argument(role_what + ": member 'replicas' must list replicas");
     }
     for (const rapidjson::Value& replica_value : replicas->GetArray()) {
       ReplicaLaunch replica;
-      replica.id = static_cast<uint32_t>(int_member(replica_value, "id", role_what, 0));
-      const rapidjson::Value* argv = array_member(replica_value, "argv", role_what);
+      replica.id =
+          static_cast<uint32_t>(plugins_common::int_member(replica_value, "id", role_what, 0));
+      const rapidjson::Value* argv = plugins_common::array_member(replica_value, "argv", role_what);
       if (argv == nullptr || argv->Empty()) {
         throw Error::invalid_argument(role_what + ": member 'argv' must not be empty");
       }
@@ -126,7 +130,8 @@ LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_vie
         }
         replica.argv.emplace_back(arg.GetString(), arg.GetStringLength());
       }
-      if (const rapidjson::Value* env = object_member(replica_value, "env", role_what)) {
+      if (const rapidjson::Value* env =
+              plugins_common::object_member(replica_value, "env", role_what)) {
         for (const auto& entry : env->GetObject()) {
           if (!entry.value.IsString()) {
             throw Error::invalid_argument(role_what + ": env values must be strings");
@@ -136,7 +141,7 @@ LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_vie
               std::string(entry.value.GetString(), entry.value.GetStringLength()));
         }
       }
-      replica.cwd = string_member(replica_value, "cwd", role_what);
+      replica.cwd = plugins_common::string_member(replica_value, "cwd", role_what);
       role.replicas.push_back(std::move(replica));
     }
     request.roles.push_back(std::move(role));

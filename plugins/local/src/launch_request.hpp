@@ -49,7 +49,7 @@ std::string replica_dir(std::string_view app_dir, std::string_view role, uint32_
 // stream "metrics". Beside the replica directories, which exist only once a replica printed.
 std::string metrics_file_path(std::string_view app_dir, std::string_view role, uint32_t replica_id);
 
-void write_launch_request(JsonWriter& writer, const LaunchRequest& request);
+void write_launch_request(plugins_common::JsonWriter& writer, const LaunchRequest& request);
 LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_view what);
 
 }  // namespace sortie::local

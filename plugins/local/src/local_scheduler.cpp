@@ -28,13 +28,13 @@ namespace {
 
 SchedulerContext read_config(std::string_view config, ImageMode mode) {
   const std::string what = "sortie.scheduler_config/1";
-  const rapidjson::Document document = parse_object(config, what);
+  const rapidjson::Document document = plugins_common::parse_object(config, what);
   SchedulerContext context;
   context.mode = mode;
-  context.scheduler_name = string_member(document, "scheduler", what,
-                                         mode == ImageMode::kCwd ? "local_cwd" : "local_dir");
-  context.session = string_member(document, "session", what, "default");
-  context.state_dir = string_member(document, "state_dir", what);
+  context.scheduler_name = plugins_common::string_member(
+      document, "scheduler", what, mode == ImageMode::kCwd ? "local_cwd" : "local_dir");
+  context.session = plugins_common::string_member(document, "session", what, "default");
+  context.state_dir = plugins_common::string_member(document, "state_dir", what);
   if (context.state_dir.empty() || context.state_dir[0] != '/') {
     throw Error::invalid_argument(context.scheduler_name + ": " + what +
                                   " member 'state_dir' must be an absolute path");
@@ -76,9 +76,9 @@ std::string LocalScheduler::dryrun(std::string_view input) { return build_dryrun
 
 std::string LocalScheduler::schedule(std::string_view request_text) {
   const std::string what = "sortie.dryrun/1";
-  const rapidjson::Document document = parse_object(request_text, what);
-  const std::string app_id = string_member(document, "app_id", what);
-  const rapidjson::Value* request_value = object_member(document, "request", what);
+  const rapidjson::Document document = plugins_common::parse_object(request_text, what);
+  const std::string app_id = plugins_common::string_member(document, "app_id", what);
+  const rapidjson::Value* request_value = plugins_common::object_member(document, "request", what);
   if (request_value == nullptr) {
     throw Error::invalid_argument(what + ": member 'request' is required");
   }
@@ -113,12 +113,13 @@ std::string LocalScheduler::schedule(std::string_view request_text) {
     // Chosen now, not at dryrun, so the port is free when the app starts.
     substitute_free_port(request, lease_free_port(context_.state_dir, request.app_dir, registry_));
     rapidjson::StringBuffer buffer;
-    JsonWriter writer(buffer);
+    plugins_common::JsonWriter writer(buffer);
     write_launch_request(writer, request);
     write_file_atomically(request.app_dir + "/request.json",
                           std::string_view(buffer.GetString(), buffer.GetSize()));
   } else {
-    write_file_atomically(request.app_dir + "/request.json", to_json_text(*request_value));
+    write_file_atomically(request.app_dir + "/request.json",
+                          plugins_common::to_json_text(*request_value));
   }
   LocalApp app = status_before_start(request);
   registry_.store_status(request.app_dir, app);

@@ -48,8 +48,8 @@ LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
   if (request.streams == LogStreams::kMetrics) fixed_stream = SORTIE_STREAM_METRICS;
 
   const std::string request_path = app_dir_ + "/request.json";
-  const LaunchRequest launch =
-      read_launch_request(parse_object(read_file(request_path), request_path), request_path);
+  const LaunchRequest launch = read_launch_request(
+      plugins_common::parse_object(read_file(request_path), request_path), request_path);
   bool role_found = role.empty();
   for (const RoleLaunch& role_launch : launch.roles) {
     if (!role.empty() && role_launch.name != role) continue;

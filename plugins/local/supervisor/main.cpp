@@ -83,8 +83,8 @@ int main(int argc, char** argv) {
   const std::string request_path = app_dir + "/request.json";
   LaunchRequest request;
   try {
-    request = read_launch_request(sortie::parse_object(read_file(request_path), request_path),
-                                  request_path);
+    request = read_launch_request(
+        sortie::plugins_common::parse_object(read_file(request_path), request_path), request_path);
   } catch (const std::exception& error) {
     return fail_to_start(app_dir, as_sortie_error(error));
   }

@@ -591,7 +591,7 @@ namespace {
 std::vector<std::string> string_list(const rapidjson::Value& object, const char* key,
                                      const std::string& what) {
   std::vector<std::string> list;
-  if (const rapidjson::Value* array = array_member(object, key, what)) {
+  if (const rapidjson::Value* array = plugins_common::array_member(object, key, what)) {
     for (const rapidjson::Value& item : array->GetArray()) {
       if (!item.IsString()) throw Error::invalid_argument(what + ": '" + key + "' lists strings");
       list.emplace_back(item.GetString(), item.GetStringLength());
@@ -604,15 +604,15 @@ std::vector<std::string> string_list(const rapidjson::Value& object, const char*
 
 std::string write_plan(const BatchPlan& plan) {
   rapidjson::StringBuffer buffer;
-  JsonWriter writer(buffer);
+  plugins_common::JsonWriter writer(buffer);
   const auto string_field = [&](const char* key, std::string_view value) {
     writer.Key(key);
-    write_string(writer, value);
+    plugins_common::write_string(writer, value);
   };
   const auto string_list_field = [&](const char* key, const std::vector<std::string>& values) {
     writer.Key(key);
     writer.StartArray();
-    for (const std::string& value : values) write_string(writer, value);
+    for (const std::string& value : values) plugins_common::write_string(writer, value);
     writer.EndArray();
   };
   writer.StartObject();
@@ -627,7 +627,7 @@ std::string write_plan(const BatchPlan& plan) {
   writer.StartObject();
   for (const auto& [path, content] : plan.files) {
     writer.Key(path.c_str(), static_cast<rapidjson::SizeType>(path.size()));
-    write_string(writer, content);
+    plugins_common::write_string(writer, content);
   }
   writer.EndObject();
   writer.Key("roles");
@@ -672,42 +672,44 @@ std::string write_plan(const BatchPlan& plan) {
 
 BatchPlan read_plan(std::string_view json) {
   const std::string what = "slurm request";
-  const rapidjson::Document document = parse_object(json, what);
+  const rapidjson::Document document = plugins_common::parse_object(json, what);
   BatchPlan plan;
-  plan.app_id = string_member(document, "app_id", what);
-  plan.name = string_member(document, "name", what);
-  plan.session = string_member(document, "session", what);
-  plan.job_dir = string_member(document, "job_dir", what);
-  plan.comment_tag = string_member(document, "comment_tag", what);
-  plan.script = string_member(document, "script", what);
+  plan.app_id = plugins_common::string_member(document, "app_id", what);
+  plan.name = plugins_common::string_member(document, "name", what);
+  plan.session = plugins_common::string_member(document, "session", what);
+  plan.job_dir = plugins_common::string_member(document, "job_dir", what);
+  plan.comment_tag = plugins_common::string_member(document, "comment_tag", what);
+  plan.script = plugins_common::string_member(document, "script", what);
   plan.sbatch_argv = string_list(document, "sbatch_argv", what);
-  if (const rapidjson::Value* files = object_member(document, "files", what)) {
+  if (const rapidjson::Value* files = plugins_common::object_member(document, "files", what)) {
     for (const auto& file : files->GetObject()) {
       plan.files.emplace_back(std::string(file.name.GetString(), file.name.GetStringLength()),
                               std::string(file.value.GetString(), file.value.GetStringLength()));
     }
   }
-  if (const rapidjson::Value* roles = array_member(document, "roles", what)) {
+  if (const rapidjson::Value* roles = plugins_common::array_member(document, "roles", what)) {
     for (const rapidjson::Value& role : roles->GetArray()) {
-      plan.roles.push_back(
-          {string_member(role, "name", what), int_member(role, "replicas", what, 1)});
+      plan.roles.push_back({plugins_common::string_member(role, "name", what),
+                            plugins_common::int_member(role, "replicas", what, 1)});
     }
   }
-  if (const rapidjson::Value* tools = object_member(document, "tools", what)) {
-    plan.tools.sbatch = string_member(*tools, "sbatch", what, "sbatch");
-    plan.tools.squeue = string_member(*tools, "squeue", what, "squeue");
-    plan.tools.sacct = string_member(*tools, "sacct", what, "sacct");
-    plan.tools.scancel = string_member(*tools, "scancel", what, "scancel");
-    plan.tools.scontrol = string_member(*tools, "scontrol", what, "scontrol");
-    plan.tools.sinfo = string_member(*tools, "sinfo", what, "sinfo");
+  if (const rapidjson::Value* tools = plugins_common::object_member(document, "tools", what)) {
+    plan.tools.sbatch = plugins_common::string_member(*tools, "sbatch", what, "sbatch");
+    plan.tools.squeue = plugins_common::string_member(*tools, "squeue", what, "squeue");
+    plan.tools.sacct = plugins_common::string_member(*tools, "sacct", what, "sacct");
+    plan.tools.scancel = plugins_common::string_member(*tools, "scancel", what, "scancel");
+    plan.tools.scontrol = plugins_common::string_member(*tools, "scontrol", what, "scontrol");
+    plan.tools.sinfo = plugins_common::string_member(*tools, "sinfo", what, "sinfo");
   }
-  plan.array_parallelism = int_member(document, "array_parallelism", what, 0);
-  if (const rapidjson::Value* dependents = array_member(document, "dependents", what)) {
+  plan.array_parallelism = plugins_common::int_member(document, "array_parallelism", what, 0);
+  if (const rapidjson::Value* dependents =
+          plugins_common::array_member(document, "dependents", what)) {
     plan.separate_jobs = true;
     for (const rapidjson::Value& job : dependents->GetArray()) {
-      plan.dependents.push_back(
-          {string_member(job, "role", what), string_member(job, "comment_tag", what),
-           string_member(job, "script", what), string_list(job, "sbatch_argv", what)});
+      plan.dependents.push_back({plugins_common::string_member(job, "role", what),
+                                 plugins_common::string_member(job, "comment_tag", what),
+                                 plugins_common::string_member(job, "script", what),
+                                 string_list(job, "sbatch_argv", what)});
     }
   }
   if (plan.app_id.empty() || plan.job_dir.empty() || plan.sbatch_argv.empty()) {

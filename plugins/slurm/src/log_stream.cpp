@@ -13,20 +13,22 @@ SlurmLogStream::SlurmLogStream(const BatchPlan& plan, std::string_view request_t
                                std::function<bool()> app_ended)
     : job_dir_(plan.job_dir), app_ended_(std::move(app_ended)) {
   const std::string what = "sortie.log_request/1";
-  const rapidjson::Document request = parse_object(request_text, what);
-  const std::string role = string_member(request, "role", what);
-  const bool all_replicas = find_member(request, "replica") == nullptr;
-  const int64_t replica = int_member(request, "replica", what, 0);
-  const std::string streams = string_member(request, "streams", what, "combined");
+  const rapidjson::Document request = plugins_common::parse_object(request_text, what);
+  const std::string role = plugins_common::string_member(request, "role", what);
+  const bool all_replicas = plugins_common::find_member(request, "replica") == nullptr;
+  const int64_t replica = plugins_common::int_member(request, "replica", what, 0);
+  const std::string streams = plugins_common::string_member(request, "streams", what, "combined");
   if (streams != "stdout" && streams != "stderr" && streams != "combined" && streams != "metrics") {
     throw Error::invalid_argument(what + ": streams '" + streams +
                                   "' is not one of stdout, stderr, combined, metrics");
   }
   metrics_ = streams == "metrics";
   file_ = metrics_ ? std::string(kMetricsFileName) : streams + ".log";
-  if (find_member(request, "since") != nullptr) since_ = int_member(request, "since", what, 0);
-  if (find_member(request, "until") != nullptr) until_ = int_member(request, "until", what, 0);
-  follow_ = bool_member(request, "follow", what, false);
+  if (plugins_common::find_member(request, "since") != nullptr)
+    since_ = plugins_common::int_member(request, "since", what, 0);
+  if (plugins_common::find_member(request, "until") != nullptr)
+    until_ = plugins_common::int_member(request, "until", what, 0);
+  follow_ = plugins_common::bool_member(request, "follow", what, false);
   bool role_found = role.empty();
   for (size_t role_index = 0; role_index < plan.roles.size(); ++role_index) {
     const RolePlan& role_plan = plan.roles[role_index];

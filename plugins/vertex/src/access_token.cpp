@@ -117,36 +117,38 @@ std::string AccessTokenSource::from_service_account(std::chrono::seconds* lifeti
   const std::string what = "service-account key file " + path;
   const rapidjson::Document key = [&] {
     try {
-      return parse_object(read_file(path, what), what);
+      return plugins_common::parse_object(read_file(path, what), what);
     } catch (const Error& e) {
       throw Error::unauthenticated(e.what());
     }
   }();
-  if (string_member(key, "type", what) != "service_account") {
+  if (plugins_common::string_member(key, "type", what) != "service_account") {
     throw Error::unauthenticated(
         what +
         ": 'type' is not \"service_account\"; give a service account's JSON key "
         "(IAM > Service accounts > Keys), not user credentials");
   }
-  const std::string email = string_member(key, "client_email", what);
-  const std::string private_key = string_member(key, "private_key", what);
+  const std::string email = plugins_common::string_member(key, "client_email", what);
+  const std::string private_key = plugins_common::string_member(key, "private_key", what);
   if (email.empty() || private_key.empty()) {
     throw Error::unauthenticated(what + ": 'client_email' and 'private_key' are required");
   }
-  const std::string token_uri = string_member(key, "token_uri", what, kDefaultTokenUri);
+  const std::string token_uri =
+      plugins_common::string_member(key, "token_uri", what, kDefaultTokenUri);
 
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   rapidjson::Document claims(rapidjson::kObjectType);
   auto& alloc = claims.GetAllocator();
-  add_string(claims, "iss", email, alloc);
-  add_string(claims, "scope", kCloudPlatformScope, alloc);
-  add_string(claims, "aud", token_uri, alloc);
-  add_member(claims, "iat", rapidjson::Value(now), alloc);
-  add_member(claims, "exp", rapidjson::Value(now + kAssertionLifetime.count()), alloc);
+  plugins_common::add_string(claims, "iss", email, alloc);
+  plugins_common::add_string(claims, "scope", kCloudPlatformScope, alloc);
+  plugins_common::add_string(claims, "aud", token_uri, alloc);
+  plugins_common::add_member(claims, "iat", rapidjson::Value(now), alloc);
+  plugins_common::add_member(claims, "exp", rapidjson::Value(now + kAssertionLifetime.count()),
+                             alloc);
   const std::string assertion = [&] {
     try {
-      return sign_jwt_rs256(to_json_text(claims), private_key,
-                            string_member(key, "private_key_id", what), what);
+      return sign_jwt_rs256(plugins_common::to_json_text(claims), private_key,
+                            plugins_common::string_member(key, "private_key_id", what), what);
     } catch (const Error& e) {
       throw Error::unauthenticated(e.what());
     }
@@ -171,8 +173,9 @@ std::string AccessTokenSource::from_service_account(std::chrono::seconds* lifeti
   if (!response.ok()) {
     std::string reason = "HTTP " + std::to_string(response.status);
     if (!answer.HasParseError() && answer.IsObject()) {
-      const std::string error = string_member(answer, "error", "token response");
-      const std::string description = string_member(answer, "error_description", "token response");
+      const std::string error = plugins_common::string_member(answer, "error", "token response");
+      const std::string description =
+          plugins_common::string_member(answer, "error_description", "token response");
       if (!error.empty()) reason += " " + error;
       if (!description.empty()) reason += ": " + description;
     }
@@ -181,12 +184,13 @@ std::string AccessTokenSource::from_service_account(std::chrono::seconds* lifeti
                                  "); check that the key is current and the service account exists");
   }
   if (answer.HasParseError() || !answer.IsObject() ||
-      string_member(answer, "access_token", "token response").empty()) {
+      plugins_common::string_member(answer, "access_token", "token response").empty()) {
     throw Error::unauthenticated("the token endpoint " + token_uri +
                                  " answered without an access_token");
   }
-  *lifetime = std::chrono::seconds(int_member(answer, "expires_in", "token response", 3600));
-  return string_member(answer, "access_token", "token response");
+  *lifetime = std::chrono::seconds(
+      plugins_common::int_member(answer, "expires_in", "token response", 3600));
+  return plugins_common::string_member(answer, "access_token", "token response");
 }
 
 }  // namespace sortie::vertex

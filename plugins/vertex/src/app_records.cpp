@@ -30,11 +30,12 @@ bool plain_segment(const std::string& segment) {
 
 AppRecord record_from_text(const std::string& text, const std::string& app_id,
                            const std::string& what) {
-  const rapidjson::Document document = parse_object(text, what);
+  const rapidjson::Document document = plugins_common::parse_object(text, what);
   AppRecord record;
   record.app_id = app_id;
-  record.job_name = string_member(document, "job_name", what);
-  if (const rapidjson::Value* connection = object_member(document, "connection", what)) {
+  record.job_name = plugins_common::string_member(document, "job_name", what);
+  if (const rapidjson::Value* connection =
+          plugins_common::object_member(document, "connection", what)) {
     record.connection = connection_from_json(*connection, what);
   }
   return record;
@@ -77,13 +78,14 @@ void AppRecords::save(const AppRecord& record) const {
   std::filesystem::create_directories(dir_);
   rapidjson::Document document(rapidjson::kObjectType);
   auto& alloc = document.GetAllocator();
-  add_string(document, "job_name", record.job_name, alloc);
-  add_member(document, "connection", connection_to_json(record.connection, alloc), alloc);
+  plugins_common::add_string(document, "job_name", record.job_name, alloc);
+  plugins_common::add_member(document, "connection", connection_to_json(record.connection, alloc),
+                             alloc);
   const std::string path = dir_ + "/" + record.app_id + ".json";
   const std::string temporary = path + ".tmp" + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::trunc);
-    out << to_json_text(document) << "\n";
+    out << plugins_common::to_json_text(document) << "\n";
     if (!out) {
       throw Error::internal("cannot write the app record " + temporary +
                             "; check that the state directory is writable");

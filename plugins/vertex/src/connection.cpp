@@ -18,26 +18,30 @@ Connection connection_from(const VertexOptions& options) {
 rapidjson::Value connection_to_json(const Connection& connection,
                                     rapidjson::Document::AllocatorType& alloc) {
   rapidjson::Value value(rapidjson::kObjectType);
-  add_string(value, "endpoint", connection.endpoint, alloc);
-  add_string(value, "service_account_key_file", connection.service_account_key_file, alloc);
-  add_string(value, "access_token_command", connection.access_token_command, alloc);
-  add_member(value, "retries", rapidjson::Value(connection.retries), alloc);
-  add_member(value, "retry_base_delay", rapidjson::Value(connection.retry_base_delay_s), alloc);
-  add_member(value, "request_timeout", rapidjson::Value(connection.request_timeout_s), alloc);
+  plugins_common::add_string(value, "endpoint", connection.endpoint, alloc);
+  plugins_common::add_string(value, "service_account_key_file", connection.service_account_key_file,
+                             alloc);
+  plugins_common::add_string(value, "access_token_command", connection.access_token_command, alloc);
+  plugins_common::add_member(value, "retries", rapidjson::Value(connection.retries), alloc);
+  plugins_common::add_member(value, "retry_base_delay",
+                             rapidjson::Value(connection.retry_base_delay_s), alloc);
+  plugins_common::add_member(value, "request_timeout",
+                             rapidjson::Value(connection.request_timeout_s), alloc);
   return value;
 }
 
 Connection connection_from_json(const rapidjson::Value& value, std::string_view what) {
   Connection connection;
-  connection.endpoint = string_member(value, "endpoint", what);
-  connection.service_account_key_file = string_member(value, "service_account_key_file", what);
-  connection.access_token_command =
-      string_member(value, "access_token_command", what, connection.access_token_command);
-  connection.retries = int_member(value, "retries", what, connection.retries);
+  connection.endpoint = plugins_common::string_member(value, "endpoint", what);
+  connection.service_account_key_file =
+      plugins_common::string_member(value, "service_account_key_file", what);
+  connection.access_token_command = plugins_common::string_member(
+      value, "access_token_command", what, connection.access_token_command);
+  connection.retries = plugins_common::int_member(value, "retries", what, connection.retries);
   connection.retry_base_delay_s =
-      number_member(value, "retry_base_delay", what, connection.retry_base_delay_s);
+      plugins_common::number_member(value, "retry_base_delay", what, connection.retry_base_delay_s);
   connection.request_timeout_s =
-      number_member(value, "request_timeout", what, connection.request_timeout_s);
+      plugins_common::number_member(value, "request_timeout", what, connection.request_timeout_s);
   return connection;
 }
 

@@ -205,7 +205,8 @@ void refuse_unresolvable_macros(const RoleInput& role, std::string_view text) {
 
 rapidjson::Value string_array(const std::vector<std::string>& items, Alloc& alloc) {
   rapidjson::Value array(rapidjson::kArrayType);
-  for (const std::string& item : items) array.PushBack(string_value(item, alloc), alloc);
+  for (const std::string& item : items)
+    array.PushBack(plugins_common::string_value(item, alloc), alloc);
   return array;
 }
 
@@ -216,15 +217,17 @@ rapidjson::Value worker_pool(const RoleInput& role, const VertexOptions& options
   const MacroValues macros = macros_for(role, display_name);
 
   rapidjson::Value machine(rapidjson::kObjectType);
-  add_string(machine, "machineType", spec.machine_type, alloc);
+  plugins_common::add_string(machine, "machineType", spec.machine_type, alloc);
   if (!spec.accelerator_type.empty()) {
-    add_string(machine, "acceleratorType", spec.accelerator_type, alloc);
-    add_member(machine, "acceleratorCount", rapidjson::Value(spec.accelerator_count), alloc);
+    plugins_common::add_string(machine, "acceleratorType", spec.accelerator_type, alloc);
+    plugins_common::add_member(machine, "acceleratorCount",
+                               rapidjson::Value(spec.accelerator_count), alloc);
   }
-  if (!spec.tpu_topology.empty()) add_string(machine, "tpuTopology", spec.tpu_topology, alloc);
+  if (!spec.tpu_topology.empty())
+    plugins_common::add_string(machine, "tpuTopology", spec.tpu_topology, alloc);
 
   rapidjson::Value container(rapidjson::kObjectType);
-  add_string(container, "imageUri", role.image_uri, alloc);
+  plugins_common::add_string(container, "imageUri", role.image_uri, alloc);
   std::vector<std::string> args;
   bool late_bound = false;
   for (const std::string& arg : role.args) {
@@ -251,17 +254,20 @@ rapidjson::Value worker_pool(const RoleInput& role, const VertexOptions& options
                  "entrypoint, or package the image with sortie (xm.python_container, "
                  "xm.dockerfile_container)");
     }
-    add_member(container, "command",
-               string_array(late_binding_command(entrypoint, late_bound_env), alloc), alloc);
+    plugins_common::add_member(
+        container, "command", string_array(late_binding_command(entrypoint, late_bound_env), alloc),
+        alloc);
   } else if (!role.entrypoint.empty()) {
-    add_member(container, "command", string_array({macros.apply(role.entrypoint)}, alloc), alloc);
+    plugins_common::add_member(container, "command",
+                               string_array({macros.apply(role.entrypoint)}, alloc), alloc);
   }
-  if (!args.empty()) add_member(container, "args", string_array(args, alloc), alloc);
+  if (!args.empty())
+    plugins_common::add_member(container, "args", string_array(args, alloc), alloc);
   rapidjson::Value env(rapidjson::kArrayType);
   auto push_env = [&](const std::string& name, const std::string& value) {
     rapidjson::Value entry(rapidjson::kObjectType);
-    add_string(entry, "name", name, alloc);
-    add_string(entry, "value", value, alloc);
+    plugins_common::add_string(entry, "name", name, alloc);
+    plugins_common::add_string(entry, "value", value, alloc);
     env.PushBack(entry, alloc);
   };
   for (const auto& [name, value] : role.env) {
@@ -271,22 +277,23 @@ rapidjson::Value worker_pool(const RoleInput& role, const VertexOptions& options
   }
   push_env("SORTIE_APP_ID", display_name);
   push_env(kRoleNameEnv, role.name);
-  add_member(container, "env", std::move(env), alloc);
+  plugins_common::add_member(container, "env", std::move(env), alloc);
 
   rapidjson::Value pool(rapidjson::kObjectType);
-  add_member(pool, "machineSpec", std::move(machine), alloc);
-  add_string(pool, "replicaCount", std::to_string(role.num_replicas), alloc);
-  add_member(pool, "containerSpec", std::move(container), alloc);
+  plugins_common::add_member(pool, "machineSpec", std::move(machine), alloc);
+  plugins_common::add_string(pool, "replicaCount", std::to_string(role.num_replicas), alloc);
+  plugins_common::add_member(pool, "containerSpec", std::move(container), alloc);
   if (!options.boot_disk_type.empty() || options.boot_disk_size_gb > 0) {
     rapidjson::Value disk(rapidjson::kObjectType);
     if (!options.boot_disk_type.empty()) {
-      add_string(disk, "bootDiskType", options.boot_disk_type, alloc);
+      plugins_common::add_string(disk, "bootDiskType", options.boot_disk_type, alloc);
     }
     if (options.boot_disk_size_gb > 0) {
-      add_member(disk, "bootDiskSizeGb",
-                 rapidjson::Value(static_cast<int>(options.boot_disk_size_gb)), alloc);
+      plugins_common::add_member(disk, "bootDiskSizeGb",
+                                 rapidjson::Value(static_cast<int>(options.boot_disk_size_gb)),
+                                 alloc);
     }
-    add_member(pool, "diskSpec", std::move(disk), alloc);
+    plugins_common::add_member(pool, "diskSpec", std::move(disk), alloc);
   }
   return pool;
 }
@@ -298,29 +305,32 @@ rapidjson::Value job_spec(const std::vector<RoleInput>& roles, const VertexOptio
     pools.PushBack(worker_pool(role, options, display_name, alloc), alloc);
   }
   rapidjson::Value spec(rapidjson::kObjectType);
-  add_member(spec, "workerPoolSpecs", std::move(pools), alloc);
+  plugins_common::add_member(spec, "workerPoolSpecs", std::move(pools), alloc);
   if (!options.service_account.empty()) {
-    add_string(spec, "serviceAccount", options.service_account, alloc);
+    plugins_common::add_string(spec, "serviceAccount", options.service_account, alloc);
   }
-  if (!options.network.empty()) add_string(spec, "network", options.network, alloc);
+  if (!options.network.empty()) plugins_common::add_string(spec, "network", options.network, alloc);
   if (!options.base_output_dir.empty()) {
     rapidjson::Value destination(rapidjson::kObjectType);
-    add_string(destination, "outputUriPrefix", options.base_output_dir, alloc);
-    add_member(spec, "baseOutputDirectory", std::move(destination), alloc);
+    plugins_common::add_string(destination, "outputUriPrefix", options.base_output_dir, alloc);
+    plugins_common::add_member(spec, "baseOutputDirectory", std::move(destination), alloc);
   }
-  if (!options.tensorboard.empty()) add_string(spec, "tensorboard", options.tensorboard, alloc);
+  if (!options.tensorboard.empty())
+    plugins_common::add_string(spec, "tensorboard", options.tensorboard, alloc);
   if (options.timeout_seconds > 0 || options.restart_job_on_worker_restart) {
     rapidjson::Value scheduling(rapidjson::kObjectType);
     if (options.timeout_seconds > 0) {
-      add_string(scheduling, "timeout", std::to_string(options.timeout_seconds) + "s", alloc);
+      plugins_common::add_string(scheduling, "timeout",
+                                 std::to_string(options.timeout_seconds) + "s", alloc);
     }
     if (options.restart_job_on_worker_restart) {
-      add_member(scheduling, "restartJobOnWorkerRestart", rapidjson::Value(true), alloc);
+      plugins_common::add_member(scheduling, "restartJobOnWorkerRestart", rapidjson::Value(true),
+                                 alloc);
     }
-    add_member(spec, "scheduling", std::move(scheduling), alloc);
+    plugins_common::add_member(spec, "scheduling", std::move(scheduling), alloc);
   }
   if (options.enable_web_access) {
-    add_member(spec, "enableWebAccess", rapidjson::Value(true), alloc);
+    plugins_common::add_member(spec, "enableWebAccess", rapidjson::Value(true), alloc);
   }
   return spec;
 }
@@ -406,14 +416,15 @@ std::string build_dryrun(std::string_view input_text, const std::string& default
   rapidjson::Document payload(rapidjson::kObjectType);
   Alloc& alloc = payload.GetAllocator();
   rapidjson::Value job(rapidjson::kObjectType);
-  add_string(job, "displayName", display_name, alloc);
-  add_member(job, "jobSpec", job_spec(roles, options, display_name, alloc), alloc);
+  plugins_common::add_string(job, "displayName", display_name, alloc);
+  plugins_common::add_member(job, "jobSpec", job_spec(roles, options, display_name, alloc), alloc);
   std::map<std::string, std::string> labels = options.labels;
   labels[kSessionLabel] = label_value(session);
   labels[kAppLabel] = label_value(app_id);
   rapidjson::Value label_object(rapidjson::kObjectType);
-  for (const auto& [key, value] : labels) add_string(label_object, key, value, alloc);
-  add_member(job, "labels", std::move(label_object), alloc);
+  for (const auto& [key, value] : labels)
+    plugins_common::add_string(label_object, key, value, alloc);
+  plugins_common::add_member(job, "labels", std::move(label_object), alloc);
 
   const std::string parent = "projects/" + options.project + "/locations/" + options.location;
   const Connection connection = connection_from(options);
@@ -425,21 +436,23 @@ std::string build_dryrun(std::string_view input_text, const std::string& default
   const std::string text = push_text + "POST " + connection.endpoint + "/v1/" + parent +
                            "/customJobs\nAuthorization: Bearer <access token>\n"
                            "Content-Type: application/json\n\n" +
-                           to_pretty_json_text(job);
+                           plugins_common::to_pretty_json_text(job);
 
-  add_string(payload, "schema", "sortie.dryrun/1", alloc);
-  add_string(payload, "app_id", app_id, alloc);
-  add_member(payload, "request", std::move(job), alloc);
-  add_string(payload, "text", text, alloc);
+  plugins_common::add_string(payload, "schema", "sortie.dryrun/1", alloc);
+  plugins_common::add_string(payload, "app_id", app_id, alloc);
+  plugins_common::add_member(payload, "request", std::move(job), alloc);
+  plugins_common::add_string(payload, "text", text, alloc);
   rapidjson::Value vertex(rapidjson::kObjectType);
-  add_string(vertex, "parent", parent, alloc);
-  add_member(vertex, "connection", connection_to_json(connection, alloc), alloc);
+  plugins_common::add_string(vertex, "parent", parent, alloc);
+  plugins_common::add_member(vertex, "connection", connection_to_json(connection, alloc), alloc);
   if (!pushes.empty()) {
-    add_member(vertex, "image_pushes", image_push::image_pushes_to_json(pushes, alloc), alloc);
-    add_member(vertex, "push_timeout", rapidjson::Value(options.push_timeout_s), alloc);
+    plugins_common::add_member(vertex, "image_pushes",
+                               image_push::image_pushes_to_json(pushes, alloc), alloc);
+    plugins_common::add_member(vertex, "push_timeout", rapidjson::Value(options.push_timeout_s),
+                               alloc);
   }
-  add_member(payload, "vertex", std::move(vertex), alloc);
-  return to_json_text(payload);
+  plugins_common::add_member(payload, "vertex", std::move(vertex), alloc);
+  return plugins_common::to_json_text(payload);
 }
 
 }  // namespace sortie::vertex

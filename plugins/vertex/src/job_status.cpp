@@ -41,12 +41,13 @@ const StateEntry* find_state(std::string_view job_state) {
 }
 
 std::string role_name_of(const rapidjson::Value& pool, size_t index) {
-  const rapidjson::Value* container = find_member(pool, "containerSpec");
-  const rapidjson::Value* env = container ? find_member(*container, "env") : nullptr;
+  const rapidjson::Value* container = plugins_common::find_member(pool, "containerSpec");
+  const rapidjson::Value* env =
+      container ? plugins_common::find_member(*container, "env") : nullptr;
   if (env != nullptr && env->IsArray()) {
     for (const rapidjson::Value& entry : env->GetArray()) {
-      if (string_member(entry, "name", "env") == kRoleNameEnv) {
-        return string_member(entry, "value", "env");
+      if (plugins_common::string_member(entry, "name", "env") == kRoleNameEnv) {
+        return plugins_common::string_member(entry, "value", "env");
       }
     }
   }
@@ -54,7 +55,7 @@ std::string role_name_of(const rapidjson::Value& pool, size_t index) {
 }
 
 int64_t replica_count_of(const rapidjson::Value& pool) {
-  const rapidjson::Value* count = find_member(pool, "replicaCount");
+  const rapidjson::Value* count = plugins_common::find_member(pool, "replicaCount");
   if (count == nullptr) return 1;
   if (count->IsString()) return std::atoll(count->GetString());
   return count->IsInt64() ? count->GetInt64() : 1;
@@ -62,7 +63,7 @@ int64_t replica_count_of(const rapidjson::Value& pool) {
 
 // A job time ("startTime") in ns since the epoch; nullopt while the job has none.
 std::optional<int64_t> job_time(const rapidjson::Value& job, const char* job_key) {
-  const rapidjson::Value* text = find_member(job, job_key);
+  const rapidjson::Value* text = plugins_common::find_member(job, job_key);
   if (text == nullptr || !text->IsString()) return std::nullopt;
   return parse_rfc3339_ns(text->GetString());
 }
@@ -121,26 +122,28 @@ std::string console_url(const std::string& job_name) {
 }
 
 std::string status_payload(const std::string& app_id, const rapidjson::Value& job) {
-  const std::string job_state = string_member(job, "state", "CustomJob", "JOB_STATE_UNSPECIFIED");
+  const std::string job_state =
+      plugins_common::string_member(job, "state", "CustomJob", "JOB_STATE_UNSPECIFIED");
   const StateEntry* entry = find_state(job_state);
   std::string msg;
   if (entry == nullptr) msg = "unknown Vertex AI state " + job_state;
   if (entry != nullptr && *entry->explanation != '\0') msg = entry->explanation;
   std::string structured_error;
-  if (const rapidjson::Value* error = find_member(job, "error"); error != nullptr) {
-    const std::string message = string_member(*error, "message", "CustomJob error");
+  if (const rapidjson::Value* error = plugins_common::find_member(job, "error"); error != nullptr) {
+    const std::string message = plugins_common::string_member(*error, "message", "CustomJob error");
     if (!message.empty()) msg += (msg.empty() ? "" : ": ") + message;
-    structured_error = to_json_text(*error);
+    structured_error = plugins_common::to_json_text(*error);
   }
 
   AppStatus status;
   status.app_id = app_id;
   status.state = entry == nullptr ? AppState::kUnknown : entry->app_state;
   status.msg = msg;
-  status.ui_url = console_url(string_member(job, "name", "CustomJob"));
+  status.ui_url = console_url(plugins_common::string_member(job, "name", "CustomJob"));
   status.structured_error_msg = structured_error;
-  const rapidjson::Value* spec = find_member(job, "jobSpec");
-  const rapidjson::Value* pools = spec ? find_member(*spec, "workerPoolSpecs") : nullptr;
+  const rapidjson::Value* spec = plugins_common::find_member(job, "jobSpec");
+  const rapidjson::Value* pools =
+      spec ? plugins_common::find_member(*spec, "workerPoolSpecs") : nullptr;
   if (pools != nullptr && pools->IsArray()) {
     for (rapidjson::SizeType i = 0; i < pools->Size(); ++i) {
       RoleStatus& role = status.roles.emplace_back();
@@ -154,8 +157,9 @@ std::string status_payload(const std::string& app_id, const rapidjson::Value& jo
       }
     }
   }
-  status.metadata = {{"vertex.job_name", json_string(string_member(job, "name", "CustomJob"))},
-                     {"vertex.job_state", json_string(job_state)}};
+  status.metadata = {
+      {"vertex.job_name", json_string(plugins_common::string_member(job, "name", "CustomJob"))},
+      {"vertex.job_state", json_string(job_state)}};
   return write_status(status);
 }
 

@@ -27,10 +27,11 @@ struct DigestFree {
 std::string sign_jwt_rs256(std::string_view claims_json, std::string_view private_key_pem,
                            std::string_view key_id, std::string_view key_what) {
   rapidjson::Document header(rapidjson::kObjectType);
-  add_string(header, "alg", "RS256", header.GetAllocator());
-  add_string(header, "typ", "JWT", header.GetAllocator());
-  if (!key_id.empty()) add_string(header, "kid", key_id, header.GetAllocator());
-  const std::string signing_input = base64url(to_json_text(header)) + "." + base64url(claims_json);
+  plugins_common::add_string(header, "alg", "RS256", header.GetAllocator());
+  plugins_common::add_string(header, "typ", "JWT", header.GetAllocator());
+  if (!key_id.empty()) plugins_common::add_string(header, "kid", key_id, header.GetAllocator());
+  const std::string signing_input =
+      base64url(plugins_common::to_json_text(header)) + "." + base64url(claims_json);
 
   std::unique_ptr<BIO, BioFree> bio(
       BIO_new_mem_buf(private_key_pem.data(), static_cast<int>(private_key_pem.size())));

@@ -31,10 +31,11 @@ std::string api_error_text(const http::Response& response) {
   std::string text = "HTTP " + std::to_string(response.status);
   rapidjson::Document body;
   body.Parse(response.body.c_str());
-  const rapidjson::Value* error = body.HasParseError() ? nullptr : find_member(body, "error");
+  const rapidjson::Value* error =
+      body.HasParseError() ? nullptr : plugins_common::find_member(body, "error");
   if (error != nullptr && error->IsObject()) {
-    const rapidjson::Value* status = find_member(*error, "status");
-    const rapidjson::Value* message = find_member(*error, "message");
+    const rapidjson::Value* status = plugins_common::find_member(*error, "status");
+    const rapidjson::Value* message = plugins_common::find_member(*error, "message");
     if (status != nullptr && status->IsString()) text += std::string(" ") + status->GetString();
     if (message != nullptr && message->IsString()) text += std::string(": ") + message->GetString();
   } else if (!response.body.empty()) {
@@ -121,7 +122,7 @@ rapidjson::Document VertexApi::call(const std::string& method, const std::string
       continue;
     }
     const bool gave_up = retryable_status(response.status, is_create);
-    throw Error(code_for_http_status(response.status),
+    throw Error(plugins_common::code_for_http_status(response.status),
                 "Vertex AI " + what + " failed: " + api_error_text(response) +
                     hint_for(response.status, tokens_.description()) +
                     (gave_up ? " (after " + std::to_string(attempt) + " retries)" : ""));

@@ -24,11 +24,11 @@ std::string logs_url(const std::string& job_name) {
 
 VertexScheduler::VertexScheduler(std::string_view config) {
   const std::string what = "sortie.scheduler_config/1";
-  const rapidjson::Document document = parse_object(config, what);
-  const std::string state_dir = string_member(document, "state_dir", what);
+  const rapidjson::Document document = plugins_common::parse_object(config, what);
+  const std::string state_dir = plugins_common::string_member(document, "state_dir", what);
   if (state_dir.empty()) throw Error::invalid_argument(what + ": 'state_dir' is required");
   records_ = AppRecords(state_dir);
-  session_ = string_member(document, "session", what, "default");
+  session_ = plugins_common::string_member(document, "session", what, "default");
 }
 
 std::string VertexScheduler::run_options() { return run_options_payload(); }
@@ -39,29 +39,29 @@ std::string VertexScheduler::dryrun(std::string_view input) {
 
 std::string VertexScheduler::schedule(std::string_view request_text) {
   const std::string what = "sortie.dryrun/1 of the vertex scheduler";
-  const rapidjson::Document request = parse_object(request_text, what);
-  const rapidjson::Value* job = object_member(request, "request", what);
-  const rapidjson::Value* vertex = object_member(request, "vertex", what);
+  const rapidjson::Document request = plugins_common::parse_object(request_text, what);
+  const rapidjson::Value* job = plugins_common::object_member(request, "request", what);
+  const rapidjson::Value* vertex = plugins_common::object_member(request, "vertex", what);
   const rapidjson::Value* connection_json =
-      vertex == nullptr ? nullptr : object_member(*vertex, "connection", what);
+      vertex == nullptr ? nullptr : plugins_common::object_member(*vertex, "connection", what);
   if (job == nullptr || connection_json == nullptr) {
     throw Error::invalid_argument(
         what +
         ": 'request' and 'vertex.connection' are required; pass what dryrun "
         "returned");
   }
-  const std::string parent = string_member(*vertex, "parent", what);
+  const std::string parent = plugins_common::string_member(*vertex, "parent", what);
   const Connection connection = connection_from_json(*connection_json, what);
-  if (const rapidjson::Value* pushes = find_member(*vertex, "image_pushes")) {
+  if (const rapidjson::Value* pushes = plugins_common::find_member(*vertex, "image_pushes")) {
     VertexApi& api = api_for(connection);
-    image_push::push_images(
-        image_push::image_pushes_from_json(*pushes, what),
-        number_member(*vertex, "push_timeout", what, VertexOptions().push_timeout_s), push_origin(),
-        [&api] { return api.access_token(); });
+    image_push::push_images(image_push::image_pushes_from_json(*pushes, what),
+                            plugins_common::number_member(*vertex, "push_timeout", what,
+                                                          VertexOptions().push_timeout_s),
+                            push_origin(), [&api] { return api.access_token(); });
   }
   const rapidjson::Document created =
-      api_for(connection).create_custom_job(parent, to_json_text(*job));
-  const std::string job_name = string_member(created, "name", "created CustomJob");
+      api_for(connection).create_custom_job(parent, plugins_common::to_json_text(*job));
+  const std::string job_name = plugins_common::string_member(created, "name", "created CustomJob");
   AppRecord record{app_id_for_job(job_name), job_name, connection};
   records_.save(record);
   return record.app_id;
@@ -88,16 +88,18 @@ std::string VertexScheduler::list(std::string_view filter_text) {
     do {
       const rapidjson::Document page =
           api_for(record.connection).list_custom_jobs(parent, label_filter, page_token);
-      if (const rapidjson::Value* jobs = array_member(page, "customJobs", "list answer")) {
+      if (const rapidjson::Value* jobs =
+              plugins_common::array_member(page, "customJobs", "list answer")) {
         for (const rapidjson::Value& job : jobs->GetArray()) {
-          const std::string name = string_member(job, "name", "listed CustomJob");
+          const std::string name = plugins_common::string_member(job, "name", "listed CustomJob");
           if (!seen_jobs.insert(name).second) continue;
-          apps.push_back({app_id_for_job(name),
-                          string_member(job, "displayName", "listed CustomJob"),
-                          app_state_for(string_member(job, "state", "listed CustomJob"))});
+          apps.push_back(
+              {app_id_for_job(name),
+               plugins_common::string_member(job, "displayName", "listed CustomJob"),
+               app_state_for(plugins_common::string_member(job, "state", "listed CustomJob"))});
         }
       }
-      page_token = string_member(page, "nextPageToken", "list answer");
+      page_token = plugins_common::string_member(page, "nextPageToken", "list answer");
     } while (!page_token.empty());
   }
   return write_app_list(apps);
@@ -109,7 +111,7 @@ void VertexScheduler::cancel(std::string_view app_id) {
   // An ended job stays as it ended: the API would refuse to cancel it (400), sortie's cancel of
   // a terminal app succeeds and changes nothing.
   const rapidjson::Document job = api.get_custom_job(record.job_name);
-  if (is_terminal(app_state_for(string_member(job, "state", "CustomJob")))) return;
+  if (is_terminal(app_state_for(plugins_common::string_member(job, "state", "CustomJob")))) return;
   api.cancel_custom_job(record.job_name);
 }
 
@@ -124,7 +126,8 @@ std::unique_ptr<LogStream> VertexScheduler::log_open(std::string_view app_id,
 
 VertexApi& VertexScheduler::api_for(const Connection& connection) {
   rapidjson::Document key_doc;
-  const std::string key = to_json_text(connection_to_json(connection, key_doc.GetAllocator()));
+  const std::string key =
+      plugins_common::to_json_text(connection_to_json(connection, key_doc.GetAllocator()));
   auto it = apis_.find(key);
   if (it == apis_.end()) it = apis_.emplace(key, std::make_unique<VertexApi>(connection)).first;
   return *it->second;
