@@ -124,7 +124,7 @@ struct LineCollector {
 
 }  // namespace
 
-PluginServer::PluginServer() { plugin_host::detail::forward_diagnostics(&queue_diagnostic); }
+PluginServer::PluginServer() { forward_diagnostics(&queue_diagnostic); }
 
 std::string PluginServer::handle(const std::string& request_text) {
   WireObject reply;
@@ -142,7 +142,7 @@ std::string PluginServer::handle(const std::string& request_text) {
     const auto instance = [&](uint32_t kind) -> Instance& {
       const auto found = instances_.find(number(request, "handle"));
       if (found == instances_.end() || found->second.kind != kind) {
-        protocol_error("'" + call + "' names no live " + plugin_host::component_kind_name(kind));
+        protocol_error("'" + call + "' names no live " + component_kind_name(kind));
       }
       return found->second;
     };
@@ -184,7 +184,7 @@ std::string PluginServer::handle(const std::string& request_text) {
                                          (host_wire == 0 ? "none" : std::to_string(host_wire)) +
                                          " (ISO-3): use the helper installed with this sortie");
       }
-      plugin_ = &plugin_host::detail::load_plugin(library_of(member(request, "library")));
+      plugin_ = &load_plugin(library_of(member(request, "library")));
       std::vector<std::string> components;
       for (const sortie_component* c : plugin_->components) {
         components.push_back(WireObject()

@@ -31,7 +31,7 @@ class PluginServer {
     const sortie_scheduler_vtable* vtable;
     sortie_log_stream* stream;
   };
-  const plugin_host::LoadedPlugin* plugin_ = nullptr;
+  const LoadedPlugin* plugin_ = nullptr;
   std::map<int64_t, Instance> instances_;
   std::map<int64_t, Stream> streams_;
   int64_t next_id_ = 1;
