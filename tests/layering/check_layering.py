@@ -161,7 +161,7 @@ def main(argv):
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{len(problems)} dependencies break the layering", file=sys.stderr)
+        print(f"{len(problems)} breaches of the layering rules", file=sys.stderr)
         return 1
     return 0
 
