@@ -60,7 +60,8 @@ TEST_F(DockerScheduler, MissingImageEndsFailedWithTheEnginesMessage) {
   EXPECT_STREQ(status["state"].GetString(), "FAILED");
   const std::string msg = status["msg"].GetString();
   EXPECT_NE(msg.find("no-such-image"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("pulling it failed"), std::string::npos) << msg;
+  // The registry's reason, which the Engine gives in the body of the refused pull.
+  EXPECT_NE(msg.find("pulling it failed: manifest for"), std::string::npos) << msg;
   EXPECT_EQ(replica_field(status, 0, 0, "state"), "FAILED");
 }
 

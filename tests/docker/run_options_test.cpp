@@ -9,10 +9,7 @@
 namespace sortie::docker {
 namespace {
 
-DockerOptions parse(const std::string& cfg) {
-  const rapidjson::Document document = plugins_common::parse_object(cfg, "cfg");
-  return parse_run_options(&document);
-}
+DockerOptions parse(const std::string& cfg) { return parse_run_options(cfg); }
 
 std::string refusal(const std::string& cfg) {
   try {
@@ -25,7 +22,7 @@ std::string refusal(const std::string& cfg) {
 }
 
 TEST(DockerRunOptions, DefaultsAndTypedValues) {
-  const DockerOptions defaults = parse_run_options(nullptr);
+  const DockerOptions defaults = parse_run_options("{}");
   EXPECT_EQ(defaults.image_provider, "docker");
   EXPECT_EQ(defaults.cancel_grace_seconds, 10);
   const DockerOptions options = parse(

@@ -218,8 +218,8 @@ void write_create_body(plugins_common::JsonWriter& w, const Role& role, const Ro
   if (!role.port_map.empty()) {
     // Each replica's ports are published on 127.0.0.1 at a port Docker picks, so replicas of one
     // role never collide; replicas reach each other directly on the app network. A port the
-    // host asked to publish (XManager's DockerOptions(ports=)) is bound on every interface, at
-    // its host port, as `docker run -p HOST:CONTAINER` does.
+    // host asked to publish (XManager's DockerOptions(ports=)) is bound at its host port, on
+    // 127.0.0.1 too: a job's port is not opened to the network unasked.
     const std::map<int64_t, int64_t> host_ports = read_host_ports(role);
     w.Key("PortBindings");
     w.StartObject();
@@ -229,7 +229,7 @@ void write_create_body(plugins_common::JsonWriter& w, const Role& role, const Ro
       w.StartArray();
       w.StartObject();
       w.Key("HostIp");
-      w.String(published == host_ports.end() ? "127.0.0.1" : "");
+      w.String("127.0.0.1");
       w.Key("HostPort");
       w.String(published == host_ports.end() || published->second == 0
                    ? std::string()
@@ -347,8 +347,7 @@ std::vector<RoleLayout> read_role_layouts(const rapidjson::Value& object, const 
 
 std::string build_dryrun(std::string_view input_text, const SchedulerContext& context) {
   const DryrunInput input = read_dryrun_input(input_text);
-  const rapidjson::Document cfg = plugins_common::parse_object(input.cfg_json, "cfg");
-  const DockerOptions options = parse_run_options(&cfg);
+  const DockerOptions options = parse_run_options(input.cfg_json);
 
   AppPlan plan;
   plan.app_id = input.app_id;
@@ -553,12 +552,9 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       const std::map<int64_t, int64_t> host_ports = read_host_ports(role);
       for (const auto& [port_name, port] : role.port_map) {
         const auto published = host_ports.find(port);
-        text += "  port " + port_name + ": " + std::to_string(port) + "/tcp on " +
-                (published == host_ports.end()
-                     ? std::string("127.0.0.1:<any>")
-                     : "0.0.0.0:" + (published->second == 0 ? std::string("<any>")
-                                                            : std::to_string(published->second))) +
-                "\n";
+        const bool fixed = published != host_ports.end() && published->second != 0;
+        text += "  port " + port_name + ": " + std::to_string(port) + "/tcp on 127.0.0.1:" +
+                (fixed ? std::to_string(published->second) : std::string("<any>")) + "\n";
       }
       text += "  env:\n";
       for (const auto& [key, value] : env) text += "    " + key + "=" + value + "\n";

@@ -133,8 +133,7 @@ PackagedImage ContainerPackager::load_archive(Engine& engine, const std::string&
   progress.finish();
   if (!response.ok() || !progress.error().empty()) {
     throw Error::failed_precondition(
-        "loading " + path + " into the Docker Engine failed: " +
-        (progress.error().empty() ? engine_message(response.body) : progress.error()));
+        "loading " + path + " into the Docker Engine failed: " + progress.failure(response));
   }
   PackagedImage loaded;
   loaded.image = images[0].repo_tags.empty() ? images[0].id : images[0].repo_tags[0];

@@ -106,11 +106,7 @@ BuiltImage build_or_reuse(Engine& engine, const std::string& tag, ContextPacker&
   ProgressReader progress("building " + tag);
   const http::Response response = progress.stream(engine, request);
   if (!response.ok() || !progress.error().empty()) {
-    std::string message =
-        "building image " + tag + " failed: " +
-        (progress.error().empty()
-             ? engine_message(response.body.empty() ? progress.error_body() : response.body)
-             : progress.error());
+    std::string message = "building image " + tag + " failed: " + progress.failure(response);
     if (!progress.recent_output().empty()) {
       message += "\nlast build output:";
       for (const std::string& line : progress.recent_output()) message += "\n  " + line;

@@ -143,9 +143,8 @@ std::string DockerImageProvider::fetch(std::string_view role_text) {
     ProgressReader progress("building " + tag);
     const http::Response response = progress.stream(engine, request);
     if (!response.ok() || !progress.error().empty()) {
-      throw Error::failed_precondition(
-          "role '" + name + "': building the workspace image over " + image + " failed: " +
-          (progress.error().empty() ? engine_message(progress.error_body()) : progress.error()));
+      throw Error::failed_precondition("role '" + name + "': building the workspace image over " +
+                                       image + " failed: " + progress.failure(response));
     }
   }
   const rapidjson::Document built = engine.expect_json(

@@ -35,11 +35,14 @@ void ProgressReader::finish() {
 http::Response ProgressReader::stream(Engine& engine, const http::Request& request) {
   const http::Response response = engine.stream(request, [&](std::string_view chunk) {
     feed(chunk);
-    if (error_body_.size() < kErrorBodyBytes) error_body_.append(chunk);
     return true;
   });
   finish();
   return response;
+}
+
+std::string ProgressReader::failure(const http::Response& response) const {
+  return error_.empty() ? engine_message(response.body) : error_;
 }
 
 void ProgressReader::message(std::string_view line) {
@@ -119,14 +122,10 @@ void ensure_image(Engine& engine, const std::string& image) {
   request.path = path;
   request.headers = {{"X-Registry-Auth", kAnonymousAuth}};
   const http::Response response = progress.stream(engine, request);
-  if (!response.ok()) {
-    throw Error(response.status == 404 ? Code::kNotFound : Code::kUnavailable,
-                "image " + image + " is not local and pulling it failed: " +
-                    engine_message(progress.error_body()));
-  }
-  if (!progress.error().empty()) {
-    throw Error::unavailable("image " + image +
-                             " is not local and pulling it failed: " + progress.error());
+  if (!response.ok() || !progress.error().empty()) {
+    throw Error(
+        response.status == 404 ? Code::kNotFound : Code::kUnavailable,
+        "image " + image + " is not local and pulling it failed: " + progress.failure(response));
   }
 }
 
@@ -145,10 +144,8 @@ void push_image(Engine& engine, const std::string& source, const std::string& re
   request.headers = {{"X-Registry-Auth", kAnonymousAuth}};
   const http::Response response = progress.stream(engine, request);
   if (!response.ok() || !progress.error().empty()) {
-    throw Error::unavailable(
-        "pushing " + target + " failed: " +
-        (progress.error().empty() ? engine_message(progress.error_body()) : progress.error()) +
-        " (is the registry up, and does the Engine trust it?)");
+    throw Error::unavailable("pushing " + target + " failed: " + progress.failure(response) +
+                             " (is the registry up, and does the Engine trust it?)");
   }
 }
 

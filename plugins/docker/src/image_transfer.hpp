@@ -22,11 +22,11 @@ class ProgressReader {
   explicit ProgressReader(std::string prefix);
   void feed(std::string_view chunk);
   void finish();
-  // Sends the request and reads the whole streamed answer through feed() and finish(), keeping
-  // its first kErrorBodyBytes as error_body() for a failure message.
+  // Sends the request and reads the whole streamed answer through feed() and finish().
   http::Response stream(Engine& engine, const http::Request& request);
-  static constexpr size_t kErrorBodyBytes = 4096;
-  const std::string& error_body() const { return error_body_; }
+  // Why a streamed request failed: the first {"error": ...} of its progress, else the Engine's
+  // message in the body of a refused request (which is never streamed).
+  std::string failure(const http::Response& response) const;
   // The message of the first {"error": ...} seen, or "".
   const std::string& error() const { return error_; }
   // The image id of a build's {"aux": {"ID": ...}} message, or "".
@@ -42,7 +42,6 @@ class ProgressReader {
   std::string prefix_;
   std::string buffer_;
   std::string error_;
-  std::string error_body_;
   std::string built_id_;
   std::deque<std::string> recent_output_;
   std::map<std::string, std::string> last_status_;  // layer id -> status last logged

@@ -4,8 +4,6 @@
 #include <sortie/plugin.hpp>
 #include <sortie/run_options.hpp>
 
-#include "json_fields.hpp"
-
 namespace sortie::docker {
 namespace {
 
@@ -39,10 +37,8 @@ constexpr RunOptionSpec kOptions[] = {
 
 std::string run_options_payload() { return write_run_options(kOptions); }
 
-DockerOptions parse_run_options(const rapidjson::Value* cfg) {
-  // The plan's builder parsed the dryrun input's cfg already; the SDK reads its text.
-  const TypedRunOptions values = read_run_options(
-      cfg == nullptr ? "{}" : plugins_common::to_json_text(*cfg), kOptions, "local_docker");
+DockerOptions parse_run_options(std::string_view cfg_json) {
+  const TypedRunOptions values = read_run_options(cfg_json, kOptions, "local_docker");
   DockerOptions options;
   for (std::string& pattern : values.strings("copy_env").value_or(std::vector<std::string>{})) {
     if (pattern.empty()) refuse("run option 'copy_env' must list non-empty glob patterns");

@@ -3,9 +3,8 @@
 #ifndef SORTIE_DOCKER_RUN_OPTIONS_HPP
 #define SORTIE_DOCKER_RUN_OPTIONS_HPP
 
-#include <rapidjson/document.h>
-
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,9 +21,9 @@ struct DockerOptions {
 
 std::string run_options_payload();
 
-// Parses cfg (absent members take their defaults). Unknown options and wrong types are
-// INVALID_ARGUMENT errors naming the option.
-DockerOptions parse_run_options(const rapidjson::Value* cfg);
+// Parses a dryrun input's cfg, a JSON object (absent members take their defaults). Unknown
+// options and wrong types are INVALID_ARGUMENT errors naming the option.
+DockerOptions parse_run_options(std::string_view cfg_json);
 
 }  // namespace sortie::docker
 
