@@ -35,7 +35,9 @@ class DockerOptions:
 def _published_ports(ports):
     """XManager's (docker-py's) ports, {CONTAINER: HOST}, as container port -> host port: a
     container port an int or 'N/tcp', a host port an int, None (Docker picks one) or
-    ('0.0.0.0', N); local_docker publishes them on every interface, as `docker run -p`."""
+    ('127.0.0.1', N). local_docker publishes them on 127.0.0.1 (`docker run -p
+    127.0.0.1:HOST:CONTAINER`), where XManager binds every interface: a job's port is not opened
+    to the network unasked, so ('0.0.0.0', N) is refused rather than narrowed silently."""
     published = {}
     for container, host in ports.items():
         what = f'DockerOptions(ports={{{container!r}: {host!r}}})'
@@ -47,13 +49,14 @@ def _published_ports(ports):
                 not 1 <= container <= 65535:
             _refuse(what, 'a container port is a number from 1 to 65535 or \'N/tcp\' (UDP '
                     'ports are not published)')
-        if isinstance(host, tuple) and len(host) == 2 and host[0] in ('', '0.0.0.0'):
+        if isinstance(host, tuple) and len(host) == 2 and host[0] == '127.0.0.1':
             host = host[1]
         if host is None:
             host = 0
         if not isinstance(host, int) or isinstance(host, bool) or not 0 <= host <= 65535:
-            _refuse(what, 'a host port is a number from 0 to 65535 or None (published on every '
-                    'interface; another address and lists of host ports are not supported)')
+            _refuse(what, 'a host port is a number from 0 to 65535, None or (\'127.0.0.1\', N): '
+                    'sortie publishes on 127.0.0.1 only (another address, every interface '
+                    'included, and lists of host ports are not supported)')
         published[container] = host
     return published
 

@@ -125,8 +125,8 @@ TEST(DockerAppPlan, HostPortsArePublishedAndTheJobNameIsAnAlias) {
   const rapidjson::Document body =
       plugins_common::parse_object(plan.containers[0].create_body, "create");
   EXPECT_EQ(plugins_common::to_json_text(body["HostConfig"]["PortBindings"]),
-            R"({"8080/tcp":[{"HostIp":"","HostPort":"18080"}],)"
-            R"("9090/tcp":[{"HostIp":"","HostPort":""}],)"
+            R"({"8080/tcp":[{"HostIp":"127.0.0.1","HostPort":"18080"}],)"
+            R"("9090/tcp":[{"HostIp":"127.0.0.1","HostPort":""}],)"
             R"("5678/tcp":[{"HostIp":"127.0.0.1","HostPort":""}]})");
   EXPECT_EQ(plugins_common::to_json_text(
                 body["NetworkingConfig"]["EndpointsConfig"]["sortie-app-1"]["Aliases"]),

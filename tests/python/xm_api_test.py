@@ -80,6 +80,9 @@ class XmApiTest(support.ScratchTestCase):
             'push_image_tag': lambda: xm.binary(xm_local.Kubernetes.Spec(push_image_tag='t'),
                                                 'x').request(),
             'interactive': lambda: xm_local.DockerOptions(interactive=True).request(),
+            # sortie publishes on 127.0.0.1 only, and says so rather than narrowing it.
+            '127.0.0.1 only': lambda: xm_local.DockerOptions(
+                ports={8080: ('0.0.0.0', 18080)}).request(),
             'service_tier': lambda: xm.JobRequirements(service_tier='prod'),
             'dependencies': lambda: xm.Binary('x', dependencies=['y']).spec(),
         }

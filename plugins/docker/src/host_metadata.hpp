@@ -12,10 +12,10 @@
 
 namespace sortie::docker {
 
-// Container port -> host port, published on every interface of the host as `docker run -p
-// HOST:CONTAINER` does; empty when the role has no "sortie.host_ports". Refuses (INVALID_ARGUMENT
-// naming the role) a value that is not such an object, a port outside the role's port_map, and
-// a fixed host port on a role of several replicas (they would all bind it).
+// Container port -> host port, published on the host's 127.0.0.1 as `docker run -p
+// 127.0.0.1:HOST:CONTAINER` does; empty when the role has no "sortie.host_ports". Refuses
+// (INVALID_ARGUMENT naming the role) a value that is not such an object, a port outside the role's
+// port_map, and a fixed host port on a role of several replicas (they would all bind it).
 std::map<int64_t, int64_t> read_host_ports(const Role& role);
 
 // "sortie.job_name": a name the role's replica 0 answers to on the app network besides its
