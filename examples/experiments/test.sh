@@ -6,7 +6,8 @@
 set -euo pipefail
 prefix=$1 examples_dir=$2
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# Bazel's server would outlive the copied workspace by 3 hours.
+trap '(cd "$work/bazel" && bazel shutdown) >/dev/null 2>&1; rm -rf "$work"' EXIT
 cp -r "$examples_dir/experiments" "$examples_dir/bazel" "$work/"
 export SORTIE_STATE_DIR=$work/state PATH=$prefix/bin:$PATH
 cd "$work"

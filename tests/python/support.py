@@ -4,6 +4,7 @@ tests/python/CMakeLists.txt) from a scratch directory outside the tree, with a s
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,7 +25,8 @@ class ScratchTestCase(unittest.TestCase):
         self.env = dict(os.environ, SORTIE_STATE_DIR=os.path.join(self.scratch, 'state'))
         self.env.pop('SORTIE_SESSION', None)
         os.environ['SORTIE_STATE_DIR'] = self.env['SORTIE_STATE_DIR']
-        # Cleanups run last-in first-out: this one before the scratch directory goes.
+        # Cleanups run last-in first-out: these before the scratch directory goes.
+        self.addCleanup(stop_bazel_servers_under, self.scratch)
         self.addCleanup(self.cancel_leftover_apps)
 
     def cancel_leftover_apps(self):
@@ -61,8 +63,9 @@ class ScratchTestCase(unittest.TestCase):
         return result
 
 
-def supervisors_under(directory):
-    """The command lines of running sortie-local-supervisor processes that name `directory`."""
+def processes_under(directory, is_program):
+    """(pid, command line words) of running processes whose program passes `is_program` and
+    whose command line names `directory`."""
     found = []
     for pid in filter(str.isdigit, os.listdir('/proc')):
         try:
@@ -70,10 +73,25 @@ def supervisors_under(directory):
                 words = cmdline.read().decode(errors='replace').split('\0')
         except OSError:
             continue
-        if words and words[0].endswith('sortie-local-supervisor') and \
-                any(directory in word for word in words):
-            found.append(' '.join(words))
+        if words and is_program(words[0]) and any(directory in word for word in words):
+            found.append((int(pid), words))
     return found
+
+
+def supervisors_under(directory):
+    """The command lines of running sortie-local-supervisor processes that name `directory`."""
+    return [' '.join(words) for _, words in processes_under(
+        directory, lambda program: program.endswith('sortie-local-supervisor'))]
+
+
+def stop_bazel_servers_under(directory):
+    """Stops the Bazel servers of workspaces under `directory`: a server outlives its client by
+    3 hours by default (a quarter of a GB each), and its workspace goes with the test."""
+    for pid, _ in processes_under(directory, lambda program: program.startswith('bazel(')):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
 
 
 def main():
