@@ -39,10 +39,7 @@ std::string write_status(const AppStatus& status) {
     w.json().EndObject();
   }
   w.json().EndArray();
-  w.key("metadata");
-  w.json().StartObject();
-  for (const auto& [key, json] : status.metadata) w.raw_member(key, json);
-  w.json().EndObject();
+  w.raw_object("metadata", status.metadata);
   w.json().EndObject();
   return w.text();
 }

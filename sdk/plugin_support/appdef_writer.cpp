@@ -81,10 +81,7 @@ void write_role_object(PayloadWriter& w, const Role& role, bool with_schema) {
   w.json().StartArray();
   for (const Mount& mount : role.mounts) write_mount(w, mount);
   w.json().EndArray();
-  w.key("metadata");
-  w.json().StartObject();
-  for (const auto& [key, json] : role.metadata) w.raw_member(key, json);
-  w.json().EndObject();
+  w.raw_object("metadata", role.metadata);
   w.json().EndObject();
 }
 

@@ -44,6 +44,14 @@ void PayloadWriter::raw_member(std::string_view name, std::string_view json) {
   writer_.RawValue(json.data(), json.size(), rapidjson::kObjectType);
 }
 
+void PayloadWriter::raw_object(std::string_view name,
+                               const std::vector<std::pair<std::string, std::string>>& members) {
+  key(name);
+  writer_.StartObject();
+  for (const auto& [member, json] : members) raw_member(member, json);
+  writer_.EndObject();
+}
+
 std::string number_text(double value) {
   PayloadWriter w;
   w.number(value);

@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace sortie::payload {
 
@@ -28,6 +30,9 @@ class PayloadWriter {
   void member(std::string_view name, const std::optional<int64_t>& number);
   // `json` is inserted as it is.
   void raw_member(std::string_view name, std::string_view json);
+  // An object of members whose values are JSON texts, inserted as they are (metadata).
+  void raw_object(std::string_view name,
+                  const std::vector<std::pair<std::string, std::string>>& members);
   std::string text() const { return std::string(buffer_.GetString(), buffer_.GetSize()); }
 
  private:
