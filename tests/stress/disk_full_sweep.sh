@@ -18,7 +18,17 @@ if [[ -z "${SORTIE_SWEEP_IN_NAMESPACE:-}" ]]; then
 fi
 max=${1:-160}
 work=$(mktemp -d)
-trap 'umount "$work/fs" 2>/dev/null || true; rm -rf "$work"' EXIT
+# The store's checkpoint helper (or an app's supervisor) may still be writing there as the
+# sweep ends, so the removal is retried, and a late one never turns the sweep's verdict.
+cleanup() {
+  for _ in $(seq 50); do
+    umount "$work/fs" 2>/dev/null || true
+    rm -rf "$work" 2>/dev/null && return
+    sleep 0.1
+  done
+  echo "disk_full_sweep: could not remove $work" >&2
+}
+trap cleanup EXIT
 mkdir -p "$work/fs"
 export SORTIE_STATE_DIR=$work/fs/state XDG_CONFIG_HOME=$work/cfg XDG_DATA_HOME=$work/data
 unset XDG_RUNTIME_DIR  # the app's runtime files live in its directory, on the full file system
