@@ -37,6 +37,7 @@ constexpr const char* kUsage =
     "       sortie experiments note ID TEXT       (TEXT - reads stdin)\n"
     "       sortie experiments tag ID [+TAG | -TAG]...\n"
     "       sortie experiments diff ID1 ID2\n"
+    "       sortie experiments verify [ID]\n"
     "       sortie experiments cancel ID [--timeout SECONDS]\n"
     "       sortie experiments rerun ID (--failed | --cancelled | --units 3,7-9)... [--wait]\n";
 
@@ -381,6 +382,7 @@ constexpr const char* kDiffUsage = "usage: sortie experiments diff ID1 ID2";
 constexpr const char* kNoteUsage =
     "usage: sortie experiments note ID TEXT (TEXT - reads stdin; an empty TEXT clears the notes)";
 constexpr const char* kTagUsage = "usage: sortie experiments tag ID [+TAG | -TAG]...";
+constexpr const char* kVerifyUsage = "usage: sortie experiments verify [ID]";
 
 // A subcommand without options of its own answers -h or --help as its first word with its usage,
 // where the word was read as an experiment id.
@@ -426,6 +428,32 @@ int tag(session::Session& ctx, const Args& args) {
   return kExitOk;
 }
 
+// `experiments verify [ID]`: hashes every blob of the snapshot store against its name, and the
+// files of experiment ID's tree against its checksums; exit 1 when anything changed.
+int verify(const Args& args) {
+  if (printed_help(args, kVerifyUsage)) return kExitOk;
+  if (args.size() > 1) throw Error::invalid_argument(kVerifyUsage);
+  std::optional<int64_t> id;
+  if (!args.empty()) id = experiment_id(args[0]);
+  const xm::SnapshotVerification found = xm::verify_workdir_snapshots(id);
+  for (const std::string& blob : found.corrupt_blobs) {
+    std::printf("changed blob, moved aside: %s\n", printable(blob).c_str());
+  }
+  for (const std::string& file : found.changed_files) {
+    std::printf("changed in experiment %lld's snapshot: %s\n", static_cast<long long>(*id),
+                printable(file).c_str());
+  }
+  std::printf("%lld blobs (%lld bytes) checked in %s: %zu changed%s\n",
+              static_cast<long long>(found.blobs), static_cast<long long>(found.bytes),
+              printable(xm::workdir_snapshot_dir()).c_str(), found.corrupt_blobs.size(),
+              id ? (", " + std::to_string(found.changed_files.size()) + " file(s) of experiment " +
+                    std::to_string(*id) + "'s snapshot changed")
+                       .c_str()
+                 : "");
+  return found.corrupt_blobs.empty() && found.changed_files.empty() ? kExitOk
+                                                                    : kExitAppNotSucceeded;
+}
+
 }  // namespace
 
 int cmd_experiments(session::Session& ctx, const Args& args) {
@@ -441,8 +469,9 @@ int cmd_experiments(session::Session& ctx, const Args& args) {
   if (args[0] == "note") return note(ctx, rest);
   if (args[0] == "diff") return diff(ctx, rest);
   if (args[0] == "tag") return tag(ctx, rest);
+  if (args[0] == "verify") return verify(rest);
   throw Error::invalid_argument("unknown experiments command '" + args[0] +
-                                "'; expected list, show, cancel, rerun, note, tag or diff");
+                                "'; expected list, show, cancel, rerun, note, tag, diff or verify");
 }
 
 }  // namespace sortie::cli

@@ -72,8 +72,13 @@ void write_git(JsonText& json, const std::string& launch_dir) {
   const GitOutput root = git_output(launch_dir, {"rev-parse", "--show-toplevel"}, kLineBytes);
   if (!root.started || root.exit_status != 0) {
     json.key("error").string(
-        root.started ? "git rev-parse failed in " + launch_dir + " (not a work tree git can read)"
-                     : std::string("git could not be run (is it installed and on PATH?)"));
+        !root.started ? std::string("git could not be run (is it installed and on PATH?)")
+        : root.refused_ownership
+            ? "git refuses the repository of " + launch_dir +
+                  " as another user's (its safe.directory rule), so no commit or diff is "
+                  "recorded; to trust it: git config --global --add safe.directory " +
+                  launch_dir
+            : "git rev-parse failed in " + launch_dir + " (not a work tree git can read)");
     json.end_object();
     return;
   }

@@ -315,7 +315,13 @@ class Experiment::Impl {
       snapshot_ = read_workdir_snapshot(recorded_id());
       if (snapshot_ && snapshot_->launch_dir != launch_dir_) snapshot_.reset();
     }
-    if (!snapshot_) snapshot_ = take_workdir_snapshot(recorded_id(), launch_dir_);
+    if (!snapshot_) {
+      snapshot_ = take_workdir_snapshot(recorded_id(), launch_dir_);
+      for (const std::string& warning : snapshot_->warnings) {
+        std::fprintf(stderr, "sortie: experiment %lld: %s\n", static_cast<long long>(recorded_id()),
+                     warning.c_str());
+      }
+    }
     return snapshot_->root;
   }
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,11 +15,11 @@ extern char** environ;
 
 namespace sortie::xm::detail {
 
-GitOutput git_output(const std::string& dir, const std::vector<std::string>& args,
-                     size_t max_bytes) {
-  std::vector<std::string> argv = {"git", "--no-optional-locks",  "-C", dir,
-                                   "-c",  "core.fsmonitor=false", "-c", "core.quotePath=false"};
-  argv.insert(argv.end(), args.begin(), args.end());
+namespace {
+
+// Runs git with `argv` (after "git"), stdout kept up to `max_bytes`, stderr up to 4 KiB.
+GitOutput run_git(std::vector<std::string> argv, size_t max_bytes) {
+  argv.insert(argv.begin(), "git");
   std::vector<char*> raw_argv;
   for (std::string& arg : argv) raw_argv.push_back(arg.data());
   raw_argv.push_back(nullptr);
@@ -37,11 +38,17 @@ GitOutput git_output(const std::string& dir, const std::vector<std::string>& arg
   GitOutput result;
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return result;
+  // stderr goes to an unnamed file read once git has ended: a second pipe could fill and stall.
+  const int errors = ::memfd_create("git-stderr", MFD_CLOEXEC);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  if (errors >= 0) {
+    posix_spawn_file_actions_adddup2(&actions, errors, 2);
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  }
   pid_t pid = 0;
   const int spawned =
       ::posix_spawnp(&pid, "git", &actions, nullptr, raw_argv.data(), raw_env.data());
@@ -49,6 +56,7 @@ GitOutput git_output(const std::string& dir, const std::vector<std::string>& arg
   ::close(pipe_fds[1]);
   if (spawned != 0) {
     ::close(pipe_fds[0]);
+    if (errors >= 0) ::close(errors);
     return result;
   }
   result.started = true;
@@ -70,7 +78,43 @@ GitOutput git_output(const std::string& dir, const std::vector<std::string>& arg
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status)) result.exit_status = WEXITSTATUS(status);
+  if (errors >= 0) {
+    char text[4096];
+    const ssize_t got = ::pread(errors, text, sizeof(text), 0);
+    result.refused_ownership =
+        got > 0 && std::string_view(text, static_cast<size_t>(got)).find("dubious ownership") !=
+                       std::string_view::npos;
+    ::close(errors);
+  }
   return result;
+}
+
+}  // namespace
+
+GitOutput git_output(const std::string& dir, const std::vector<std::string>& args, size_t max_bytes,
+                     bool trust_owner) {
+  std::vector<std::string> base = {
+      "--no-optional-locks", "-C", dir, "-c", "core.fsmonitor=false", "-c", "core.quotePath=false"};
+  if (trust_owner) base.insert(base.end(), {"-c", "safe.directory=" + dir});
+  // The filter drivers any config defines, each emptied: git runs none of an empty driver.
+  std::vector<std::string> list = base;
+  list.insert(list.end(), {"config", "-z", "--name-only", "--get-regexp", "^filter\\."});
+  const GitOutput filters = run_git(list, 1 << 20);
+  std::vector<std::string> argv = base;
+  for (size_t start = 0; start < filters.out.size();) {
+    size_t end = filters.out.find('\0', start);
+    if (end == std::string::npos) end = filters.out.size();
+    const std::string key = filters.out.substr(start, end - start);
+    const size_t dot = key.rfind('.');
+    if (dot != std::string::npos && dot > 7) {
+      const std::string driver = key.substr(0, dot);  // filter.NAME
+      argv.insert(argv.end(), {"-c", driver + ".clean=", "-c", driver + ".smudge=", "-c",
+                               driver + ".process=", "-c", driver + ".required=false"});
+    }
+    start = end + 1;
+  }
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_git(argv, max_bytes);
 }
 
 }  // namespace sortie::xm::detail

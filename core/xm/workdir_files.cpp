@@ -8,12 +8,13 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <sortie/limits.hpp>
 #include <sortie/model/error.hpp>
+#include <sstream>
 
 #include "git_output.hpp"
+#include "model_files.hpp"
 
 namespace sortie::xm::detail {
 namespace {
@@ -67,7 +68,11 @@ IgnorePattern parse_pattern(std::string line, const std::string& where) {
 std::vector<IgnorePattern> sortieignore_patterns(const std::string& launch_dir) {
   std::vector<IgnorePattern> patterns;
   const std::string path = launch_dir + "/.sortieignore";
-  std::ifstream in(path);
+  // A regular file of bounded size or refused at once: a FIFO there would hold the launch for
+  // ever, a device would never end.
+  const std::optional<std::string> text = model::read_text_file_if_exists(
+      path, "the launch directory's ignore file", limits::kConfigFileBytes);
+  std::istringstream in(text.value_or(""));
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
@@ -102,13 +107,25 @@ bool excluded(const std::vector<IgnorePattern>& patterns, const std::string& rel
 
 // The paths `git ls-files` keeps under `dir`, or nothing when `dir` is not in a git work tree
 // (or git is not installed), or when git keeps none of it: a launch directory that .gitignore
-// leaves out as a whole is taken by the rules outside git, not as an empty tree.
-std::optional<std::vector<std::string>> git_kept_files(const std::string& dir) {
+// leaves out as a whole is taken by the rules outside git, not as an empty tree. A repository
+// git refuses as another user's is still read (its .gitignore honoured), with a warning that
+// names git's safe.directory.
+std::optional<std::vector<std::string>> git_kept_files(const std::string& dir,
+                                                       std::vector<std::string>& warnings) {
   // The names are bounded as the files are (L-18): a listing that long names more than a
   // snapshot may hold.
-  const GitOutput listing =
-      git_output(dir, {"ls-files", "-z", "--cached", "--others", "--exclude-standard"},
-                 limits::value(limits::kWorkdirSnapshotBytes));
+  const std::vector<std::string> args = {"ls-files", "-z", "--cached", "--others",
+                                         "--exclude-standard"};
+  const size_t max_bytes = limits::value(limits::kWorkdirSnapshotBytes);
+  GitOutput listing = git_output(dir, args, max_bytes);
+  if (listing.refused_ownership) {
+    listing = git_output(dir, args, max_bytes, true);
+    warnings.push_back("git refuses the repository of " + dir +
+                       " as another user's (its safe.directory rule); its file list was read "
+                       "with every program its config names turned off, so .gitignore still "
+                       "applies. To trust it: git config --global --add safe.directory " +
+                       dir);
+  }
   if (listing.truncated) {
     throw Error::resource_exhausted(
         limits::exceeded("the list of files git keeps in " + dir, limits::kWorkdirSnapshotBytes));
@@ -210,7 +227,8 @@ void check_size(const WorkdirFiles& listed, const std::string& launch_dir) {
 WorkdirFiles list_workdir_files(const std::string& launch_dir,
                                 const std::vector<std::string>& skipped_dirs) {
   std::vector<IgnorePattern> patterns = sortieignore_patterns(launch_dir);
-  const std::optional<std::vector<std::string>> kept = git_kept_files(launch_dir);
+  std::vector<std::string> warnings;
+  const std::optional<std::vector<std::string>> kept = git_kept_files(launch_dir, warnings);
   if (!kept) {
     for (const char* line : kDefaultExcludes) patterns.push_back(parse_pattern(line, "default"));
   }
@@ -221,6 +239,7 @@ WorkdirFiles list_workdir_files(const std::string& launch_dir,
     collector.walk("");
   }
   WorkdirFiles listed = collector.take(kept ? "git" : "default");
+  listed.warnings = std::move(warnings);
   check_size(listed, launch_dir);
   return listed;
 }

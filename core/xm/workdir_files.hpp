@@ -20,9 +20,10 @@ struct WorkdirFile {
 };
 
 struct WorkdirFiles {
-  std::vector<WorkdirFile> files;  // sorted by path
-  std::string rules;               // "git" or "default": which excludes chose them
-  int64_t bytes = 0;               // of the regular files
+  std::vector<WorkdirFile> files;     // sorted by path
+  std::string rules;                  // "git" or "default": which excludes chose them
+  int64_t bytes = 0;                  // of the regular files
+  std::vector<std::string> warnings;  // for the user, about how they were chosen
 };
 
 // The files to snapshot of `launch_dir`, never any under `skipped_dirs` (sortie's own state when

@@ -53,6 +53,52 @@ std::string link_target(const std::string& path) {
   return target;
 }
 
+// What the snapshot's copy of the link at `relative` points to: the link as it is while it stays
+// inside the launch directory; one that leaves it (data -> ../data) would dangle in the tree, so
+// it is resolved to the absolute path it names in the live file system.
+std::string snapshot_link_target(const std::string& launch_dir, const std::string& relative) {
+  const std::string target = link_target(launch_dir + "/" + relative);
+  if (!target.empty() && target.front() == '/') return target;
+  const fs::path resolved =
+      (fs::path(launch_dir) / fs::path(relative).parent_path() / target).lexically_normal();
+  const fs::path inside = resolved.lexically_relative(fs::path(launch_dir).lexically_normal());
+  if (!inside.empty() && *inside.begin() != "..") return target;
+  return resolved.string();
+}
+
+// The identity of a tree entry in the snapshot's digest: a link's target, else the content's
+// digest and whether it is executable.
+std::string file_identity(const struct stat& info, const std::string& link_or_digest) {
+  if (S_ISLNK(info.st_mode)) return "l " + link_or_digest;
+  return ((info.st_mode & 0111) != 0 ? "x " : "f ") + link_or_digest;
+}
+
+// Adds one entry to a snapshot's digest, in path order.
+void add_to_digest(Sha256& digest, const std::string& relative, const std::string& identity) {
+  digest.update(relative);
+  digest.update(std::string_view("\0", 1));
+  digest.update(identity);
+  digest.update("\n");
+}
+
+// Creates `dir` (and its parents) readable by its owner only: snapshots hold files the launch
+// directory may keep private (an untracked .env), wherever SORTIE_SNAPSHOT_DIR puts them.
+void make_private_dir(const std::string& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error || ::chmod(dir.c_str(), 0700) != 0) {
+    throw Error::failed_precondition("working-directory snapshot: cannot create " + dir + ": " +
+                                     (error ? error.message() : std::strerror(errno)) +
+                                     " (set SORTIE_SNAPSHOT_DIR elsewhere)");
+  }
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out) fail("write", path);
+}
+
 void write_manifest(const WorkdirSnapshot& snapshot, const std::string& path) {
   session::JsonText json;
   json.begin_object()
@@ -79,9 +125,7 @@ void write_manifest(const WorkdirSnapshot& snapshot, const std::string& path) {
       .key("created_at")
       .number(snapshot.created_at)
       .end_object();
-  std::ofstream out(path, std::ios::trunc);
-  out << json.str() << '\n';
-  if (!out) fail("write", path);
+  write_text(path, json.str() + '\n');
 }
 
 }  // namespace
@@ -96,6 +140,8 @@ WorkdirSnapshot take_workdir_snapshot(int64_t experiment_id, const std::string& 
   const std::string store_dir = workdir_snapshot_dir();
   const detail::WorkdirFiles listed =
       detail::list_workdir_files(launch_dir, {store_dir, session::state_dir()});
+  make_private_dir(store_dir + "/blobs");
+  make_private_dir(store_dir + "/experiments");
   detail::BlobStore blobs(store_dir + "/blobs");
 
   // Built aside and renamed into place, so a snapshot is whole or absent.
@@ -104,13 +150,10 @@ WorkdirSnapshot take_workdir_snapshot(int64_t experiment_id, const std::string& 
   std::error_code error;
   fs::remove_all(building, error);
   const std::string tree = building + "/tree";
-  fs::create_directories(tree, error);
-  if (error) {
-    throw Error::failed_precondition("working-directory snapshot: cannot create " + tree + ": " +
-                                     error.message() + " (set SORTIE_SNAPSHOT_DIR elsewhere)");
-  }
+  make_private_dir(tree);
   std::set<std::string> made_dirs;
   Sha256 tree_digest;
+  std::string checksums;  // tree.sha256
   for (const detail::WorkdirFile& file : listed.files) {
     const std::string from = launch_dir + "/" + file.relative;
     const std::string to = tree + "/" + file.relative;
@@ -118,20 +161,19 @@ WorkdirSnapshot take_workdir_snapshot(int64_t experiment_id, const std::string& 
     if (made_dirs.insert(parent).second) fs::create_directories(parent, error);
     std::string identity;
     if (S_ISLNK(file.info.st_mode)) {
-      const std::string target = link_target(from);
+      const std::string target = snapshot_link_target(launch_dir, file.relative);
       if (::symlink(target.c_str(), to.c_str()) != 0) fail("create the link", to);
-      identity = "l " + target;
+      identity = file_identity(file.info, target);
     } else {
       const detail::Blob blob = blobs.add(from, file.info);
       place_blob(blob.path, to);
-      identity = ((file.info.st_mode & 0111) != 0 ? "x " : "f ") + blob.digest;
+      blobs.linked(blob);
+      identity = file_identity(file.info, blob.digest);
+      checksums += blob.digest + "  " + file.relative + "\n";
     }
-    tree_digest.update(file.relative);
-    tree_digest.update(std::string_view("\0", 1));
-    tree_digest.update(identity);
-    tree_digest.update("\n");
+    add_to_digest(tree_digest, file.relative, identity);
   }
-  blobs.save_cache();
+  blobs.save();
 
   WorkdirSnapshot snapshot;
   snapshot.experiment_id = experiment_id;
@@ -144,7 +186,15 @@ WorkdirSnapshot take_workdir_snapshot(int64_t experiment_id, const std::string& 
   snapshot.files_read = blobs.files_read();
   snapshot.bytes_read = blobs.bytes_read();
   snapshot.created_at = session::now_ns();
+  snapshot.warnings = listed.warnings;
+  for (const std::string& blob : blobs.set_aside()) {
+    snapshot.warnings.push_back(
+        "a stored copy had changed since it was stored; it was set aside as " + blob +
+        " and copied again from the launch directory (`sortie experiments "
+        "verify` checks the whole store)");
+  }
   write_manifest(snapshot, building + "/manifest.json");
+  write_text(building + "/tree.sha256", checksums);
   fs::remove_all(final_dir, error);
   if (::rename(building.c_str(), final_dir.c_str()) != 0) fail("put in place", final_dir);
   return snapshot;
@@ -182,6 +232,37 @@ std::optional<WorkdirSnapshot> read_workdir_snapshot(int64_t experiment_id) {
   snapshot.bytes_read = number_of("bytes_read");
   snapshot.created_at = number_of("created_at");
   return snapshot;
+}
+
+SnapshotVerification verify_workdir_snapshots(std::optional<int64_t> experiment_id) {
+  SnapshotVerification verification;
+  if (experiment_id) {
+    const std::string dir = experiment_dir(*experiment_id);
+    std::ifstream sums(dir + "/tree.sha256");
+    if (!sums) {
+      throw Error::not_found("experiment " + std::to_string(*experiment_id) +
+                             " has no snapshot with checksums in " + dir +
+                             " (its units ran from the live directory, or an older sortie "
+                             "took it)");
+    }
+    std::string line;
+    while (std::getline(sums, line)) {
+      if (line.size() < 67) continue;
+      const std::string relative = line.substr(66);
+      struct stat info {};
+      const std::string path = dir + "/tree/" + relative;
+      if (::lstat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
+          detail::file_digest(path) != line.substr(0, 64)) {
+        verification.changed_files.push_back(relative);
+      }
+    }
+  }
+  detail::BlobStore blobs(workdir_snapshot_dir() + "/blobs");
+  detail::BlobCheck check = blobs.check_all();
+  verification.blobs = check.blobs;
+  verification.bytes = check.bytes;
+  verification.corrupt_blobs = std::move(check.corrupt);
+  return verification;
 }
 
 }  // namespace sortie::xm

@@ -11,6 +11,9 @@
 #include <sortie/xm/workdir_snapshot.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
+
+#include "code_record.hpp"
 
 namespace sortie::xm {
 namespace {
@@ -48,6 +51,11 @@ class WorkdirSnapshotTest : public ::testing::Test {
   void git(const std::string& args) const {
     ASSERT_EQ(std::system(("git -C " + launch_dir_ + " " + args + " >/dev/null 2>&1").c_str()), 0)
         << args;
+  }
+  // Lets the kernel's coarse file clock pass the last write, so that the racy-clean rule lets
+  // the digests of files written so far be cached (only files older than the read may be).
+  static void wait_for_the_file_clock() {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
   }
   std::string root_;
   std::string launch_dir_;
@@ -121,6 +129,7 @@ TEST_F(WorkdirSnapshotTest, ASecondSnapshotOfUnchangedFilesReadsNothingAndShares
   const auto past = fs::file_time_type::clock::now() - std::chrono::seconds(10);
   fs::last_write_time(launch_dir_ + "/a.txt", past);
   fs::last_write_time(launch_dir_ + "/lib/b.py", past);
+  wait_for_the_file_clock();
   const WorkdirSnapshot first = take_workdir_snapshot(1, launch_dir_);
   EXPECT_EQ(first.files_read, 2);
   const WorkdirSnapshot second = take_workdir_snapshot(2, launch_dir_);
@@ -136,6 +145,7 @@ TEST_F(WorkdirSnapshotTest, ASecondSnapshotOfUnchangedFilesReadsNothingAndShares
   // A changed file is read again, and only it; the digest of the snapshot changes.
   write("a.txt", "alpha 2\n");
   fs::last_write_time(launch_dir_ + "/a.txt", past - std::chrono::seconds(5));
+  wait_for_the_file_clock();
   const WorkdirSnapshot third = take_workdir_snapshot(3, launch_dir_);
   EXPECT_EQ(third.files_read, 1);
   EXPECT_NE(third.digest, first.digest);
@@ -168,6 +178,144 @@ TEST_F(WorkdirSnapshotTest, PastTheSizeLimitItIsRefusedNamingTheBiggestFiles) {
     EXPECT_NE(message.find("SORTIE_LIMIT_WORKDIR_SNAPSHOT_BYTES"), std::string::npos) << message;
   }
   EXPECT_FALSE(fs::exists(root_ + "/snapshots/experiments/1"));
+}
+
+TEST_F(WorkdirSnapshotTest, ARewriteThatKeepsSizeAndMtimeIsReadAgain) {
+  // cp -p, rsync -t, tar, touch -d: same size, same mtime, other content. Only the ctime tells.
+  write("cfg.txt", "lr=0.1\n");
+  const auto past = fs::file_time_type::clock::now() - std::chrono::seconds(10);
+  fs::last_write_time(launch_dir_ + "/cfg.txt", past);
+  wait_for_the_file_clock();
+  EXPECT_EQ(take_workdir_snapshot(1, launch_dir_).files_read, 1);
+  EXPECT_EQ(take_workdir_snapshot(2, launch_dir_).files_read, 0);  // cached
+  std::ofstream(launch_dir_ + "/cfg.txt", std::ios::in | std::ios::out) << "lr=0.9\n";
+  fs::last_write_time(launch_dir_ + "/cfg.txt", past);
+  const WorkdirSnapshot rewritten = take_workdir_snapshot(3, launch_dir_);
+  EXPECT_EQ(rewritten.files_read, 1);
+  EXPECT_EQ(read_text(rewritten.root + "/cfg.txt"), "lr=0.9\n");
+}
+
+TEST_F(WorkdirSnapshotTest, AWriteThroughASnapshotNeverReachesALaterOne) {
+  // A unit running as root appends to its working directory's file: mode 0444 stops no root
+  // process, and the file is a hard link to the stored blob. The schedulers make the tree
+  // read-only to units (tested in cli_workdir_snapshot_test); the store must not trust its blobs
+  // anyway.
+  write("cfg.txt", "lr=0.1\n");
+  const auto past = fs::file_time_type::clock::now() - std::chrono::seconds(10);
+  fs::last_write_time(launch_dir_ + "/cfg.txt", past);
+  wait_for_the_file_clock();
+  const WorkdirSnapshot first = take_workdir_snapshot(1, launch_dir_);
+  const std::string written = first.root + "/cfg.txt";
+  if (::geteuid() != 0) ::chmod(written.c_str(), 0644);  // what root needs not do
+  std::ofstream(written, std::ios::app) << "lr=666\n";
+  ASSERT_EQ(read_text(written), "lr=0.1\nlr=666\n");
+
+  const SnapshotVerification found = verify_workdir_snapshots(1);
+  EXPECT_EQ(found.changed_files, std::vector<std::string>{"cfg.txt"});
+  EXPECT_EQ(found.corrupt_blobs.size(), 1u);
+
+  // Whether or not anyone verified: the later experiment gets the launch directory's content.
+  std::ofstream(written, std::ios::app) << "lr=667\n";
+  const WorkdirSnapshot later = take_workdir_snapshot(2, launch_dir_);
+  EXPECT_EQ(read_text(later.root + "/cfg.txt"), "lr=0.1\n");
+  EXPECT_EQ(later.digest, first.digest);
+  EXPECT_TRUE(verify_workdir_snapshots(2).changed_files.empty());
+  EXPECT_TRUE(verify_workdir_snapshots(std::nullopt).corrupt_blobs.empty());
+}
+
+TEST_F(WorkdirSnapshotTest, AStoreBlobChangedInPlaceIsSetAsideNotLinked) {
+  write("cfg.txt", "lr=0.1\n");
+  const WorkdirSnapshot first = take_workdir_snapshot(1, launch_dir_);
+  // Changed behind the store's back, content and stamp: the blob no longer matches its name.
+  const std::string written = first.root + "/cfg.txt";
+  if (::geteuid() != 0) ::chmod(written.c_str(), 0644);
+  std::ofstream(written, std::ios::in | std::ios::out) << "lr=0.7\n";
+  const WorkdirSnapshot later = take_workdir_snapshot(2, launch_dir_);
+  EXPECT_EQ(read_text(later.root + "/cfg.txt"), "lr=0.1\n");
+  ASSERT_EQ(later.warnings.size(), 1u);
+  EXPECT_NE(later.warnings[0].find("set aside"), std::string::npos) << later.warnings[0];
+  EXPECT_TRUE(fs::exists(root_ + "/snapshots/blobs/corrupt"));
+}
+
+TEST_F(WorkdirSnapshotTest, ModesAreKeptAndTheStoreIsItsOwnersOnly) {
+  write("train.py", "print(1)\n");
+  write(".env", "HF_TOKEN=secret\n");
+  ::chmod((launch_dir_ + "/.env").c_str(), 0600);
+  ::chmod((launch_dir_ + "/train.py").c_str(), 0750);
+  const WorkdirSnapshot snapshot = take_workdir_snapshot(1, launch_dir_);
+  struct stat info {};
+  ASSERT_EQ(::stat((snapshot.root + "/.env").c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0400u);
+  ASSERT_EQ(::stat((snapshot.root + "/train.py").c_str(), &info), 0);
+  EXPECT_EQ(info.st_mode & 0777, 0550u);
+  for (const char* dir : {"/snapshots/blobs", "/snapshots/experiments"}) {
+    ASSERT_EQ(::stat((root_ + dir).c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0700u) << dir;
+  }
+  if (::geteuid() != 0) GTEST_SKIP() << "reading as another user needs root";
+  // As another user, with the scratch directory opened to everyone as a shared file system is.
+  ::chmod(root_.c_str(), 0755);
+  ::chmod((root_ + "/snapshots").c_str(), 0755);
+  const std::string as_nobody = "setpriv --reuid=65534 --regid=65534 --clear-groups cat ";
+  EXPECT_NE(std::system((as_nobody + snapshot.root + "/.env >/dev/null 2>&1").c_str()), 0);
+  EXPECT_NE(std::system((as_nobody + snapshot.root + "/train.py >/dev/null 2>&1").c_str()), 0);
+}
+
+TEST_F(WorkdirSnapshotTest, ALinkThatLeavesTheLaunchDirectoryIsResolved) {
+  fs::create_directories(root_ + "/data");
+  std::ofstream(root_ + "/data/train.csv") << "1,2\n";
+  write("lib/util.py", "x = 1\n");
+  fs::create_directory_symlink("../data", launch_dir_ + "/data");
+  fs::create_symlink("lib/util.py", launch_dir_ + "/util.py");
+  const WorkdirSnapshot snapshot = take_workdir_snapshot(1, launch_dir_);
+  EXPECT_EQ(fs::read_symlink(snapshot.root + "/data"), fs::path(root_ + "/data"));
+  EXPECT_EQ(read_text(snapshot.root + "/data/train.csv"), "1,2\n");
+  EXPECT_EQ(fs::read_symlink(snapshot.root + "/util.py"), fs::path("lib/util.py"));  // inside
+}
+
+TEST_F(WorkdirSnapshotTest, ASortieignoreThatIsNoRegularFileIsRefusedAtOnce) {
+  write("train.py", "print(1)\n");
+  ASSERT_EQ(::mkfifo((launch_dir_ + "/.sortieignore").c_str(), 0600), 0);
+  try {
+    take_workdir_snapshot(1, launch_dir_);
+    FAIL() << "a FIFO was read as .sortieignore";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("FIFO"), std::string::npos) << error.what();
+  }
+}
+
+TEST_F(WorkdirSnapshotTest, NoFilterOfTheRepositorysConfigRuns) {
+  git("init -q");
+  const std::string mark = root_ + "/filter-ran";
+  git("config filter.evil.clean 'touch " + mark + "; cat'");
+  git("config filter.evil.smudge cat");
+  write(".gitattributes", "*.txt filter=evil\n");
+  write("cfg.txt", "lr=0.1\n");
+  git("add .");
+  git("-c user.email=a@b -c user.name=a commit -qm first");
+  fs::remove(mark);
+  write("cfg.txt", "lr=0.2\n");
+  const WorkdirSnapshot snapshot = take_workdir_snapshot(1, launch_dir_);
+  EXPECT_EQ(read_text(snapshot.root + "/cfg.txt"), "lr=0.2\n");
+  // The code record's diff compares the work tree with HEAD, where git runs clean filters.
+  const std::string record = detail::code_record_json(launch_dir_, "");
+  EXPECT_NE(record.find("+lr=0.2"), std::string::npos) << record;
+  EXPECT_FALSE(fs::exists(mark));
+}
+
+TEST_F(WorkdirSnapshotTest, ARepositoryOfAnotherUserIsNamedAndItsGitignoreHonoured) {
+  if (::geteuid() != 0) GTEST_SKIP() << "a repository of another user needs root to make";
+  git("init -q");
+  write(".gitignore", "secret.txt\n");
+  write("train.py", "print(1)\n");
+  write("secret.txt", "password\n");
+  ASSERT_EQ(std::system(("chown -R 65534:65534 " + launch_dir_).c_str()), 0);
+  const WorkdirSnapshot snapshot = take_workdir_snapshot(1, launch_dir_);
+  EXPECT_EQ(snapshot.rules, "git");
+  EXPECT_TRUE(fs::exists(snapshot.root + "/train.py"));
+  EXPECT_FALSE(fs::exists(snapshot.root + "/secret.txt"));
+  ASSERT_EQ(snapshot.warnings.size(), 1u);
+  EXPECT_NE(snapshot.warnings[0].find("safe.directory"), std::string::npos) << snapshot.warnings[0];
 }
 
 }  // namespace
