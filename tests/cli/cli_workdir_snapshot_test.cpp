@@ -105,5 +105,41 @@ TEST_F(CliWorkdirSnapshotTest, TheExperimentFileKeyLiveWorkdirOptsOutToo) {
   EXPECT_EQ(release_and_collect(), (std::vector<std::string>{"new 1", "new 1", "new 1"}));
 }
 
+// Issue 31 finding 1: a unit, root or not, can write nothing of the snapshot it runs from (the
+// store's blobs are hard-linked into it), so no later experiment runs what a unit wrote.
+TEST_F(CliWorkdirSnapshotTest, AUnitCannotWriteTheSnapshotItRunsFrom) {
+  const std::string writer = sandbox_.write_file("cwd/writer.sh", R"(#!/bin/sh
+try() { if eval "$1" 2>/dev/null; then echo wrote; else echo refused; fi; }
+{ try 'echo lr=666 >> config.txt'; try 'echo x > new.txt'; try 'rm -f config.txt';
+  try 'chmod u+w job.sh'; cat config.txt; } > "$OUT/$SORTIE_EXPERIMENT_ID"
+)");
+  ::chmod(writer.c_str(), 0755);
+  const std::string file = sandbox_.write_file("cwd/writer.yaml", R"(title: writer
+executables:
+  writer: {binary: ./writer.sh}
+job: {executable: writer, name: unit, env_vars: {OUT: )" + sandbox_.root() +
+                                                                      "/out}}\n");
+  const CommandResult first = sandbox_.sortie({"launch", file, "--wait"});
+  ASSERT_EQ(first.exit_code, 0) << first.out << first.err;
+  std::ifstream in(sandbox_.root() + "/out/" + experiment_id(first.out));
+  std::stringstream written;
+  written << in.rdbuf();
+  EXPECT_EQ(written.str(), "refused\nrefused\nrefused\nrefused\nold") << first.err;
+
+  // A later experiment from the unchanged directory runs what the directory holds.
+  const CommandResult second = sandbox_.sortie({"launch", file, "--wait"});
+  ASSERT_EQ(second.exit_code, 0) << second.out << second.err;
+  std::ifstream again(sandbox_.root() + "/out/" + experiment_id(second.out));
+  std::stringstream read_again;
+  read_again << again.rdbuf();
+  EXPECT_EQ(read_again.str(), "refused\nrefused\nrefused\nrefused\nold");
+
+  const CommandResult verified =
+      sandbox_.sortie({"experiments", "verify", experiment_id(first.out)});
+  EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+  EXPECT_NE(verified.out.find(": 0 changed, 0 file(s) of experiment"), std::string::npos)
+      << verified.out;
+}
+
 }  // namespace
 }  // namespace sortie::testing

@@ -25,6 +25,7 @@ TEST(RunOptions, DescribesEveryOptionWithTypeDefaultAndHelp) {
                                                           {"image_provider", "str"},
                                                           {"cancel_grace_period", "float"},
                                                           {"gpu_devices", "list"},
+                                                          {"read_only_workdir", "bool"},
                                                           {"env_allow", "list"}};
   EXPECT_EQ(options["options"].Size(), std::size(expected));
   for (const auto& [name, type] : expected) {

@@ -1,5 +1,6 @@
 #include "dryrun_builder.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sortie/dryrun_input.hpp>
 #include <sortie/macros.hpp>
@@ -132,6 +133,11 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
     } else {
       location = resolve_image(context.mode, role.name, role.image);
     }
+    if (options.read_only_workdir &&
+        std::find(request.read_only_dirs.begin(), request.read_only_dirs.end(),
+                  location.img_root) == request.read_only_dirs.end()) {
+      request.read_only_dirs.push_back(location.img_root);
+    }
     RoleLaunch launch;
     launch.name = role.name;
     launch.max_retries = role.max_retries;
@@ -200,6 +206,10 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
     }
     text += "environment: each replica gets only its env below, not the submitter's (env_allow: " +
             listed + "; SORTIE_* always passes)\n";
+  }
+  for (const std::string& dir : request.read_only_dirs) {
+    text +=
+        "read-only to the app (a read-only bind mount in its own mount namespace): " + dir + "\n";
   }
   for (const RoleLaunch& role : request.roles) {
     for (const ReplicaLaunch& replica : role.replicas) {

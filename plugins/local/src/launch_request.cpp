@@ -31,6 +31,10 @@ void write_launch_request(plugins_common::JsonWriter& writer, const LaunchReques
   writer.Double(request.cancel_grace_period_s);
   writer.Key("inherit_environment");
   writer.Bool(request.inherit_environment);
+  writer.Key("read_only_dirs");
+  writer.StartArray();
+  for (const std::string& dir : request.read_only_dirs) plugins_common::write_string(writer, dir);
+  writer.EndArray();
   writer.Key("roles");
   writer.StartArray();
   for (const RoleLaunch& role : request.roles) {
@@ -91,6 +95,15 @@ LaunchRequest read_launch_request(const rapidjson::Value& value, std::string_vie
       plugins_common::number_member(value, "cancel_grace_period", what, 10.0);
   request.inherit_environment =
       plugins_common::bool_member(value, "inherit_environment", what, true);
+  if (const rapidjson::Value* dirs = plugins_common::array_member(value, "read_only_dirs", what)) {
+    for (const rapidjson::Value& dir : dirs->GetArray()) {
+      if (!dir.IsString() || dir.GetStringLength() == 0 || dir.GetString()[0] != '/') {
+        throw Error::invalid_argument(std::string(what) +
+                                      ": member 'read_only_dirs' must list absolute paths");
+      }
+      request.read_only_dirs.emplace_back(dir.GetString(), dir.GetStringLength());
+    }
+  }
   if (request.app_id.empty() || request.app_dir.empty()) {
     throw Error::invalid_argument(std::string(what) +
                                   ": members 'app_id' and 'app_dir' are required");

@@ -40,6 +40,8 @@ struct LaunchRequest {
   // False with the run option env_allow: the supervisor is started with only the SORTIE_*
   // variables, so a replica's environment is those and its `env`, which lists the allowed ones.
   bool inherit_environment = true;
+  // Made read-only to the replicas (run option read_only_workdir): the roles' image directories.
+  std::vector<std::string> read_only_dirs;
   std::vector<RoleLaunch> roles;
 };
 

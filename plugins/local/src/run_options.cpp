@@ -38,6 +38,11 @@ constexpr RunOptionSpec kOptions[] = {
      "GPU device ids to hand out with auto_set_cuda_visible_devices, overriding discovery "
      "(SORTIE_GPU_DEVICES, /proc/driver/nvidia/gpus, nvidia-smi -L)",
      RunOptionEffect::kNone},
+    {"read_only_workdir", "bool", "false",
+     "make each role's image directory (its working directory) read-only to the app, root "
+     "included: a read-only bind mount in a mount namespace of the app's own; the app fails to "
+     "start, naming why, where none can be made (experiments set it for their snapshots)",
+     RunOptionEffect::kNone},
     {"env_allow", "list", "null",
      "pass only these variables of the submitter's environment to the replicas: names, or "
      "prefixes ending in * (e.g. PATH,HOME,NCCL_*); the role's env and SORTIE_* always pass "
@@ -96,6 +101,7 @@ LocalOptions parse_run_options(std::string_view cfg_json, ImageMode mode,
         "run option 'gpu_devices' only takes effect with "
         "auto_set_cuda_visible_devices=true; set that too or drop gpu_devices");
   }
+  options.read_only_workdir = values.boolean("read_only_workdir");
   options.env_allow = values.strings("env_allow");
   if (options.env_allow) check_env_allow_patterns(*options.env_allow);
   return options;

@@ -22,6 +22,7 @@ struct LocalOptions {
   std::optional<std::vector<std::string>> gpu_devices;
   // Names or "PREFIX*" patterns of the submitter's variables the replicas get; nullopt: all.
   std::optional<std::vector<std::string>> env_allow;
+  bool read_only_workdir = false;
 };
 
 std::string run_options_payload(ImageMode mode);

@@ -21,6 +21,7 @@
 #include "file_util.hpp"
 #include "json_fields.hpp"
 #include "launch_request.hpp"
+#include "read_only_view.hpp"
 #include "replica_launcher.hpp"
 #include "start_failure.hpp"
 #include "start_signal.hpp"
@@ -134,6 +135,15 @@ int main(int argc, char** argv) {
     // namespace we get them anyway).
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     raise_fd_limit_for_replicas();
+    // Before any thread starts: a user namespace can only be entered single-threaded.
+    if (const std::string why =
+            sortie::plugins_common::enter_read_only_view(request.read_only_dirs);
+        !why.empty()) {
+      throw sortie::Error::failed_precondition(
+          "run option read_only_workdir: " + why +
+          " (an experiment's units run from its snapshot only where it can be made read-only to "
+          "them; run them from the live directory with live_workdir, or allow user namespaces)");
+    }
     Supervisor supervisor(std::move(request), containment);
     supervisor.prepare(submit_lock_fd);
     [[maybe_unused]] const ssize_t n = ::write(ready[1], "1", 1);
