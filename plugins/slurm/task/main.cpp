@@ -12,8 +12,11 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,11 +24,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sortie/macros.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "process_tree.hpp"
 #include "replica_files.hpp"
 
 namespace {
@@ -88,6 +93,101 @@ int free_port() {
   return -1;
 }
 
+using sortie::slurm::ReplicaOutput;
+using sortie::slurm::ReplicaStream;
+
+// How long the processes a program left running get, after SIGTERM, to end before SIGKILL.
+constexpr int64_t kLeftoverGraceNs = 5'000'000'000;
+// While they are being killed, how often to look again for processes: one forked in the
+// meantime is re-parented to this process without a SIGCHLD.
+constexpr int kRescanMs = 100;
+
+int64_t monotonic_ns() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+// Reads what is ready on a pipe of the program into its log; at EOF closes it (fd becomes -1).
+// `drain`: read until nothing is left (the pipe is then non-blocking), not just once.
+void relay(int& fd, ReplicaStream stream, ReplicaOutput& output, bool drain) {
+  char buffer[65536];
+  while (fd >= 0) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) continue;
+    if (n > 0) {
+      output.write(stream, std::string_view(buffer, static_cast<size_t>(n)));
+      if (drain) continue;
+      return;
+    }
+    // EOF, or (draining) EAGAIN: a process outside the replica's tree was handed the pipe, and
+    // what it writes from now on is not the replica's output.
+    output.end(stream);
+    ::close(fd);
+    fd = -1;
+  }
+}
+
+// Relays the program's output until the program has ended and, after it, every process it left
+// running (its tree, which as subreaper this process keeps): they get SIGTERM when the program
+// ends and SIGKILL kLeftoverGraceNs later. Only then is the attempt over (its exit recorded, the
+// step ended, a retry free to start), so no process of an attempt outlives it or runs beside
+// the next one, and a pipe they hold never keeps the attempt open. Returns the program's wait
+// status: what it left behind does not change how the attempt ended.
+int relay_until_all_ended(pid_t program, int out_fd, int err_fd, int signal_fd,
+                          ReplicaOutput& output) {
+  int fds[2] = {out_fd, err_fd};
+  const ReplicaStream streams[2] = {ReplicaStream::kStdout, ReplicaStream::kStderr};
+  std::optional<int> program_status;
+  int64_t kill_at = 0;
+  bool killed = false;
+  bool children_left = true;
+  while (!program_status || children_left) {
+    int timeout_ms = -1;
+    if (program_status) {
+      const int64_t left = kill_at - monotonic_ns();
+      timeout_ms = left > 0 ? static_cast<int>((left + 999'999) / 1'000'000) : kRescanMs;
+    }
+    pollfd polled[3] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}, {signal_fd, POLLIN, 0}};
+    if (::poll(polled, 3, timeout_ms) > 0) {
+      for (int i = 0; i < 2; ++i) {
+        if (polled[i].revents != 0) relay(fds[i], streams[i], output, false);
+      }
+      signalfd_siginfo info{};
+      while (::read(signal_fd, &info, sizeof(info)) > 0) {
+      }
+    }
+    int status = 0;
+    pid_t ended;
+    while ((ended = ::waitpid(-1, &status, WNOHANG)) > 0) {
+      if (ended != program) continue;  // one it left behind, re-parented here
+      program_status = status;
+      kill_at = monotonic_ns() + kLeftoverGraceNs;
+      const size_t left = sortie::slurm::signal_descendants(::getpid(), SIGTERM);
+      if (left > 0) {
+        std::fprintf(stderr,
+                     "sortie-slurm-task: the program ended and left %zu process(es) running: "
+                     "sent them SIGTERM, SIGKILL in %lld s\n",
+                     left, static_cast<long long>(kLeftoverGraceNs / 1'000'000'000));
+      }
+    }
+    children_left = !(ended < 0 && errno == ECHILD);
+    if (program_status && children_left && monotonic_ns() >= kill_at) {
+      const size_t left = sortie::slurm::signal_descendants(::getpid(), SIGKILL);
+      if (left > 0 && !killed) {
+        std::fprintf(stderr, "sortie-slurm-task: sent SIGKILL to %zu process(es) left running\n",
+                     left);
+      }
+      killed = killed || left > 0;
+    }
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (fds[i] >= 0) ::fcntl(fds[i], F_SETFL, O_NONBLOCK);
+    relay(fds[i], streams[i], output, true);
+  }
+  return *program_status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,6 +241,9 @@ int main(int argc, char** argv) {
     std::perror("sortie-slurm-task: pipe");
     return 127;
   }
+  // Whatever the program leaves behind (orphans, a setsid()) is re-parented to this process, so
+  // it stays in the tree that is killed when the program ends (and that Slurm's proctrack sees).
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   // Before the fork, so that no signal finds this process unprepared; exec resets the handler to
   // the default in the program.
   for (int signal : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGCONT}) {
@@ -148,12 +251,23 @@ int main(int argc, char** argv) {
     action.sa_handler = outlive_signal;
     ::sigaction(signal, &action, nullptr);
   }
+  sigset_t child_ended;
+  sigset_t unblocked;
+  ::sigemptyset(&child_ended);
+  ::sigaddset(&child_ended, SIGCHLD);
+  ::sigprocmask(SIG_BLOCK, &child_ended, &unblocked);
+  const int signal_fd = ::signalfd(-1, &child_ended, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (signal_fd < 0) {
+    std::perror("sortie-slurm-task: signalfd");
+    return 127;
+  }
   const pid_t child = ::fork();
   if (child < 0) {
     std::perror("sortie-slurm-task: fork");
     return 127;
   }
   if (child == 0) {
+    ::sigprocmask(SIG_SETMASK, &unblocked, nullptr);
     ::dup2(out_pipe[1], STDOUT_FILENO);
     ::dup2(err_pipe[1], STDERR_FILENO);
     std::vector<char*> exec_argv;
@@ -168,33 +282,7 @@ int main(int argc, char** argv) {
   ::close(err_pipe[1]);
   output.started(::getpid());
 
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  const sortie::slurm::ReplicaStream streams[2] = {sortie::slurm::ReplicaStream::kStdout,
-                                                   sortie::slurm::ReplicaStream::kStderr};
-  int open_streams = 2;
-  char buffer[65536];
-  while (open_streams > 0) {
-    if (::poll(fds, 2, -1) < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
-      const ssize_t n = ::read(fds[i].fd, buffer, sizeof(buffer));
-      if (n < 0 && errno == EINTR) continue;
-      if (n > 0) {
-        output.write(streams[i], std::string_view(buffer, static_cast<size_t>(n)));
-      } else {
-        output.end(streams[i]);
-        ::close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_streams;
-      }
-    }
-  }
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int status = relay_until_all_ended(child, out_pipe[0], err_pipe[0], signal_fd, output);
   const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   output.finished(exit_code, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return exit_code;
