@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <utility>
 
@@ -53,6 +54,12 @@ std::string enter_read_only_view(const std::vector<std::string>& dirs) {
     if (::mount(nullptr, dir.c_str(), nullptr, flags, nullptr) != 0) {
       return failed("cannot make " + dir + " read-only");
     }
+  }
+  // A working directory entered before the mounts still refers to the writable mount beneath
+  // them (srun --chdir): entered again by name, it is the read-only one.
+  char cwd[PATH_MAX];
+  if (::getcwd(cwd, sizeof cwd) != nullptr && ::chdir(cwd) != 0) {
+    return failed(std::string("cannot enter ") + cwd + " again");
   }
   return "";
 }

@@ -982,6 +982,24 @@ TEST_F(SlurmSweep, HeldUnitsRunTheLaunchDirectoryAsItWasAtLaunch) {
   }
 }
 
+// Issue 31 finding 1: on Slurm too a unit can write nothing of the snapshot it runs from, root
+// included (the task makes it read-only in a mount namespace of its own).
+TEST_F(SlurmSweep, AUnitCannotWriteTheSnapshotItRunsFrom) {
+  sandbox_.write_file("config.txt", "old");
+  const SweepLaunch launch = launch_sweep(
+      "#!/bin/sh\nif (echo lr=666 >> config.txt) 2>/dev/null; then echo wrote; else echo "
+      "refused; fi\necho \"unit $SORTIE_WORK_UNIT_ID $(cat config.txt)\"\n",
+      "", "1");
+  ASSERT_EQ(launch.result.exit_code, 0) << launch.result.out << launch.result.err;
+  const std::string id = launch.result.out.substr(launch.result.out.find(' ') + 1);
+  const std::string json = sandbox_.write_file(
+      "show.json",
+      sandbox_.sortie({"experiments", "show", id.substr(0, id.find(' ')), "--json"}, env_).out);
+  const std::string app = shell("jq -r '.work_units[0].jobs[0].app' " + json);
+  EXPECT_EQ(json_string_member(await_terminal(app), "state"), "SUCCEEDED") << app;
+  EXPECT_EQ(log(app), "w/0 refused\nw/0 unit 1 old\n");
+}
+
 TEST_F(SlurmSweep, ASweepLongerThanMaxArraySizeIsSplitIntoSeveralArrays) {
   // scontrol behind a shim that says MaxArraySize=3: five units are arrays of 3 and 2.
   const std::string scontrol =

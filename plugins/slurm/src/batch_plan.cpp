@@ -129,6 +129,13 @@ RoleSettings role_settings(const Role& role, const SlurmOptions& options, size_t
   } else {
     settings.container = true;
   }
+  if (settings.container && options.read_only_workdir) {
+    throw Error::invalid_argument(
+        at +
+        ": run option read_only_workdir makes the directory a host role starts in "
+        "read-only, but this role runs image '" +
+        image + "' in a container; drop the option, or run the role from a directory");
+  }
   for (const auto& [key, json] : role.metadata) {
     if (key.rfind("slurm.", 0) != 0) continue;  // another scheduler's
     if (key != kTasksPerNode) {
@@ -283,7 +290,9 @@ std::string srun_line(const Role& role, const RoleSettings& settings,
             " --container-workdir=" + shell_quote(options.workdir) +
             " --container-mounts=" + shell_quote(options.workdir + "," + job_dir);
   }
-  return line + " \"$task\" \"$job_dir\" " + shell_quote(role.name) + " &\n";
+  line += " \"$task\" \"$job_dir\" " + shell_quote(role.name);
+  if (options.read_only_workdir) line += " --read-only " + shell_quote(settings.host_dir);
+  return line + " &\n";
 }
 
 // How a job learns the rank-0 host (the host of the first node of the first role).

@@ -31,6 +31,11 @@ constexpr RunOptionSpec kOptions[] = {
      RunOptionEffect::kChoosesWriteLocation},
     {"workdir", "str", "null", "directory the replicas start in (default: the current directory)",
      RunOptionEffect::kChoosesWriteLocation},
+    {"read_only_workdir", "bool", "false",
+     "make the directory a role's replicas start in read-only to them, root included: each task "
+     "enters a mount namespace of its own where it is bind-mounted read-only; a task that cannot "
+     "make one fails, naming why (experiments set it for their snapshots; host roles only)",
+     RunOptionEffect::kNone},
     {"sbatch_lines", "list", "null",
      "extra batch script directives, each written as '#SBATCH <line>' after sortie's own",
      RunOptionEffect::kRunsProgram},
@@ -101,6 +106,7 @@ SlurmOptions parse_run_options(std::string_view cfg_json, const std::string& sta
   options.exclusive = values.boolean("exclusive");
   options.job_dir = absolute(values.str("job_dir", state_dir + "/jobs"));
   options.workdir = absolute(values.str("workdir", current_directory()));
+  options.read_only_workdir = values.boolean("read_only_workdir");
   for (std::string& text : values.strings("sbatch_lines").value_or(std::vector<std::string>{})) {
     if (text.find('\n') != std::string::npos) {
       throw Error::invalid_argument("run option 'sbatch_lines': '" + text +

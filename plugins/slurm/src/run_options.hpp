@@ -34,6 +34,7 @@ struct SlurmOptions {
   bool exclusive = false;
   std::string job_dir;                    // the base of job directories; "" = <state_dir>/jobs
   std::string workdir;                    // where tasks start; "" = the current directory at dryrun
+  bool read_only_workdir = false;         // each task makes where it starts read-only to the app
   std::vector<std::string> sbatch_lines;  // extra "#SBATCH ..." lines, verbatim after ours
   int64_t max_preemptions = 3;
   int64_t max_timeouts = 0;

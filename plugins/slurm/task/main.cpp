@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "process_tree.hpp"
+#include "read_only_view.hpp"
 #include "replica_files.hpp"
 
 namespace {
@@ -202,10 +203,11 @@ int main(int argc, char** argv) {
     std::printf("%d\n", port);
     return 0;
   }
-  if (argc != 3) {
+  const bool read_only = argc == 5 && std::string_view(argv[3]) == "--read-only";
+  if (argc != 3 && !read_only) {
     std::fprintf(stderr,
-                 "usage: sortie-slurm-task JOB_DIR ROLE (run by the batch script), or "
-                 "sortie-slurm-task --free-port\n");
+                 "usage: sortie-slurm-task JOB_DIR ROLE [--read-only DIR] (run by the batch "
+                 "script), or sortie-slurm-task --free-port\n");
     return 2;
   }
   const std::string job_dir = argv[1];
@@ -235,6 +237,18 @@ int main(int argc, char** argv) {
   const std::string attempt_dir = job_dir + "/logs/" + role + "/" + replica + "/attempt-" + attempt;
   sortie::slurm::ReplicaOutput output(attempt_dir);
   ::setenv("SORTIE_METRICS_FILE", (attempt_dir + "/" + sortie::slurm::kMetricsFileName).c_str(), 1);
+  // Before any other process or thread: a user namespace is entered single-threaded only.
+  if (read_only) {
+    const std::string why = sortie::plugins_common::enter_read_only_view({argv[4]});
+    if (!why.empty()) {
+      output.write(sortie::slurm::ReplicaStream::kStderr,
+                   "sortie-slurm-task: run option read_only_workdir: " + why +
+                       " (run the experiment with live_workdir, or allow user namespaces on the "
+                       "nodes)\n");
+      output.finished(126, 0);
+      return 126;
+    }
+  }
   int out_pipe[2];
   int err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {
