@@ -1,8 +1,12 @@
 // local_docker against the real Docker Engine: distributed apps, exit codes, failures with the
 // Engine's message, retries, cancel, list and options reaching the containers.
 #include <gtest/gtest.h>
+#include <signal.h>
 
+#include <cerrno>
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 #include "docker_test_support.hpp"
 
@@ -103,6 +107,42 @@ TEST_F(DockerScheduler, ReplicaRetriesRestartTheContainer) {
   EXPECT_EQ(replica_field(status, 0, 0, "restarts"), "2");
   EXPECT_EQ(status["num_restarts"].GetInt64(), 2);
   EXPECT_EQ(replica_field(status, 0, 0, "exit_code"), "4");
+}
+
+// Issue 31: a replica's main process ends while a process it started runs on (a torchrun agent
+// killed, its workers left). The container's main process is the init of its PID namespace, so
+// the kernel kills every other process in it before the container counts as exited, and Docker
+// restarts it (the retry) only after: nothing of the first attempt runs beside the second.
+TEST_F(DockerScheduler, AReplicasLeftoverProcessesEndWithItsMainProcess) {
+  const std::string app_id = fresh_app_id("leftover");
+  submit(dryrun_input(
+      app_id, "[" +
+                  shell_role("main",
+                             "if [ -e /attempted ]; then echo retry; exit 0; fi; touch /attempted; "
+                             "(trap '' TERM; exec sleep 300) & trap 'exit 3' USR1; "
+                             "while :; do sleep 0.1; done",
+                             R"("max_retries":1,"retry_policy":"REPLICA")") +
+                  "]"));
+  const std::string container = app_id + "-main-0";
+  Engine engine(docker_socket_from_environment());
+  std::string leftover;  // its pid on the host
+  for (int round = 0; round < 300 && leftover.empty(); ++round) {
+    const rapidjson::Document top =
+        parse(engine.call("GET", "/containers/" + container + "/top?ps_args=-eo%20pid,args").body);
+    if (top.IsObject() && top.HasMember("Processes")) {
+      for (const auto& process : top["Processes"].GetArray()) {
+        if (std::string(process[1].GetString()) == "sleep 300") leftover = process[0].GetString();
+      }
+    }
+    if (leftover.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_FALSE(leftover.empty()) << "the first attempt's sleep never showed in the container";
+  EXPECT_EQ(engine.call("POST", "/containers/" + container + "/kill?signal=USR1").status, 204);
+  const rapidjson::Document status = wait_terminal(app_id);
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << plugins_common::to_json_text(status);
+  EXPECT_EQ(replica_field(status, 0, 0, "restarts"), "1");
+  EXPECT_TRUE(::kill(std::stoi(leftover), 0) != 0 && errno == ESRCH)
+      << "pid " << leftover << ", left by the first attempt, still runs";
 }
 
 TEST_F(DockerScheduler, CancelRemovesContainersAndNetwork) {

@@ -187,6 +187,38 @@ TEST_F(LocalSchedulerTest, SupervisorWhoseAppDirectoryWasRemovedStillExits) {
   ::close(supervisor_fd);
 }
 
+// Issue 31: a replica's main process exits (a torchrun agent killed) while processes it started
+// run on, one in its process group (a worker), one in a session of its own. Both must be dead
+// before the attempt is judged and the retry starts: the retry finds each gone, a zombie, or
+// with SIGKILL pending (it never runs again), and says which it saw.
+TEST_F(LocalSchedulerTest, AReplicasLeftoverProcessesDieBeforeItsRetryStarts) {
+  const std::string dir = state_.path();
+  const std::string verdict =
+      "for name in worker session; do p=$(cat " + dir +
+      "/$name.pid); s=$(sed -n 's/^State:\t\\(.\\).*/\\1/p' /proc/$p/status 2>/dev/null); "
+      "k=$(sed -n 's/^ShdPnd:\t/0x/p;s/^SigPnd:\t/0x/p' /proc/$p/status 2>/dev/null | "
+      "while read m; do echo $(( m & 0x100 )); done | sort -u | tail -n1); "
+      "if [ -z \"$s\" ] || [ \"$s\" = Z ] || [ \"${k:-0}\" != 0 ]; then echo $name gone; "
+      "else echo $name alive $s; fi; done";
+  // Host pids (cut's parent), which /proc shows even where the replica has a PID namespace.
+  const std::string script =
+      "if [ -e " + dir + "/attempted ]; then " + verdict + "; exit 0; fi; touch " + dir +
+      "/attempted; (trap '' TERM; cut -d' ' -f4 /proc/self/stat >" + dir +
+      "/worker.pid; exec sleep 1000) & setsid sh -c 'cut -d\\  -f4 /proc/self/stat >" + dir +
+      "/session.pid; exec sleep 1000' </dev/null >/dev/null 2>&1 & "
+      "until [ -s " +
+      dir + "/worker.pid ] && [ -s " + dir + "/session.pid ]; do sleep 0.01; done; exit 3";
+  const std::string app = submit(
+      "leftovers", shell_role("w", script, 1, R"(,"max_retries":1,"retry_policy":"REPLICA")"));
+  const rapidjson::Document status = scheduler_.wait_terminal(app);
+  EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED");
+  EXPECT_EQ(replica(status, 0, 0)["restarts"].GetInt(), 1);
+  std::ifstream log(app_dir(status) + "/w/0/stdout.log");
+  std::stringstream printed;
+  printed << log.rdbuf();
+  EXPECT_EQ(printed.str(), "worker gone\nsession gone\n");
+}
+
 TEST_F(LocalSchedulerTest, ReplicaPolicyRestartsOnlyTheFailedReplica) {
   const std::string app = submit(
       "replica-policy",

@@ -561,6 +561,71 @@ TEST_F(SlurmCluster, TwoNodeDdpRunsOneTorchrunAgentPerNodeAndTrains) {
   EXPECT_TRUE(rank0.ends_with("final_loss=0.296632\n")) << rank0;
 }
 
+// Issue 31: the torchrun agent of a `dist.ddp -j 1x2 --max_retries 1` job is killed after its
+// first checkpoint. Its two workers must die with it before the attempt is judged; the retry
+// then resumes from that checkpoint and ends with the unbroken run's loss. Left running, the
+// workers trained to the end beside the dead agent, the retry started only after them, resumed
+// past the last epoch and printed final_loss=nan: SUCCEEDED, a wrong number. To kill at a known
+// point, the first attempt's rank 0 parks after its first checkpoint (rank 1 waits in the
+// barrier) until the test lets it go.
+TEST_F(SlurmCluster, AKilledTorchrunAgentTakesItsWorkersAndTheRetryResumesToTheRightLoss) {
+  const std::string checkpoint = sandbox_.root() + "/ckpt.pt";
+  const std::string park =
+      sandbox_.write_file("park.py",
+                          "import os, runpy, sys, time\n"
+                          "if os.environ['SORTIE_ATTEMPT'] == '0':\n"
+                          "    replace = os.replace\n"
+                          "    def replace_then_park(source, target):\n"
+                          "        replace(source, target)\n"
+                          "        open(target + '.parked', 'w').close()\n"
+                          "        while not os.path.exists(target + '.go'):\n"
+                          "            time.sleep(0.05)\n"
+                          "    os.replace = replace_then_park\n"
+                          "sys.argv = sys.argv[1:]\n"
+                          "runpy.run_path(sys.argv[0], run_name='__main__')\n");
+  const CommandResult started = sandbox_.sortie(
+      {"run", "-s", "slurm", "dist.ddp", "-j", "1x2", "--max_retries", "1", "--script", park, "--",
+       SORTIE_PYTORCH_TRAIN, "--lr", "0.05", "--epochs", "5", "--checkpoint", checkpoint},
+      env_);
+  ASSERT_EQ(started.exit_code, 0) << started.out << started.err;
+  const std::string handle = first_line(started.out);
+  const std::string job = job_of(handle);
+  ASSERT_FALSE(job.empty()) << handle;
+  jobs_.push_back(job);
+  await(
+      handle, [&](const std::string&) { return std::filesystem::exists(checkpoint + ".parked"); },
+      120);
+  ASSERT_TRUE(std::filesystem::exists(checkpoint + ".parked")) << log(handle);
+  const std::string app_id = handle.substr(handle.rfind('/') + 1);
+  const std::string agent = shell("pgrep -f '[t]orch.distributed.run .*--rdzv_id " + app_id + " '");
+  ASSERT_FALSE(agent.empty() || agent.find('\n') != std::string::npos) << agent;
+  const std::string workers = shell("pgrep -P " + agent + " | paste -sd,");
+  ASSERT_EQ(std::count(workers.begin(), workers.end(), ',') + 1, 2) << workers;
+  ASSERT_EQ(shell("kill -KILL " + agent + " 2>&1"), "");
+  // Bounded, so that a build that leaves them running still ends (with the wrong loss).
+  std::string left = workers;
+  for (int i = 0; i < 300 && !left.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    left = shell("ps -o pid= -p " + workers + " | paste -sd,");
+  }
+  EXPECT_EQ(left, "") << "the workers outlived the agent they belong to";
+  std::ofstream(checkpoint + ".go").close();
+  const std::string status = await(
+      handle,
+      [](const std::string& s) {
+        const std::string state = json_string_member(s, "state");
+        return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+      },
+      240);
+  EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
+  EXPECT_NE(status.find(R"("num_restarts":1)"), std::string::npos) << status;
+  const std::string rank0 = log(handle + "/trainer/0", {"--no-prefix", "--streams", "stdout"});
+  EXPECT_NE(rank0.find("[0]:epoch=0 loss="), std::string::npos) << rank0;
+  EXPECT_NE(rank0.find("[0]:resumed from " + checkpoint + " at epoch=1\n"), std::string::npos)
+      << rank0;
+  EXPECT_TRUE(rank0.ends_with("[0]:final_loss=0.296632\n")) << rank0;
+}
+
 // The Slurm job of one role of an app run with role_jobs=separate (the first role's is job_of).
 std::string role_job(const std::string& handle, const std::string& role) {
   const std::string app_id = handle.substr(handle.rfind('/') + 1);

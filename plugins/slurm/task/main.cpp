@@ -3,7 +3,9 @@
 // task); the attempt is SORTIE_ATTEMPT. It runs the argv in <JOB_DIR>/tasks/ROLE/<replica>.argv
 // with the environment in .env added (both NUL-separated, so values arrive byte-exact, never
 // through a shell), and writes its output to <JOB_DIR>/logs/ROLE/<replica>/attempt-<n>/ (see
-// replica_files.hpp) and its exit to `exit` there. Exits as the program did.
+// replica_files.hpp) and its exit to `exit` there, once every process the program left running
+// has been ended too (docs/slurm-scheduler.md, "An attempt ends with all of its processes").
+// Exits as the program did.
 //
 // sortie-slurm-task --free-port: prints a TCP port that is free on this node now (bound and
 // released), which the batch script runs on the rank-0 host for ${free_port}.
