@@ -119,8 +119,8 @@ TEST_F(DockerScheduler, AReplicasLeftoverProcessesEndWithItsMainProcess) {
       app_id, "[" +
                   shell_role("main",
                              "if [ -e /attempted ]; then echo retry; exit 0; fi; touch /attempted; "
-                             "(trap '' TERM; exec sleep 300) & trap 'exit 3' USR1; "
-                             "while :; do sleep 0.1; done",
+                             "(trap '' TERM; exec sleep 300) & "
+                             "until [ -e /go ]; do sleep 0.05; done; exit 3",
                              R"("max_retries":1,"retry_policy":"REPLICA")") +
                   "]"));
   const std::string container = app_id + "-main-0";
@@ -137,7 +137,15 @@ TEST_F(DockerScheduler, AReplicasLeftoverProcessesEndWithItsMainProcess) {
     if (leftover.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_FALSE(leftover.empty()) << "the first attempt's sleep never showed in the container";
-  EXPECT_EQ(engine.call("POST", "/containers/" + container + "/kill?signal=USR1").status, 204);
+  // Through a file, not a signal: Docker never restarts a container it was asked to kill.
+  const rapidjson::Document exec = parse(
+      engine.call("POST", "/containers/" + container + "/exec", R"({"Cmd":["touch","/go"]})").body);
+  ASSERT_TRUE(exec.IsObject() && exec.HasMember("Id"));
+  EXPECT_EQ(engine
+                .call("POST", std::string("/exec/") + exec["Id"].GetString() + "/start",
+                      R"({"Detach":true})")
+                .status,
+            200);
   const rapidjson::Document status = wait_terminal(app_id);
   EXPECT_STREQ(status["state"].GetString(), "SUCCEEDED") << plugins_common::to_json_text(status);
   EXPECT_EQ(replica_field(status, 0, 0, "restarts"), "1");

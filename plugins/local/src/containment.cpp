@@ -11,6 +11,22 @@
 namespace sortie::local {
 namespace {
 
+std::vector<pid_t> marked_processes(const std::string& entry) {
+  std::vector<pid_t> found;
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return found;
+  const pid_t self = ::getpid();
+  while (const dirent* item = ::readdir(proc)) {
+    if (!std::isdigit(static_cast<unsigned char>(item->d_name[0]))) continue;
+    const auto pid = static_cast<pid_t>(std::stol(item->d_name));
+    if (pid != self && environment_holds(pid, entry)) found.push_back(pid);
+  }
+  ::closedir(proc);
+  return found;
+}
+
+}  // namespace
+
 bool environment_holds(pid_t pid, const std::string& entry) {
   const std::string path = "/proc/" + std::to_string(pid) + "/environ";
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -32,22 +48,6 @@ bool environment_holds(pid_t pid, const std::string& entry) {
   }
   return false;
 }
-
-std::vector<pid_t> marked_processes(const std::string& entry) {
-  std::vector<pid_t> found;
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return found;
-  const pid_t self = ::getpid();
-  while (const dirent* item = ::readdir(proc)) {
-    if (!std::isdigit(static_cast<unsigned char>(item->d_name[0]))) continue;
-    const auto pid = static_cast<pid_t>(std::stol(item->d_name));
-    if (pid != self && environment_holds(pid, entry)) found.push_back(pid);
-  }
-  ::closedir(proc);
-  return found;
-}
-
-}  // namespace
 
 std::string containment_guarantee(std::string_view containment) {
   if (containment == kPidNamespace) {

@@ -29,6 +29,9 @@ inline constexpr const char* kMarkerVariable = "SORTIE_CONTAINMENT_MARKER";
 // What `sortie status` says about an app contained by `containment`.
 std::string containment_guarantee(std::string_view containment);
 
+// Whether the environment of the process /proc/<pid> shows holds `entry` ("NAME=value", whole).
+bool environment_holds(pid_t pid, const std::string& entry);
+
 // SIGKILLs every process (but this one) whose environment holds kMarkerVariable=<app_dir>, until
 // none is left. Returns how many it killed.
 int kill_marked_processes(const std::string& app_dir);

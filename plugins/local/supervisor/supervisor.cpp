@@ -12,7 +12,10 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 #include <sortie/plugin.hpp>
+#include <string>
+#include <vector>
 
 #include "app_cgroup.hpp"
 #include "app_notify.hpp"
@@ -34,6 +37,28 @@ constexpr uint64_t kFirstPipeSource = 2;
 
 uint64_t pipe_source(size_t replica, int32_t stream) {
   return kFirstPipeSource + replica * 2 + (stream == SORTIE_STREAM_STDOUT ? 0 : 1);
+}
+
+// Our children now, as /proc names them: the host's pids, even in a PID namespace (the supervisor
+// has one thread, whose children file lists them all). None on a kernel without
+// CONFIG_PROC_CHILDREN, where what replicas left outside their groups dies with the app only.
+std::vector<pid_t> child_proc_pids() {
+  std::vector<pid_t> children;
+  std::ifstream listed("/proc/thread-self/children");
+  for (pid_t pid = 0; listed >> pid;) children.push_back(pid);
+  return children;
+}
+
+// The pid kill() and waitpid() take here for the process /proc names `proc_pid`: ours differs in a
+// PID namespace, where /proc stays the host's (the last field of NSpid is ours); 0 once it is gone.
+pid_t own_pid_of(pid_t proc_pid) {
+  std::ifstream status("/proc/" + std::to_string(proc_pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("NSpid:")) {
+      return static_cast<pid_t>(std::stol(line.substr(line.find_last_of(" \t") + 1)));
+    }
+  }
+  return 0;
 }
 
 void watch(int epoll_fd, int fd, uint64_t source) {
@@ -198,7 +223,7 @@ void Supervisor::kill_leftovers() {
   } else if (app_.supervisor.containment == kCgroup) {
     kill_cgroup();
   } else {
-    kill_adopted_orphans();
+    kill_adopted_orphans({});
     const int killed = kill_marked_processes(request_.app_dir);
     if (killed > 0)
       log_event("killed " + std::to_string(killed) + " marked process(es) left by replicas");
@@ -224,32 +249,33 @@ void Supervisor::kill_cgroup() {
   }
 }
 
-void Supervisor::kill_adopted_orphans() {
-  // Every replica is gone, so our children now are processes that left their replica's process
-  // group (their own setsid) and were re-parented to us, the subreaper. Killing one re-parents
-  // its children to us in turn, hence the loop.
-  const std::string children_path = "/proc/self/task/" + std::to_string(::getpid()) + "/children";
+size_t Supervisor::kill_adopted_orphans(const std::vector<std::string>& entries) {
+  size_t killed = 0;
+  // Killing one re-parents its children to us in turn, hence the rounds.
   for (int round = 0; round < 100; ++round) {
-    std::string text;
-    try {
-      text = read_file(children_path);
-    } catch (const Error&) {
-      return;  // a kernel without CONFIG_PROC_CHILDREN: such processes are only reaped
+    std::vector<pid_t> doomed;
+    for (const pid_t proc_pid : child_proc_pids()) {
+      bool replica = false;
+      for (Replica& running : replicas_) {
+        replica = replica || (running.pid != 0 && status_of(running).pid == proc_pid);
+      }
+      bool marked = !replica;
+      for (const std::string& entry : entries) {
+        marked = marked && environment_holds(proc_pid, entry);
+      }
+      const pid_t pid = marked ? own_pid_of(proc_pid) : 0;
+      if (pid > 0) doomed.push_back(pid);
     }
-    std::vector<pid_t> children;
-    for (size_t at = 0; at < text.size();) {
-      const size_t end = text.find(' ', at);
-      const std::string word = text.substr(at, end == std::string::npos ? end : end - at);
-      if (!word.empty()) children.push_back(static_cast<pid_t>(std::stol(word)));
-      at = end == std::string::npos ? text.size() : end + 1;
+    if (doomed.empty()) break;
+    for (const pid_t pid : doomed) {
+      ::kill(pid, SIGKILL);
+      log_event("killed pid " + std::to_string(pid) + ", left behind by a replica");
     }
-    if (children.empty()) return;
-    for (pid_t child : children) {
-      ::kill(child, SIGKILL);
-      log_event("killed pid " + std::to_string(child) + ", left behind by a replica");
-    }
-    for (pid_t child : children) ::waitpid(child, nullptr, 0);
+    // Reaped here, so that whatever is judged or started next runs without them.
+    for (const pid_t pid : doomed) ::waitpid(pid, nullptr, 0);
+    killed += doomed.size();
   }
+  return killed;
 }
 
 void Supervisor::start(Replica& replica) {
@@ -400,8 +426,11 @@ void Supervisor::on_exit(Replica& replica, int wait_status) {
     replica.kill_at = 0;
     arm_kill_timer();  // its stop is over: whatever starts next runs without its deadline
   }
-  // Whatever the replica left in its group dies with it, so nothing outlives its replica.
+  // Whatever the replica left in its group dies with it, and what it left outside (a setsid(),
+  // re-parented to us) too, so nothing outlives its replica or runs beside its retry.
   ::killpg(group, SIGKILL);
+  kill_adopted_orphans({"SORTIE_ROLE_NAME=" + request_.roles[replica.role_index].name,
+                        "SORTIE_REPLICA_ID=" + std::to_string(launch_of(replica).id)});
   drain_and_close(replica, SORTIE_STREAM_STDOUT);
   drain_and_close(replica, SORTIE_STREAM_STDERR);
 

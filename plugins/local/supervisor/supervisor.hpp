@@ -72,7 +72,11 @@ class Supervisor {
   void terminate(Replica& replica);
   // Kills what the replicas left behind, as the app's containment allows.
   void kill_leftovers();
-  void kill_adopted_orphans();
+  // SIGKILLs (and reaps) the processes re-parented to us, the subreaper or the namespace's init,
+  // whose environment holds every one of `entries` (all of them when empty), until none is left;
+  // returns how many. Run when a replica exits, for what it left outside its process group, and
+  // when the app ends.
+  size_t kill_adopted_orphans(const std::vector<std::string>& entries);
   void kill_namespace();
   void kill_cgroup();
   // Sets the grace timer to the earliest kill_at, or disarms it when no replica is being stopped.
