@@ -120,11 +120,14 @@ class SlurmCluster : public ::testing::Test {
     }
     return status;
   }
-  std::string await_terminal(const std::string& handle) {
-    return await(handle, [](const std::string& status) {
-      const std::string state = json_string_member(status, "state");
-      return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-    });
+  std::string await_terminal(const std::string& handle, int seconds = 90) {
+    return await(
+        handle,
+        [](const std::string& status) {
+          const std::string state = json_string_member(status, "state");
+          return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
+        },
+        seconds);
   }
 
   std::string log(const std::string& path, const std::vector<std::string>& extra = {}) {
@@ -535,13 +538,7 @@ TEST_F(SlurmCluster, TwoNodeDdpRunsOneTorchrunAgentPerNodeAndTrains) {
       "\"" SORTIE_PYTORCH_TRAIN "\", \"--lr\", \"0.05\", \"--epochs\", \"5\"]\n");
   const std::string job = job_of(handle);
   ASSERT_FALSE(job.empty()) << handle;
-  const std::string status = await(
-      handle,
-      [](const std::string& s) {
-        const std::string state = json_string_member(s, "state");
-        return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-      },
-      240);
+  const std::string status = await_terminal(handle, 240);
   ASSERT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
   // One job on both nodes, a replica on each.
   EXPECT_EQ(shell("squeue -h -a -t all -j " + job + " -o %D"), "2");
@@ -610,13 +607,7 @@ TEST_F(SlurmCluster, AKilledTorchrunAgentTakesItsWorkersAndTheRetryResumesToTheR
   }
   EXPECT_EQ(left, "") << "the workers outlived the agent they belong to";
   std::ofstream(checkpoint + ".go").close();
-  const std::string status = await(
-      handle,
-      [](const std::string& s) {
-        const std::string state = json_string_member(s, "state");
-        return state == "SUCCEEDED" || state == "FAILED" || state == "CANCELLED";
-      },
-      240);
+  const std::string status = await_terminal(handle, 240);
   EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
   EXPECT_NE(status.find(R"("num_restarts":1)"), std::string::npos) << status;
   const std::string rank0 = log(handle + "/trainer/0", {"--no-prefix", "--streams", "stdout"});
