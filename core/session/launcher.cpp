@@ -113,9 +113,16 @@ std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>&
                                                   const std::vector<DryRunResult>& dries) {
   std::vector<store::AppRecord> records;
   std::vector<std::string> requests;
-  for (size_t i = 0; i < plans.size(); ++i) {
-    records.push_back(record_unsubmitted(plans[i], dries[i]));
-    requests.push_back(dries[i].dryrun_json);
+  try {
+    for (size_t i = 0; i < plans.size(); ++i) {
+      records.push_back(record_unsubmitted(plans[i], dries[i]));
+      requests.push_back(dries[i].dryrun_json);
+    }
+  } catch (const Error&) {
+    // One app could not be recorded (its work unit's attempt is another command's): the batch
+    // goes nowhere, so the apps recorded before it never existed either.
+    for (const store::AppRecord& record : records) forget_or_keep(ctx_.store(), record.handle);
+    throw;
   }
   std::vector<std::string> app_ids;
   try {

@@ -158,6 +158,12 @@ void insert_experiment_jobs(sqlite3* db, const std::string& path, const std::str
   const std::string action = "recording the jobs of work unit " +
                              std::to_string(unit.experiment_id) + "_" +
                              std::to_string(unit.work_unit_id) + " run by app " + handle;
+  // Two commands that rerun one unit at once both read its last attempt and ask for the next:
+  // the first to record it runs it, the other is refused here by name, before it submits.
+  Statement taken(db, path,
+                  "SELECT handle FROM experiment_jobs WHERE experiment_id = ?1 AND "
+                  "work_unit_id = ?2 AND attempt = ?3 AND job_name = ?4",
+                  action);
   Statement insert(
       db, path,
       "INSERT INTO experiment_jobs (experiment_id, work_unit_id, job_name, "
@@ -165,6 +171,19 @@ void insert_experiment_jobs(sqlite3* db, const std::string& path, const std::str
       "?8)",
       action);
   for (const ExperimentJobRecord& job : unit.jobs) {
+    taken.bind(1, unit.experiment_id)
+        .bind(2, int64_t{unit.work_unit_id})
+        .bind(3, int64_t{job.attempt})
+        .bind(4, job.job_name);
+    if (taken.step()) {
+      throw Error::already_exists(
+          "work unit " + std::to_string(unit.work_unit_id) + " of experiment " +
+          std::to_string(unit.experiment_id) + " is being rerun by another command: its attempt " +
+          std::to_string(job.attempt) + " is app " + taken.text(0) +
+          " already, so this command does not run it again (see `sortie experiments show " +
+          std::to_string(unit.experiment_id) + "`; rerun it once that attempt has ended)");
+    }
+    taken.reset();
     insert.bind(1, unit.experiment_id)
         .bind(2, int64_t{unit.work_unit_id})
         .bind(3, job.job_name)

@@ -4,7 +4,9 @@
 // bad spec field (2) is CliErrors.MalformedSpecNamesFileLineAndField and
 // CliErrors.UnknownSpecKeySuggestsTheRightOne; interrupted (130) is
 // CliRun.InterruptedWaitCancelsTheAppAndLeavesNothingRunning (SIGINT) and
-// CliLifecycle.SigtermToAWaitingRunCancelsTheApp (SIGTERM).
+// CliLifecycle.SigtermToAWaitingRunCancelsTheApp (SIGTERM); a rerun of a unit another command
+// is rerunning (3) is, in CliExperimentsRerunTest,
+// ConcurrentRerunsOfOneUnitRunItOnceAndRefuseTheOtherByName.
 #include <gtest/gtest.h>
 
 #include <string>

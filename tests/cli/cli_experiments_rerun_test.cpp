@@ -1,10 +1,12 @@
 // `sortie experiments rerun`, end to end through the real binary on local_cwd: the failed units of
 // a sweep run again with their recorded args as a second attempt, the first attempt's logs kept;
-// a unit still running, a selection of nothing and --missing are refused by name.
+// a unit still running, a selection of nothing, --missing and a unit another command is rerunning
+// are refused by name.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -128,6 +130,46 @@ TEST_F(CliExperimentsRerunTest, AUnitStillRunningIsRefusedByName) {
   EXPECT_NE(cancelled_none.err.find("matches the selection; nothing to run again"),
             std::string::npos)
       << cancelled_none.err;
+}
+
+// Two shells rerun the same unit at once, five times over: each time exactly one runs it (the
+// next attempt); the other is refused by name, whether it lost the race to record the attempt
+// (ALREADY_EXISTS, exit 3) or read the unit once it ran again (exit 2), never with SQLite's text.
+TEST_F(CliExperimentsRerunTest, ConcurrentRerunsOfOneUnitRunItOnceAndRefuseTheOtherByName) {
+  sandbox_.write_file("job.sh.release", "");
+  const std::string id = launch_sweep("[9]", true, 0);
+  ASSERT_FALSE(id.empty());
+  const std::vector<std::string> rerun = {"experiments", "rerun", id, "--units", "1"};
+  int lost_the_race = 0;
+  for (int round = 1; round <= 5; ++round) {
+    std::filesystem::remove(sandbox_.root() + "/job.sh.release");
+    const std::vector<CommandResult> results = sandbox_.sortie_concurrently({rerun, rerun});
+    int ran = 0;
+    std::string handle;
+    for (const CommandResult& result : results) {
+      EXPECT_EQ(result.err.find("UNIQUE"), std::string::npos) << result.err;
+      if (result.exit_code == 0) {
+        ++ran;
+        const std::string attempt = "(attempt " + std::to_string(round + 1) + "): ";
+        EXPECT_NE(result.out.find(attempt), std::string::npos) << result.out;
+        const std::string line = first_line(result.out);
+        handle = line.substr(line.rfind(' ') + 1);
+      } else if (result.exit_code == 3) {
+        ++lost_the_race;
+        EXPECT_NE(result.err.find("work unit 1 of experiment " + id +
+                                  " is being rerun by another command"),
+                  std::string::npos)
+            << result.err;
+      } else {
+        EXPECT_EQ(result.exit_code, 2) << result.err;
+        EXPECT_NE(result.err.find("has not ended"), std::string::npos) << result.err;
+      }
+    }
+    ASSERT_EQ(ran, 1) << "round " << round;
+    sandbox_.write_file("job.sh.release", "");
+    EXPECT_EQ(json_string_member(sandbox_.wait_terminal(handle), "state"), "SUCCEEDED") << handle;
+  }
+  std::printf("%d of 5 concurrent reruns lost the race to record the attempt\n", lost_the_race);
 }
 
 }  // namespace

@@ -105,6 +105,34 @@ TEST_F(ExperimentStoreTest, AReRunIsTheUnitsNextAttemptAndKeepsTheEarlierOnes) {
   EXPECT_FALSE(store->get("local://default/again").has_value());
 }
 
+// Two commands rerunning one unit at once both ask for its attempt 2, each through its own
+// connection: the second is refused by name (ALREADY_EXISTS), not with SQLite's constraint text,
+// and records nothing.
+TEST_F(ExperimentStoreTest, AnAttemptAnotherConnectionRecordedFirstIsRefusedByName) {
+  auto first = AppStore::open(path());
+  auto second = AppStore::open(path());
+  const int64_t id = first->create_experiment("sweep", "/w");
+  const int unit = first->reserve_work_unit(id, "{}");
+  first->record_submission(sample_record("try1"),
+                           WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "", 1}}});
+  first->record_submission(sample_record("try2"),
+                           WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "", 2}}});
+  try {
+    second->record_submission(sample_record("try2-again"),
+                              WorkUnitLink{id, unit, {{"train", "1_1_train", "", "train", "", 2}}});
+    FAIL() << "the second attempt 2 was recorded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Code::kAlreadyExists) << e.what();
+    const std::string message = e.what();
+    EXPECT_NE(message.find("work unit 1 of experiment 1 is being rerun by another command"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("local://default/try2"), std::string::npos) << message;
+    EXPECT_EQ(message.find("UNIQUE"), std::string::npos) << message;
+  }
+  EXPECT_FALSE(second->get("local://default/try2-again").has_value());
+}
+
 // A store of schema version 4 (before attempts): migration 5 rebuilds experiment_jobs, keeping
 // each job as its unit's first attempt, after which a second attempt records.
 TEST_F(ExperimentStoreTest, JobsOfASchemaVersionFourStoreBecomeFirstAttempts) {
