@@ -1,5 +1,9 @@
 #include "connection_pool.hpp"
 
+#include <arpa/inet.h>
+
+#include <algorithm>
+#include <array>
 #include <utility>
 
 namespace sortie::ui {
@@ -10,6 +14,24 @@ thread_local std::string streaming_for;
 thread_local size_t stream_threads = 0;  // of the stream this thread serves
 
 }  // namespace
+
+std::string stream_client_of(const std::string& address) {
+  constexpr std::string_view kLoopback = "loopback";
+  in_addr v4{};
+  if (::inet_pton(AF_INET, address.c_str(), &v4) == 1) {
+    return (ntohl(v4.s_addr) >> 24) == 127 ? std::string(kLoopback) : address;
+  }
+  in6_addr v6{};
+  if (::inet_pton(AF_INET6, address.c_str(), &v6) != 1) return address;
+  if (IN6_IS_ADDR_LOOPBACK(&v6) || (IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127)) {
+    return std::string(kLoopback);
+  }
+  if (IN6_IS_ADDR_V4MAPPED(&v6)) return address;
+  std::fill(std::begin(v6.s6_addr) + 8, std::end(v6.s6_addr), 0);
+  std::array<char, INET6_ADDRSTRLEN> text{};
+  ::inet_ntop(AF_INET6, &v6, text.data(), text.size());
+  return std::string(text.data()) + "/64";
+}
 
 ConnectionPool::ConnectionPool(size_t request_workers, StreamLimits limits) : limits_(limits) {
   const std::lock_guard lock(mutex_);

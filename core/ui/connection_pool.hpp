@@ -30,6 +30,12 @@ struct StreamLimits {
 
 enum class StreamAdmission { kAdmitted, kTooManyInAll, kTooManyFromClient };
 
+// The client whose streams `address` (a connection's peer) counts against (L-16): the address
+// itself, but every loopback address (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104) is "loopback", one
+// client, since any local process can bind any of them (one could take 127.0.0.2 to .11 and
+// with them every stream of L-17); an IPv6 address is its /64, the least one host is given.
+std::string stream_client_of(const std::string& address);
+
 class ConnectionPool final : public httplib::TaskQueue {
  public:
   ConnectionPool(size_t request_workers, StreamLimits limits);

@@ -257,14 +257,18 @@ class Dashboard {
   // The request becomes a stream on this thread, outside the request workers; past a limit of
   // streams, Error::resource_exhausted (429).
   void admit_stream(const httplib::Request& request, size_t threads = 1) {
-    switch (pool_->begin_stream(request.remote_addr, threads)) {
+    const std::string client = stream_client_of(request.remote_addr);
+    switch (pool_->begin_stream(client, threads)) {
       case StreamAdmission::kAdmitted:
         return;
       case StreamAdmission::kTooManyFromClient:
-        throw Error::resource_exhausted(limits::exceeded("another event or log stream from " +
-                                                             request.remote_addr +
-                                                             " (close a dashboard tab or log pane)",
-                                                         limits::kUiStreamsPerClient));
+        throw Error::resource_exhausted(limits::exceeded(
+            "another event or log stream from " +
+                (client == request.remote_addr
+                     ? client
+                     : client + " (" + request.remote_addr + ", one of its addresses)") +
+                " (close a dashboard tab or log pane)",
+            limits::kUiStreamsPerClient));
       case StreamAdmission::kTooManyInAll:
         throw Error::resource_exhausted(limits::exceeded(
             "another event or log stream (close dashboard tabs or log panes)", limits::kUiStreams));

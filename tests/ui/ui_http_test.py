@@ -2,7 +2,7 @@
 endpoints, the event stream's Last-Event-ID resume, the read-only 403, 4xx for bad requests, the
 Host check (DNS rebinding), secrets masked, the write token, and six log followers beside the apps
 list (latencies printed as the report, not asserted), 140 open streams beside the apps list, the
-per-client limit of streams, and the lists in pages.
+per-client limit of streams (every loopback address one client), and the lists in pages.
 
 Usage: ui_http_test.py PREFIX SCRATCH_DIR"""
 import http.client
@@ -372,7 +372,7 @@ def check_six_viewers(dashboard, ticker):
 
 
 def open_streams_from(dashboard, address, paths):
-    """Opens a stream of each path from the loopback address `address` (a client of its own)."""
+    """Opens a stream of each path from the loopback address `address`."""
     streams = []
     for path in paths:
         connection = http.client.HTTPConnection("127.0.0.1", dashboard.port, timeout=10,
@@ -383,34 +383,53 @@ def open_streams_from(dashboard, address, paths):
     return streams
 
 
-def check_many_streams(dashboard, ticker):
-    """70 event streams and 70 followed logs, from five clients, hold no request worker: the apps
-    list still answers (it timed out with 64, issue 26 A5). A client past its 32 streams (L-16)
-    is refused with 429; one closed, the next is served."""
-    paths = ["/api/events"] * 70 + [f"/api/logs?follow=1&handle={quoted(ticker)}"] * 70
+def check_many_streams(scratch, ticker):
+    """70 event streams and 70 followed logs hold no request worker: the apps list still answers
+    (it timed out with 64, issue 26 A5). Its own dashboard lets one client open them all (L-16
+    raised to 140), since every loopback address is one client."""
+    crowded = Dashboard(scratch, env={"SORTIE_LIMIT_UI_STREAMS_PER_CLIENT": "140"})
+    try:
+        paths = ["/api/events"] * 70 + [f"/api/logs?follow=1&handle={quoted(ticker)}"] * 70
+        streams = []
+        for client in range(5):
+            streams += open_streams_from(crowded, f"127.0.0.{client + 2}", paths[client::5])
+        assert [response.status for _, response in streams] == [200] * 140, \
+            [response.status for _, response in streams]
+        start = time.monotonic()
+        status, body = crowded.request("GET", "/api/apps")  # the socket's timeout: 10 s
+        took = time.monotonic() - start
+        assert status == 200 and body["total"] >= 1, (status, body)
+        assert took < 5, f"/api/apps took {took:.1f} s beside 140 streams"
+        for connection, _ in streams:
+            connection.close()
+    finally:
+        crowded.stop()
+    print(f"140 streams open: /api/apps answered in {took * 1000:.1f} ms")
+
+
+def check_streams_per_client(scratch):
+    """Every loopback address is one client (L-16): 32 streams spread over 127.0.0.2 to .11 are
+    all a local process gets, so it cannot take the 256 of L-17 from the others; the 33rd is
+    refused with 429 naming the limit; one closed, the next is served."""
+    dashboard = Dashboard(scratch)
     streams = []
-    for client in range(5):
-        streams += open_streams_from(dashboard, f"127.0.0.{client + 2}", paths[client::5])
-    assert [response.status for _, response in streams] == [200] * 140, \
-        [response.status for _, response in streams]
-    start = time.monotonic()
-    status, body = dashboard.request("GET", "/api/apps")  # the socket's timeout: 10 s
-    took = time.monotonic() - start
-    assert status == 200 and body["total"] >= 1, (status, body)
-    assert took < 5, f"/api/apps took {took:.1f} s beside 140 streams"
-    one_client = open_streams_from(dashboard, "127.0.0.9", ["/api/events"] * 33)
-    statuses = [response.status for _, response in one_client]
-    assert statuses == [200] * 32 + [429], statuses
-    refusal = json.loads(one_client[-1][1].read())["error"]
-    assert "127.0.0.9" in refusal and "L-16" in refusal and "SORTIE_LIMIT_UI_STREAMS_PER_CLIENT" \
-        in refusal, refusal
-    one_client[0][0].close()
-    dashboard.wait_for(lambda: open_streams_from(dashboard, "127.0.0.9", ["/api/events"])[0][1]
-                       .status == 200, "a stream once another one of the client closed", 10)
-    for connection, _ in streams + one_client:
-        connection.close()
-    print(f"140 streams open: /api/apps answered in {took * 1000:.1f} ms; the 33rd stream of "
-          "one client refused (429)")
+    try:
+        for index in range(32):
+            streams += open_streams_from(dashboard, f"127.0.0.{index % 10 + 2}", ["/api/events"])
+        streams += open_streams_from(dashboard, "127.0.0.11", ["/api/events"])
+        statuses = [response.status for _, response in streams]
+        assert statuses == [200] * 32 + [429], statuses
+        refusal = json.loads(streams[-1][1].read())["error"]
+        assert "loopback (127.0.0.11, one of its addresses)" in refusal and "L-16" in refusal \
+            and "SORTIE_LIMIT_UI_STREAMS_PER_CLIENT" in refusal, refusal
+        streams.pop(0)[0].close()
+        dashboard.wait_for(lambda: open_streams_from(dashboard, "127.0.0.5", ["/api/events"])[0][1]
+                           .status == 200, "a stream once another one of the client closed", 10)
+    finally:
+        for connection, _ in streams:
+            connection.close()
+        dashboard.stop()
+    print("32 streams from 127.0.0.2 to .11: the 33rd refused (429), loopback being one client")
 
 
 def check_pages(dashboard, experiment_id):
@@ -486,7 +505,8 @@ def main(prefix, scratch_dir):
         check_curves(dashboard, scratch)
         check_secrets(dashboard, scratch)
         check_pages(dashboard, experiment_id)
-        check_many_streams(dashboard, ticker)
+        check_many_streams(scratch, ticker)
+        check_streams_per_client(scratch)
         check_six_viewers(dashboard, ticker)
         logs = "/api/logs?handle=" + quoted(handles[0])
         connection, response = open_stream(dashboard, logs)
