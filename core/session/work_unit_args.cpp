@@ -40,9 +40,10 @@ Values job_values(const rapidjson::Value& job) {
     for (const auto& variable : env->value.GetObject()) {
       if (variable.value.IsString()) {
         const std::string name = variable.name.GetString();
-        values.emplace_back("$" + name, model::is_secret_env_name(name)
+        const std::string value = variable.value.GetString();
+        values.emplace_back("$" + name, model::is_secret_env(name, value)
                                             ? std::string(model::kMaskedSecret)
-                                            : std::string(variable.value.GetString()));
+                                            : value);
       }
     }
   }

@@ -126,8 +126,8 @@ std::string masked_word(const std::string& word) {
   const size_t equals = word.find('=');
   if (equals == std::string::npos) return word;
   const size_t name_start = word.find_first_not_of('-');
-  if (name_start >= equals ||
-      !model::is_secret_env_name(word.substr(0, equals).substr(name_start))) {
+  if (name_start >= equals || !model::is_secret_env(word.substr(name_start, equals - name_start),
+                                                    word.substr(equals + 1))) {
     return word;
   }
   return word.substr(0, equals + 1) + std::string(model::kMaskedSecret);

@@ -1,8 +1,8 @@
 // File: sortie/model/secret_env.hpp
 //
 // Environment variables that hold secrets, masked in what `sortie run --dryrun` and `sortie
-// describe` print unless --show-secrets (docs/config-trust.md, TRUST-7): a name containing TOKEN,
-// SECRET, PASSWORD, PASSWD, CREDENTIAL, API_KEY, ACCESS_KEY or PRIVATE_KEY, in any case.
+// describe` print unless --show-secrets (docs/config-trust.md, TRUST-7, which lists the name
+// shapes: GITHUB_PAT, HF_AUTH, OPENAI_KEY, ... as well as any name containing TOKEN or SECRET).
 #ifndef SORTIE_MODEL_SECRET_ENV_HPP
 #define SORTIE_MODEL_SECRET_ENV_HPP
 
@@ -15,7 +15,10 @@ namespace sortie::model {
 
 inline constexpr std::string_view kMaskedSecret = "********";
 
-bool is_secret_env_name(std::string_view name);
+// Whether the variable holds a secret: its name (any case, its words split at every character
+// but a letter or digit) has a secret's shape, and its value is no on/off flag (NO_AUTH=1 is not
+// masked, or every "1" of a log would be).
+bool is_secret_env(std::string_view name, std::string_view value);
 
 // The values of the app's secret env vars (every role), longest first.
 std::vector<std::string> secret_env_values(const AppDef& app);
