@@ -17,6 +17,8 @@ constexpr const char* kPythonPackageDir = "lib/python3/dist-packages";
 // Packages named xmanager and torchx whose modules are sortie's (sortie/compat_path.py): first
 // on the path, so `from xmanager import xm` is sortie's in this run only.
 constexpr const char* kCompatDir = "lib/python3/dist-packages/sortie/compat";
+// The PYTHONPATH the user gave, read by sortie/__init__.py.
+constexpr const char* kUsersPythonPathVariable = "SORTIE_USER_PYTHONPATH";
 
 }  // namespace
 
@@ -29,10 +31,13 @@ void exec_python(session::Session& ctx, const std::vector<std::string>& argument
   const auto prefix = registry::install_prefix_of(registry::own_module_file());
   std::string python_path =
       (prefix / kCompatDir).string() + ":" + (prefix / kPythonPackageDir).string();
-  if (const char* existing = std::getenv("PYTHONPATH"); existing && *existing) {
-    python_path += std::string(":") + existing;
-  }
+  const char* users = std::getenv("PYTHONPATH");
+  const std::string users_path = users != nullptr ? users : "";
+  if (!users_path.empty()) python_path += ":" + users_path;
   ::setenv("PYTHONPATH", python_path.c_str(), 1);
+  // The package puts it back in the interpreter's environment once the path is read, so that
+  // what the script starts (its units) imports the user's packages, not sortie's compat ones.
+  ::setenv(kUsersPythonPathVariable, users_path.c_str(), 1);
   ::setenv("SORTIE_SESSION", ctx.options().session.c_str(), 1);
 
   std::vector<std::string> words = {kPythonExecutable};

@@ -1,6 +1,7 @@
 // Running Debian's python3 with this installation's Python package (docs/python.md): first on
 // PYTHONPATH come the sortie-compat packages (xmanager, torchx as sortie's modules), then the
-// package itself; $SORTIE_SESSION carries the CLI's session.
+// package itself; $SORTIE_SESSION carries the CLI's session, and $SORTIE_USER_PYTHONPATH the
+// user's own PYTHONPATH, which the package restores for the processes the script starts.
 #ifndef SORTIE_CLI_PYTHON_EXEC_HPP
 #define SORTIE_CLI_PYTHON_EXEC_HPP
 

@@ -2,6 +2,7 @@
 `from torchx.runner import get_runner`. A thin client of sortie/runner.hpp: apps go to the same
 store as the CLI's, so `sortie list` shows what Python ran and the other way round."""
 
+import atexit
 import json
 import os
 import queue
@@ -9,6 +10,7 @@ import re
 import tempfile
 import threading
 import time
+import weakref
 from typing import Dict, Iterable, List, Optional, Union
 
 from sortie import _blocking
@@ -227,6 +229,17 @@ def _nanoseconds(moment):
     return None if moment is None else int(moment.timestamp() * 1e9)
 
 
+# The readers whose thread may still be in the compiled module: closed before the interpreter
+# finalizes, since a thread that finds the interpreter gone there aborts the process.
+_OPEN_READERS = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_readers():
+    for reader in list(_OPEN_READERS):
+        reader.close()
+
+
 class _LogReader:
     """Lines read by a worker thread from the compiled module, handed over through a queue, so
     the reading thread can be interrupted (Ctrl-C) and closing the iterator stops the read."""
@@ -239,6 +252,7 @@ class _LogReader:
         self._failure = None
         self._thread = threading.Thread(target=self._read, args=(native, arguments), daemon=True)
         self._thread.start()
+        _OPEN_READERS.add(self)
 
     def _read(self, native, arguments):
         def deliver(lines):
@@ -268,7 +282,10 @@ class _LogReader:
         return line
 
     def close(self):
+        """Stops the read and waits for it to end (within the compiled module's next poll of
+        the log, half a second), so no thread of it outlives this call."""
         self._closed.set()
+        self._thread.join()
 
     def __del__(self):
         self._closed.set()

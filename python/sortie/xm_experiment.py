@@ -156,9 +156,13 @@ class WorkUnit:
                         f'(`sortie experiments cancel {self.experiment_id}` stops them)')
         status = self.get_status()
         if status.is_failed:
+            # Why, as the scheduler said it (a container that could not start, an exit code).
+            reasons = [app['message'] for app in map(runner.status, self.handles)
+                       if app and app['state'] in ('FAILED', 'CANCELLED') and app['message']]
             raise ExperimentUnitFailedError(
-                f'work unit {self.experiment_unit_name} ended {status.state} (see `sortie '
-                f'experiments show {self.experiment_id}`)')
+                f'work unit {self.experiment_unit_name} ended {status.state}'
+                f'{": " + "; ".join(reasons) if reasons else ""} (see `sortie experiments show '
+                f'{self.experiment_id}`)')
         return status
 
     def wait_until_complete(self, timeout: float = _blocking.DEFAULT_WAIT_SECONDS):
@@ -395,7 +399,8 @@ class Experiment:
         and executables (docs/experiments.md XF-34): those that FAILED (`failed`), were CANCELLED
         (`cancelled`) or are listed by id (`units`), batched per scheduler (one Slurm job array).
         Returns the new attempts' WorkUnits, which work_units gives from then on. A unit still
-        running or a selection of none raise ValueError; an unknown id sortie.Error."""
+        running or a selection of none raise ValueError; an unknown id, or a unit another
+        command is rerunning at the same moment, sortie.Error."""
         if self._dry_run:
             raise ValueError('Experiment.rerun: a dry run records no work units to run again')
         rerun = [WorkUnit(self, unit) for unit in self._native.rerun(

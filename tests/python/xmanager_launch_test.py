@@ -130,6 +130,18 @@ with xm_local.create_experiment('streamed') as experiment:
 print('left with')
 '''
 
+UNSTARTABLE_LAUNCHER = '''
+from xmanager import xm
+from xmanager import xm_local
+
+with xm_local.create_experiment('unstartable') as experiment:
+    executor = xm_local.Local(experimental_stream_output=True)
+    [image] = experiment.package([xm.Packageable(
+        xm.Container(image_path='sortie-test/busybox:latest'), executor.Spec())])
+    experiment.add(xm.Job(image, executor, args=['/no/such/program']))
+print('not reached')
+'''
+
 TWO_LINES = '''#!/bin/sh
 echo first "$@"
 sleep 1
@@ -234,6 +246,28 @@ if __name__ == '__main__':
     app.run(main)
 '''
 
+USES_TORCHX = '''#!/usr/bin/python3
+import os
+try:
+    import torchx.distributed
+    found = f'torchx.distributed {torchx.distributed.RANK}'
+except Exception as error:  # pylint: disable=broad-except
+    found = f'{type(error).__name__}: {error}'
+with open(os.path.join(os.environ['SORTIE_LAUNCH_DIR'], 'unit.txt'), 'w') as out:
+    print(os.environ.get('PYTHONPATH', '<unset>'), found, sep='\\n', file=out)
+'''
+
+TORCHX_UNIT_LAUNCHER = '''
+from xmanager import xm
+from xmanager import xm_local
+
+with xm_local.create_experiment('real torchx') as experiment:
+    [unit] = experiment.package([xm.Packageable(xm.Binary(path='./uses_torchx.py'),
+                                                xm_local.Local.Spec())])
+    experiment.add(xm.Job(unit, xm_local.Local()))
+print(experiment.work_units[1].get_status().state)
+'''
+
 QUICKSTART_APP = '''
 import sys
 
@@ -328,6 +362,18 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         self.assertEqual(sorted(lines[:-1]), ['added', 'two_lines_sh/0 first x',
                                               'two_lines_sh/0 second'])
 
+    def test_a_streamed_container_that_cannot_start_fails_the_script_saying_why(self):
+        """The follower of its output ends with it, and the script exits 1 with the Engine's
+        reason, every time (it aborted, exit 134, in 2 of 3 runs, the reason never printed)."""
+        self.write('launcher.py', UNSTARTABLE_LAUNCHER)
+        for _ in range(3):
+            result = self.run_command('sortie', 'launch', 'launcher.py', check=False)
+            self.assertEqual(result.returncode, 1, result.stderr)
+            self.assertRegex(result.stderr, r'ExperimentUnitFailedError: work unit \d+_1 ended '
+                                            r'FAILED: .*/no/such/program')
+            self.assertNotIn('terminate called', result.stderr)
+            self.assertEqual(result.stdout, '')
+
     def test_a_workerpool_address_runs_as_the_rank0_host_on_a_local_executor(self):
         self.write('arg_printer.sh', ARG_PRINTER, 0o755)
         self.write('launcher.py', LATE_BINDING_LAUNCHER)
@@ -370,6 +416,24 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         inside = subprocess.run(['sortie', 'launch', 'which.py'], cwd=self.scratch, env=env,
                                 capture_output=True, text=True, timeout=60, check=True)
         self.assertEqual(inside.stdout, 'False\n')
+
+    def test_the_units_of_a_launch_script_get_the_users_pythonpath_not_sorties(self):
+        """The script imports sortie's xmanager; the unit it starts imports the real
+        torchx.distributed of the user's PYTHONPATH, which sortie's compat torchx would hide."""
+        self.write('real/torchx/__init__.py', '')
+        self.write('real/torchx/distributed.py', 'RANK = 0\n')
+        self.write('uses_torchx.py', USES_TORCHX, 0o755)
+        self.write('launcher.py', TORCHX_UNIT_LAUNCHER)
+        users = os.path.join(self.scratch, 'real') + ':' + self.env.get('PYTHONPATH', '')
+        self.env['PYTHONPATH'] = users
+        self.assertEqual(self.run_command('sortie', 'launch', 'launcher.py').stdout,
+                         'SUCCEEDED\n')
+        self.assertEqual(self.read('unit.txt'), f'{users}\ntorchx.distributed 0\n')
+        del self.env['PYTHONPATH']
+        self.assertEqual(self.run_command('sortie', 'launch', 'launcher.py').stdout,
+                         'SUCCEEDED\n')
+        self.assertEqual(self.read('unit.txt').splitlines(),
+                         ['<unset>', "ModuleNotFoundError: No module named 'torchx'"])
 
     def test_a_torchx_component_file_runs_through_run_component(self):
         self.write('my_component.py', COMPONENT_FILE)

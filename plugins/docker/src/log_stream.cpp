@@ -102,8 +102,14 @@ void DockerLogStream::read_container(size_t index) {
             state_value != nullptr
                 ? plugins_common::string_member(*state_value, "Status", "container State")
                 : "";
-        if (status != "running" && status != "restarting" && status != "created" &&
-            status != "paused") {
+        // A container whose start failed stays "created" with the Engine's reason in its Error
+        // ("could not select device driver"): it never runs, so there is nothing to wait for.
+        const bool start_failed =
+            status == "created" && state_value != nullptr &&
+            !plugins_common::string_member(*state_value, "Error", "container State").empty();
+        if ((status != "running" && status != "restarting" && status != "created" &&
+             status != "paused") ||
+            start_failed) {
           break;
         }
       }
