@@ -139,7 +139,8 @@ class LocalLaunchTest(support.ScratchTestCase):
             '    print(type(error).__name__)'])
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.splitlines(), [
-            'work unit 1_2 ended FAILED (see `sortie experiments show 1`)',
+            'work unit 1_2 ended FAILED: replica seeded_sh/0 failed: exited with code 1 (see '
+            '`sortie experiments show 1`)',
             '2 2 True', 'SUCCEEDED', '2', 'Error'])
         self.assertEqual([unit['attempt'] for unit in shown['work_units']], [2, 2, 1])
         self.assertEqual(shown['state'], 'SUCCEEDED')
