@@ -301,6 +301,18 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         with open(os.path.join(self.scratch, name), encoding='utf-8') as text:
             return text.read()
 
+    def remove_containers_of_the_apps(self):
+        """The containers local_docker left of this test's apps (one that never started stays
+        'created')."""
+        for app in json.loads(self.run_command('sortie', 'list', '--json').stdout)['apps']:
+            app_id = app['handle'].rsplit('/', 1)[-1]
+            found = subprocess.run(['docker', 'ps', '-aq', '--filter',
+                                    f'label=sortie.app_id={app_id}'],
+                                   capture_output=True, text=True, check=True).stdout.split()
+            if found:
+                subprocess.run(['docker', 'rm', '--force', *found], capture_output=True,
+                               check=True)
+
     def test_an_arg_printer_launcher_runs_its_jobs_for_real(self):
         self.write('arg_printer.sh', ARG_PRINTER, 0o755)
         self.write('launcher.py', ARG_PRINTER_LAUNCHER)
@@ -366,6 +378,7 @@ class XmanagerLaunchTest(support.ScratchTestCase):
         """The follower of its output ends with it, and the script exits 1 with the Engine's
         reason, every time (it aborted, exit 134, in 2 of 3 runs, the reason never printed)."""
         self.write('launcher.py', UNSTARTABLE_LAUNCHER)
+        self.addCleanup(self.remove_containers_of_the_apps)
         for _ in range(3):
             result = self.run_command('sortie', 'launch', 'launcher.py', check=False)
             self.assertEqual(result.returncode, 1, result.stderr)
