@@ -105,6 +105,22 @@ TEST_F(DockerLogs, FollowReadsUntilTheContainersEnd) {
   EXPECT_STREQ(parse(scheduler()->describe(app_id))["state"].GetString(), "SUCCEEDED");
 }
 
+// Its start failed, so the container stays "created", with the Engine's reason in State.Error:
+// a follow ends there (it polled for ever, and a launch script streaming its output hung).
+TEST_F(DockerLogs, AFollowOfAContainerThatCouldNotStartEnds) {
+  const std::string app_id = fresh_app_id("nostart");
+  submit(dryrun_input(app_id, R"([{"name":"a","image":")" + std::string(kTestImage) +
+                                  R"(","entrypoint":"/no/such/program"}])"));
+  std::vector<Line> lines;
+  sortie_log_sink sink{&lines, collect};
+  auto stream = scheduler()->log_open(app_id, R"({"follow":true})");
+  bool more = true;
+  for (int polls = 0; polls < 50 && more; ++polls) more = stream->next(200, LogSink(&sink));
+  EXPECT_FALSE(more) << "still following after 50 polls of 200 ms";
+  EXPECT_TRUE(lines.empty()) << joined(lines);
+  EXPECT_STREQ(parse(scheduler()->describe(app_id))["state"].GetString(), "FAILED");
+}
+
 TEST_F(DockerLogs, ClosingAFollowStreamIsPrompt) {
   const std::string app_id = fresh_app_id("close");
   submit(dryrun_input(app_id, "[" + shell_role("a", "echo hi; sleep 300") + "]",
