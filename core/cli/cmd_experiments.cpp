@@ -136,6 +136,7 @@ void print_units(const std::vector<xm::WorkUnit>& units) {
         unit.attempt > 1 ? " (attempt " + std::to_string(unit.attempt) + ")" : "";
     std::printf("work unit %d: %s%s%s%s\n", unit.id, xm::to_string(unit.state), attempt.c_str(),
                 settings.empty() ? "" : "  ", printable(settings).c_str());
+    if (!unit.output_dir.empty()) std::printf("  output: %s\n", printable(unit.output_dir).c_str());
     for (const xm::JobHandle& job : unit.jobs) {
       std::printf("  %-28s %-10s %s (role %s)\n", printable(job.name).c_str(),
                   xm::to_string(job.state), printable(job.app).c_str(),
@@ -195,7 +196,7 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
     for (const auto& [name, value] : session::hyperparameters_of(unit.args_json)) {
       out.key(name).string(value);
     }
-    out.end_object().key("jobs").begin_array();
+    out.end_object().key("output_dir").string(unit.output_dir).key("jobs").begin_array();
     for (const xm::JobHandle& job : unit.jobs) {
       out.begin_object().key("name").string(job.name).key("state").string(xm::to_string(job.state));
       out.key("app").string(job.app).key("role").string(job.role);

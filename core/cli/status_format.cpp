@@ -39,6 +39,9 @@ std::string format_status(const std::string& handle, const model::AppStatus& sta
 
 std::string format_app(const AppDef& app) {
   std::string out = fmt::format("App: {}\n", printable(app.name));
+  if (!app.output_dir.empty()) {
+    out += fmt::format("  output dir: {}\n", printable(app.output_dir));
+  }
   for (const auto& role : app.roles) {
     out += fmt::format("  Role {}: {} replica(s)\n    entrypoint: {}\n", printable(role.name),
                        role.num_replicas, printable(role.entrypoint));

@@ -5,6 +5,7 @@
 #include <sortie/model/model_json.hpp>
 #include <sortie/session/document_text.hpp>
 #include <sortie/session/launcher.hpp>
+#include <sortie/session/output_dir.hpp>
 #include <sortie/session/submission.hpp>
 
 namespace sortie::session {
@@ -63,15 +64,20 @@ DryRunResult Launcher::dryrun(const LaunchPlan& plan) {
 }
 
 DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string& cfg_json) {
-  DryRunResult result;
-  result.app_json = write_appdef(plan.app);
-  result.cfg_json = cfg_json;
-
   DryrunInput input;
   input.app = plan.app;
-  input.cfg_json = result.cfg_json;
+  input.cfg_json = cfg_json;
   input.app_id = model::make_app_id(plan.app.name);
   input.session = plan.session;
+  input.app.output_dir =
+      plan.work_unit
+          ? work_unit_output_dir(plan.work_unit->experiment_id, plan.work_unit->work_unit_id)
+          : app_output_dir(plan.scheduler, plan.session, input.app_id);
+
+  DryRunResult result;
+  result.app_json = write_appdef(input.app);
+  result.cfg_json = cfg_json;
+  result.output_dir = input.app.output_dir;
   const rapidjson::Document cfg = parse_object(result.cfg_json, "resolved run options");
   if (auto it = cfg.FindMember("image_provider");
       it != cfg.MemberEnd() && it->value.IsString() && it->value.GetStringLength() > 0) {
@@ -97,6 +103,7 @@ DryRunResult Launcher::dryrun_recorded(const LaunchPlan& plan, const std::string
 }
 
 std::string Launcher::schedule(const LaunchPlan& plan, const DryRunResult& dry) {
+  create_output_dir(dry.output_dir);
   const store::AppRecord record = record_unsubmitted(plan, dry);
   std::string app_id;
   try {
@@ -113,6 +120,7 @@ std::vector<std::string> Launcher::schedule_batch(const std::vector<LaunchPlan>&
                                                   const std::vector<DryRunResult>& dries) {
   std::vector<store::AppRecord> records;
   std::vector<std::string> requests;
+  for (const DryRunResult& dry : dries) create_output_dir(dry.output_dir);
   try {
     for (size_t i = 0; i < plans.size(); ++i) {
       records.push_back(record_unsubmitted(plans[i], dries[i]));

@@ -366,11 +366,24 @@ class Experiment::Impl {
       for (const store::ExperimentJobRecord& job : record.earlier_jobs) {
         unit.earlier_jobs.push_back(as_recorded(job));
       }
+      if (!record.jobs.empty()) unit.output_dir = recorded_output_dir(record.jobs.front().handle);
       // A work unit whose launch failed has no jobs: it never ran.
       unit.state = states.empty() ? State::kFailed : aggregate(states);
       units.push_back(std::move(unit));
     }
     return units;
+  }
+
+  // The output directory the store recorded with the app; "" for an app recorded before there
+  // were any, or whose record cannot be read.
+  std::string recorded_output_dir(const std::string& handle) {
+    const std::optional<store::AppRecord> record = ctx_.records().get(handle);
+    if (!record || record->appdef_json.empty()) return "";
+    try {
+      return model::appdef_from_json(record->appdef_json, handle).output_dir;
+    } catch (const Error&) {
+      return "";
+    }
   }
 
   std::set<std::string> handles() {

@@ -1,7 +1,8 @@
 """The learning-rate sweep of sweep.yaml as an XManager launch script, run with
 `sortie launch examples/pytorch/launcher.py`: three work units at the same time, each a 2-rank
 DDP job of train.py whose replicas are its ranks, each with its own rendezvous port and
-checkpoint. Only the two imports are sortie's."""
+checkpoint (train.py's default, in the unit's $SORTIE_OUTPUT_DIR). Only the two imports are
+sortie's."""
 
 from sortie import xm
 from sortie import xm_local
@@ -16,8 +17,7 @@ def main():
         ])
         job = xm.Job(
             train, xm_local.Local(requirements=xm.JobRequirements(replicas=2)),
-            args={'epochs': 5,
-                  'checkpoint': '${launch_dir}/ckpt-${experiment_id}-${work_unit_id}.pt'},
+            args={'epochs': 5},
             env_vars={'RANK': '${replica_id}', 'WORLD_SIZE': '${num_replicas}',
                       'MASTER_ADDR': '${rank0_host}', 'MASTER_PORT': '${free_port}'})
         work_units = experiment.add(job, args=[{'args': {'lr': lr}} for lr in LEARNING_RATES])

@@ -5,7 +5,8 @@ The data and the initial weights come from fixed seeds, so a run's losses depend
 hyperparameters and world size: a 1x2 and a 2x1 job print the same numbers, and a job that
 resumes from its checkpoint ends with the loss of an unbroken run. Launch it with torchrun
 (`sortie run dist.ddp -j 1x2 --script examples/pytorch/train.py -- --lr 0.05`); it runs on CPU
-with gloo, or on the GPU of its LOCAL_RANK with NCCL when CUDA is present.
+with gloo, or on the GPU of its LOCAL_RANK with NCCL when CUDA is present. Under sortie it
+checkpoints in the job's own directory, $SORTIE_OUTPUT_DIR.
 """
 import argparse
 import os
@@ -26,8 +27,14 @@ def parse_args():
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--batch_size", type=int, default=32, help="per rank")
     parser.add_argument("--seed", type=int, default=0, help="seed of the data and the model")
-    parser.add_argument("--checkpoint", default=None,
-                        help="file to save after every epoch and to resume from when it exists")
+    # The job's own directory ($SORTIE_OUTPUT_DIR, given by sortie to every app and shared by the
+    # attempts of one app or work unit): concurrent jobs never write one checkpoint, and a
+    # restarted job finds its own.
+    output_dir = os.environ.get("SORTIE_OUTPUT_DIR")
+    parser.add_argument("--checkpoint",
+                        default=os.path.join(output_dir, "ckpt.pt") if output_dir else None,
+                        help="file to save after every epoch and to resume from when it exists "
+                             "(default: ckpt.pt in $SORTIE_OUTPUT_DIR; none without it)")
     parser.add_argument("--crash_once", default=None,
                         help="marker file: rank 1 SIGKILLs itself in the middle of epoch 3 "
                              "unless the file exists (it creates it first); for resume tests")

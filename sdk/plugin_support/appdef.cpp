@@ -23,6 +23,8 @@ class AppDefReader {
     def.name = read_string(value, "name", "");
     check_app_name(def.name);
     def.metadata = read_string_map(value, "metadata", "");
+    def.output_dir = read_string(value, "output_dir", "");
+    check_output_dir(def.output_dir);
     const Json* roles = read_array(value, "roles", "");
     if (roles == nullptr) fail("roles", "is required");
     check_role_count(roles->Size());

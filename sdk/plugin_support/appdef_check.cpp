@@ -75,6 +75,13 @@ void check_app_name(const std::string& name) {
   if (name.empty()) fail("name", "is required");
 }
 
+void check_output_dir(const std::string& output_dir) {
+  refuse_nul("output_dir", output_dir);
+  if (!output_dir.empty() && !is_absolute(output_dir)) {
+    fail("output_dir", "must be an absolute path, got " + quoted(output_dir));
+  }
+}
+
 void check_role_count(size_t count) {
   if (count == 0) fail("roles", "must hold at least one role");
 }
@@ -151,6 +158,7 @@ namespace sortie {
 
 void check_appdef(const AppDef& app) {
   payload::check_app_name(app.name);
+  payload::check_output_dir(app.output_dir);
   payload::check_role_count(app.roles.size());
   for (size_t i = 0; i < app.roles.size(); ++i) {
     const std::string path = "roles[" + std::to_string(i) + "]";

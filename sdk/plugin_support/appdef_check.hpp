@@ -17,6 +17,8 @@ inline std::string quoted(std::string_view text) { return "\"" + std::string(tex
 
 void check_app_name(const std::string& name);
 void check_role_count(size_t count);
+// "" or an absolute path without a NUL.
+void check_output_dir(const std::string& output_dir);
 // `path` is "" for a resource read alone.
 void check_resource(const Resource& resource, const std::string& path);
 void check_mount(const Mount& mount, const std::string& path);

@@ -93,6 +93,7 @@ std::string write_appdef(const AppDef& app) {
   w.member("schema", "sortie.appdef/1");
   w.member("name", app.name);
   write_map(w, "metadata", app.metadata);
+  if (!app.output_dir.empty()) w.member("output_dir", app.output_dir);
   w.key("roles");
   w.json().StartArray();
   for (const Role& role : app.roles) write_role_object(w, role, false);

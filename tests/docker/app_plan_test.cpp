@@ -13,9 +13,9 @@ namespace {
 const SchedulerContext kContext{"local_docker", "default", "/tmp"};
 
 std::string input(const std::string& roles, const std::string& cfg = "{}",
-                  const std::string& images = "") {
-  return R"({"schema":"sortie.dryrun_input/1","app":{"name":"app","roles":)" + roles +
-         R"(},"cfg":)" + cfg + R"(,"app_id":"app-1","session":"s")" +
+                  const std::string& images = "", const std::string& app_members = "") {
+  return R"({"schema":"sortie.dryrun_input/1","app":{"name":"app",)" + app_members + R"("roles":)" +
+         roles + R"(},"cfg":)" + cfg + R"(,"app_id":"app-1","session":"s")" +
          (images.empty() ? "" : R"(,"images":)" + images) + "}";
 }
 
@@ -66,6 +66,34 @@ TEST(DockerAppPlan, OneContainerPerReplicaOnTheAppNetwork) {
   EXPECT_STREQ(body["Labels"]["sortie.app_id"].GetString(), "app-1");
   EXPECT_STREQ(body["Labels"]["sortie.replica_id"].GetString(), "1");
   EXPECT_NE(document["text"].GetString(), std::string());
+}
+
+TEST(DockerAppPlan, TheOutputDirIsBindMountedAtOneFixedPath) {
+  const std::string roles =
+      R"([{"name":"t","image":"busybox","entrypoint":"sh","args":["-c","> ${output_dir}/x"]}])";
+  const std::string dry =
+      build_dryrun(input(roles, "{}", "", R"("output_dir":"/host/out/app-1",)"), kContext);
+  const rapidjson::Document document = plugins_common::parse_object(dry, "dryrun");
+  const AppPlan plan = read_plan(document["request"]);
+  const rapidjson::Document body =
+      plugins_common::parse_object(plan.containers[0].create_body, "create");
+  EXPECT_EQ(plugins_common::to_json_text(body["HostConfig"]["Mounts"]),
+            R"([{"Type":"bind","Source":"/host/out/app-1","Target":"/sortie/output",)"
+            R"("ReadOnly":false}])");
+  EXPECT_EQ(plugins_common::to_json_text(body["Cmd"]), R"(["-c","> /sortie/output/x"])");
+  EXPECT_NE(plugins_common::to_json_text(body["Env"]).find("SORTIE_OUTPUT_DIR=/sortie/output"),
+            std::string::npos);
+  // A role's own mount there would hide it.
+  try {
+    build_dryrun(input(R"([{"name":"t","image":"busybox","entrypoint":"sh",)"
+                       R"("mounts":[{"type":"volume","src":"v","dst":"/sortie/output"}]}])",
+                       "{}", "", R"("output_dir":"/host/out/app-1",)"),
+                 kContext);
+    ADD_FAILURE() << "a mount at /sortie/output was accepted";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("dst '/sortie/output'"), std::string::npos)
+        << error.what();
+  }
 }
 
 TEST(DockerAppPlan, FreePortIsFixedAndGpusAreDeviceRequests) {

@@ -180,6 +180,20 @@ TEST_F(KubernetesManifestsTest, RoleHostNamesEachRolesFirstPodInEveryMode) {
   }
 }
 
+TEST_F(KubernetesManifestsTest, TheOutputDirIsThePodsOwnEmptyDir) {
+  const rapidjson::Document doc = dryrun(R"({"name":"o","output_dir":"/host/out/o-1","roles":[
+    {"name":"r","image":"i","entrypoint":"e","args":["${output_dir}/ckpt.pt"]}]})",
+                                         cfg_);
+  const Json& spec = at(doc, "/request/objects/0/manifest/spec/template/spec");
+  EXPECT_EQ(text(spec, "/volumes/1/name"), "sortie-output");
+  EXPECT_TRUE(at(spec, "/volumes/1/emptyDir").IsObject());
+  const Json& container = at(spec, "/containers/0");
+  EXPECT_EQ(text(container, "/volumeMounts/1/name"), "sortie-output");
+  EXPECT_EQ(text(container, "/volumeMounts/1/mountPath"), "/sortie/output");
+  EXPECT_EQ(text(container, "/args/0"), "/sortie/output/ckpt.pt");
+  EXPECT_EQ(env_value(container, "SORTIE_OUTPUT_DIR"), "/sortie/output");
+}
+
 TEST_F(KubernetesManifestsTest, MountsBecomeVolumes) {
   const rapidjson::Document doc = dryrun(R"({"name":"m","roles":[{"name":"r","image":"i",
     "entrypoint":"e","mounts":[

@@ -69,6 +69,24 @@ TEST_F(DryrunTest, AppliesMacrosPerReplicaAndAddsEnvironment) {
   EXPECT_NE(text.find("'--id=1/2'"), std::string::npos) << text;
 }
 
+TEST_F(DryrunTest, GivesEveryReplicaTheAppsOutputDir) {
+  std::string input = dryrun_input(
+      "app-1",
+      R"([{"name":"t","entrypoint":"sh","args":["${output_dir}/ckpt.pt"],"num_replicas":2,)"
+      R"("env":{"CKPT":"${output_dir}/c"}}])",
+      "{}");
+  input.replace(input.find(R"("roles")"), 0, R"("output_dir":"/out/app-1",)");
+  const Result result = scheduler_.dryrun(input);
+  ASSERT_EQ(result.status, SORTIE_OK) << result.err;
+  const rapidjson::Document dry = parse(result.out);
+  for (size_t id = 0; id < 2; ++id) {
+    const rapidjson::Value& replica = replica_of(dry, 0, id);
+    EXPECT_STREQ(replica["argv"][1].GetString(), "/out/app-1/ckpt.pt");
+    EXPECT_EQ(env_of(replica, "CKPT"), "/out/app-1/c");
+    EXPECT_EQ(env_of(replica, "SORTIE_OUTPUT_DIR"), "/out/app-1");
+  }
+}
+
 TEST_F(DryrunTest, PrependCwdPutsTheWorkingDirectoryFirstOnPath) {
   const std::string roles = R"([{"name":"r","entrypoint":"x","env":{"PATH":"/opt/bin"}}])";
   const Result result = scheduler_.dryrun(dryrun_input("a", roles, R"({"prepend_cwd":true})"));

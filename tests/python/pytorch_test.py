@@ -1,7 +1,8 @@
 """Real PyTorch training through the installed sortie (examples/pytorch/train.py: deterministic
 DDP linear regression, gloo on CPU): `dist.ddp` on local_cwd in both shapes, the learning-rate
 sweep of an experiment file and of a Python launcher with its units running at the same time,
-eight DDP apps at once, and a rank killed mid-epoch that resumes from its checkpoint.
+eight DDP apps at once, three that checkpoint at once each in its own output directory, and a
+rank killed mid-epoch that resumes from its checkpoint.
 
 The final losses are the example's known results (examples/pytorch/README.md), the same for a
 1x2 and a 2x1 job and for an interrupted job that resumed. A unit that trained with another
@@ -69,10 +70,15 @@ class PyTorchTest(support.ScratchTestCase):
             starts += [replica['started_at'] for replica in replicas]
             ends += [replica['finished_at'] for replica in replicas]
         self.assertLess(max(starts), min(ends), 'the units did not all run at the same time')
-        # Beside the code (${launch_dir}), not in the snapshot the units ran from.
+        # train.py checkpoints in each unit's own output directory, never in the launch dir.
+        output_dirs = [unit['output_dir'] for unit in shown['work_units']]
+        self.assertEqual(output_dirs, [
+            os.path.join(self.env['SORTIE_STATE_DIR'], 'outputs', 'experiments', experiment_id,
+                         str(unit)) for unit in (1, 2, 3)])
+        for output_dir in output_dirs:
+            self.assertTrue(os.path.isfile(os.path.join(output_dir, 'ckpt.pt')), output_dir)
         launch_dir = os.path.join(self.scratch, 'pytorch')
-        checkpoints = sorted(name for name in os.listdir(launch_dir) if name.startswith('ckpt-'))
-        self.assertEqual(checkpoints, [f'ckpt-{experiment_id}-{unit}.pt' for unit in (1, 2, 3)])
+        self.assertEqual([name for name in os.listdir(launch_dir) if name.endswith('.pt')], [])
 
     def test_sweep_file_units_run_together_each_with_its_own_loss(self):
         self.run_command('sortie', 'launch', '--wait', 'pytorch/sweep.yaml', timeout=300)
@@ -110,6 +116,30 @@ class PyTorchTest(support.ScratchTestCase):
             ports.add(endpoint)
         self.assertEqual(len(ports), 8, f'ports shared by concurrent apps: {sorted(ports)}')
 
+    def test_concurrent_ddp_runs_checkpoint_in_their_own_output_dirs(self):
+        # Three runs of one script from one directory at once: train.py's checkpoint defaults to
+        # $SORTIE_OUTPUT_DIR/ckpt.pt, so no run resumes from another's checkpoint (with one
+        # ckpt.pt in the working directory, 3 of 4 such trios ended with nan or another lr's
+        # loss, all SUCCEEDED).
+        learning_rates = ('0.01', '0.05', '0.1')
+        handles = [self.run_command('sortie', 'run', '-s', 'local_cwd', 'dist.ddp', '-j', '1x2',
+                                    '--script', 'pytorch/train.py', '--', '--lr', lr)
+                   .stdout.strip() for lr in learning_rates]
+        output_dirs = set()
+        for handle, lr in zip(handles, learning_rates):
+            self.run_command('sortie', 'log', '-f', handle, timeout=300)  # until it ends
+            self.assertEqual(self.status(handle)['state'], 'SUCCEEDED')
+            self.assertEqual(self.final_loss(handle), KNOWN_FINAL_LOSS[lr],
+                             f'{handle} (lr={lr}) trained from another run\'s checkpoint')
+            described = json.loads(self.run_command('sortie', 'describe', handle,
+                                                    '--json').stdout)
+            output_dir = described['app']['output_dir']
+            self.assertTrue(os.path.isfile(os.path.join(output_dir, 'ckpt.pt')), output_dir)
+            self.assertEqual(os.stat(output_dir).st_mode & 0o777, 0o700)
+            output_dirs.add(output_dir)
+        self.assertEqual(len(output_dirs), 3, output_dirs)
+        self.assertFalse(os.path.exists(os.path.join(self.scratch, 'ckpt.pt')))
+
     def test_python_ddp_component_builds_an_app_the_runner_runs(self):
         script = os.path.join(self.scratch, 'run_ddp.py')
         with open(script, 'w') as source:
@@ -139,13 +169,16 @@ class PyTorchTest(support.ScratchTestCase):
         started = time.monotonic()
         handle = self.run_ddp('-cfg', 'cancel_grace_period=1', 'dist.ddp', '-j', '1x2',
                               '--max_retries', '1', '--script', 'pytorch/train.py', '--',
-                              '--lr', '0.05', '--checkpoint', 'ckpt.pt', '--crash_once', 'crashed')
+                              '--lr', '0.05', '--crash_once', 'crashed')
         status = self.status(handle)
         self.assertEqual(status['state'], 'SUCCEEDED', status)
         self.assertEqual(status['num_restarts'], 1)
         log = self.run_command('sortie', 'log', handle).stdout
         self.assertIn('rank 1 kills itself at epoch=3', log)
-        self.assertIn('resumed from ckpt.pt at epoch=3', log)
+        # From the app's own output directory, which both attempts share.
+        output_dir = json.loads(self.run_command('sortie', 'describe', handle,
+                                                 '--json').stdout)['app']['output_dir']
+        self.assertIn(f'resumed from {output_dir}/ckpt.pt at epoch=3', log)
         self.assertEqual(self.final_loss(handle), KNOWN_FINAL_LOSS['0.05'])
         [replica] = status['roles'][0]['replicas']
         self.assertGreater(replica['finished_at'] - replica['started_at'], 1e9,

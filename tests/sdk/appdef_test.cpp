@@ -71,6 +71,24 @@ TEST(AppDefTest, ReadsEveryField) {
   EXPECT_EQ(mount_type_name(MountType::kDevice), "device");
 }
 
+TEST(AppDefTest, TheOutputDirIsReadWrittenAndAbsolute) {
+  const std::string json = R"({"schema":"sortie.appdef/1","name":"a","output_dir":"/out/a-1",)"
+                           R"("roles":[{"name":"r","entrypoint":"e"}]})";
+  const AppDef app = read_appdef(json);
+  EXPECT_EQ(app.output_dir, "/out/a-1");
+  EXPECT_NE(write_appdef(app).find(R"("output_dir":"/out/a-1")"), std::string::npos);
+  EXPECT_EQ(read_appdef(write_appdef(app)).output_dir, "/out/a-1");
+  AppDef none = app;
+  none.output_dir.clear();
+  EXPECT_EQ(write_appdef(none).find("output_dir"), std::string::npos);
+  EXPECT_EQ(error_of(R"({"schema":"sortie.appdef/1","name":"a","output_dir":"out",)"
+                     R"("roles":[{"name":"r","entrypoint":"e"}]})"),
+            R"(output_dir: must be an absolute path, got "out")");
+  AppDef relative = app;
+  relative.output_dir = "out";
+  EXPECT_THROW(check_appdef(relative), Error);
+}
+
 TEST(AppDefTest, DefaultsWhatIsAbsentOrNull) {
   const Role role =
       read_appdef(app_with_role(R"(,"entrypoint":"e","image":null,"resource":{})")).roles[0];

@@ -344,6 +344,25 @@ TEST(SlurmBatchPlan, FreePortIsChosenOnTheRank0HostForEveryAttempt) {
   EXPECT_EQ(worker.find("--free-port"), std::string::npos);
 }
 
+TEST(SlurmBatchPlan, TheOutputDirIsGivenAsItIsAndMountedIntoContainers) {
+  DryrunInput in = input(R"({"name":"main","entrypoint":"python","args":["${output_dir}/c"]})");
+  in.app.output_dir = "/shared/out/train-x1";
+  const BatchPlan host = plan(in, options());
+  EXPECT_EQ(file_of(host, "tasks/main/0.argv"), "python\0/shared/out/train-x1/c\0"s);
+  EXPECT_NE(file_of(host, "tasks/main/0.env").find("SORTIE_OUTPUT_DIR=/shared/out/train-x1\0"s),
+            std::string::npos);
+  in.app.roles[0].image = "registry.local/train:1";
+  const std::string docker = file_of(plan(in, options()), "tasks/main/0.argv");
+  EXPECT_NE(docker.find("-v\0/shared/out/train-x1:/shared/out/train-x1\0"s), std::string::npos);
+  const std::string apptainer =
+      file_of(plan(in, options(R"({"container":"apptainer"})")), "tasks/main/0.argv");
+  EXPECT_NE(apptainer.find("--bind\0/shared/out/train-x1\0"s), std::string::npos);
+  EXPECT_NE(plan(in, options(R"({"container":"pyxis"})"))
+                .script.find("--container-mounts='/work/dir,/state/jobs/train-x1,"
+                             "/shared/out/train-x1'"),
+            std::string::npos);
+}
+
 TEST(SlurmBatchPlan, ContainerFormsMatchTheirGoldenFiles) {
   const std::string role =
       R"({"name":"main","image":"registry.local/train:1","entrypoint":"python","args":["-m","t"],"env":{"K":"v"}})";

@@ -160,6 +160,31 @@ TEST(VertexCustomJobBuilderTest, FreePortIsAFixedPort) {
   EXPECT_EQ(env_of(container, "MASTER_PORT"), "29500");
 }
 
+TEST(VertexCustomJobBuilderTest, TheOutputDirIsUnderBaseOutputDirOrRefused) {
+  const std::string roles =
+      R"([{"name":"r","image":"i","entrypoint":"e","args":["--ckpt=${output_dir}/c"]}])";
+  const auto with_output_dir = [&](const std::string& cfg) {
+    std::string text = input(roles, cfg);
+    text.replace(text.find(R"("roles")"), 0, R"("output_dir":"/host/out/trainer-k3x9q2",)");
+    return text;
+  };
+  rapidjson::Document dry;
+  dry.Parse(
+      build_dryrun(with_output_dir(R"({"project":"p","base_output_dir":"gs://b/runs"})"), "default")
+          .c_str());
+  const rapidjson::Value& container =
+      dry["request"]["jobSpec"]["workerPoolSpecs"][0]["containerSpec"];
+  EXPECT_STREQ(container["args"][0].GetString(), "--ckpt=/gcs/b/runs/trainer-k3x9q2/c");
+  EXPECT_EQ(env_of(container, "SORTIE_OUTPUT_DIR"), "/gcs/b/runs/trainer-k3x9q2");
+  try {
+    build_dryrun(with_output_dir(kProject), "default");
+    ADD_FAILURE() << "${output_dir} was accepted without base_output_dir";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("uses ${output_dir}"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("base_output_dir"), std::string::npos) << e.what();
+  }
+}
+
 TEST(VertexCustomJobBuilderTest, RefusesWhatVertexCannotRun) {
   const std::string role = R"({"name":"r","image":"i","entrypoint":"e"})";
   EXPECT_NE(refusal("[" + role + "]", "{}").find("run option 'project' is required"),

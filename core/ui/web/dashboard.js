@@ -997,7 +997,9 @@ function renderAppStatus(app, target) {
     ["submitted", time(app.submitted_at)], ["started", time(begin)],
     ["ended", time(finished)],
     ["duration", begin ? duration((finished || Date.now() * 1e6) - begin) + (finished ? "" : " so far") : ""],
-    ["restarts", String(app.restarts || 0)]];
+    ["restarts", String(app.restarts || 0)],
+    // Where the app writes ($SORTIE_OUTPUT_DIR, docs/payloads.md P-1.1), on the host.
+    ["output dir", app.app && app.app.output_dir ? app.app.output_dir : ""]];
   put(target, 
     el("h1", { text: app.app && app.app.name ? app.app.name : app.handle }),
     el("p", { class: "status-line" }, el("span", { id: "app-state", class: "state state-" + app.state, text: app.state }),

@@ -25,6 +25,8 @@ constexpr const char* kRank0Env = "SORTIE_RANK0_HOST";
 // ${free_port} (payloads.md P-12.1): every app has its own Docker network, so a fixed port never
 // collides with another app's.
 constexpr const char* kFreePort = "29500";
+// Where every container sees its app's output directory (docs/docker-scheduler.md).
+constexpr const char* kContainerOutputDir = "/sortie/output";
 
 using EnvList = std::vector<std::pair<std::string, std::string>>;
 
@@ -94,6 +96,25 @@ void refuse_unsupported(const Role& role, const std::string& scheduler) {
              "metadata key '" + key + "' is not an option " + scheduler + " knows; remove it");
     }
   }
+}
+
+// The app's output directory, bind-mounted at one fixed path in every container: outputs land on
+// the host, never in the workspace image a later container would start from. The host creates
+// the directory when it submits the app, so it is not stat-ed here as a user's mount is.
+void mount_output_dir(Role& role, const std::string& host_dir) {
+  for (const Mount& mount : role.mounts) {
+    if (mount.dst == kContainerOutputDir) {
+      refuse("role '" + role.name + "' mount",
+             std::string("dst '") + kContainerOutputDir +
+                 "' is where local_docker mounts the app's output directory "
+                 "($SORTIE_OUTPUT_DIR); mount elsewhere");
+    }
+  }
+  Mount mount;
+  mount.type = MountType::kBind;
+  mount.src = host_dir;
+  mount.dst = kContainerOutputDir;
+  role.mounts.push_back(mount);
 }
 
 // Variables of this process whose names match one of the patterns, in environment order.
@@ -365,9 +386,10 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
   plan.network = network_name(plan.app_id);
   plan.cancel_grace_seconds = options.cancel_grace_seconds;
 
-  const std::vector<Role>& roles = input.app.roles;
+  std::vector<Role> roles = input.app.roles;
   for (size_t r = 0; r < roles.size(); ++r) {
     refuse_unsupported(roles[r], context.scheduler_name);
+    if (!input.app.output_dir.empty()) mount_output_dir(roles[r], input.app.output_dir);
     for (size_t i = 0; i < r; ++i) {
       if (replica_hostname(roles[i].name, 0) == replica_hostname(roles[r].name, 0)) {
         throw Error::invalid_argument("roles '" + roles[i].name + "' and '" + roles[r].name +
@@ -497,6 +519,7 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
           .set("rank0_env", kRank0Env)
           .set("rank0_host", rank0_host)
           .set("free_port", kFreePort);
+      if (!input.app.output_dir.empty()) macros.set(kOutputDirMacro, kContainerOutputDir);
       std::vector<std::string> args;
       for (const std::string& arg : role.args) args.push_back(macros.apply(arg));
       EnvList env = copied;
@@ -506,6 +529,7 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       set_env(env, "SORTIE_ROLE_NAME", role.name);
       set_env(env, "SORTIE_REPLICA_ID", std::to_string(id));
       set_env(env, "SORTIE_NUM_REPLICAS", std::to_string(role.num_replicas));
+      if (!input.app.output_dir.empty()) set_env(env, kOutputDirEnv, kContainerOutputDir);
       set_env(env, kRank0Env, rank0_host);
       set_env(env, "PYTHONUNBUFFERED", "x");
       const std::vector<std::pair<const char*, std::string>> container_labels = {

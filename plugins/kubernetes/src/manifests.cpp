@@ -21,6 +21,9 @@ constexpr const char* kKueueQueueLabel = "kueue.x-k8s.io/queue-name";
 // ${free_port} (payloads.md P-12.1): every pod has its own network namespace, so a fixed port
 // never collides with another app's.
 constexpr const char* kFreePort = "29500";
+// Where a pod sees its app's output directory, and the volume that holds it.
+constexpr const char* kPodOutputDir = "/sortie/output";
+constexpr const char* kOutputVolume = "sortie-output";
 
 [[noreturn]] void refuse(const std::string& what, const std::string& message) {
   throw Error::invalid_argument(what + ": " + message);
@@ -48,6 +51,10 @@ class ManifestBuilder {
  public:
   ManifestBuilder(const ManifestInput& input, Allocator& allocator)
       : input_(input), options_(input.options), a_(allocator) {}
+
+  // The app's output directory is the pod's own emptyDir at kPodOutputDir: scratch that lives as
+  // long as the pod (docs/kubernetes-scheduler.md), as a cluster gives no host path to share.
+  bool has_output_dir() const { return !input_.app.output_dir.empty(); }
 
   AppRef build(Json& objects) {
     switch (options_.gang) {
@@ -142,6 +149,7 @@ class ManifestBuilder {
         .set("rank0_env", kRank0Env)
         .set("rank0_host", id.hosts->front().second)
         .set("free_port", kFreePort);
+    if (has_output_dir()) macros.set(kOutputDirMacro, kPodOutputDir);
     // ${role_host:ROLE}: another role's replica 0, for programs that list every peer (TF_CONFIG).
     for (const auto& [name, host] : *id.hosts) macros.set("role_host:" + name, host);
     const auto expand = [&](std::string_view text) { return macros.apply(escape_var_refs(text)); };
@@ -183,6 +191,7 @@ class ManifestBuilder {
         {kRank0Env, id.hosts->front().second},
         {"PYTHONUNBUFFERED", "1"}};
     for (const auto& [name, value] : fixed) env.emplace_back(name, env_var(name, value));
+    if (has_output_dir()) env.emplace_back(kOutputDirEnv, env_var(kOutputDirEnv, kPodOutputDir));
     for (const auto& [name, value] : role.env) {
       Json var = env_var(name, expand(value));
       const auto same = std::find_if(env.begin(), env.end(),
@@ -230,6 +239,12 @@ class ManifestBuilder {
     set_string(shm, "name", "dshm", a_);
     set_string(shm, "mountPath", "/dev/shm", a_);
     mounts.PushBack(shm, a_);
+    if (has_output_dir()) {
+      Json output(rapidjson::kObjectType);
+      set_string(output, "name", kOutputVolume, a_);
+      set_string(output, "mountPath", kPodOutputDir, a_);
+      mounts.PushBack(output, a_);
+    }
     for (size_t i = 0; i < role.mounts.size(); ++i) {
       Json mount(rapidjson::kObjectType);
       set_string(mount, "name", "mount-" + std::to_string(i), a_);
@@ -334,6 +349,12 @@ class ManifestBuilder {
     set_string(empty_dir, "medium", "Memory", a_);
     set_member(shm, "emptyDir", std::move(empty_dir), a_);
     volumes.PushBack(shm, a_);
+    if (has_output_dir()) {
+      Json output(rapidjson::kObjectType);
+      set_string(output, "name", kOutputVolume, a_);
+      set_member(output, "emptyDir", Json(rapidjson::kObjectType), a_);
+      volumes.PushBack(output, a_);
+    }
     for (size_t i = 0; i < role.mounts.size(); ++i) {
       volumes.PushBack(volume(role.mounts[i], i, what), a_);
     }

@@ -151,6 +151,7 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
           .set("img_root", location.img_root)
           .set("rank0_env", kRank0Env)
           .set("rank0_host", kRank0Host);
+      if (!input.app.output_dir.empty()) macros.set(kOutputDirMacro, input.app.output_dir);
       ReplicaLaunch replica;
       replica.id = static_cast<uint32_t>(id);
       replica.cwd = location.cwd;
@@ -176,6 +177,9 @@ std::string build_dryrun(std::string_view input_text, const SchedulerContext& co
       set_env(replica.env, "SORTIE_NUM_REPLICAS", std::to_string(role.num_replicas));
       set_env(replica.env, "SORTIE_METRICS_FILE",
               metrics_file_path(request.app_dir, role.name, static_cast<uint32_t>(id)));
+      if (!input.app.output_dir.empty()) {
+        set_env(replica.env, kOutputDirEnv, input.app.output_dir);
+      }
       set_env(replica.env, kRank0Env, kRank0Host);
       set_env(replica.env, "PYTHONUNBUFFERED", "x");
       set_env(

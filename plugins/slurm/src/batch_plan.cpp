@@ -155,19 +155,22 @@ RoleSettings role_settings(const Role& role, const SlurmOptions& options, size_t
 }
 
 std::vector<std::string> container_argv(const Role& role, const SlurmOptions& options,
+                                        const std::string& output_dir,
                                         const std::vector<std::string>& env_names,
                                         const std::vector<std::string>& command) {
   std::vector<std::string> argv;
   if (options.container == ContainerRuntime::kDocker) {
     argv = {"docker", "run",           "--rm", "--network=host",
             "-w",     options.workdir, "-v",   options.workdir + ":" + options.workdir};
+    if (!output_dir.empty()) argv.insert(argv.end(), {"-v", output_dir + ":" + output_dir});
     for (const std::string& name : env_names) argv.insert(argv.end(), {"-e", name});
     if (!role.entrypoint.empty()) argv.insert(argv.end(), {"--entrypoint", role.entrypoint});
     argv.push_back(role.image);
     argv.insert(argv.end(), command.begin() + (role.entrypoint.empty() ? 0 : 1), command.end());
   } else if (options.container == ContainerRuntime::kApptainer) {
-    argv = {"apptainer", role.entrypoint.empty() ? "run" : "exec", "--pwd", options.workdir,
-            "docker://" + role.image};
+    argv = {"apptainer", role.entrypoint.empty() ? "run" : "exec", "--pwd", options.workdir};
+    if (!output_dir.empty()) argv.insert(argv.end(), {"--bind", output_dir});
+    argv.push_back("docker://" + role.image);
     argv.insert(argv.end(), command.begin(), command.end());
   } else {
     argv = command;  // pyxis: srun itself starts the task inside the image
@@ -186,6 +189,7 @@ void write_task_files(BatchPlan& plan, const SlurmOptions& options, const Role& 
         .set("img_root", settings.container ? options.workdir : settings.host_dir)
         // ${rank0_host} and ${free_port} are left for the task, which knows them
         .set("rank0_env", kRank0Env);
+    if (!plan.output_dir.empty()) macros.set(kOutputDirMacro, plan.output_dir);
     std::vector<std::string> command;
     if (!role.entrypoint.empty()) command.push_back(role.entrypoint);
     for (const std::string& arg : role.args) command.push_back(macros.apply(arg));
@@ -196,6 +200,7 @@ void write_task_files(BatchPlan& plan, const SlurmOptions& options, const Role& 
         {"SORTIE_WORLD_SIZE", std::to_string(world_size)},
         {"PYTHONUNBUFFERED", "x"}};
     for (const auto& [name, value] : role.env) env.emplace_back(name, macros.apply(value));
+    if (!plan.output_dir.empty()) env.emplace_back(kOutputDirEnv, plan.output_dir);
     std::vector<std::string> env_entries;
     std::vector<std::string> env_names(std::begin(kJobEnv), std::end(kJobEnv));
     for (const auto& [name, value] : env) {
@@ -203,7 +208,8 @@ void write_task_files(BatchPlan& plan, const SlurmOptions& options, const Role& 
       env_names.push_back(name);
     }
     const std::vector<std::string> argv =
-        settings.container ? container_argv(role, options, env_names, command) : command;
+        settings.container ? container_argv(role, options, plan.output_dir, env_names, command)
+                           : command;
     const std::string base = "tasks/" + role.name + "/" + std::to_string(id);
     plan.files.emplace_back(base + ".argv", nul_joined(argv));
     plan.files.emplace_back(base + ".env", nul_joined(env_entries));
@@ -269,7 +275,7 @@ std::string role_block(ScriptInputs& in, size_t index) {
 
 std::string srun_line(const Role& role, const RoleSettings& settings,
                       std::optional<size_t> het_group, const SlurmOptions& options,
-                      const std::string& job_dir) {
+                      const BatchPlan& plan) {
   std::string line = "  srun";
   if (het_group) line += " --het-group=" + std::to_string(*het_group);
   // srun does not inherit --cpus-per-task from the allocation (Slurm 22.05 and later), so the
@@ -287,8 +293,9 @@ std::string srun_line(const Role& role, const RoleSettings& settings,
   }
   if (settings.container && options.container == ContainerRuntime::kPyxis) {
     line += " --container-image=" + shell_quote(role.image) +
-            " --container-workdir=" + shell_quote(options.workdir) +
-            " --container-mounts=" + shell_quote(options.workdir + "," + job_dir);
+            " --container-workdir=" + shell_quote(options.workdir) + " --container-mounts=" +
+            shell_quote(options.workdir + "," + plan.job_dir +
+                        (plan.output_dir.empty() ? "" : "," + plan.output_dir));
   }
   line += " \"$task\" \"$job_dir\" " + shell_quote(role.name);
   if (options.read_only_workdir) line += " --read-only " + shell_quote(settings.host_dir);
@@ -419,8 +426,7 @@ std::string job_script(ScriptInputs& in, const std::vector<size_t>& roles,
       "  export SORTIE_ATTEMPT=$attempt\n";
   for (size_t i = 0; i < roles.size(); ++i) {
     script += srun_line(in.app.roles[roles[i]], in.settings[roles[i]],
-                        roles.size() > 1 ? std::optional<size_t>(i) : std::nullopt, options,
-                        plan.job_dir);
+                        roles.size() > 1 ? std::optional<size_t>(i) : std::nullopt, options, plan);
   }
   script +=
       "  status=0\n"
@@ -473,6 +479,7 @@ BatchPlan plan_batch(const DryrunInput& input, const SlurmOptions& options,
   plan.name = app.name;
   plan.session = input.session;
   plan.job_dir = options.job_dir + "/" + plan.app_id;
+  plan.output_dir = app.output_dir;
   plan.tools = options.tools;
   plan.array_parallelism = options.array_parallelism;
   plan.comment_tag = comment_tag(plan.app_id);

@@ -40,6 +40,7 @@ struct BatchPlan {
   std::string name;
   std::string session;
   std::string job_dir;
+  std::string output_dir;   // the app's (AppDef output_dir): "" or a path every node shares
   std::string comment_tag;  // in --comment: how a retried schedule finds its job
   std::string script;
   std::vector<std::string> sbatch_argv;

@@ -50,6 +50,9 @@ struct RoleInput {
   // The ENTRYPOINT of a locally built image the role runs as built, read only where a late
   // binding wraps its command.
   std::vector<std::string> image_entrypoint;
+  // The app's output directory as its containers see it: base_output_dir/<app id> through Vertex
+  // AI's Cloud Storage FUSE mount (/gcs/BUCKET/...); "" without base_output_dir.
+  std::string output_dir;
 };
 
 bool uses_late_bindings(const Role& role) {
@@ -183,6 +186,7 @@ MacroValues macros_for(const RoleInput& role, const std::string& display_name) {
   values.set("img_root", "");
   values.set("free_port", kFreePort);
   if (role.num_replicas == 1) values.set("replica_id", "0");
+  if (!role.output_dir.empty()) values.set(kOutputDirMacro, role.output_dir);
   return values;
 }
 
@@ -193,6 +197,12 @@ void refuse_unresolvable_macros(const RoleInput& role, std::string_view text) {
                      std::to_string(role.num_replicas) +
                      " replicas of a pool from one spec; read the replica index from the "
                      "CLUSTER_SPEC environment variable (task.index) instead");
+  }
+  if (role.output_dir.empty() && text.find("${output_dir}") != std::string_view::npos) {
+    refuse(what,
+           "uses ${output_dir}, but a Vertex AI job has a place of its own to write only on "
+           "Cloud Storage: set run option base_output_dir (gs://BUCKET/PATH) and the app writes "
+           "under /gcs/BUCKET/PATH/<app id>");
   }
   for (const char* macro : {"${rank0_host}", "${rank0_env}"}) {
     if (text.find(macro) != std::string_view::npos) {
@@ -277,6 +287,7 @@ rapidjson::Value worker_pool(const RoleInput& role, const VertexOptions& options
   }
   push_env("SORTIE_APP_ID", display_name);
   push_env(kRoleNameEnv, role.name);
+  if (!role.output_dir.empty()) push_env(kOutputDirEnv, role.output_dir);
   plugins_common::add_member(container, "env", std::move(env), alloc);
 
   rapidjson::Value pool(rapidjson::kObjectType);
@@ -396,7 +407,12 @@ std::string build_dryrun(std::string_view input_text, const std::string& default
   const std::string display_name = options.display_name.empty() ? app_id : options.display_name;
 
   std::vector<RoleInput> roles;
-  for (const Role& role : input.app.roles) roles.push_back(vertex_role(role, options));
+  for (const Role& role : input.app.roles) {
+    roles.push_back(vertex_role(role, options));
+    if (!input.app.output_dir.empty() && !options.base_output_dir.empty()) {
+      roles.back().output_dir = "/gcs/" + options.base_output_dir.substr(5) + "/" + app_id;
+    }
+  }
   if (roles.size() > kMaxWorkerPools) {
     throw Error::invalid_argument(
         "app has " + std::to_string(roles.size()) +

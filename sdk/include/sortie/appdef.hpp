@@ -74,6 +74,10 @@ struct Role {
 struct AppDef {
   std::string name;  // non-empty
   StringPairs metadata;
+  // The app's own directory to write to (P-1.1), chosen by the host: "" for none, else an
+  // absolute path. Schedulers give it to every replica as $SORTIE_OUTPUT_DIR and ${output_dir},
+  // as the replica sees it (local_docker bind-mounts it), and create it, mode 0700.
+  std::string output_dir;
   std::vector<Role> roles;  // at least one
 };
 
@@ -92,6 +96,7 @@ Resource read_resource(std::string_view json, ScalarForm scalars = ScalarForm::k
 
 // The members the reader knows of an app, a role, a resource and a mount, "schema" aside, in
 // payload order: for the host's readers of other forms (YAML specs) that refuse unknown keys.
+// The app's output_dir is the host's to choose, so it is not among them.
 const std::vector<std::string>& appdef_members();
 const std::vector<std::string>& role_members();
 const std::vector<std::string>& resource_members();
@@ -110,6 +115,10 @@ void check_appdef(const AppDef& app);
 std::string write_appdef(const AppDef& app);
 std::string write_role(const Role& role);
 std::string write_resource(const Resource& resource);
+
+// The environment variable and the macro that name an app's output directory (P-1.1).
+inline constexpr const char* kOutputDirEnv = "SORTIE_OUTPUT_DIR";
+inline constexpr const char* kOutputDirMacro = "output_dir";
 
 }  // namespace sortie
 

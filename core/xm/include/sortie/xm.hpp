@@ -253,6 +253,9 @@ struct WorkUnit {
   // What it was added with, by job: {"JOB": {"args": [...], "env_vars": {...}}}, its
   // hyperparameters; empty for a unit of a dry run.
   std::string args_json;
+  // Where its jobs write, $SORTIE_OUTPUT_DIR (docs/payloads.md P-1.1): the same directory in
+  // every attempt, so a re-run finds its checkpoints; "" when its app recorded none.
+  std::string output_dir;
 };
 
 // Which recorded work units Experiment::rerun runs again: any unit in a selected state, and the

@@ -33,6 +33,7 @@ struct LaunchPlan {
 struct DryRunResult {
   std::string app_id;
   std::string app_json;     // the app as sent (write_appdef), recorded as it is
+  std::string output_dir;   // the app's output_dir (output_dir.hpp), created when it is scheduled
   std::string cfg_json;     // resolved run options
   std::string dryrun_json;  // "sortie.dryrun/1" as the scheduler wrote it
   std::string request_pretty;
