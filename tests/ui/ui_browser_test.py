@@ -244,6 +244,8 @@ def check_run_page(driver, dashboard, scratch, experiment_id, shots):
         "return Object.fromEntries([...document.querySelectorAll('#times dd')].map("
         "  dd => [dd.dataset.fact, dd.textContent]))")
     assert facts["submitted"] and facts["started"] and facts["duration"], facts
+    # Where the unit writes: its output directory, the same as experiments show gives.
+    assert facts["output dir"] == unit["output_dir"] != "", (facts, unit["output_dir"])
     replica = driver.execute_script(
         "return [...document.querySelectorAll('#replicas tbody td')].map(td => td.textContent)")
     assert replica[5].isdigit() and replica[6], f"pid and host: {replica}"
