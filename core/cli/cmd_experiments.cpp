@@ -196,7 +196,7 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
     for (const auto& [name, value] : session::hyperparameters_of(unit.args_json)) {
       out.key(name).string(value);
     }
-    out.end_object().key("output_dir").string(unit.output_dir).key("jobs").begin_array();
+    out.end_object().key("jobs").begin_array();
     for (const xm::JobHandle& job : unit.jobs) {
       out.begin_object().key("name").string(job.name).key("state").string(xm::to_string(job.state));
       out.key("app").string(job.app).key("role").string(job.role);
@@ -209,7 +209,7 @@ void print_experiment_json(xm::Experiment& experiment, const std::vector<xm::Wor
       out.key("name").string(job.name).key("state").string(xm::to_string(job.state));
       out.key("app").string(job.app).key("role").string(job.role).end_object();
     }
-    out.end_array();
+    out.end_array().key("output_dir").string(unit.output_dir);
     unit_measurements_json(out, row);
     out.end_object();
   }

@@ -18,16 +18,19 @@ namespace {
 
 class CliExperimentsRerunTest : public ::testing::Test {
  protected:
-  // job.sh fails for lr 3 and 5 while the marker file exists; for lr 9 it runs until
-  // job.sh.release exists or the sandbox is gone, so none outlives the test.
+  // job.sh fails for lr 3 and 5 while the marker file exists, leaving a progress file in its
+  // output directory that a later run prints; for lr 9 it runs until job.sh.release exists or
+  // the sandbox is gone, so none outlives the test.
   void SetUp() override {
-    const std::string script = sandbox_.write_file("job.sh", R"(#!/bin/sh
+    const std::string script = sandbox_.write_file("job.sh", R"SH(#!/bin/sh
 case "$*" in
-  *--lr=3*|*--lr=5*) if [ -e ")" + marker() + R"(" ]; then echo "failed with $*"; exit 1; fi ;;
+  *--lr=3*|*--lr=5*) if [ -e ")SH" + marker() + R"SH(" ]; then
+      echo "$*" > "$SORTIE_OUTPUT_DIR/progress"; echo "failed with $*"; exit 1; fi ;;
   *--lr=9*) while [ ! -e "$0.release" ] && [ -e "$0" ]; do sleep 0.05; done ;;
 esac
+[ -e "$SORTIE_OUTPUT_DIR/progress" ] && echo "resumed from $(cat "$SORTIE_OUTPUT_DIR/progress")"
 echo "ran with $*"
-)");
+)SH");
     ::chmod(script.c_str(), 0755);
     sandbox_.write_file("marker", "");
   }
@@ -89,8 +92,17 @@ TEST_F(CliExperimentsRerunTest, TheFailedUnitsRunAgainWithTheirArgsAsASecondAtte
     EXPECT_NE(first_log.out.find("failed with " + lr), std::string::npos) << first_log.out;
     const CommandResult second_log = sandbox_.sortie({"log", record["jobs"][0]["app"].GetString()});
     EXPECT_NE(second_log.out.find("ran with " + lr), std::string::npos) << second_log.out;
+    // Both attempts write to the unit's one output directory: the re-run finds what the first
+    // attempt left there.
+    EXPECT_NE(second_log.out.find("resumed from " + lr), std::string::npos) << second_log.out;
+    EXPECT_TRUE(std::string(record["output_dir"].GetString())
+                    .ends_with("/outputs/experiments/" + id + "/" + std::to_string(unit)))
+        << shown.out;
   }
   EXPECT_EQ(units[0]["earlier_attempts"].Size(), 0u);
+  const CommandResult first_unit_log =
+      sandbox_.sortie({"log", units[0]["jobs"][0]["app"].GetString()});
+  EXPECT_EQ(first_unit_log.out.find("resumed"), std::string::npos) << first_unit_log.out;
 
   const CommandResult text = sandbox_.sortie({"experiments", "show", id});
   EXPECT_NE(text.out.find("work unit 3: SUCCEEDED (attempt 2)  lr=3"), std::string::npos)
