@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
+#include <tuple>
 
 #include "local_plugin_client.hpp"
 
@@ -125,6 +127,39 @@ TEST_F(LogStreamTest, ATwoMebibyteLineArrivesWhole) {
     ASSERT_EQ(lines.size(), 2u) << streams;
     EXPECT_TRUE(lines[0].data == big) << streams << " " << lines[0].data.size();
     EXPECT_EQ(lines[1].data, "tail\n");
+  }
+}
+
+TEST_F(LogStreamTest, ALineLongerThanTheLimitIsCutAndItsRestSkipped) {
+  ::setenv("SORTIE_LIMIT_LOG_LINE_BYTES", "1000", 1);
+  const std::string app =
+      run("cut", shell_role("w",
+                            "head -c 5000 /dev/zero | tr '\\0' a; echo; echo tail; "
+                            "head -c 3000 /dev/zero | tr '\\0' b >> \"$SORTIE_METRICS_FILE\""));
+  for (const char* streams : {"stdout", "combined"}) {
+    const std::vector<Line> lines = read(app, std::string(R"(,"streams":")") + streams + "\"");
+    EXPECT_EQ(data_of(lines), (std::vector<std::string>{std::string(999, 'a') + "\n", "tail\n"}))
+        << streams;
+  }
+  EXPECT_EQ(data_of(read(app, R"(,"streams":"metrics")")),
+            (std::vector<std::string>{std::string(999, 'b') + "\n"}));
+  ::unsetenv("SORTIE_LIMIT_LOG_LINE_BYTES");
+}
+
+// A job can make its metrics file anything: a FIFO would block the reader for ever, a link to
+// /dev/zero feed it without end. Either is refused at once, naming the file.
+TEST_F(LogStreamTest, AMetricsFileThatIsNotARegularFileIsRefused) {
+  for (const auto& [id, make, kind] :
+       {std::tuple{"fifo", "mkfifo", "a FIFO"}, {"zero", "ln -s /dev/zero", "a symbolic link"}}) {
+    const std::string app =
+        run(id, shell_role("w", std::string("rm -f \"$SORTIE_METRICS_FILE\"; ") + make +
+                                    " \"$SORTIE_METRICS_FILE\""));
+    std::vector<Line> lines;
+    const Result result = scheduler_.logs(app, log_request(R"(,"streams":"metrics")"), &lines);
+    EXPECT_EQ(result.status, SORTIE_FAILED_PRECONDITION) << id << ": " << result.err;
+    EXPECT_NE(result.err.find(std::string("w.0.metrics.jsonl' is ") + kind), std::string::npos)
+        << result.err;
+    EXPECT_TRUE(lines.empty());
   }
 }
 

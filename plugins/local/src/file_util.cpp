@@ -8,6 +8,8 @@
 #include <cstring>
 #include <sortie/plugin.hpp>
 
+#include "job_files.hpp"
+
 namespace sortie::local {
 
 void throw_errno(const std::string& what) {
@@ -19,8 +21,11 @@ void throw_errno(const std::string& what) {
 }
 
 std::string read_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw_errno("cannot open '" + path + "'");
+  const int fd = plugins_common::open_job_file(path);
+  if (fd < 0) {
+    errno = ENOENT;
+    throw_errno("cannot open '" + path + "'");
+  }
   std::string content;
   char buffer[65536];
   for (;;) {

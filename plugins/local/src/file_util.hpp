@@ -7,7 +7,8 @@
 
 namespace sortie::local {
 
-// The whole file; throws NOT_FOUND when it does not exist, UNKNOWN on other errors.
+// The whole file; throws NOT_FOUND when it does not exist, FAILED_PRECONDITION when it is not a
+// regular file (a job can replace what its app directory holds), UNKNOWN on other errors.
 std::string read_file(const std::string& path);
 // Writes content to a temporary sibling and renames it over `path`, so readers only ever see a
 // complete file.

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "file_util.hpp"
+#include "job_files.hpp"
 
 namespace sortie::local {
 namespace {
@@ -80,8 +81,7 @@ LogIndexReader::~LogIndexReader() {
 
 bool LogIndexReader::open_if_created() {
   if (fd_ >= 0) return true;
-  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0 && errno != ENOENT) throw_errno("cannot open log index '" + path_ + "'");
+  fd_ = plugins_common::open_job_file(path_);
   return fd_ >= 0;
 }
 

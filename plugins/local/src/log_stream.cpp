@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <sortie/limits.hpp>
 #include <sortie/log_request.hpp>
 
 #include "file_util.hpp"
+#include "job_files.hpp"
 #include "json_fields.hpp"
 #include "launch_request.hpp"
 #include "process_info.hpp"
@@ -15,8 +18,7 @@ namespace sortie::local {
 namespace {
 
 constexpr size_t kReadChunk = 256 << 10;
-// Bytes read per next() call, so that a huge log is handed over in slices; a single longer line
-// is still read whole.
+// Bytes handed over per next() call, so that a huge log is handed over in slices.
 constexpr size_t kBudgetPerCall = 8 << 20;
 
 std::string role_names(const LaunchRequest& request) {
@@ -29,7 +31,9 @@ std::string role_names(const LaunchRequest& request) {
 
 LocalLogStream::LocalLogStream(const AppRegistry& registry, std::string app_dir,
                                std::string_view request_text)
-    : registry_(registry), app_dir_(std::move(app_dir)) {
+    : registry_(registry),
+      app_dir_(std::move(app_dir)),
+      max_line_(std::max<size_t>(2, limits::value(limits::kLogLineBytes))) {
   const LogRequest request = read_log_request(request_text);
   if (request.tail) {
     throw Error::unimplemented(
@@ -98,9 +102,8 @@ bool LocalLogStream::app_ended() {
 
 bool LocalLogStream::open_if_created(Cursor& cursor) {
   if (cursor.fd >= 0) return true;
-  cursor.fd = ::open(cursor.path.c_str(), O_RDONLY | O_CLOEXEC);
   // A supervisor that is still starting has not created the files yet: nothing to read so far.
-  if (cursor.fd < 0 && errno != ENOENT) throw_errno("cannot open log '" + cursor.path + "'");
+  cursor.fd = plugins_common::open_job_file(cursor.path);
   return cursor.fd >= 0;
 }
 
@@ -126,31 +129,48 @@ bool LocalLogStream::read_more(Cursor& cursor) {
 }
 
 bool LocalLogStream::parse_line(Cursor& cursor, bool at_end) {
-  const size_t start = cursor.consumed;
-  if (start >= cursor.buffer.size()) return false;
-  const uint64_t line_offset = cursor.buffer_offset + start;
-  size_t end = cursor.buffer.find('\n', start);
-  // A line the writer ended without '\n' (a stream's last line) ends at the next line start.
-  const uint64_t next_start = cursor.index->next_line_start_after(line_offset);
-  if (next_start - cursor.buffer_offset <= cursor.buffer.size() &&
-      (end == std::string::npos || end >= next_start - cursor.buffer_offset)) {
-    end = next_start - cursor.buffer_offset - 1;
+  for (;;) {
+    const size_t start = cursor.consumed;
+    if (start >= cursor.buffer.size()) return false;
+    const uint64_t line_offset = cursor.buffer_offset + start;
+    size_t end = cursor.buffer.find('\n', start);
+    // A line the writer ended without '\n' (a stream's last line) ends at the next line start.
+    const uint64_t next_start = cursor.index->next_line_start_after(line_offset);
+    if (next_start - cursor.buffer_offset <= cursor.buffer.size() &&
+        (end == std::string::npos || end >= next_start - cursor.buffer_offset)) {
+      end = next_start - cursor.buffer_offset - 1;
+    }
+    if (cursor.skipping) {  // the rest of a line cut at L-26, dropped as it is read
+      cursor.consumed = end == std::string::npos ? cursor.buffer.size() : end + 1;
+      cursor.skipping = end == std::string::npos;
+      continue;
+    }
+    const bool too_long =
+        (end == std::string::npos ? cursor.buffer.size() : end + 1) - start > max_line_;
+    if (end == std::string::npos && !too_long) {
+      if (!at_end) return false;
+      end = cursor.buffer.size() - 1;
+    }
+    const LogIndexEntry* entry = cursor.index->entry_for(line_offset);
+    LogLine& line = cursor.line;
+    line.role = cursor.role;
+    line.replica_id = cursor.replica_id;
+    line.timestamp_ns = entry != nullptr ? entry->timestamp_ns : 0;
+    line.stream = cursor.fixed_stream != 0 ? cursor.fixed_stream
+                  : entry != nullptr       ? entry->stream
+                                           : SORTIE_STREAM_STDOUT;
+    if (too_long) {
+      // Its first L-26 bytes, ended as a whole line; the rest is skipped, however long it grows.
+      cursor.cut.assign(cursor.buffer, start, max_line_ - 1).push_back('\n');
+      line.data = cursor.cut;
+      cursor.consumed = end == std::string::npos ? cursor.buffer.size() : end + 1;
+      cursor.skipping = end == std::string::npos;
+      return true;
+    }
+    line.data = std::string_view(cursor.buffer).substr(start, end + 1 - start);
+    cursor.consumed = end + 1;
+    return true;
   }
-  if (end == std::string::npos) {
-    if (!at_end) return false;
-    end = cursor.buffer.size() - 1;
-  }
-  const LogIndexEntry* entry = cursor.index->entry_for(line_offset);
-  LogLine& line = cursor.line;
-  line.role = cursor.role;
-  line.replica_id = cursor.replica_id;
-  line.timestamp_ns = entry != nullptr ? entry->timestamp_ns : 0;
-  line.stream = cursor.fixed_stream != 0 ? cursor.fixed_stream
-                : entry != nullptr       ? entry->stream
-                                         : SORTIE_STREAM_STDOUT;
-  line.data = std::string_view(cursor.buffer).substr(start, end + 1 - start);
-  cursor.consumed = end + 1;
-  return true;
 }
 
 bool LocalLogStream::ensure_line(Cursor& cursor, bool writer_gone) {

@@ -1,7 +1,9 @@
 // log_open()/log_next() of the local scheduler (payloads.md P-10): reads the replicas' log files
 // written by the supervisor and hands over whole lines with role, replica, stream and timestamp.
 // Lines of several replicas are merged by timestamp (ties keep role and replica order); while
-// following a running app, a replica with nothing new does not hold back the others.
+// following a running app, a replica with nothing new does not hold back the others. The files are
+// the job's to replace: only regular files are read, and a line longer than L-26 is handed over
+// cut (docs/limits.md).
 #ifndef SORTIE_LOCAL_LOG_STREAM_HPP
 #define SORTIE_LOCAL_LOG_STREAM_HPP
 
@@ -40,7 +42,9 @@ class LocalLogStream : public LogStream {
     size_t consumed = 0;
     uint64_t buffer_offset = 0;  // file offset of buffer[0]
     bool ready = false;          // `line` holds the next line to hand over
-    LogLine line;                // its data views `buffer`
+    LogLine line;                // its data views `buffer`, or `cut`
+    std::string cut;             // the first L-26 bytes of a longer line, and a newline
+    bool skipping = false;       // the rest of a cut line is being read and dropped
     bool done = false;
   };
 
@@ -55,6 +59,7 @@ class LocalLogStream : public LogStream {
 
   const AppRegistry& registry_;
   std::string app_dir_;
+  size_t max_line_;  // docs/limits.md L-26
   std::vector<Cursor> cursors_;
   std::optional<int64_t> since_;
   std::optional<int64_t> until_;

@@ -1,17 +1,54 @@
 #include "log_stream.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <sortie/limits.hpp>
 #include <thread>
 
 #include "app_status.hpp"
+#include "job_files.hpp"
 #include "json_fields.hpp"
 #include "replica_files.hpp"
 
 namespace sortie::slurm {
+namespace {
+
+// The regular file `path` (a job can put anything there: job_files.hpp), or a closed stream
+// while it does not exist. Opened through its checked descriptor, so it is the file checked.
+std::ifstream open_job_stream(const std::string& path) {
+  const int fd = plugins_common::open_job_file(path);
+  if (fd < 0) return {};
+  std::ifstream stream("/proc/self/fd/" + std::to_string(fd), std::ios::binary);
+  ::close(fd);
+  return stream;
+}
+
+// std::getline that keeps at most `max_bytes` of the line and drops the rest (docs/limits.md
+// L-26); the bytes it read, newline included, or 0 at the end of the file.
+size_t getline_bounded(std::istream& in, std::string& line, size_t max_bytes) {
+  line.clear();
+  std::streambuf& buffer = *in.rdbuf();
+  size_t read = 0;
+  for (;;) {
+    const int c = buffer.sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(read == 0 ? std::ios::eofbit | std::ios::failbit : std::ios::eofbit);
+      return read;
+    }
+    ++read;
+    if (c == '\n') return read;
+    if (line.size() < max_bytes) line.push_back(static_cast<char>(c));
+  }
+}
+
+}  // namespace
 
 SlurmLogStream::SlurmLogStream(const BatchPlan& plan, std::string_view request_text,
                                std::function<bool()> app_ended)
-    : job_dir_(plan.job_dir), app_ended_(std::move(app_ended)) {
+    : job_dir_(plan.job_dir),
+      max_line_(limits::value(limits::kLogLineBytes)),
+      app_ended_(std::move(app_ended)) {
   const std::string what = "sortie.log_request/1";
   const rapidjson::Document request = plugins_common::parse_object(request_text, what);
   const std::string role = plugins_common::string_member(request, "role", what);
@@ -54,8 +91,8 @@ SlurmLogStream::SlurmLogStream(const BatchPlan& plan, std::string_view request_t
 
 void SlurmLogStream::open_attempt(Cursor& cursor) {
   const std::string dir = attempt_dir(job_dir_, cursor.role, cursor.replica, cursor.attempt);
-  cursor.data = std::ifstream(dir + "/" + file_, std::ios::binary);
-  cursor.times = std::ifstream(dir + "/" + file_ + ".ts", std::ios::binary);
+  cursor.data = open_job_stream(dir + "/" + file_);
+  cursor.times = open_job_stream(dir + "/" + file_ + ".ts");
   cursor.data_at = 0;
   cursor.times_at = 0;
 }
@@ -68,10 +105,11 @@ bool SlurmLogStream::read_metrics_line(Cursor& cursor, bool ended) {
   cursor.data.clear();
   cursor.data.seekg(cursor.data_at);
   std::string line;
-  if (!std::getline(cursor.data, line)) return false;
+  const size_t read = getline_bounded(cursor.data, line, max_line_);
+  if (read == 0) return false;
   const bool whole = !cursor.data.eof();
   if (!whole && (!ended || line.empty())) return false;  // still being written
-  cursor.data_at += static_cast<std::streamoff>(line.size() + (whole ? 1 : 0));
+  cursor.data_at += static_cast<std::streamoff>(read);
   cursor.line = whole ? line + '\n' : line;
   cursor.timestamp_ns = 0;  // the job writes no times
   cursor.stream = SORTIE_STREAM_METRICS;
@@ -87,14 +125,14 @@ bool SlurmLogStream::read_line(Cursor& cursor) {
   cursor.times.clear();
   cursor.times.seekg(cursor.times_at);
   std::string stamp;
-  if (!std::getline(cursor.times, stamp) || cursor.times.eof()) return false;
+  if (getline_bounded(cursor.times, stamp, max_line_) == 0 || cursor.times.eof()) return false;
   cursor.times_at = cursor.times.tellg();
   cursor.data.clear();
   cursor.data.seekg(cursor.data_at);
-  std::getline(cursor.data, cursor.line);
+  const size_t read = getline_bounded(cursor.data, cursor.line, max_line_);
   if (!cursor.data.eof()) cursor.line += '\n';
   cursor.data.clear();
-  cursor.data_at += static_cast<std::streamoff>(cursor.line.size());
+  cursor.data_at += static_cast<std::streamoff>(read);
   const size_t space = stamp.find(' ');
   cursor.timestamp_ns = std::stoll(stamp.substr(0, space));
   cursor.stream =

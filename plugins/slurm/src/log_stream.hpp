@@ -1,7 +1,8 @@
 // log_open()/log_next() of the slurm scheduler (payloads.md P-10): whole lines of the replicas'
 // log files (replica_files.hpp), every attempt in turn, with the time and stream each line was
 // written with, merged across replicas by time. Reads the job directory, so it works from any
-// process and working directory.
+// process and working directory. Only regular files are read (a job can replace its files), and
+// lines longer than L-26 are cut (docs/limits.md).
 #ifndef SORTIE_SLURM_LOG_STREAM_HPP
 #define SORTIE_SLURM_LOG_STREAM_HPP
 
@@ -50,6 +51,7 @@ class SlurmLogStream : public LogStream {
   void open_attempt(Cursor& cursor);
 
   std::string job_dir_;
+  size_t max_line_;   // docs/limits.md L-26: longer lines are cut
   std::string file_;  // stdout.log, stderr.log, combined.log or the metrics file
   bool metrics_ = false;
   std::vector<Cursor> cursors_;

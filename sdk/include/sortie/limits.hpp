@@ -51,9 +51,9 @@ inline constexpr Limit kUntrackedFiles{"UNTRACKED_FILES", "L-20", 1000, "file na
 inline constexpr Limit kLaunchScriptBytes{"LAUNCH_SCRIPT_BYTES", "L-21", 1 * kMiB, "bytes"};
 inline constexpr Limit kExperimentNotesBytes{"EXPERIMENT_NOTES_BYTES", "L-22", 64 * 1024, "bytes"};
 inline constexpr Limit kExperimentTags{"EXPERIMENT_TAGS", "L-23", 100, "tags"};
-inline constexpr Limit kMeasurementPoints{"MEASUREMENT_POINTS", "L-24", 10000,
-                                          "points per series"};
+inline constexpr Limit kMeasurementPoints{"MEASUREMENT_POINTS", "L-24", 10000, "points per series"};
 inline constexpr Limit kMeasurementSeries{"MEASUREMENT_SERIES", "L-25", 1000, "series per app"};
+inline constexpr Limit kLogLineBytes{"LOG_LINE_BYTES", "L-26", 4 * kMiB, "bytes"};
 
 inline std::string variable_of(const Limit& limit) {
   return std::string("SORTIE_LIMIT_") + limit.name;
