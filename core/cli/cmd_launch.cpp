@@ -2,6 +2,9 @@
 // sortie/xm.hpp (xm::launch_experiment_file) and prints what it launched. A thin client.
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <functional>
+#include <memory>
+#include <sortie/session/measurement_collector.hpp>
 #include <sortie/xm/experiment_file_launch.hpp>
 #include <sortie/xm/session_binding.hpp>
 
@@ -9,16 +12,41 @@
 #include "commands.hpp"
 #include "experiment_wait.hpp"
 #include "launch_script.hpp"
+#include "metrics_option.hpp"
 #include "printable.hpp"
 
 namespace po = boost::program_options;
 
 namespace sortie::cli {
+namespace {
+
+// Sets SORTIE_METRICS_PATTERN in the environment of every executable, where it is no
+// hyperparameter, and over a job's own where it sets one.
+void ask_for_measurements(xm::ExperimentFile& file, const std::string& pattern) {
+  for (auto& [name, executable] : file.executables) {
+    executable.env_vars[session::kMetricsPatternVariable] = pattern;
+  }
+  const std::function<void(const std::shared_ptr<xm::FileJob>&,
+                           const std::shared_ptr<xm::FileJobGroup>&)>
+      override_jobs = [&](const auto& job, const auto& group) {
+        if (job && job->env_vars.count(session::kMetricsPatternVariable) != 0) {
+          job->env_vars[session::kMetricsPatternVariable] = pattern;
+        }
+        if (!group) return;
+        for (const xm::FileJobGroup::Member& member : group->members) {
+          override_jobs(member.job, member.group);
+        }
+      };
+  override_jobs(file.job, file.group);
+}
+
+}  // namespace
 
 int cmd_launch(session::Session& ctx, const Args& args) {
   if (names_launch_script(args)) return run_launch_script(ctx, args);
   ExperimentWait waiting;
   bool live_workdir = false;
+  std::string metrics_pattern;
   po::options_description desc("launch options");
   desc.add_options()("help,h", "show this help");
   waiting.add_options(desc);
@@ -26,6 +54,7 @@ int cmd_launch(session::Session& ctx, const Args& args) {
       "live-workdir", po::bool_switch(&live_workdir),
       "run process units from the live launch directory, not from its snapshot taken at launch "
       "(the file's live_workdir: true)");
+  add_metrics_option(desc, metrics_pattern);
   po::variables_map vm;
   const auto path = parse_positional_command(
       "usage: sortie launch FILE [options]\n"
@@ -37,7 +66,9 @@ int cmd_launch(session::Session& ctx, const Args& args) {
   if (!path) return kExitOk;
   waiting.check(vm);
 
-  const xm::ExperimentFile file = xm::read_experiment_file(*path);
+  xm::ExperimentFile file = xm::read_experiment_file(*path);
+  if (!metrics_pattern.empty()) ask_for_measurements(file, metrics_pattern);
+  warn_shell_metrics_variables("sortie launch");
   xm::Experiment experiment = xm::SessionBinding::create(ctx, file.title, file.launch_dir, *path);
   if (live_workdir || file.live_workdir) xm::SessionBinding::use_live_workdir(experiment);
   bool packaged = false;

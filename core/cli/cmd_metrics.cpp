@@ -16,13 +16,14 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "measurement_text.hpp"
+#include "printable.hpp"
 
 namespace po = boost::program_options;
 
 namespace sortie::cli {
 namespace {
 
-using SeriesKey = std::tuple<std::string, uint32_t, std::string>;
+using SeriesKey = std::tuple<std::string, uint32_t, int32_t, std::string>;
 
 void point_json(session::JsonText& json, const store::SeriesPoint& point) {
   json.begin_object()
@@ -42,15 +43,9 @@ void print_json(const std::string& handle, const std::vector<store::MeasurementS
   json.begin_object().key("schema").string("sortie.cli.metrics/1").key("handle").string(handle);
   json.key("series").begin_array();
   for (const store::MeasurementSeries& one : series) {
-    json.begin_object()
-        .key("role")
-        .string(one.role)
-        .key("replica")
-        .number(int64_t{one.replica_id})
-        .key("key")
-        .string(one.key)
-        .key("count")
-        .number(one.count);
+    json.begin_object().key("role").string(one.role).key("replica").number(int64_t{one.replica_id});
+    rank_json(json, one.rank);
+    json.key("key").string(one.key).key("count").number(one.count);
     for (const auto& [name, point] : {std::pair{"first", &one.first},
                                       {"last", &one.last},
                                       {"min", &one.min},
@@ -70,10 +65,12 @@ void print_json(const std::string& handle, const std::vector<store::MeasurementS
 void print_new_points(const std::vector<store::MeasurementSeries>& series,
                       std::map<SeriesKey, int64_t>& printed) {
   for (const store::MeasurementSeries& one : series) {
-    auto [last, added] = printed.try_emplace({one.role, one.replica_id, one.key}, -1);
+    auto [last, added] = printed.try_emplace({one.role, one.replica_id, one.rank, one.key}, -1);
+    const std::string source = series_source_text(one);
+    const std::string key = printable(one.key);
     for (const store::SeriesPoint& point : one.curve) {
       if (point.index <= last->second) continue;
-      std::printf("%s/%u  %s  step %lld  %s\n", one.role.c_str(), one.replica_id, one.key.c_str(),
+      std::printf("%s  %s  step %lld  %s\n", source.c_str(), key.c_str(),
                   static_cast<long long>(point.step), value_text(point.value).c_str());
       last->second = point.index;
     }
@@ -114,7 +111,8 @@ int cmd_metrics(session::Session& ctx, const Args& args) {
                  "sortie metrics: %s measured nothing%s: its roles print key=value pairs read "
                  "when they set SORTIE_METRICS_PATTERN, or append JSON lines to "
                  "$SORTIE_METRICS_FILE (docs/experiments.md, \"Measurements\")\n",
-                 recorded.c_str(), key.empty() ? "" : (" under the key '" + key + "'").c_str());
+                 recorded.c_str(),
+                 key.empty() ? "" : (" under the key '" + printable(key) + "'").c_str());
   }
   if (!follow) return kExitOk;
   session::install_interrupt_handlers();

@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "dryrun_document.hpp"
 #include "log_printer.hpp"
+#include "metrics_option.hpp"
 #include "python_exec.hpp"
 #include "run_config.hpp"
 
@@ -42,9 +43,9 @@ struct RunCommandLine {
 
 // Run's options end at the first word that is not an option (the component) or at "--".
 RunCommandLine split_run_args(const Args& args) {
-  static const char* const kTakesValue[] = {"-s",       "--scheduler", "--cfg",  "--spec",
-                                            "--image",  "--replicas",  "--name", "-o",
-                                            "--output", "--timeout"};
+  static const char* const kTakesValue[] = {"-s",       "--scheduler", "--cfg",    "--spec",
+                                            "--image",  "--replicas",  "--name",   "-o",
+                                            "--output", "--timeout",   "--metrics"};
   RunCommandLine line;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string word = args[i] == "-cfg" ? "--cfg" : args[i];  // TorchX spelling
@@ -160,6 +161,7 @@ int cmd_run(session::Session& ctx, const Args& args) {
   std::vector<std::string> cfgs;
   std::string spec, image, name;
   std::string output;
+  std::string metrics_pattern;
   int replicas = 1;
   double timeout_s = kDefaultWaitForAppsS;
   desc.add_options()("help,h", "show this help")(
@@ -181,6 +183,7 @@ int cmd_run(session::Session& ctx, const Args& args) {
       "image", po::value(&image), "with -- COMMAND: the role's image")(
       "replicas", po::value(&replicas), "with -- COMMAND: number of replicas (default 1)")(
       "name", po::value(&name), "with -- COMMAND: the app's name (default: the program's)");
+  add_metrics_option(desc, metrics_pattern);
   po::variables_map vm;
   po::store(po::command_line_parser(line.own).options(desc).run(), vm);
   po::notify(vm);
@@ -247,6 +250,8 @@ int cmd_run(session::Session& ctx, const Args& args) {
     app.component = line.component;
     app.component_args = line.rest;
   }
+  app.metrics_pattern = metrics_pattern;
+  warn_shell_metrics_variables("sortie run");
   runner::RunOptions options;
   options.scheduler = scheduler_name;
   options.cfg_source = "-cfg";

@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
   options.on_registry_problem = sortie::session::print_registry_problem;
   options.on_builtin_shadowed = sortie::session::print_builtin_shadowed;
   options.on_reconciled = sortie::session::print_reconciled;
+  options.on_measurements_note = sortie::session::print_measurements_note;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; ++i) {
     const std::string word = argv[i];

@@ -94,10 +94,13 @@ std::vector<std::string> cells(const UnitResults& results, const UnitRow& row, b
   return out;
 }
 
+// A CSV field (RFC 4180) of `text` made printable first: a key a job wrote with ESC, a NUL or a
+// line break in it neither acts on the terminal nor cuts or splits the row.
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  const std::string shown = printable(text);
+  if (shown.find_first_of(",\"") == std::string::npos) return shown;
   std::string quoted = "\"";
-  for (char c : text) {
+  for (char c : shown) {
     if (c == '"') quoted += '"';
     quoted += c;
   }
@@ -226,6 +229,7 @@ void unit_measurements_json(session::JsonText& out, const UnitRow& row) {
     out.key("min").number(series.min.value).key("max").number(series.max.value);
     out.key("count").number(series.count).key("app").string(measured.handle);
     out.key("role").string(series.role).key("replica").number(int64_t{series.replica_id});
+    rank_json(out, series.rank);
     out.end_object();
   }
   out.end_object();

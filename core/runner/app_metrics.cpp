@@ -23,6 +23,7 @@ std::vector<MetricSeries> Runner::metrics(const std::string& handle, const std::
     MetricSeries& added = found.emplace_back();
     added.role = series.role;
     added.replica = series.replica_id;
+    added.rank = series.rank;
     added.key = series.key;
     added.count = series.count;
     added.first = point_of(series.first);

@@ -11,6 +11,7 @@
 #include <sortie/session/app_lookup.hpp>
 #include <sortie/session/app_waiter.hpp>
 #include <sortie/session/launcher.hpp>
+#include <sortie/session/measurement_collector.hpp>
 
 #include "runner_impl.hpp"
 
@@ -77,6 +78,11 @@ session::LaunchPlan plan_for(session::Session& session, const AppSpec& spec,
   } else {
     plan.app = app_from_command(spec);
   }
+  if (!spec.metrics_pattern.empty()) {
+    for (Role& role : plan.app.roles) {
+      set_value(role.env, session::kMetricsPatternVariable, spec.metrics_pattern);
+    }
+  }
   for (const auto& [key, value] : session.config().section(options.scheduler)) {
     plan.raw_cfg[key] = model::RawOpt{value.value, value.origin, value.trusted};
   }
@@ -98,10 +104,10 @@ Runner::Runner(Runner&&) noexcept = default;
 Runner& Runner::operator=(Runner&&) noexcept = default;
 
 Runner Runner::create(const Options& options) {
-  return Runner(std::make_unique<Impl>(
-      session::SessionOptions{options.plugin_dirs, options.session, options.isolate_plugins,
-                              options.quiet, std::nullopt, session::print_registry_problem,
-                              session::print_builtin_shadowed, session::print_reconciled}));
+  return Runner(std::make_unique<Impl>(session::SessionOptions{
+      options.plugin_dirs, options.session, options.isolate_plugins, options.quiet, std::nullopt,
+      session::print_registry_problem, session::print_builtin_shadowed, session::print_reconciled,
+      session::print_measurements_note}));
 }
 
 Runner SessionBinding::over(session::Session& session) {

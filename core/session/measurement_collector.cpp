@@ -18,7 +18,8 @@ namespace sortie::session {
 namespace {
 
 using SourceKey = std::tuple<std::string, uint32_t, std::string>;  // role, replica, stream
-using SeriesKey = std::tuple<std::string, uint32_t, std::string>;  // role, replica, key
+// role, replica, rank, key
+using SeriesKey = std::tuple<std::string, uint32_t, int32_t, std::string>;
 
 // How a role's log lines are read for measurements.
 struct LinePattern {
@@ -92,10 +93,10 @@ class Reading {
     on_new(line.data);
   }
 
-  // Adds the values of one line; `step_key`'s value, when there, is their step, else each
-  // series' position.
+  // Adds the values of one line of `rank` (store::kNoRank: none); `step_key`'s value, when
+  // there, is their step, else each series' position.
   void add(const plugin_host::LogLineView& line, const MeasuredValues& values,
-           const std::string& step_key) {
+           const std::string& step_key, int32_t rank) {
     std::optional<int64_t> step;
     for (const auto& [key, value] : values) {
       if (key == step_key && std::fabs(value) < 9e18) step = static_cast<int64_t>(value);
@@ -103,9 +104,9 @@ class Reading {
     const int64_t at = line.timestamp_ns != 0 ? line.timestamp_ns : now_ns();
     for (const auto& [key, value] : values) {
       if (key == step_key) continue;
-      int64_t& count = counts_[{std::string(line.role), line.replica_id, key}];
+      int64_t& count = counts_[{std::string(line.role), line.replica_id, rank, key}];
       points_.push_back(store::MeasurementPoint{std::string(line.role), line.replica_id, key,
-                                                step.value_or(count), at, value});
+                                                step.value_or(count), at, value, rank});
       ++count;
     }
   }
@@ -165,6 +166,11 @@ bool refuses_metrics(const Error& error) {
   return error.code() == Code::kInvalidArgument || error.code() == Code::kUnimplemented;
 }
 
+// Whether `error` is a scheduler's refusal to read a file the job made something else than a
+// regular file (a FIFO, a link to a device: docs/payloads.md P-10): that stream is skipped with a
+// note, and the app's measurements stay unfinished.
+bool refuses_file(const Error& error) { return error.code() == Code::kFailedPrecondition; }
+
 // Where an app's measurements are read from, and how far they were read.
 class AppReading {
  public:
@@ -176,7 +182,7 @@ class AppReading {
     from_ = records.measurement_progress(handle_);
     if (from_.finished) return;
     for (const store::MeasurementSeries& series : records.measurements(handle_, "", false)) {
-      counts_[{series.role, series.replica_id, series.key}] = series.count;
+      counts_[{series.role, series.replica_id, series.rank, series.key}] = series.count;
     }
     patterns_ = line_patterns(record->appdef_json, handle_);
     readable_ = true;
@@ -203,7 +209,7 @@ class AppReading {
       return [&reading](const plugin_host::LogLineView& line) {
         if (line.stream != SORTIE_STREAM_METRICS) return;
         reading.take(line, [&](std::string_view data) {
-          reading.add(line, json_line_values(data), "step");
+          reading.add(line, json_line_values(data), "step", store::kNoRank);
         });
       };
     }
@@ -211,15 +217,22 @@ class AppReading {
       const auto pattern = patterns_.find(std::string(line.role));
       if (pattern == patterns_.end()) return;
       reading.take(line, [&](std::string_view data) {
-        text_.assign(data);
+        const RankedLine ranked = ranked_line(data);
+        text_.assign(ranked.text);
         if (!text_.empty() && text_.back() == '\n') text_.pop_back();
         if (!pattern->second.regex->matches(text_)) return;
-        reading.add(line, log_line_values(text_), pattern->second.step_key);
+        reading.add(line, log_line_values(text_), pattern->second.step_key, ranked.rank);
       });
     };
   }
 
   Reading start(bool whole_lines) const { return Reading(from_, whole_lines, counts_); }
+
+  // Tells the session's on_measurements_note that a stream was skipped.
+  void note(const Error& error) const {
+    const auto& on_note = session_.options().on_measurements_note;
+    if (on_note) on_note("measurements of " + handle_ + " not read: " + error.what());
+  }
 
   // Records what `reading` read since the last record; false when another process recorded
   // those lines first.
@@ -250,10 +263,9 @@ void collect_measurements(Session& session, const AppLookup& app) {
   if (!app_reading.readable()) return;
   const bool ended = model::is_terminal(app.status->state);
   Reading reading = app_reading.start(ended);
+  bool skipped = false;
   for (const bool metrics : {false, true}) {
     if (!metrics && app_reading.patterns().empty()) continue;
-    auto reader = app_reading.open(metrics ? LogStreams::kMetrics : LogStreams::kCombined, false);
-    if (!reader) continue;
     // Recorded as they come, so a long log never holds all its points in memory; when another
     // process recorded the same lines meanwhile, it finishes them.
     bool overtaken = false;
@@ -264,14 +276,18 @@ void collect_measurements(Session& session, const AppLookup& app) {
       overtaken = reading.pending() >= kPointsPerRecord && !app_reading.record(reading, false);
     };
     try {
-      while (!overtaken && reader->next(500, on_line)) {
+      auto reader = app_reading.open(metrics ? LogStreams::kMetrics : LogStreams::kCombined, false);
+      while (reader && !overtaken && reader->next(500, on_line)) {
       }
       if (overtaken) return;
     } catch (const Error& error) {
-      if (!metrics || !refuses_metrics(error)) throw;
+      if (metrics && refuses_metrics(error)) continue;
+      if (!refuses_file(error)) throw;
+      app_reading.note(error);
+      skipped = true;
     }
   }
-  app_reading.record(reading, ended);
+  app_reading.record(reading, ended && !skipped);
 }
 
 bool follow_measurements(Session& session, const AppLookup& app,
@@ -285,11 +301,23 @@ bool follow_measurements(Session& session, const AppLookup& app,
     bool metrics = false;
   };
   std::vector<Followed> followed;
+  bool skipped = false;
+  // A stream the scheduler refuses is skipped: "metrics" unserved, or a file that is not regular.
+  const auto skip = [&](const Error& error, bool metrics) {
+    if (metrics && refuses_metrics(error)) return;
+    if (!refuses_file(error)) throw error;
+    app_reading.note(error);
+    skipped = true;
+  };
   for (const bool metrics : {false, true}) {
     if (!metrics && app_reading.patterns().empty()) continue;
-    if (auto reader =
-            app_reading.open(metrics ? LogStreams::kMetrics : LogStreams::kCombined, true)) {
-      followed.push_back({std::move(reader), app_reading.handler(reading, metrics), metrics});
+    try {
+      if (auto reader =
+              app_reading.open(metrics ? LogStreams::kMetrics : LogStreams::kCombined, true)) {
+        followed.push_back({std::move(reader), app_reading.handler(reading, metrics), metrics});
+      }
+    } catch (const Error& error) {
+      skip(error, metrics);
     }
   }
   if (followed.empty()) return false;
@@ -300,13 +328,13 @@ bool follow_measurements(Session& session, const AppLookup& app,
       try {
         more = stream->reader->next(100, stream->on_line);
       } catch (const Error& error) {
-        if (!stream->metrics || !refuses_metrics(error)) throw;
+        skip(error, stream->metrics);
       }
       stream = more ? stream + 1 : followed.erase(stream);
     }
     const auto now = std::chrono::steady_clock::now();
     if (followed.empty() || now - recorded_at >= std::chrono::milliseconds(500)) {
-      if (!app_reading.record(reading, followed.empty())) return false;
+      if (!app_reading.record(reading, followed.empty() && !skipped)) return false;
       recorded_at = now;
       if (!on_recorded()) return true;
     }

@@ -1,6 +1,7 @@
 // The numbers in one line a job wrote (measurement_lines.hpp).
 #include <rapidjson/document.h>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <sortie/session/measurement_lines.hpp>
@@ -68,6 +69,26 @@ MeasuredValues json_line_values(std::string_view line) {
     values.emplace_back(std::string(member.name.GetString(), member.name.GetStringLength()), value);
   }
   return values;
+}
+
+RankedLine ranked_line(std::string_view line) {
+  if (line.empty() || line[0] != '[') return {line, -1};
+  // torchrun writes "[" ROLE LOCAL_RANK "]:" (its --role is "default" unless given).
+  size_t digits = 1;
+  while (digits < line.size() && (std::isalpha(static_cast<unsigned char>(line[digits])) ||
+                                  line[digits] == '_' || line[digits] == '-')) {
+    ++digits;
+  }
+  size_t end = digits;
+  // At most 9 digits: any rank fits an int32_t.
+  while (end < line.size() && end - digits < 9 &&
+         std::isdigit(static_cast<unsigned char>(line[end]))) {
+    ++end;
+  }
+  if (end == digits || line.substr(end, 2) != "]:") return {line, -1};
+  int32_t rank = 0;
+  std::from_chars(line.data() + digits, line.data() + end, rank);
+  return {line.substr(end + 2), rank};
 }
 
 }  // namespace sortie::session

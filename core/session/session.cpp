@@ -59,6 +59,10 @@ void print_reconciled(const std::string& settled) {
   std::fprintf(stderr, "sortie: reconciled %s\n", model::printable_message(settled).c_str());
 }
 
+void print_measurements_note(const std::string& note) {
+  std::fprintf(stderr, "sortie: note: %s\n", model::printable_message(note).c_str());
+}
+
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::system_clock::now().time_since_epoch())

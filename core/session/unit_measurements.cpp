@@ -18,10 +18,18 @@ UnitMeasurements unit_measurements(Session& session, const std::vector<std::stri
     } catch (const Error& error) {
       unit.not_refreshed.push_back(handle + ": " + error.what());
     }
-    // By role, replica and key: the first series of a key is its lowest replica's.
+    // By role, replica, rank and key: the first series of a key is its lowest replica's, whose
+    // lines of no rank (-1) come before rank 0's, which replace them.
     for (store::MeasurementSeries& series : session.records().measurements(handle, "", false)) {
+      if (series.rank > 0) continue;
       const std::string key = series.key;
-      unit.by_key.try_emplace(key, UnitMeasurement{handle, std::move(series)});
+      auto [chosen, added] = unit.by_key.try_emplace(key, UnitMeasurement{handle, series});
+      const store::MeasurementSeries& held = chosen->second.series;
+      if (!added && series.rank == 0 && held.rank == store::kNoRank &&
+          chosen->second.handle == handle && held.role == series.role &&
+          held.replica_id == series.replica_id) {
+        chosen->second.series = std::move(series);
+      }
     }
   }
   return unit;

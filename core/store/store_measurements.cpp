@@ -1,4 +1,4 @@
-// The measurement tables of the app store (schema version 6, store_schema.cpp): one summary row
+// The measurement tables of the app store (schema version 7, store_schema.cpp): one summary row
 // per series, its curve thinned past docs/limits.md L-24, and how far each log stream was read.
 #include <map>
 #include <set>
@@ -16,12 +16,13 @@ using detail::read_transaction;
 using detail::Statement;
 using detail::write_transaction;
 
-using SeriesKey = std::tuple<std::string, uint32_t, std::string>;  // role, replica, key
+// role, replica, rank, key
+using SeriesKey = std::tuple<std::string, uint32_t, int32_t, std::string>;
 
 constexpr const char* kSeriesColumns =
     "id, role, replica_id, key, count, stride, stored, first_step, first_at, first_value, "
     "last_step, last_at, last_value, min_seq, min_step, min_at, min_value, max_seq, max_step, "
-    "max_at, max_value";
+    "max_at, max_value, rank";
 
 // A series as the writer keeps it while it adds points.
 struct StoredSeries {
@@ -48,6 +49,7 @@ StoredSeries series_from(const Statement& row) {
   series.summary.last = point_at(row, 10, series.summary.count - 1);
   series.summary.min = point_at(row, 14, row.integer(13));
   series.summary.max = point_at(row, 18, row.integer(17));
+  series.summary.rank = static_cast<int32_t>(row.integer(21));
   return series;
 }
 
@@ -106,16 +108,17 @@ void add_point(sqlite3* db, const std::string& path, StoredSeries& series,
 void insert_series(sqlite3* db, const std::string& path, const std::string& handle,
                    StoredSeries& series, const std::string& action) {
   Statement insert(db, path,
-                   "INSERT INTO measurement_series (handle, role, replica_id, key, count, stride, "
-                   "stored, first_step, first_at, first_value, last_step, last_at, last_value, "
-                   "min_seq, min_step, min_at, min_value, max_seq, max_step, max_at, max_value) "
-                   "VALUES (?1, ?2, ?3, ?4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) "
-                   "RETURNING id",
+                   "INSERT INTO measurement_series (handle, role, replica_id, rank, key, count, "
+                   "stride, stored, first_step, first_at, first_value, last_step, last_at, "
+                   "last_value, min_seq, min_step, min_at, min_value, max_seq, max_step, max_at, "
+                   "max_value) VALUES (?1, ?2, ?3, ?5, ?4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "
+                   "0, 0, 0, 0) RETURNING id",
                    action);
   insert.bind(1, handle)
       .bind(2, series.summary.role)
       .bind(3, int64_t{series.summary.replica_id})
-      .bind(4, series.summary.key);
+      .bind(4, series.summary.key)
+      .bind(5, int64_t{series.summary.rank});
   insert.step();
   series.id = insert.integer(0);
 }
@@ -198,7 +201,8 @@ bool AppStore::record_measurements(const std::string& handle, const MeasurementP
     while (existing.step()) {
       StoredSeries stored = series_from(existing);
       const MeasurementSeries& summary = stored.summary;
-      series.emplace(SeriesKey{summary.role, summary.replica_id, summary.key}, std::move(stored));
+      series.emplace(SeriesKey{summary.role, summary.replica_id, summary.rank, summary.key},
+                     std::move(stored));
     }
     std::set<SeriesKey> changed;
     Statement insert(db_, path_,
@@ -206,13 +210,14 @@ bool AppStore::record_measurements(const std::string& handle, const MeasurementP
                      "VALUES (?1, ?2, ?3, ?4, ?5)",
                      action);
     for (const MeasurementPoint& point : points) {
-      const SeriesKey key{point.role, point.replica_id, point.key};
+      const SeriesKey key{point.role, point.replica_id, point.rank, point.key};
       auto found = series.find(key);
       if (found == series.end()) {
         if (series.size() >= max_series) continue;
         StoredSeries added;
         added.summary.role = point.role;
         added.summary.replica_id = point.replica_id;
+        added.summary.rank = point.rank;
         added.summary.key = point.key;
         insert_series(db_, path_, handle, added, action);
         found = series.emplace(key, std::move(added)).first;
@@ -236,7 +241,7 @@ std::vector<MeasurementSeries> AppStore::measurements(const std::string& handle,
     Statement query(db_, path_,
                     std::string("SELECT ") + kSeriesColumns +
                         " FROM measurement_series WHERE handle = ?1 AND (?2 = '' OR key = ?2) "
-                        "ORDER BY role, replica_id, key",
+                        "ORDER BY role, replica_id, rank, key",
                     action);
     query.bind(1, handle).bind(2, key);
     std::vector<int64_t> ids;

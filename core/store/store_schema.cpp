@@ -178,6 +178,49 @@ CREATE TABLE measurement_sources (
 ) WITHOUT ROWID;
 ALTER TABLE apps ADD COLUMN measurements_finished INTEGER NOT NULL DEFAULT 0;
 )sql",
+    // 7: a replica's series are per rank: torchrun's `[r]:` prefix on a line names its rank (-1:
+    // no prefix), so ranks that share a replica's log never share a series. The unique key gains
+    // the rank, which SQLite cannot alter in place: both tables are rebuilt, the points first, so
+    // that dropping the old series cascades into nothing.
+    R"sql(
+CREATE TABLE measurement_series_by_rank (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  handle TEXT NOT NULL REFERENCES apps (handle) ON DELETE CASCADE,
+  role TEXT NOT NULL,
+  replica_id INTEGER NOT NULL,
+  rank INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  stride INTEGER NOT NULL,
+  stored INTEGER NOT NULL,
+  first_step INTEGER NOT NULL, first_at INTEGER NOT NULL, first_value REAL NOT NULL,
+  last_step INTEGER NOT NULL, last_at INTEGER NOT NULL, last_value REAL NOT NULL,
+  min_seq INTEGER NOT NULL, min_step INTEGER NOT NULL, min_at INTEGER NOT NULL,
+  min_value REAL NOT NULL,
+  max_seq INTEGER NOT NULL, max_step INTEGER NOT NULL, max_at INTEGER NOT NULL,
+  max_value REAL NOT NULL,
+  UNIQUE (handle, role, replica_id, rank, key)
+);
+INSERT INTO measurement_series_by_rank
+  SELECT id, handle, role, replica_id, -1, key, count, stride, stored, first_step, first_at,
+         first_value, last_step, last_at, last_value, min_seq, min_step, min_at, min_value,
+         max_seq, max_step, max_at, max_value
+  FROM measurement_series ORDER BY id;
+CREATE TABLE measurement_points_by_rank (
+  series_id INTEGER NOT NULL REFERENCES measurement_series_by_rank (id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  step INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY (series_id, seq)
+) WITHOUT ROWID;
+INSERT INTO measurement_points_by_rank SELECT series_id, seq, step, at, value
+  FROM measurement_points;
+DROP TABLE measurement_points;
+DROP TABLE measurement_series;
+ALTER TABLE measurement_series_by_rank RENAME TO measurement_series;
+ALTER TABLE measurement_points_by_rank RENAME TO measurement_points;
+)sql",
 };
 
 struct Marks {

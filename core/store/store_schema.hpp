@@ -13,7 +13,7 @@
 
 namespace sortie::store::detail {
 
-inline constexpr int kStoreSchemaVersion = 6;
+inline constexpr int kStoreSchemaVersion = 7;
 inline constexpr int32_t kStoreApplicationId = 0x536f7274;  // "Sort"
 
 // True when the database is sortie's at kStoreSchemaVersion; false otherwise (older, empty, being

@@ -110,12 +110,16 @@ void unit_measurements_json(JsonText& out, WorkerContext& context,
     const store::MeasurementSeries& series = measurement.series;
     out.key(key).begin_object().key("handle").string(measurement.handle);
     out.key("role").string(series.role).key("replica").number(int64_t{series.replica_id});
+    out.key("rank").number(int64_t{series.rank});
     out.key("count").number(series.count).key("step").number(series.last.step);
     out.key("last").number(series.last.value).key("min").number(series.min.value);
     out.key("max").number(series.max.value).key("spark").begin_array();
     for (const store::MeasurementSeries& curve :
          context.session().records().measurements(measurement.handle, key, true)) {
-      if (curve.role != series.role || curve.replica_id != series.replica_id) continue;
+      if (curve.role != series.role || curve.replica_id != series.replica_id ||
+          curve.rank != series.rank) {
+        continue;
+      }
       const size_t size = curve.curve.size();
       const size_t shown = std::min(size, kSparklinePoints);
       for (size_t i = 0; i < shown; ++i) {
@@ -283,13 +287,15 @@ std::string metrics_json(WorkerContext& context, const std::string& handle, cons
   out.begin_object().key("schema").string("sortie.ui.metrics/1").key("handle").string(handle);
   out.key("series").begin_array();
   for (const runner::MetricSeries& series : context.runner().metrics(handle, key)) {
-    const std::string name = series.role + "/" + std::to_string(series.replica) + "/" + series.key;
+    const std::string name = series.role + "/" + std::to_string(series.replica) + "/" +
+                             std::to_string(series.rank) + "/" + series.key;
     const auto sent = after.find(name);
     const int64_t first = sent == after.end() ? -1 : sent->second;
     if (last_index != nullptr) (*last_index)[name] = series.last.index;
     if (series.last.index <= first && sent != after.end()) continue;
     out.begin_object().key("role").string(series.role);
-    out.key("replica").number(int64_t{series.replica}).key("key").string(series.key);
+    out.key("replica").number(int64_t{series.replica}).key("rank").number(int64_t{series.rank});
+    out.key("key").string(series.key);
     out.key("count").number(series.count).key("points").begin_array();
     std::vector<runner::MetricPoint> points;
     for (const runner::MetricPoint& point : series.points) {

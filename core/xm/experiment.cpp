@@ -37,7 +37,8 @@ session::SessionOptions session_options(const Options& options) {
                                  std::nullopt,
                                  session::print_registry_problem,
                                  session::print_builtin_shadowed,
-                                 session::print_reconciled};
+                                 session::print_reconciled,
+                                 session::print_measurements_note};
 }
 
 }  // namespace sortie::xm::detail

@@ -100,6 +100,7 @@ void bind_runner(py::module_& module) {
               py::dict one;
               one["role"] = series.role;
               one["replica"] = series.replica;
+              one["rank"] = series.rank < 0 ? py::object(py::none()) : py::int_(series.rank);
               one["key"] = series.key;
               one["count"] = series.count;
               one["first"] = point_dict(series.first);

@@ -216,9 +216,10 @@ class Runner:
 
     def metrics(self, app_handle: specs.AppHandle, key: Optional[str] = None) -> List[Dict]:
         """What the app's jobs measured (docs/experiments.md, "Measurements"), read from its
-        logs first: one dict per key of each replica, by role, replica and key (only `key`'s
-        when given), as `sortie metrics --json` gives its series: role, replica, key, count,
-        first, last, min, max and points, each point a dict of index, step, at_ns and value."""
+        logs first: one dict per key of each replica (and rank: torchrun's `[r]:` lines), by
+        role, replica, rank and key (only `key`'s when given), as `sortie metrics --json` gives
+        its series: role, replica, rank (None for lines of no rank), key, count, first, last,
+        min, max and points, each point a dict of index, step, at_ns and value."""
         return self._native.metrics(app_handle, key or '')
 
     def __repr__(self):

@@ -123,17 +123,24 @@ class WorkUnit:
 
     def measurements(self):
         """What its jobs measured, one summary per key (docs/experiments.md XF-37): {key:
-        {'last', 'last_step', 'min', 'max', 'count', 'app', 'role', 'replica'}}, each key read
-        from its first job (by handle) that reports it, lowest replica first; as `sortie
-        experiments show --json` gives them."""
+        {'last', 'last_step', 'min', 'max', 'count', 'app', 'role', 'replica', 'rank'}}, each
+        key read from its first job (by handle) that reports it, lowest replica first, rank 0's
+        lines (else those of no rank) of that replica; as `sortie experiments show --json` gives
+        them."""
         found = {}
         for handle in self.handles:
             for series in self._experiment._runner.metrics(handle, ''):
-                found.setdefault(series['key'], {
-                    'last': series['last']['value'], 'last_step': series['last']['step'],
-                    'min': series['min']['value'], 'max': series['max']['value'],
-                    'count': series['count'], 'app': handle, 'role': series['role'],
-                    'replica': series['replica']})
+                if series['rank'] not in (None, 0):
+                    continue
+                held = found.get(series['key'])
+                same_replica = held is not None and (held['app'], held['role'], held['replica']) \
+                    == (handle, series['role'], series['replica'])
+                if held is None or (same_replica and held['rank'] is None):
+                    found[series['key']] = {
+                        'last': series['last']['value'], 'last_step': series['last']['step'],
+                        'min': series['min']['value'], 'max': series['max']['value'],
+                        'count': series['count'], 'app': handle, 'role': series['role'],
+                        'replica': series['replica'], 'rank': series['rank']}
         return found
 
     def get_status(self):

@@ -87,6 +87,23 @@ sweep:
     }
     return losses;
   }
+  // Launches and waits for an experiment whose job NAME runs `script` (with `executable_options`
+  // such as ", env_vars: {...}", then `sweep`, and `flags` after --wait); the experiment's id.
+  std::string launch_job(const std::string& name, const std::string& script,
+                         const std::string& executable_options = "", const std::string& sweep = "",
+                         const std::vector<std::string>& flags = {}) {
+    const std::string path = sandbox_.write_file(name + ".sh", "#!/bin/sh\n" + script);
+    ::chmod(path.c_str(), 0755);
+    const std::string file = sandbox_.write_file(
+        name + ".yaml", "title: " + name + "\nlive_workdir: true\nexecutables:\n  " + name +
+                            ": {binary: ./" + name + ".sh" + executable_options + "}\njob: " +
+                            "{executable: " + name + ", name: " + name + "}\n" + sweep);
+    std::vector<std::string> args = {"launch", file, "--wait"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const CommandResult launched = sandbox_.sortie(args);
+    EXPECT_EQ(launched.exit_code, 0) << launched.out << launched.err;
+    return experiment_id(launched.out);
+  }
   // The app of the experiment's first unit.
   std::string first_app(const std::string& id) {
     rapidjson::Document json;
@@ -221,6 +238,114 @@ roles:
   const std::string app_dir = metrics_file.substr(0, metrics_file.rfind('/'));
   std::filesystem::remove_all(app_dir + "/trainer");
   EXPECT_EQ(sandbox_.sortie({"metrics", handle}).out, "trainer/0  loss  step 1  0.5\n");
+}
+
+// torchrun's --tee prefixes each process's lines with `[LOCAL_RANK]:`, and they all reach the
+// replica's log: each rank is a series of its own, and a unit's number is rank 0's. Asked for
+// with --metrics rather than the file's env_vars.
+TEST_F(CliMeasurementsTest, EachTorchrunRankIsASeriesAndAUnitShowsRankZero) {
+  const std::string id =
+      launch_job("train", R"(echo "[0]:step=1 loss=0.5"; echo "[1]:step=1 loss=0.9"
+echo "[0]:step=2 loss=0.25"; echo "[1]:step=2 loss=0.8"
+echo "step=2 loss=7"
+)",
+                 "", "", {"--metrics", "default"});
+  ASSERT_FALSE(id.empty());
+  const CommandResult csv = sandbox_.sortie({"experiments", "show", id, "--csv"});
+  EXPECT_EQ(csv.out, "unit,state,loss\n1,SUCCEEDED,0.25\n") << csv.err;
+  rapidjson::Document json;
+  json.Parse(sandbox_.sortie({"experiments", "show", id, "--json"}).out.c_str());
+  ASSERT_TRUE(json.IsObject());
+  const auto& loss = json["work_units"][0]["measurements"]["loss"];
+  EXPECT_EQ(loss["rank"].GetInt(), 0);
+  EXPECT_EQ(loss["count"].GetInt(), 2);
+  const CommandResult metrics = sandbox_.sortie({"metrics", first_app(id)});
+  EXPECT_EQ(metrics.out,
+            "train/0  loss  step 2  7\n"
+            "train/0[0]  loss  step 1  0.5\ntrain/0[0]  loss  step 2  0.25\n"
+            "train/0[1]  loss  step 1  0.9\ntrain/0[1]  loss  step 2  0.8\n")
+      << metrics.err;
+}
+
+TEST_F(CliMeasurementsTest, RunAsksForMeasurementsWithAFlagAndWarnsOfTheShellsVariables) {
+  const CommandResult run = sandbox_.sortie(
+      {"run", "--wait", "--metrics", "loss=", "--", "sh", "-c", "echo epoch=1 loss=0.5"},
+      {{"SORTIE_METRICS_PATTERN", "default"}});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("sortie run: warning: SORTIE_METRICS_PATTERN is set in this shell, "
+                         "where no job sees it"),
+            std::string::npos)
+      << run.err;
+  const std::string handle = run.out.substr(0, run.out.find('\n'));
+  EXPECT_EQ(sandbox_.sortie({"metrics", handle}).out,
+            "sh/0  epoch  step 0  1\nsh/0  loss  step 0  0.5\n");
+}
+
+// A job owns its metrics file: a FIFO there, a link to /dev/zero or a line of megabytes leaves
+// every reader returning at once with a one-line note (the timeout only guards against a hang).
+TEST_F(CliMeasurementsTest, ReadersReturnWithANoteWhateverTheMetricsFileIs) {
+  const std::string guard =
+      sandbox_.write_file("guard.sh", "#!/bin/sh\nexec timeout 120 sortie \"$@\"\n");
+  ::chmod(guard.c_str(), 0755);
+  sandbox_.invoke_as({guard});
+  const std::string id = launch_job("job", R"(echo step=1 loss=0.5
+case $1 in
+  --mode=fifo) rm -f "$SORTIE_METRICS_FILE"; mkfifo "$SORTIE_METRICS_FILE" ;;
+  --mode=zero) rm -f "$SORTIE_METRICS_FILE"; ln -s /dev/zero "$SORTIE_METRICS_FILE" ;;
+  --mode=long) { head -c 6000000 /dev/zero | tr '\0' 1; echo; } >> "$SORTIE_METRICS_FILE"
+               echo '{"step": 2, "loss": 0.25}' >> "$SORTIE_METRICS_FILE" ;;
+esac
+)",
+                                    ", env_vars: {SORTIE_METRICS_PATTERN: default}",
+                                    "sweep:\n  product: {mode: [fifo, zero, long]}\n");
+  ASSERT_FALSE(id.empty());
+  rapidjson::Document json;
+  json.Parse(sandbox_.sortie({"experiments", "show", id, "--json"}).out.c_str());
+  ASSERT_TRUE(json.IsObject());
+  const char* kinds[] = {"a FIFO", "a symbolic link", nullptr};
+  for (int unit = 0; unit < 3; ++unit) {
+    const std::string app = json["work_units"][unit]["jobs"][0]["app"].GetString();
+    const std::string note = kinds[unit] == nullptr ? ""
+                                                    : std::string("job.0.metrics.jsonl' is ") +
+                                                          kinds[unit] + ", not a regular file";
+    for (const std::vector<std::string>& command : {std::vector<std::string>{"status", app},
+                                                    {"log", app},
+                                                    {"describe", app},
+                                                    {"metrics", app}}) {
+      const CommandResult result = sandbox_.sortie(command);
+      EXPECT_EQ(result.exit_code, 0) << command[0] << " " << app << ": " << result.err;
+      if (!note.empty()) {
+        EXPECT_NE(result.err.find("sortie: note: measurements of " + app + " not read: "),
+                  std::string::npos)
+            << command[0] << ": " << result.err;
+        EXPECT_NE(result.err.find(note), std::string::npos) << command[0] << ": " << result.err;
+      }
+    }
+    const CommandResult metrics = sandbox_.sortie({"metrics", app, "--key", "loss"});
+    EXPECT_EQ(metrics.out, kinds[unit] == nullptr
+                               ? "job/0  loss  step 1  0.5\njob/0  loss  step 2  0.25\n"
+                               : "job/0  loss  step 1  0.5\n")
+        << metrics.err;
+  }
+  const CommandResult shown = sandbox_.sortie({"experiments", "show", id, "--csv"});
+  EXPECT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_EQ(shown.out,
+            "unit,state,mode,loss\n1,SUCCEEDED,fifo,0.5\n2,SUCCEEDED,zero,0.5\n"
+            "3,SUCCEEDED,long,0.25\n")
+      << shown.err;
+}
+
+// Keys are the job's text: on a terminal they are escaped, in CSV too and quoted where they hold
+// a comma, and a NUL cuts nothing.
+TEST_F(CliMeasurementsTest, KeysAreEscapedOnTheTerminalAndInCsv) {
+  const std::string id =
+      launch_job("w", R"(printf '{"\\u001b[2Jx": 1, "a\\u0000b,c": 2}\n' >> "$SORTIE_METRICS_FILE"
+)");
+  ASSERT_FALSE(id.empty());
+  const CommandResult metrics = sandbox_.sortie({"metrics", first_app(id)});
+  EXPECT_EQ(metrics.out, "w/0  \\x1b[2Jx  step 0  1\nw/0  a\\x00b,c  step 0  2\n") << metrics.err;
+  const CommandResult csv = sandbox_.sortie({"experiments", "show", id, "--csv"});
+  EXPECT_EQ(csv.out, "unit,state,\\x1b[2Jx,\"a\\x00b,c\"\n1,SUCCEEDED,1,2\n") << csv.err;
 }
 
 TEST_F(CliMeasurementsTest, BadOptionsAreRefusedByName) {

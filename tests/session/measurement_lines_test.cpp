@@ -31,5 +31,18 @@ TEST(MeasurementLinesTest, JsonLinesGiveTheirNumericMembers) {
   EXPECT_EQ(json_line_values(std::string(100000, '[')), MeasuredValues{});  // deep: no crash
 }
 
+TEST(MeasurementLinesTest, TorchrunsPrefixNamesTheRankOfALine) {
+  const RankedLine rank1 = ranked_line("[1]:step=3 loss=0.5\n");
+  EXPECT_EQ(rank1.rank, 1);
+  EXPECT_EQ(rank1.text, "step=3 loss=0.5\n");
+  EXPECT_EQ(ranked_line("[default12]:epoch=1").rank, 12);  // torchrun's default --role
+  EXPECT_EQ(ranked_line("[default12]:epoch=1").text, "epoch=1");
+  for (const char* whole : {"step=1 loss=2", "[rank0] step=7", "[]:x=1", "[1] :x=1", "[1]x=1",
+                            "[1234567890]:x=1", "", "[", "[7]"}) {
+    EXPECT_EQ(ranked_line(whole).rank, -1) << whole;
+    EXPECT_EQ(ranked_line(whole).text, whole);
+  }
+}
+
 }  // namespace
 }  // namespace sortie::session

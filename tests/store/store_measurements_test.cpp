@@ -126,6 +126,68 @@ TEST_F(MeasurementStoreTest, SeriesPastTheLimitAreNotRecorded) {
   EXPECT_EQ(series[1].key, "b");
 }
 
+// torchrun's ranks share their replica's log: each rank's points are a series of their own, never
+// mixed with another rank's or with the replica's lines of no rank.
+TEST_F(MeasurementStoreTest, EachRankOfAReplicaIsASeriesOfItsOwn) {
+  MeasurementPoint rank0{"trainer", 0, "loss", 1, 1, 0.5, 0};
+  MeasurementPoint rank1{"trainer", 0, "loss", 1, 1, 0.9, 1};
+  MeasurementPoint no_rank{"trainer", 0, "loss", 1, 1, 7.0};
+  ASSERT_TRUE(store_->record_measurements(handle_, {}, read_lines(3), {rank1, rank0, no_rank}));
+  const auto series = store_->measurements(handle_, "loss");
+  ASSERT_EQ(series.size(), 3u);  // by role, replica, rank (none first), key
+  EXPECT_EQ(series[0].rank, kNoRank);
+  EXPECT_EQ(series[0].last.value, 7.0);
+  EXPECT_EQ(series[1].rank, 0);
+  EXPECT_EQ(series[1].last.value, 0.5);
+  EXPECT_EQ(series[2].rank, 1);
+  EXPECT_EQ(series[2].last.value, 0.9);
+  for (const MeasurementSeries& one : series) EXPECT_EQ(one.count, 1);
+}
+
+// A store of schema version 6 (series per replica, no rank): its series and their curves become
+// series of no rank, and a rank's points after it are a series of their own.
+TEST_F(MeasurementStoreTest, SeriesOfSchemaVersionSixKeepTheirPointsAsSeriesOfNoRank) {
+  store_.reset();
+  {
+    // Version 6's tables are version 7's without the rank.
+    testing::RawDatabase raw(scratch_.path() + "/sortie.db");
+    std::string series =
+        raw.scalar("SELECT sql FROM sqlite_schema WHERE name = 'measurement_series'");
+    const std::string points =
+        raw.scalar("SELECT sql FROM sqlite_schema WHERE name = 'measurement_points'");
+    for (const std::string rank : {"  rank INTEGER NOT NULL,\n", " rank,"}) {
+      ASSERT_NE(series.find(rank), std::string::npos) << series;
+      series.erase(series.find(rank), rank.size());
+    }
+    raw.execute("DROP TABLE measurement_points; DROP TABLE measurement_series; " + series + "; " +
+                points + "; " +
+                "INSERT INTO measurement_series VALUES (7, 'local://default/app', 'trainer', 0, "
+                "'loss', 2, 1, 2, 1, 10, 0.9, 2, 20, 0.4, 1, 2, 20, 0.4, 0, 1, 10, 0.9); "
+                "INSERT INTO measurement_points VALUES (7, 0, 1, 10, 0.9), (7, 1, 2, 20, 0.4); "
+                "PRAGMA user_version = 6");
+  }
+  store_ = AppStore::open(scratch_.path() + "/sortie.db");
+  auto series = store_->measurements(handle_, "loss");
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_EQ(series[0].rank, kNoRank);
+  EXPECT_EQ(series[0].count, 2);
+  EXPECT_EQ(series[0].min.value, 0.4);
+  ASSERT_EQ(series[0].curve.size(), 2u);
+  EXPECT_EQ(series[0].curve[0].value, 0.9);
+  ASSERT_TRUE(store_->record_measurements(handle_, {}, read_lines(1),
+                                          {{"trainer", 0, "loss", 3, 30, 0.1, 0}}));
+  series = store_->measurements(handle_, "loss");
+  ASSERT_EQ(series.size(), 2u);
+  EXPECT_EQ(series[0].count, 2);
+  EXPECT_EQ(series[1].rank, 0);
+  EXPECT_EQ(series[1].count, 1);
+  // Forgetting the app still takes the migrated points along.
+  store_->forget(handle_);
+  EXPECT_EQ(testing::RawDatabase(scratch_.path() + "/sortie.db")
+                .scalar("SELECT count(*) FROM measurement_points"),
+            "0");
+}
+
 TEST_F(MeasurementStoreTest, AnUnknownAppIsRefusedAndAForgottenOneTakesItsMeasurements) {
   EXPECT_THROW(store_->record_measurements("local://default/none", {}, read_lines(1), {}), Error);
   ASSERT_TRUE(

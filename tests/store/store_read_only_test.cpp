@@ -101,7 +101,7 @@ TEST_F(ReadOnlyStoreTest, SchemaVersionTwoIsMigratedByTheWriterOnly) {
   EXPECT_EQ(AppStore::open_read_only(path()), nullptr);
   EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "2");
   auto store = AppStore::open(path());
-  EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "6");
+  EXPECT_EQ(RawDatabase(path()).scalar("PRAGMA user_version"), "7");
   const auto old = store->experiment(id);
   ASSERT_TRUE(old.has_value());
   EXPECT_EQ(old->title, "old");

@@ -364,7 +364,7 @@ TEST_F(AppStoreTest, SecondConnectionSeesTheFirstsWrites) {
 TEST_F(AppStoreTest, SchemaIsVersionedAndInWalMode) {
   AppStore::open(path());
   RawDatabase raw(path());
-  EXPECT_EQ(raw.scalar("PRAGMA user_version"), "6");
+  EXPECT_EQ(raw.scalar("PRAGMA user_version"), "7");
   EXPECT_EQ(raw.scalar("PRAGMA application_id"), std::to_string(0x536f7274));
   EXPECT_EQ(raw.scalar("PRAGMA journal_mode"), "wal");
   EXPECT_EQ(raw.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN "

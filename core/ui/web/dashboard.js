@@ -739,7 +739,8 @@ class MetricChart {
     const unit = this.units.find((u) => u.measurements && u.measurements[key] &&
       u.measurements[key].handle === handle);
     const wanted = unit ? unit.measurements[key] : null;
-    return !wanted || (series.role === wanted.role && series.replica === wanted.replica);
+    return !wanted || (series.role === wanted.role && series.replica === wanted.replica &&
+      series.rank === wanted.rank);
   }
 
   // Draws once the points stop coming for 100 ms (a stream sends a burst of curves, one event an

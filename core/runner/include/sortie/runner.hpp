@@ -45,6 +45,9 @@ struct AppSpec {
   int replicas = 1;                         // replicas of the command's role
   std::string image;                        // the command role's image (empty: none)
   std::string name;                         // the app's name (empty: the command's program)
+  // SORTIE_METRICS_PATTERN of every role, over its own (empty: as the app sets it), so that its
+  // log lines are read for measurements (docs/experiments.md XF-35).
+  std::string metrics_pattern;
 };
 
 // Run options come from `cfg` over the [SCHEDULER] section of .sortieconfig. An unknown
@@ -145,7 +148,8 @@ struct LogLine {
 };
 
 // What an app's jobs measured (docs/experiments.md, "Measurements"): the values of one key
-// reported by one replica. `index` is a point's position among all the series' points.
+// reported by one replica, or by one rank of it (torchrun's `[r]:` lines). `index` is a point's
+// position among all the series' points.
 struct MetricPoint {
   int64_t index = 0;
   int64_t step = 0;
@@ -156,6 +160,7 @@ struct MetricPoint {
 struct MetricSeries {
   std::string role;
   uint32_t replica = 0;
+  int32_t rank = -1;  // -1: lines of no rank
   std::string key;
   int64_t count = 0;  // points reported
   MetricPoint first, last, min, max;

@@ -5,6 +5,7 @@
 #ifndef SORTIE_SESSION_MEASUREMENT_LINES_HPP
 #define SORTIE_SESSION_MEASUREMENT_LINES_HPP
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,15 @@ MeasuredValues log_line_values(std::string_view line);
 // The members of a JSON object line whose values are finite numbers ({"step": 10, "loss": 0.53});
 // nothing for a line that is not a JSON object.
 MeasuredValues json_line_values(std::string_view line);
+
+// A log line without torchrun's `[r]:` prefix (--tee: a line of its process of local rank r;
+// `[default0]:` where its --role is "default"), and r; a line without one is whole, of rank -1
+// (store::kNoRank).
+struct RankedLine {
+  std::string_view text;
+  int32_t rank = -1;
+};
+RankedLine ranked_line(std::string_view line);
 
 }  // namespace sortie::session
 

@@ -35,6 +35,9 @@ struct SessionOptions {
   // Told of each interrupted submission the session settled when it opened the store
   // (submission.hpp), in one sentence.
   std::function<void(const std::string&)> on_reconciled;
+  // Told, in one sentence, of each log stream an app's measurements were read without because its
+  // scheduler refused the file there (a job made it a FIFO or a link: docs/experiments.md XF-36).
+  std::function<void(const std::string&)> on_measurements_note;
 };
 
 class Session {
@@ -98,6 +101,8 @@ void print_registry_problem(const registry::Problem& problem);
 void print_builtin_shadowed(const registry::Shadowed& shadow);
 // Says on stderr what a session settled when it opened the store (on_reconciled).
 void print_reconciled(const std::string& settled);
+// Says on stderr which log stream an app's measurements were read without (on_measurements_note).
+void print_measurements_note(const std::string& note);
 
 // The directory where sortie keeps state: $SORTIE_STATE_DIR, else $XDG_STATE_HOME/sortie, else
 // ~/.local/state/sortie.

@@ -14,7 +14,9 @@
 namespace sortie::session {
 
 // The series a unit's key is read from: that of its first job (in the unit's order) reporting
-// the key; within that job's app, the first role by name, then the lowest replica, reporting it.
+// the key; within that job's app, the first role by name, then the lowest replica, reporting it;
+// within that replica, rank 0's series (torchrun's `[0]:` lines), else its lines of no rank.
+// Other ranks' series are never a unit's: they are in `sortie metrics`.
 struct UnitMeasurement {
   std::string handle;
   store::MeasurementSeries series;  // without its curve

@@ -100,7 +100,10 @@ struct WorkUnitRecord {
 };
 
 // Measurements (store_measurements.cpp, docs/store.md "Measurements"): the numbers a job
-// reported in its log lines or its metrics file, each the value of a key at a step.
+// reported in its log lines or its metrics file, each the value of a key at a step. A replica's
+// lines with torchrun's `[r]:` prefix are rank r's; the others are of no rank (kNoRank).
+inline constexpr int32_t kNoRank = -1;
+
 struct MeasurementPoint {
   std::string role;
   uint32_t replica_id = 0;
@@ -108,6 +111,7 @@ struct MeasurementPoint {
   int64_t step = 0;
   int64_t at = 0;  // ns since epoch: when the job wrote it
   double value = 0;
+  int32_t rank = kNoRank;
 };
 
 // One point of a stored series; `index` is its position among all the series' points (0, 1, ...),
@@ -119,13 +123,15 @@ struct SeriesPoint {
   double value = 0;
 };
 
-// The values of one key reported by one replica of an app, in the order they were reported.
+// The values of one key reported by one rank of one replica of an app, in the order they were
+// reported.
 // `first`, `last`, `min` and `max` are exact whatever the count; `curve` holds every point up to
 // docs/limits.md L-24 points, beyond it every stride-th point (evenly spaced by index, between
 // L-24 / 2 and L-24 of them), then the last point.
 struct MeasurementSeries {
   std::string role;
   uint32_t replica_id = 0;
+  int32_t rank = kNoRank;
   std::string key;
   int64_t count = 0;  // points reported
   SeriesPoint first, last, min, max;
@@ -238,7 +244,7 @@ class AppStore {
   bool record_measurements(const std::string& handle, const MeasurementProgress& from,
                            const MeasurementProgress& to,
                            const std::vector<MeasurementPoint>& points);
-  // The app's series by role, replica and key; only `key`'s when it is not empty; with their
+  // The app's series by role, replica, rank and key; only `key`'s when it is not empty; with their
   // curves when `with_curve`. Empty for an unknown handle.
   std::vector<MeasurementSeries> measurements(const std::string& handle,
                                               const std::string& key = "",
