@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <sortie/dryrun.hpp>
 #include <sortie/model/error.hpp>
 #include <sortie/model/model_json.hpp>
@@ -60,6 +62,11 @@ void print_reconciled(const std::string& settled) {
 }
 
 void print_measurements_note(const std::string& note) {
+  // A command may read an app's logs twice (its lookup, then its own read): one note each.
+  static std::mutex mutex;
+  static std::set<std::string> printed;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!printed.insert(note).second) return;
   std::fprintf(stderr, "sortie: note: %s\n", model::printable_message(note).c_str());
 }
 

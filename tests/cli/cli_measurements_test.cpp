@@ -319,6 +319,7 @@ esac
                   std::string::npos)
             << command[0] << ": " << result.err;
         EXPECT_NE(result.err.find(note), std::string::npos) << command[0] << ": " << result.err;
+        EXPECT_EQ(result.err.find(note), result.err.rfind(note)) << "one note: " << result.err;
       }
     }
     const CommandResult metrics = sandbox_.sortie({"metrics", app, "--key", "loss"});

@@ -101,7 +101,8 @@ void print_registry_problem(const registry::Problem& problem);
 void print_builtin_shadowed(const registry::Shadowed& shadow);
 // Says on stderr what a session settled when it opened the store (on_reconciled).
 void print_reconciled(const std::string& settled);
-// Says on stderr which log stream an app's measurements were read without (on_measurements_note).
+// Says on stderr which log stream an app's measurements were read without (on_measurements_note),
+// once per process.
 void print_measurements_note(const std::string& note);
 
 // The directory where sortie keeps state: $SORTIE_STATE_DIR, else $XDG_STATE_HOME/sortie, else
