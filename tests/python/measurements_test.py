@@ -72,6 +72,26 @@ class MeasurementsTest(support.ScratchTestCase):
                 self.assertEqual(series[0]['last']['value'],
                                  cli[shown['work_units'][0]['id']]['loss']['last'])
 
+    def test_a_unit_reads_rank_zero_of_a_torchrun_job_as_the_cli_does(self):
+        script = os.path.join(self.scratch, 'ranks.sh')
+        with open(script, 'w') as source:
+            source.write('#!/bin/sh\necho step=1 loss=7; echo "[1]:step=1 loss=0.9"\n'
+                         'echo "[0]:step=1 loss=0.5"\n')
+        os.chmod(script, 0o755)
+        with open(os.path.join(self.scratch, 'ranks.yaml'), 'w') as source:
+            source.write('title: ranks\nlive_workdir: true\n'
+                         'executables:\n  trainer: {binary: ./ranks.sh}\n'
+                         'job: {executable: trainer, env_vars: {SORTIE_METRICS_PATTERN: default}}\n')
+        self.run_command('sortie', 'launch', '--wait', 'ranks.yaml')
+        experiment_id = json.loads(self.run_command(
+            'sortie', 'experiments', 'list', '--json').stdout)['experiments'][0]['id']
+        shown = json.loads(self.run_command(
+            'sortie', 'experiments', 'show', str(experiment_id), '--json').stdout)
+        measured = next(iter(xm_local.get_experiment(experiment_id).work_units.values()))
+        self.assertEqual(measured.measurements(), shown['work_units'][0]['measurements'])
+        self.assertEqual(measured.measurements()['loss']['last'], 0.5)
+        self.assertEqual(measured.measurements()['loss']['rank'], 0)
+
     def test_track_log_refuses_a_name_that_is_not_a_word(self):
         from sortie import track
         with self.assertRaises(ValueError):
