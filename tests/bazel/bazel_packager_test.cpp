@@ -183,9 +183,24 @@ TEST_F(BazelPackager, LaunchDirOutsideAWorkspaceIsNamed) {
           .package(package_request(state_dir(),
                                    {bazel_executable("bazel_binary", "hello", "//hello:hello")}));
   EXPECT_EQ(result.status, SORTIE_FAILED_PRECONDITION);
-  EXPECT_TRUE(
-      contains(result.err, "launch_dir " + state_dir() + " is not inside a Bazel workspace"))
+  EXPECT_TRUE(contains(result.err, "`bazel info` failed in launch_dir " + state_dir() +
+                                       ", which is not inside a Bazel workspace"))
       << result.err;
+}
+
+TEST_F(BazelPackager, BazelFailingInsideAWorkspaceIsGivenInBazelsWords) {
+  SORTIE_REQUIRE_BAZEL();
+  std::ofstream(workspace() + "/.bazelrc", std::ios::app) << "build --no_such_flag_xyz\n";
+  const Result result =
+      PackagerClient("bazel_binary", state_dir())
+          .package(package_request(workspace(),
+                                   {bazel_executable("bazel_binary", "hello", "//hello:hello")}));
+  EXPECT_EQ(result.status, SORTIE_FAILED_PRECONDITION);
+  EXPECT_TRUE(contains(result.err, "`bazel info` failed in launch_dir " + workspace() +
+                                       " (Bazel workspace " + workspace() + "); bazel said:"))
+      << result.err;
+  EXPECT_TRUE(contains(result.err, "Unrecognized option: --no_such_flag_xyz")) << result.err;
+  EXPECT_FALSE(contains(result.err, "not inside a Bazel workspace")) << result.err;
 }
 
 TEST_F(BazelPackager, RelativeLabelIsRefused) {

@@ -1,6 +1,7 @@
 #include "bazel_build.hpp"
 
 #include <array>
+#include <filesystem>
 #include <sortie/plugin.hpp>
 #include <string_view>
 #include <utility>
@@ -31,6 +32,19 @@ std::vector<std::string> split(std::string_view text, char separator) {
     if (end == std::string_view::npos) return parts;
     start = end + 1;
   }
+}
+
+// The directory, `directory` or above, that holds a file marking a Bazel workspace; "" if none.
+std::string enclosing_workspace(const std::string& directory) {
+  std::error_code ec;
+  for (std::filesystem::path dir = std::filesystem::absolute(directory, ec); !dir.empty();
+       dir = dir.parent_path()) {
+    for (const char* marker : {"WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel"}) {
+      if (std::filesystem::is_regular_file(dir / marker, ec)) return dir.string();
+    }
+    if (dir == dir.root_path()) break;
+  }
+  return "";
 }
 
 std::string absolute_output(const Workspace& workspace, const std::string& path) {
@@ -77,11 +91,14 @@ Workspace locate_workspace(const BazelCommand& bazel, const std::string& launch_
   const BazelCommand::Outcome info = bazel.run("info", {"workspace", "execution_root"}, launch_dir,
                                                BazelCommand::Progress::kQuiet);
   if (!info.succeeded) {
+    const std::string root = enclosing_workspace(launch_dir);
+    // Inside a workspace, Bazel's words (not a missing WORKSPACE) say what went wrong.
     throw Error::failed_precondition(
-        "launch_dir " + launch_dir +
-        " is not inside a Bazel workspace (no WORKSPACE file there or above), or "
-        "`bazel info` failed there; bazel said:\n" +
-        last_lines(info.err_lines, kErrorLines));
+        "`bazel info` failed in launch_dir " + launch_dir +
+        (root.empty() ? ", which is not inside a Bazel workspace (no WORKSPACE, "
+                        "WORKSPACE.bazel or MODULE.bazel file there or above)"
+                      : " (Bazel workspace " + root + ")") +
+        "; bazel said:\n" + last_lines(info.err_lines, kErrorLines));
   }
   Workspace workspace;
   for (const std::string& line : split(info.out, '\n')) {
