@@ -201,6 +201,10 @@ TEST(VertexCustomJobBuilderTest, RefusesWhatVertexCannotRun) {
   EXPECT_NE(refusal("[" + role + "]", R"({"project":"p","tensorboard":"my-board"})")
                 .find("tensorboards/{id}"),
             std::string::npos);
+  EXPECT_NE(refusal("[" + role + "]",
+                    R"({"project":"p","tensorboard":"projects/p/locations/l/tensorboards/1"})")
+                .find("run option 'tensorboard' needs run option 'service_account'"),
+            std::string::npos);
   EXPECT_NE(refusal(R"([{"name":"r","entrypoint":"e"}])", kProject).find("'image' is required"),
             std::string::npos);
   std::string five = "[";

@@ -146,6 +146,14 @@ VertexOptions parse_run_options(std::string_view cfg_json) {
         "projects/{project}/locations/{location}/tensorboards/{id} (got '" +
         options.tensorboard + "'); look the id up with `gcloud ai tensorboards list`");
   }
+  // Vertex AI refuses a CustomJob with a TensorBoard but no service account to write it as.
+  if (!options.tensorboard.empty() && options.service_account.empty()) {
+    throw Error::invalid_argument(
+        "run option 'tensorboard' needs run option 'service_account': Vertex AI writes a job's "
+        "TensorBoard as the job's service account and refuses the job without one; set it "
+        "with -cfg service_account=NAME@PROJECT.iam.gserviceaccount.com or in a trusted "
+        ".sortieconfig [vertex] (XManager's is xmanager@PROJECT.iam.gserviceaccount.com)");
+  }
   options.timeout_seconds = values.integer("timeout_seconds", 0);
   if (options.timeout_seconds < 0) {
     throw Error::invalid_argument("run option 'timeout_seconds' must be positive");
