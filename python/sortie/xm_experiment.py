@@ -420,6 +420,12 @@ class Experiment:
 
     def package(self, packageables=()):
         packageables = list(packageables)
+        # --xm_bazel_command, where the script's flags define it: the packagers read SORTIE_BAZEL.
+        flag_module = sys.modules.get('sortie.xm_flags')
+        if flag_module is not None:
+            command = flag_module.bazel_command(os.environ.get('SORTIE_BAZEL'))
+            if command:
+                os.environ['SORTIE_BAZEL'] = command
         packaged = self._native.package([packageable.request() for packageable in packageables])
         return [executables.Executable(executable, packageable.executor_spec.run_options())
                 for executable, packageable in zip(packaged, packageables)]

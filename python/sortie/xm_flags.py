@@ -27,7 +27,8 @@ _FLAGS = (
     ('xm_db_yaml_config_path', 'string', None,
      'sortie keeps experiments in its store ($SORTIE_STATE_DIR)'),
     ('xm_upgrade_db', 'boolean', False, 'sortie migrates its store itself'),
-    ('xm_bazel_command', 'string', 'bazel', 'the bazel packager runs the bazel on PATH'),
+    # The program the bazel packagers run (bazel_command(), below).
+    ('xm_bazel_command', 'string', 'bazel', None),
     ('xm_use_multiplexer', 'boolean', None, '`sortie log` follows a job\'s output'),
     ('xm_open_multiplexer_window', 'integer', None, '`sortie log` follows a job\'s output'),
     ('xm_subprocess_docker_impl', 'boolean', False, _IMAGES),
@@ -51,3 +52,13 @@ def _define(name, kind, default, instead):
 if 'xm_build_image_locally' not in flags.FLAGS:
     for _name, _kind, _default, _instead in _FLAGS:
         globals()[_name[3:].upper()] = _define(_name, _kind, _default, _instead)
+
+
+def bazel_command(current):
+    """The bazel command (SORTIE_BAZEL's form: the program, then Bazel startup options) once
+    --xm_bazel_command was given: its program in place of `current`'s, startup options kept;
+    else `current`."""
+    flag = flags.FLAGS['xm_bazel_command']
+    if not (flags.FLAGS.is_parsed() and flag.present):
+        return current
+    return ' '.join([flag.value] + (current or '').split()[1:])

@@ -1,26 +1,20 @@
 """The calls of XManager's examples/cifar10_tensorflow_k8s_ps: a chief, two workers and a
 parameter server of a ParameterServerStrategy on Kubernetes (xmanager.contrib.xm_tensorflow).
---image_path, as the example's usage line gives it, runs a pushed image instead of building the
-trainer."""
+Its usage line names --image_path, which the launcher does not define (so neither does this
+copy): the trainer is built here."""
 import itertools
 
 from absl import app
-from absl import flags
 from xmanager import xm
 from xmanager import xm_local
 from xmanager.contrib import xm_tensorflow
 
-_IMAGE_PATH = flags.DEFINE_string('image_path', None, 'a pushed trainer image')
-
 
 def main(_):
     with xm_local.create_experiment(experiment_title='kubernetes_ps') as experiment:
-        if _IMAGE_PATH.value:
-            spec = xm.Container(image_path=_IMAGE_PATH.value)
-        else:
-            spec = xm.PythonContainer(
-                path='.', base_image='gcr.io/deeplearning-platform-release/tf2-gpu.2-6',
-                entrypoint=xm.ModuleName('cifar10'))
+        spec = xm.PythonContainer(
+            path='.', base_image='gcr.io/deeplearning-platform-release/tf2-gpu.2-6',
+            entrypoint=xm.ModuleName('cifar10'))
         [executable] = experiment.package([xm.Packageable(
             executable_spec=spec, executor_spec=xm_local.Kubernetes.Spec(), args={})])
 
