@@ -41,10 +41,6 @@ const Case kCases[] = {
         "capabilities":{"node.kubernetes.io/instance-type":"p4d.24xlarge"},
         "devices":{"vpc.amazonaws.com/efa":4}}}]})",
      R"({"namespace":"team-a"})"},
-    {"gke-accelerator",
-     R"({"name":"t4","roles":[{"name":"train","image":"i:1","entrypoint":"python",
-        "resource":{"cpu":4,"gpu":1,"memMB":16384}}]})",
-     R"({"namespace":"team-a","accelerator":"t4"})"},
     {"mounts",
      R"({"name":"mounts","roles":[{"name":"r","image":"busybox","entrypoint":"ls","mounts":[
        {"type":"bind","src":"/data","dst":"/in","read_only":true},
@@ -183,25 +179,10 @@ class KubernetesManifestSchemaRun : public KubernetesManifestSchemaTest {
 TEST_F(KubernetesManifestSchemaRun, GeneratedManifestsPassAndBrokenOnesAreRejected) {
   const ValidationRun& r = run();
   // Every mode and app shape passes the official schemas.
-  EXPECT_EQ(r.generated.size(), 17u);  // Jobs and Services of 7 apps, a Volcano Job, a JobSet
+  EXPECT_EQ(r.generated.size(), 15u);  // Jobs and Services of 6 apps, a Volcano Job, a JobSet
   for (const std::string& file : r.generated) {
     EXPECT_EQ(report_of(r.output, file).rfind("VALID   ", 0), 0u) << report_of(r.output, file);
   }
-  // A GPU type is pinned with GKE's node label, as XManager pins it, in a valid manifest.
-  size_t pinned = 0;
-  for (const std::string& file : r.generated) {
-    if (file.find("/gke-accelerator-") == std::string::npos) continue;
-    rapidjson::Document manifest;
-    manifest.Parse(testing::read_file(file).c_str());
-    if (std::string(manifest["kind"].GetString()) != "Job") continue;
-    const Json* label =
-        rapidjson::Pointer("/spec/template/spec/nodeSelector/cloud.google.com~1gke-accelerator")
-            .Get(manifest);
-    ASSERT_NE(label, nullptr) << file;
-    EXPECT_STREQ(label->GetString(), "nvidia-tesla-t4");
-    ++pinned;
-  }
-  EXPECT_EQ(pinned, 1u);
   for (const char* kind : {"batch/v1 Job", "v1 Service", "batch.volcano.sh/v1alpha1 Job",
                            "jobset.x-k8s.io/v1alpha2 JobSet"}) {
     EXPECT_NE(r.output.find(kind), std::string::npos) << kind << " was not checked:\n" << r.output;

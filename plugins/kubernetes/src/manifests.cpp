@@ -334,21 +334,8 @@ class ManifestBuilder {
       }
       set_member(spec, "imagePullSecrets", std::move(secrets), a_);
     }
-    std::vector<std::pair<std::string, std::string>> node_selector = role.resource.capabilities;
-    if (role.resource.gpu > 0 && !options_.gke_accelerator.empty()) {
-      const auto pinned =
-          std::find_if(node_selector.begin(), node_selector.end(),
-                       [](const auto& entry) { return entry.first == kGkeAcceleratorLabel; });
-      if (pinned == node_selector.end()) {
-        node_selector.emplace_back(kGkeAcceleratorLabel, options_.gke_accelerator);
-      } else if (pinned->second != options_.gke_accelerator) {
-        refuse(what, "resource capability " + pinned->first + "=" + pinned->second +
-                         " and run option 'accelerator' (" + options_.gke_accelerator +
-                         ") pin different GPUs; keep one");
-      }
-    }
-    if (!node_selector.empty()) {
-      set_member(spec, "nodeSelector", string_map(node_selector), a_);
+    if (!role.resource.capabilities.empty()) {
+      set_member(spec, "nodeSelector", string_map(role.resource.capabilities), a_);
     }
     bool privileged = false;
     Json containers(rapidjson::kArrayType);

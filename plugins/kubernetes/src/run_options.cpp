@@ -39,42 +39,7 @@ constexpr RunOptionSpec kOptions[] = {
      "registry/repository prefix (e.g. 127.0.0.1:5000/team) that images built on this machine "
      "are pushed to, as IMAGE_REPO/<name>:<tag>, before the pods that pull them are created",
      RunOptionEffect::kSendsData},
-    {"accelerator", "str", "null",
-     "GPU type of the pods of roles with resource.gpu (p4, t4, p100, v100, a100, a100_80gib, "
-     "l4, h100, h200, b200), pinned with the node selector cloud.google.com/gke-accelerator as "
-     "XManager does; sortie.xm sets it from a job's requirements",
-     RunOptionEffect::kNone},
 };
-
-// GKE's cloud.google.com/gke-accelerator value of each GPU type: XManager's
-// "nvidia-tesla-" + type, where GKE names it so, else GKE's own name.
-constexpr std::pair<std::string_view, std::string_view> kGkeAccelerators[] = {
-    {"p4", "nvidia-tesla-p4"},     {"t4", "nvidia-tesla-t4"},
-    {"p100", "nvidia-tesla-p100"}, {"v100", "nvidia-tesla-v100"},
-    {"a100", "nvidia-tesla-a100"}, {"a100_80gib", "nvidia-a100-80gb"},
-    {"l4", "nvidia-l4"},           {"h100", "nvidia-h100-80gb"},
-    {"h200", "nvidia-h200-141gb"}, {"b200", "nvidia-b200"},
-};
-
-std::string gke_accelerator(const std::string& accelerator) {
-  if (accelerator.empty()) return "";
-  for (const auto& [type, label] : kGkeAccelerators) {
-    if (type == accelerator) return std::string(label);
-  }
-  if (accelerator.starts_with("tpu_")) {
-    throw Error::invalid_argument("run option 'accelerator' = '" + accelerator +
-                                  "': the kubernetes scheduler cannot provide TPUs; use an "
-                                  "executor that runs on TPUs (Vertex AI)");
-  }
-  std::string known;
-  for (const auto& [type, label] : kGkeAccelerators) {
-    known += (known.empty() ? "" : ", ") + std::string(type);
-  }
-  throw Error::invalid_argument("run option 'accelerator' = '" + accelerator +
-                                "' has no GKE node label (cloud.google.com/gke-accelerator) "
-                                "known to sortie; use one of " +
-                                known + ", or pin the nodes with resource capabilities");
-}
 
 void check_namespace(const std::string& value) {
   if (!value.empty() && !is_dns1123_label(value)) {
@@ -143,7 +108,6 @@ KubernetesOptions parse_run_options(std::string_view cfg_json) {
   }
   options.image_repo = values.str("image_repo", "");
   if (!options.image_repo.empty()) remote_reference("name", options.image_repo);
-  options.gke_accelerator = gke_accelerator(values.str("accelerator", ""));
   return options;
 }
 

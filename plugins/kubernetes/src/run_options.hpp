@@ -29,12 +29,7 @@ struct KubernetesOptions {
   std::string priority_class;
   std::vector<std::string> image_pull_secrets;
   std::string image_repo;  // "": locally built images are refused
-  // cloud.google.com/gke-accelerator of the pods of GPU roles ("": none), from 'accelerator'.
-  std::string gke_accelerator;
 };
-
-// The node label GKE gives nodes with GPUs of the accelerator type.
-inline constexpr const char* kGkeAcceleratorLabel = "cloud.google.com/gke-accelerator";
 
 std::string run_options_payload();
 
