@@ -1,5 +1,6 @@
-// `sortie config trust [FILE]`: records a working-directory .sortieconfig as trusted (path and
-// SHA-256, docs/config-trust.md), after `direnv allow`; editing the file untrusts it again.
+// `sortie config trust [FILE]`: records a working-directory .sortieconfig (or .torchxconfig) as
+// trusted (path and SHA-256, docs/config-trust.md), after `direnv allow`; editing the file
+// untrusts it again.
 #include <cstdio>
 #include <filesystem>
 #include <sortie/model/config_trust.hpp>
@@ -13,9 +14,9 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: sortie config trust [FILE]\n\n"
-    "  trust FILE  let FILE (default ./.sortieconfig) set the run options that run programs or\n"
-    "              choose credentials; recorded with its SHA-256, so an edited FILE is untrusted\n"
-    "              again (docs/config-trust.md)\n";
+    "  trust FILE  let FILE (default ./.sortieconfig; a ./.torchxconfig too) set the run\n"
+    "              options that run programs or choose credentials; recorded with its SHA-256,\n"
+    "              so an edited FILE is untrusted again (docs/config-trust.md)\n";
 
 }  // namespace
 

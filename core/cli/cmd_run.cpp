@@ -1,5 +1,7 @@
 // `sortie run`: a component, a spec file or a command, submitted and optionally followed (--wait,
 // --log) until it is terminal. A thin client of the runner API.
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -70,13 +72,6 @@ RunCommandLine split_run_args(const Args& args) {
   return line;
 }
 
-// TorchX's component files: FILE.py:FUNCTION, a function returning a specs.AppDef.
-bool names_component_file(const std::string& component) {
-  const size_t colon = component.rfind(':');
-  return colon != std::string::npos && colon + 1 < component.size() && colon >= 3 &&
-         component.compare(colon - 3, 3, ".py") == 0;
-}
-
 // `secrets` are masked wherever they show (secret_env.hpp).
 void print_dryrun(const runner::DryRunInfo& dry, const std::vector<std::string>& secrets) {
   std::printf("=== APPLICATION ===\n%s\n\n=== SCHEDULER REQUEST ===\n",
@@ -92,6 +87,10 @@ bool names_spec_file(session::Session& ctx, const std::string& word) {
   return std::filesystem::is_regular_file(word, error) &&
          ctx.registry().find(registry::Group::kComponents, word) == nullptr;
 }
+
+// TorchX's local schedulers are those whose names start with "local" (local_cwd, local_dir,
+// local_docker): their apps run on this machine, so a terminal follows them by default.
+bool is_local_scheduler(const std::string& scheduler) { return scheduler.starts_with("local"); }
 
 int exit_status_for(const runner::AppStatus& status) {
   return status.state == runner::AppState::kSucceeded ? kExitOk : kExitAppNotSucceeded;
@@ -176,6 +175,9 @@ int cmd_run(session::Session& ctx, const Args& args) {
       "with --dryrun: print only the request, as json or yaml, for the backend's own tools")(
       "wait", "wait until the app is terminal; exit 0 only if it succeeded")(
       "log", "print the app's output (ROLE/REPLICA prefixed) while waiting; implies --wait")(
+      "detach",
+      "print the handle and return at once, even on a local scheduler with a terminal on stdout "
+      "(which implies --log otherwise)")(
       "timeout", po::value(&timeout_s),
       "with --wait or --log: seconds to wait at most (default 86400, a day); running out "
       "leaves the app running and exits 3")("spec", po::value(&spec),
@@ -192,6 +194,10 @@ int cmd_run(session::Session& ctx, const Args& args) {
     return kExitOk;
   }
 
+  const model::ConfigFile& config = checked_run_config(ctx);
+  if (line.component.empty() && spec.empty() && !line.command_mode) {
+    if (auto configured = configured_component(ctx, config)) line.component = configured->value;
+  }
   if (names_component_file(line.component)) {
     // The function's AppDef is made in Python, then run by `sortie run OWN... --spec`.
     std::vector<std::string> words = {"-m", "sortie.components.file_component",
@@ -214,7 +220,8 @@ int cmd_run(session::Session& ctx, const Args& args) {
   if (sources != 1) {
     throw Error::invalid_argument(sources == 0
                                       ? "nothing to run: give a component (see `sortie builtins`), "
-                                        "--spec FILE, or -- COMMAND"
+                                        "--spec FILE, or -- COMMAND (or set [cli:run] component "
+                                        "in .sortieconfig or .torchxconfig)"
                                       : "give only one of: a component, --spec FILE, -- COMMAND");
   }
   if (!output.empty() && vm.count("dryrun") == 0) {
@@ -230,7 +237,6 @@ int cmd_run(session::Session& ctx, const Args& args) {
         "--image, --replicas and --name apply only to a command after --");
   }
 
-  const model::ConfigFile& config = checked_run_config(ctx);
   if (scheduler_name.empty()) {
     if (auto configured = configured_scheduler(config)) scheduler_name = configured->value;
   }
@@ -281,11 +287,21 @@ int cmd_run(session::Session& ctx, const Args& args) {
     return kExitOk;
   }
 
-  const bool follow_logs = vm.count("log") != 0;
-  const bool wait = follow_logs || vm.count("wait") != 0;
+  bool follow_logs = vm.count("log") != 0;
+  bool wait = follow_logs || vm.count("wait") != 0;
+  const bool detach = vm.count("detach") != 0;
+  if (detach && wait) {
+    throw Error::invalid_argument(
+        "--detach returns at once; it cannot be given with --wait or --log");
+  }
   if (vm.count("timeout") != 0 && !wait) {
     throw Error::invalid_argument(
         "--timeout bounds the wait of --wait or --log; add one of them, or drop --timeout");
+  }
+  // As `torchx run` on a local scheduler, a terminal sees the app through; a captured stdout
+  // (`handle=$(sortie run ...)`) gets the handle at once.
+  if (!detach && !wait && is_local_scheduler(scheduler_name) && ::isatty(STDOUT_FILENO) == 1) {
+    wait = follow_logs = true;
   }
   if (timeout_s < 0) throw Error::invalid_argument("--timeout must be 0 or more seconds");
   if (wait) session::install_interrupt_handlers();

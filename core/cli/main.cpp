@@ -74,8 +74,8 @@ constexpr Command kCommands[] = {
      "experiments launched from any shell: list, show ID, cancel ID"},
     {"ui", sortie::cli::cmd_ui, "a live web dashboard of experiments, apps, logs and events"},
     {"config", sortie::cli::cmd_config,
-     "trust [FILE]: let a working-directory .sortieconfig set run options that\n"
-     "run programs or choose credentials"},
+     "trust [FILE]: let a working-directory .sortieconfig or .torchxconfig set run\n"
+     "options that run programs or choose credentials"},
 };
 
 void print_usage(std::FILE* out) {

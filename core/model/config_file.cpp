@@ -24,8 +24,12 @@ struct Sections {
   std::map<std::string, std::string> origins;  // of each section's first header
 };
 
-// Parses one INI file; keys repeated within one file are errors.
-Sections parse_ini(const std::string& path, const std::string& content) {
+// TorchX writes "None" for an option left at the scheduler's default (`torchx configure`).
+constexpr const char* kTorchxUnset = "None";
+
+// Parses one INI file; keys repeated within one file are errors. `torchx`: as Python's
+// configparser reads a .torchxconfig, a key ends at the first '=' or ':'.
+Sections parse_ini(const std::string& path, const std::string& content, bool torchx) {
   Sections sections;
   std::istringstream lines(content);
   std::string raw_line;
@@ -47,7 +51,7 @@ Sections parse_ini(const std::string& path, const std::string& content) {
       sections.origins.emplace(section, where);
       continue;
     }
-    const size_t equals = line.find('=');
+    const size_t equals = line.find_first_of(torchx ? "=:" : "=");
     if (equals == std::string::npos) {
       throw Error::invalid_argument(
           where + ": expected [SECTION], KEY = VALUE or a comment ('#' or ';'), got '" + line +
@@ -68,7 +72,9 @@ Sections parse_ini(const std::string& path, const std::string& content) {
       throw Error::invalid_argument(where + ": key '" + key + "' of [" + section +
                                     "] is already set at " + existing->second.origin);
     }
-    keys.emplace(key, ConfigValue{trim(line.substr(equals + 1)), where});
+    std::string value = trim(line.substr(equals + 1));
+    if (torchx && value == kTorchxUnset) continue;
+    keys.emplace(key, ConfigValue{std::move(value), where});
   }
   return sections;
 }
@@ -77,7 +83,7 @@ Sections parse_ini(const std::string& path, const std::string& content) {
 
 ConfigFile ConfigFile::load(const std::vector<std::string>& paths) {
   std::vector<Source> sources;
-  for (const auto& path : paths) sources.push_back({path, false});
+  for (const auto& path : paths) sources.push_back({path, false, Dialect::kSortie});
   return load_sources(sources);
 }
 
@@ -88,7 +94,7 @@ ConfigFile ConfigFile::load_sources(const std::vector<Source>& sources) {
         read_text_file_if_exists(source.path, "config file", limits::kConfigFileBytes);
     if (!content) continue;
     config.files_read_.push_back(source.path);
-    Sections file = parse_ini(source.path, *content);
+    Sections file = parse_ini(source.path, *content, source.dialect == Dialect::kTorchx);
     const bool trusted = !source.needs_trust || is_trusted_config(source.path, *content);
     for (auto& [name, keys] : file.keys) {
       auto& merged = config.sections_[name];
@@ -102,25 +108,34 @@ ConfigFile ConfigFile::load_sources(const std::vector<Source>& sources) {
   return config;
 }
 
-ConfigFile ConfigFile::load_default() {
-  if (const char* explicit_file = std::getenv("SORTIE_CONFIG");
+std::vector<ConfigFile::Source> ConfigFile::lookup(const char* env_var, const std::string& name,
+                                                   bool home_first, Dialect dialect) {
+  if (const char* explicit_file = std::getenv(env_var);
       explicit_file != nullptr && *explicit_file != '\0') {
     if (!std::filesystem::exists(explicit_file)) {
-      throw Error::not_found(std::string("SORTIE_CONFIG names '") + explicit_file +
-                             "', which does not exist; fix or unset SORTIE_CONFIG");
+      throw Error::not_found(std::string(env_var) + " names '" + explicit_file +
+                             "', which does not exist; fix or unset " + env_var);
     }
-    return load({explicit_file});
+    return {{explicit_file, false, dialect}};
   }
   // Absolute, so that an error names the file whichever directory it was found in.
-  const std::string cwd_file = std::filesystem::absolute(".sortieconfig").string();
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    const std::string home_file = std::string(home) + "/.sortieconfig";
-    std::error_code error;
-    // Run from $HOME, both names are one file, the user's own.
-    if (std::filesystem::equivalent(cwd_file, home_file, error)) return load({home_file});
-    return load_sources({{cwd_file, true}, {home_file, false}});
+  const Source cwd_file{std::filesystem::absolute(name).string(), true, dialect};
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') return {cwd_file};
+  const Source home_file{std::string(home) + "/" + name, false, dialect};
+  std::error_code error;
+  // Run from $HOME, both names are one file, the user's own.
+  if (std::filesystem::equivalent(cwd_file.path, home_file.path, error)) return {home_file};
+  if (home_first) return {home_file, cwd_file};
+  return {cwd_file, home_file};
+}
+
+ConfigFile ConfigFile::load_default() {
+  std::vector<Source> sources = lookup("SORTIE_CONFIG", ".sortieconfig", false, Dialect::kSortie);
+  for (auto& source : lookup("TORCHXCONFIG", ".torchxconfig", true, Dialect::kTorchx)) {
+    sources.push_back(std::move(source));
   }
-  return load_sources({{cwd_file, true}});
+  return load_sources(sources);
 }
 
 void ConfigFile::check_sections(const std::vector<std::string>& known) const {

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <sortie/model/error.hpp>
 #include <sortie/model/runopts.hpp>
@@ -160,13 +161,14 @@ std::optional<std::string> write_typed(Writer& w, const RunOpt& opt, const std::
 [[noreturn]] void refuse_untrusted(const RunOpt& opt, const RawOpt& raw,
                                    std::string_view scheduler) {
   const std::string file = raw.origin.substr(0, raw.origin.rfind(':'));
+  const std::string name = std::filesystem::path(file).filename().string();  // .sortieconfig...
   throw Error::invalid_argument(
       raw.origin + ": run option '" + opt.name + "' of scheduler '" + std::string(scheduler) +
       "' " + kEffectWords[static_cast<size_t>(opt.effect)] + " (effect " + to_string(opt.effect) +
-      "), so [" + std::string(scheduler) + "] " + opt.name +
-      " is not read from a .sortieconfig found in the working directory unless you trust that "
-      "file: read it, then run `sortie config trust " +
-      file + "` (or set the option in ~/.sortieconfig or with -cfg; docs/config-trust.md)");
+      "), so [" + std::string(scheduler) + "] " + opt.name + " is not read from a " + name +
+      " found in the working directory unless you trust that file: read it, then run `sortie "
+      "config trust " +
+      file + "` (or set the option in ~/" + name + " or with -cfg; docs/config-trust.md)");
 }
 
 // "effect" names one of kEffectNames; the older "sensitive": true still guards an option.

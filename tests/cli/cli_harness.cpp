@@ -62,7 +62,7 @@ int CliSandbox::spawn(const std::vector<std::string>& args,
     if (eq != std::string::npos) env[text.substr(0, eq)] = text.substr(eq + 1);
   }
   for (const char* name : {"SORTIE_PLUGIN_PATH", "SORTIE_PLUGIN_DIRS", "SORTIE_CONFIG",
-                           "SORTIE_SESSION", "SORTIE_GPU_DEVICES"}) {
+                           "TORCHXCONFIG", "SORTIE_SESSION", "SORTIE_GPU_DEVICES"}) {
     env.erase(name);
   }
   env["PATH"] = invocation_.path_dir + ":" + kSystemPath;

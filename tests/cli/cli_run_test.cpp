@@ -52,6 +52,52 @@ TEST(CliRun, FailingAppMakesWaitExitNonZero) {
   EXPECT_NE(status.find("\"exit_code\":3"), std::string::npos) << status;
 }
 
+// `sortie COMMAND_LINE` with a terminal on its stdout and stderr, as typed in a shell: script(1)
+// gives it a pseudo-terminal, whose output ("\r\n" line ends) comes back in `out`.
+CommandResult sortie_on_terminal(CliSandbox& sandbox, const std::string& command_line,
+                                 const std::map<std::string, std::string>& extra_env = {}) {
+  sandbox.invoke_as({"script"});
+  CommandResult result = sandbox.sortie({"-qec", "sortie " + command_line, "/dev/null"}, extra_env);
+  sandbox.invoke_as({});
+  return result;
+}
+
+// Issue 35: as `torchx run`, a local run typed on a terminal is followed to its end, logs
+// streamed; captured (`handle=$(sortie run ...)`) or with --detach, only the handle is printed.
+TEST(CliRun, OnATerminalALocalRunStreamsItsLogsAndExitsWithTheAppsStatus) {
+  CliSandbox sandbox;
+  const std::string failing = "-- sh -c 'echo from-the-app; exit 3'";
+  const auto followed = sortie_on_terminal(sandbox, "run -s local_cwd " + failing);
+  EXPECT_EQ(followed.exit_code, 1) << followed.out;
+  EXPECT_NE(followed.out.find("sh/0 from-the-app\r\n"), std::string::npos) << followed.out;
+  EXPECT_NE(followed.out.find(" FAILED"), std::string::npos) << followed.out;
+
+  const auto detached = sortie_on_terminal(sandbox, "run --detach -s local_cwd " + failing);
+  EXPECT_EQ(detached.exit_code, 0) << detached.out;
+  EXPECT_TRUE(std::regex_match(detached.out, std::regex("local_cwd://default/sh-[a-z0-9]+\r\n")))
+      << detached.out;
+
+  const auto captured =
+      sandbox.sortie({"run", "-s", "local_cwd", "--", "sh", "-c", "echo from-the-app; exit 3"});
+  EXPECT_EQ(captured.exit_code, 0) << captured.err;
+  EXPECT_TRUE(std::regex_match(captured.out, std::regex("local_cwd://default/sh-[a-z0-9]+\n")))
+      << captured.out;
+  EXPECT_EQ(captured.err, "");
+
+  const auto contradictory = sandbox.sortie({"run", "--detach", "--wait", "--", "true"});
+  EXPECT_EQ(contradictory.exit_code, 2) << contradictory.err;
+  EXPECT_NE(contradictory.err.find("--detach"), std::string::npos) << contradictory.err;
+}
+
+// A scheduler that is not local returns at once on a terminal too, as `torchx run` does.
+TEST(CliRun, OnATerminalARemoteRunPrintsItsHandleAndReturns) {
+  CliSandbox sandbox;
+  const auto run = sortie_on_terminal(sandbox, "run -s counting -- true",
+                                      {{"SORTIE_PLUGIN_PATH", COUNTING_PLUGIN_DIR}});
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_TRUE(std::regex_match(run.out, std::regex("counting://[^\r\n]+\r\n"))) << run.out;
+}
+
 // Issue 26: `run --wait` waited without bound. --timeout (default a day) ends the wait: the app
 // keeps running, and the command exits 3 naming how to stop it.
 TEST(CliRun, WaitRunningOutOfItsTimeoutExits3AndLeavesTheAppRunning) {

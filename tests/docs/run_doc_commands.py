@@ -142,8 +142,9 @@ def isolated_environment(scratch, prefix):
     """The user's environment with sortie's state, config and home inside `scratch`, as
     tests/cli/cli_harness.cpp sets it, and the installed `sortie` first on PATH."""
     env = dict(os.environ)
-    for name in ("SORTIE_PLUGIN_PATH", "SORTIE_PLUGIN_DIRS", "SORTIE_CONFIG", "SORTIE_SESSION",
-                 "SORTIE_GPU_DEVICES", "SORTIE_ISOLATE_PLUGINS", "SORTIE_PLUGIN_TIMEOUT",
+    for name in ("SORTIE_PLUGIN_PATH", "SORTIE_PLUGIN_DIRS", "SORTIE_CONFIG", "TORCHXCONFIG",
+                 "SORTIE_SESSION", "SORTIE_GPU_DEVICES", "SORTIE_ISOLATE_PLUGINS",
+                 "SORTIE_PLUGIN_TIMEOUT",
                  "BASH_ENV", "ENV", "CDPATH"):
         env.pop(name, None)
     env.update({

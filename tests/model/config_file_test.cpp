@@ -36,6 +36,28 @@ class ConfigFileTest : public ::testing::Test {
     return path.string();
   }
 
+  // ConfigFile::load_default() run from `cwd` with HOME=`home`.
+  ConfigFile load_default_from(const fs::path& cwd, const fs::path& home) {
+    const fs::path old_cwd = fs::current_path();
+    const char* old_home = std::getenv("HOME");
+    const std::string saved_home = old_home == nullptr ? "" : old_home;
+    ::unsetenv("SORTIE_CONFIG");
+    ::unsetenv("TORCHXCONFIG");
+    ::setenv("HOME", home.c_str(), 1);
+    fs::current_path(cwd);
+    ConfigFile config;
+    try {
+      config = ConfigFile::load_default();
+    } catch (...) {
+      fs::current_path(old_cwd);
+      ::setenv("HOME", saved_home.c_str(), 1);
+      throw;
+    }
+    fs::current_path(old_cwd);
+    ::setenv("HOME", saved_home.c_str(), 1);
+    return config;
+  }
+
   std::string error_of_load(const std::vector<std::string>& paths) {
     try {
       ConfigFile::load(paths);
@@ -123,19 +145,60 @@ TEST_F(ConfigFileTest, LoadDefaultReadsCwdThenHome) {
   const std::string cwd = write("work/.sortieconfig", "[local_cwd]\nlog_dir = /cwd\n");
   const std::string home =
       write("home/.sortieconfig", "[local_cwd]\nlog_dir = /home\nprepend_cwd = true\n");
-  const fs::path old_cwd = fs::current_path();
-  const char* old_home = std::getenv("HOME");
-  const std::string saved_home = old_home == nullptr ? "" : old_home;
-  ::unsetenv("SORTIE_CONFIG");
-  ::setenv("HOME", (dir_ / "home").c_str(), 1);
-  fs::current_path(dir_ / "work");
-  const ConfigFile config = ConfigFile::load_default();
-  fs::current_path(old_cwd);
-  ::setenv("HOME", saved_home.c_str(), 1);
+  const ConfigFile config = load_default_from(dir_ / "work", dir_ / "home");
   // The working directory's file is named absolutely, so that errors say which one it is.
   EXPECT_EQ(config.files_read(), (std::vector<std::string>{cwd, home}));
   EXPECT_EQ(config.get("local_cwd", "log_dir")->value, "/cwd");
   EXPECT_EQ(config.get("local_cwd", "prepend_cwd")->value, "true");
+}
+
+// Issue 35: TorchX's .torchxconfig is read after the .sortieconfig files, in TorchX's own order
+// (~/ before ./), its working-directory file untrusted as a .sortieconfig's is.
+TEST_F(ConfigFileTest, LoadDefaultReadsTorchxConfigHomeThenCwdAfterSortieConfig) {
+  const std::string sortie = write("work/.sortieconfig", "[local_cwd]\nlog_dir = /sortie\n");
+  const std::string torchx_cwd = write("work/.torchxconfig",
+                                       "[local_cwd]\nlog_dir = /torchx-cwd\n"
+                                       "prepend_cwd = true\ngpu_devices = 0,1\n");
+  const std::string torchx_home = write("home/.torchxconfig",
+                                        "[local_cwd]\nlog_dir = /torchx-home\n"
+                                        "gpu_devices = 2\n");
+  const ConfigFile config = load_default_from(dir_ / "work", dir_ / "home");
+  EXPECT_EQ(config.files_read(), (std::vector<std::string>{sortie, torchx_home, torchx_cwd}));
+  EXPECT_EQ(config.get("local_cwd", "log_dir")->value, "/sortie");
+  EXPECT_EQ(config.get("local_cwd", "gpu_devices")->value, "2");
+  EXPECT_TRUE(config.get("local_cwd", "gpu_devices")->trusted);
+  const auto from_cwd = config.get("local_cwd", "prepend_cwd");
+  ASSERT_TRUE(from_cwd.has_value());
+  EXPECT_EQ(from_cwd->origin, torchx_cwd + ":3");
+  EXPECT_FALSE(from_cwd->trusted);
+
+  // $TORCHXCONFIG replaces both, and is the user's own.
+  const std::string chosen = write("chosen.ini", "[local_cwd]\nprepend_cwd = false\n");
+  ::setenv("TORCHXCONFIG", chosen.c_str(), 1);
+  const fs::path old_cwd = fs::current_path();
+  fs::current_path(dir_ / "work");
+  const ConfigFile explicit_config = ConfigFile::load_default();
+  fs::current_path(old_cwd);
+  ::unsetenv("TORCHXCONFIG");
+  EXPECT_EQ(explicit_config.get("local_cwd", "prepend_cwd")->value, "false");
+  EXPECT_TRUE(explicit_config.get("local_cwd", "prepend_cwd")->trusted);
+}
+
+// As configparser reads it: a key may end at ':', and None (what `torchx configure` writes for a
+// scheduler's default) leaves the key unset; a .sortieconfig keeps its stricter form.
+TEST_F(ConfigFileTest, TorchxConfigIsReadInTorchxsDialect) {
+  write("work/.torchxconfig",
+        "[local_docker]\ncancel_grace_period: 5\nimage_repo = None\n"
+        "[component:dist.ddp]\nj = 1x2\nimage: ghcr.io/foo:1\n");
+  const ConfigFile config = load_default_from(dir_ / "work", dir_ / "home");
+  EXPECT_EQ(config.get("local_docker", "cancel_grace_period")->value, "5");
+  EXPECT_FALSE(config.get("local_docker", "image_repo").has_value());
+  EXPECT_EQ(config.get("component:dist.ddp", "j")->value, "1x2");
+  EXPECT_EQ(config.get("component:dist.ddp", "image")->value, "ghcr.io/foo:1");
+
+  const std::string sortie = write("colon.ini", "[local_docker]\ncancel_grace_period: 5\n");
+  EXPECT_NE(error_of_load({sortie}).find(sortie + ":2: expected [SECTION], KEY = VALUE"),
+            std::string::npos);
 }
 
 // Issue 26 A2: a FIFO named .sortieconfig made every command wait for ever in open().

@@ -1,14 +1,16 @@
 // File: sortie/model/config_file.hpp
 //
-// .sortieconfig: an INI file, after .torchxconfig. Sections:
+// .sortieconfig and TorchX's .torchxconfig: INI files with the same sections:
 //   [SCHEDULER]          default run options for that scheduler (key = value)
-//   [cli:run]            defaults for `sortie run` flags (scheduler = local_cwd)
+//   [cli:run]            defaults for `sortie run` (scheduler = local_cwd, component = NAME)
 //   [component:NAME]     defaults for a component's parameters
-// Lookup: $SORTIE_CONFIG (one file) else ./.sortieconfig then ~/.sortieconfig; for each key the
-// first file that sets it wins. '#' and ';' start comments. Errors name FILE:LINE. A section or
-// key nothing reads is an error too (check_sections, check_keys), so a typo never vanishes.
-// ./.sortieconfig is untrusted unless `sortie config trust` recorded it (config_trust.hpp): its
-// values say so, and run options a plugin declares sensitive are refused from it.
+// Lookup, first file that sets a key wins: $SORTIE_CONFIG (one file) else ./.sortieconfig then
+// ~/.sortieconfig; then $TORCHXCONFIG (one file) else ~/.torchxconfig then ./.torchxconfig
+// (TorchX's own order, home first). '#' and ';' start comments. In a .torchxconfig, as TorchX reads
+// it, a key may end at ':' too and the value None leaves the key unset. Errors name FILE:LINE. A
+// section or key nothing reads is an error too (check_sections, check_keys), so a typo never
+// vanishes. A working-directory file is untrusted unless `sortie config trust` recorded it
+// (config_trust.hpp): its values say so, and run options with an effect are refused from it.
 #ifndef SORTIE_MODEL_CONFIG_FILE_HPP
 #define SORTIE_MODEL_CONFIG_FILE_HPP
 
@@ -46,11 +48,16 @@ class ConfigFile {
                   const std::string& what) const;
 
  private:
+  enum class Dialect { kSortie, kTorchx };
   struct Source {
     std::string path;
     bool needs_trust;  // found in the working directory: trusted only if recorded so
+    Dialect dialect = Dialect::kSortie;
   };
   static ConfigFile load_sources(const std::vector<Source>& sources);
+  // The files of one lookup, first wins: $ENV_VAR alone when set, else ./NAME and ~/NAME.
+  static std::vector<Source> lookup(const char* env_var, const std::string& name, bool home_first,
+                                    Dialect dialect);
 
   std::map<std::string, std::map<std::string, ConfigValue>> sections_;
   std::map<std::string, std::string> section_origins_;  // "FILE:LINE" of the first header
