@@ -15,6 +15,7 @@
 namespace sortie::docker::testing {
 namespace {
 
+using sortie::testing::CommandResult;
 using sortie::testing::CliSandbox;
 using sortie::testing::json_string_member;
 
@@ -170,28 +171,43 @@ class DockerDdp : public DockerCli {
     }
   }
 
-  // Runs `nodes` containers of `procs` processes each with --lr 0.05 and returns the output.
-  std::string run_ddp(int nodes, int procs) {
-    CliSandbox sandbox;
+  // An app of `nodes` containers of `procs` processes each training with `lr`, its spec written
+  // in `sandbox` beside a copy of train.py.
+  static std::string ddp_spec(const CliSandbox& sandbox, int nodes, int procs,
+                              const std::string& lr) {
     std::filesystem::create_directories(sandbox.cwd() + "/examples/pytorch");
     std::filesystem::copy_file(SORTIE_TEST_SOURCE_DIR "/../../examples/pytorch/train.py",
-                               sandbox.cwd() + "/examples/pytorch/train.py");
-    const std::string app = sandbox.write_file(
-        "ddp.yaml", std::string("name: ddp\nroles:\n  - name: trainer\n    image: ") + kTorchImage +
-                        "\n    entrypoint: python3\n    num_replicas: " + std::to_string(nodes) +
-                        "\n    env: {PET_MONITOR_INTERVAL: '0.5'}"
-                        "\n    args: [-m, torch.distributed.run, --nnodes, '" +
-                        std::to_string(nodes) + "', --nproc_per_node, '" + std::to_string(procs) +
-                        "', --rdzv_backend, c10d, --rdzv_endpoint, '${rank0_host}:${free_port}', "
-                        "--rdzv_id, '${app_id}', --redirects, '1', --tee, '1', --role, '', "
-                        "examples/pytorch/train.py, --lr, '0.05']\n");
-    const auto run =
-        sandbox.sortie({"run", "-s", "local_docker", "--wait", "--log", "--spec", app});
+                               sandbox.cwd() + "/examples/pytorch/train.py",
+                               std::filesystem::copy_options::skip_existing);
+    return sandbox.write_file(
+        "ddp-" + lr + ".yaml",
+        std::string("name: ddp\nroles:\n  - name: trainer\n    image: ") + kTorchImage +
+            "\n    entrypoint: python3\n    num_replicas: " + std::to_string(nodes) +
+            "\n    env: {PET_MONITOR_INTERVAL: '0.5'}"
+            "\n    args: [-m, torch.distributed.run, --nnodes, '" +
+            std::to_string(nodes) + "', --nproc_per_node, '" + std::to_string(procs) +
+            "', --rdzv_backend, c10d, --rdzv_endpoint, '${rank0_host}:${free_port}', "
+            "--rdzv_id, '${app_id}', --redirects, '1', --tee, '1', --role, '', "
+            "examples/pytorch/train.py, --lr, '" +
+            lr + "']\n");
+  }
+
+  // Checks the app `run` started SUCCEEDED and returns its handle.
+  std::string succeeded(const CliSandbox& sandbox, const CommandResult& run) {
     const std::string handle = handle_of(run.out);
     if (!handle.empty()) apps_.push_back(handle.substr(handle.rfind('/') + 1));
     EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
     const auto status = sandbox.sortie({"status", handle, "--json"});
     EXPECT_EQ(json_string_member(status.out, "state"), "SUCCEEDED") << status.out << status.err;
+    return handle;
+  }
+
+  // Runs `nodes` containers of `procs` processes each with --lr 0.05 and returns the output.
+  std::string run_ddp(int nodes, int procs) {
+    CliSandbox sandbox;
+    const auto run = sandbox.sortie({"run", "-s", "local_docker", "--wait", "--log", "--spec",
+                                     ddp_spec(sandbox, nodes, procs, "0.05")});
+    succeeded(sandbox, run);
     return run.out;
   }
 };
@@ -204,6 +220,31 @@ TEST_F(DockerDdp, OneContainerOfTwoProcessesReachesTheKnownLoss) {
 TEST_F(DockerDdp, TwoContainersOfOneProcessReachTheKnownLoss) {
   const std::string out = run_ddp(2, 1);
   EXPECT_NE(out.find("final_loss=0.296632"), std::string::npos) << out;
+}
+
+// Issue 31: three apps of one directory at once, as three shells would start them, each with its
+// own learning rate: none resumes from another's checkpoint (train.py keeps it in the app's own
+// /sortie/output) and each ends with its own known loss.
+TEST_F(DockerDdp, ThreeAppsAtOnceFromOneDirectoryEachReachTheirOwnLoss) {
+  CliSandbox sandbox;
+  const std::map<std::string, std::string> known = {
+      {"0.01", "0.156684"}, {"0.05", "0.296632"}, {"0.1", "0.919923"}};
+  std::vector<std::vector<std::string>> commands;
+  for (const auto& [lr, loss] : known) {
+    commands.push_back(
+        {"run", "-s", "local_docker", "--wait", "--log", "--spec", ddp_spec(sandbox, 1, 2, lr)});
+  }
+  // A stale checkpoint where the script runs: copied into each workspace image, never read.
+  std::ofstream(sandbox.cwd() + "/examples/pytorch/ckpt.pt") << "stale";
+  const std::vector<CommandResult> runs = sandbox.sortie_concurrently(commands);
+  auto lr = known.begin();
+  for (const CommandResult& run : runs) {
+    succeeded(sandbox, run);
+    EXPECT_NE(run.out.find("final_loss=" + lr->second), std::string::npos)
+        << "lr " << lr->first << ":\n"
+        << run.out;
+    ++lr;
+  }
 }
 
 }  // namespace

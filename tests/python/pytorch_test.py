@@ -1,6 +1,7 @@
 """Real PyTorch training through the installed sortie (examples/pytorch/train.py: deterministic
 DDP linear regression, gloo on CPU): `dist.ddp` on local_cwd in both shapes, the learning-rate
 sweep of an experiment file and of a Python launcher with its units running at the same time,
+the sweep launched three times at once,
 eight DDP apps at once, three that checkpoint at once each in its own output directory, and a
 rank killed mid-epoch that resumes from its checkpoint.
 
@@ -92,6 +93,24 @@ class PyTorchTest(support.ScratchTestCase):
             self.assertEqual(f"{measured['final_loss']['last']:.6f}", KNOWN_FINAL_LOSS[lr])
             self.assertEqual(measured['loss']['count'], 5)  # one per epoch, rank 0's
             self.assertEqual(measured['loss']['last_step'], 4)
+
+    def test_the_sweep_launched_three_times_at_once_gives_its_known_losses_every_time(self):
+        # Issue 31: nine units of three experiments at once from one directory share no port,
+        # checkpoint, snapshot or measurement: each unit ends with its learning rate's loss.
+        launches = [subprocess.Popen(['sortie', 'launch', '--wait', 'pytorch/sweep.yaml'],
+                                     cwd=self.scratch, env=self.env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True) for _ in range(3)]
+        for launch in launches:
+            output, _ = launch.communicate(timeout=600)
+            self.assertEqual(launch.returncode, 0, output)
+        for experiment_id in ('1', '2', '3'):
+            with self.subTest(experiment=experiment_id):
+                self.assert_sweep_units_trained_alone_and_together(experiment_id)
+                shown = json.loads(self.run_command('sortie', 'experiments', 'show',
+                                                    experiment_id, '--json').stdout)
+                for unit in shown['work_units']:
+                    self.assertEqual(f"{unit['measurements']['final_loss']['last']:.6f}",
+                                     KNOWN_FINAL_LOSS[unit['args']['lr']])
 
     def test_python_launcher_units_run_together_each_with_its_own_loss(self):
         result = self.run_command('sortie', 'launch', 'pytorch/launcher.py', timeout=300)

@@ -26,6 +26,7 @@ namespace {
 
 using sortie::testing::CliSandbox;
 using sortie::testing::CommandResult;
+using sortie::testing::experiment_id;
 using sortie::testing::first_line;
 using sortie::testing::json_string_member;
 
@@ -556,6 +557,50 @@ TEST_F(SlurmCluster, TwoNodeDdpRunsOneTorchrunAgentPerNodeAndTrains) {
   ASSERT_FALSE(rank0.empty()) << log(handle);
   EXPECT_NE(rank0.find("world_size=2 device=cpu\n"), std::string::npos) << rank0;
   EXPECT_TRUE(rank0.ends_with("final_loss=0.296632\n")) << rank0;
+}
+
+// Issue 31: the PyTorch example's learning-rate sweep (examples/pytorch/sweep.yaml, its executor
+// on this cluster) launched three times at once from one directory: nine 2-rank DDP units that
+// share no port, checkpoint or snapshot, each ending with its learning rate's known loss.
+TEST_F(SlurmCluster, ThePyTorchSweepLaunchedThreeTimesAtOnceGivesItsKnownLosses) {
+  const std::string sweep = sandbox_.write_file(
+      "sweep.yaml",
+      "title: pytorch lr sweep\nexecutables:\n  train:\n    binary: ./train.py\n"
+      "    env_vars: {SORTIE_METRICS_PATTERN: \"loss=\", SORTIE_METRICS_STEP_KEY: epoch}\n"
+      "executors:\n  two_ranks: {type: slurm, requirements: {replicas: 2}}\n"
+      "job:\n  executable: train\n  executor: two_ranks\n  args: {epochs: 5}\n"
+      "  env_vars: {RANK: \"${replica_id}\", WORLD_SIZE: \"${num_replicas}\", MASTER_ADDR: "
+      "\"${rank0_host}\", MASTER_PORT: \"${free_port}\"}\n"
+      "sweep:\n  product: {lr: [0.01, 0.05, 0.1]}\n");
+  std::filesystem::copy_file(SORTIE_PYTORCH_TRAIN,
+                             std::filesystem::path(sweep).parent_path() / "train.py");
+  const std::vector<std::string> launch = {"launch", "--wait", "--timeout", "600", sweep};
+  const std::vector<CommandResult> launched =
+      sandbox_.sortie_concurrently({launch, launch, launch});
+  const std::map<std::string, std::string> known = {
+      {"0.01", "0.156684"}, {"0.05", "0.296632"}, {"0.1", "0.919923"}};
+  std::set<std::string> experiments;
+  for (const CommandResult& result : launched) {
+    ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
+    const std::string id = experiment_id(result.out);
+    experiments.insert(id);
+    const std::string json = sandbox_.write_file(
+        "show-" + id + ".json", sandbox_.sortie({"experiments", "show", id, "--json"}, env_).out);
+    const std::string units = shell(
+        "jq -r '.work_units[] | \"\\(.args.lr) \\(.measurements.final_loss.last) \\(.state)\"' " +
+        json);
+    std::istringstream lines(units);
+    int seen = 0;
+    for (std::string lr, loss, state; lines >> lr >> loss >> state; ++seen) {
+      EXPECT_EQ(state, "SUCCEEDED") << units;
+      ASSERT_TRUE(known.count(lr)) << units;
+      char rounded[32];
+      std::snprintf(rounded, sizeof rounded, "%.6f", std::stod(loss));
+      EXPECT_EQ(rounded, known.at(lr)) << "experiment " << id << " lr " << lr << "\n" << units;
+    }
+    EXPECT_EQ(seen, 3) << units;
+  }
+  EXPECT_EQ(experiments.size(), 3u);
 }
 
 // Issue 31: the torchrun agent of a `dist.ddp -j 1x2 --max_retries 1` job is killed after its
