@@ -199,12 +199,16 @@ Blob BlobStore::add(const std::string& path, const struct stat& info) {
   if (::chmod(temporary.c_str(), info.st_mode & 0555) != 0) fail("make read-only", temporary);
   std::string blob = blob_path(digest, info.st_mode);
   fs::create_directories(fs::path(blob).parent_path(), error);
+  // A link, not a rename: a blob another snapshot stored meanwhile (three launches of one new
+  // directory at once) is never replaced under the links being made to it, which showed as a
+  // link() failing ENOENT.
   if (intact(blob, digest)) {
     ::unlink(temporary.c_str());
-  } else if (::rename(temporary.c_str(), blob.c_str()) != 0) {
-    fail("store", blob);
-  } else {
+  } else if (::link(temporary.c_str(), blob.c_str()) == 0 || errno == EEXIST) {
+    ::unlink(temporary.c_str());
     stamp(blob);
+  } else {
+    fail("store", blob);
   }
   if (std::get<3>(key) < read_started && std::get<4>(key) < read_started) digests_[key] = digest;
   return {digest, std::move(blob)};

@@ -141,5 +141,23 @@ job: {executable: writer, name: unit, env_vars: {OUT: )" + sandbox_.root() +
       << verified.out;
 }
 
+// Four launches of one new directory at once store the same blobs at once: each must link what
+// another just stored (a rename over it made link() fail ENOENT in 8 of 32 launches).
+TEST_F(CliWorkdirSnapshotTest, LaunchesOfOneNewDirectoryAtOnceAllTakeTheirSnapshot) {
+  for (int i = 0; i < 300; ++i) {
+    sandbox_.write_file("cwd/data/f" + std::to_string(i) + ".txt", "file " + std::to_string(i));
+  }
+  const std::string file = sandbox_.write_file("cwd/true.yaml", R"(title: at once
+executables:
+  t: {binary: /bin/true}
+job: {executable: t, name: unit}
+)");
+  const std::vector<std::string> launch = {"launch", file};
+  for (const CommandResult& launched :
+       sandbox_.sortie_concurrently({launch, launch, launch, launch})) {
+    EXPECT_EQ(launched.exit_code, 0) << launched.out << launched.err;
+  }
+}
+
 }  // namespace
 }  // namespace sortie::testing
