@@ -15,8 +15,8 @@
 namespace sortie::docker::testing {
 namespace {
 
-using sortie::testing::CommandResult;
 using sortie::testing::CliSandbox;
+using sortie::testing::CommandResult;
 using sortie::testing::json_string_member;
 
 class DockerCli : public DockerAppFixture {};
