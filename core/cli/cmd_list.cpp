@@ -1,7 +1,10 @@
 // `sortie list`: the apps in the store, newest first, with live states for those not yet
 // terminal; with -s, also the apps the scheduler itself lists (e.g. launched elsewhere). A thin
 // client of the runner API.
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <sortie/runner/session_binding.hpp>
@@ -14,6 +17,12 @@
 namespace po = boost::program_options;
 
 namespace sortie::cli {
+
+namespace {
+
+constexpr std::chrono::milliseconds kProgressInterval{250};
+
+}  // namespace
 
 int cmd_list(session::Session& ctx, const Args& args) {
   std::string scheduler_name;
@@ -36,7 +45,22 @@ int cmd_list(session::Session& ctx, const Args& args) {
   options.scheduler = scheduler_name;
   options.active_only = vm.count("active") != 0;
   options.limit = limit;
+  // A long refresh (the first list after many apps ended unobserved) shows that it is under way.
+  bool progress_shown = false;
+  auto last_shown = std::chrono::steady_clock::now();
+  if (::isatty(STDERR_FILENO) != 0) {
+    options.progress = [&](size_t done, size_t total) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last_shown < kProgressInterval && done < total) return;
+      last_shown = now;
+      progress_shown = true;
+      std::fprintf(stderr,
+                   "\rsortie list: refreshing the states of apps not ended on record: %zu of %zu",
+                   done, total);
+    };
+  }
   const runner::AppList list = runner::SessionBinding::over(ctx).list(options);
+  if (progress_shown) std::fprintf(stderr, "\r\033[K");
   if (!list.scheduler_unlisted.empty()) {
     std::fprintf(stderr, "sortie list: %s; showing the store's apps only\n",
                  model::printable_message(list.scheduler_unlisted).c_str());

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sortie/app_list.hpp>
 #include <sortie/model/error.hpp>
@@ -84,32 +85,71 @@ AppList Runner::list(const ListOptions& options) {
                                                  : kDescribeDeadline;
   std::map<std::string, std::string> silent;  // scheduler -> why its apps are not refreshed
 
-  AppList list;
-  std::set<std::string> seen;
-  for (const auto& record : session.records().list(filter)) {
-    ListedApp app{record.handle, record.name, model::to_string(record.state), record.submitted_at,
-                  ""};
-    bool ended = false;  // found terminal by the refresh: --active filters on the fresh state
-    const auto silence = silent.find(record.scheduler);
-    if (silence != silent.end() && !model::is_terminal(record.state)) {
-      app.unverified = silence->second;
-    } else if (!model::is_terminal(record.state)) {
+  const std::vector<store::AppRecord> records = session.records().list(filter);
+  std::vector<ListedApp> apps;
+  // The apps not terminal on record, by scheduler and session: one describing thread each.
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> unfinished;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const store::AppRecord& record = records[i];
+    apps.push_back(
+        {record.handle, record.name, model::to_string(record.state), record.submitted_at, ""});
+    if (!model::is_terminal(record.state)) {
+      unfinished[{record.scheduler, record.session}].push_back(i);
+    }
+  }
+  const size_t to_refresh =
+      std::accumulate(unfinished.begin(), unfinished.end(), size_t{0},
+                      [](size_t sum, const auto& group) { return sum + group.second.size(); });
+  std::vector<bool> ended(records.size());   // found terminal: --active filters on fresh states
+  std::vector<store::RefreshedStatus> news;  // statuses the store lacks
+  size_t refreshed = 0;
+  for (const auto& [scheduler_session, indices] : unfinished) {
+    const std::string& scheduler_name = scheduler_session.first;
+    refreshed += indices.size();
+    if (auto silence = silent.find(scheduler_name); silence != silent.end()) {
+      for (size_t i : indices) apps[i].unverified = silence->second;
+      continue;
+    }
+    std::vector<Described> described;
+    std::string context;
+    try {
+      auto& scheduler = client_for(scheduler_name, scheduler_session.second);
+      context = scheduler->context();
+      std::vector<std::string> app_ids;
+      for (size_t i : indices) app_ids.push_back(records[i].app_id);
+      const size_t before = refreshed - indices.size();
+      described = describe_each_within(scheduler, app_ids, deadline, [&](size_t done) {
+        if (options.progress) options.progress(before + done, to_refresh);
+      });
+    } catch (const Error&) {  // no such scheduler, or it failed to load
+      described.resize(indices.size(), {std::nullopt, std::current_exception()});
+    }
+    for (size_t k = 0; k < indices.size(); ++k) {
+      const store::AppRecord& record = records[indices[k]];
+      ListedApp& app = apps[indices[k]];
       try {
-        auto& scheduler = client_for(record.scheduler, record.session);
-        if (auto json = describe_within(scheduler, record.app_id, deadline)) {
-          const auto status = model::status_from_json(*json, scheduler->context());
-          app.state = model::to_string(status.state);
-          ended = model::is_terminal(status.state);
-          session::cache_status(session, record.handle, status);
+        if (described[k].error) std::rethrow_exception(described[k].error);
+        if (!described[k].json) continue;
+        const auto status = model::status_from_json(*described[k].json, context);
+        app.state = model::to_string(status.state);
+        ended[indices[k]] = model::is_terminal(status.state);
+        if (status.state != record.state || status.num_restarts != record.num_restarts) {
+          news.push_back({record.handle, record.state, status});
         }
       } catch (const Error& e) {
         app.unverified = e.what();
-        if (e.status() == SORTIE_DEADLINE_EXCEEDED) silent.emplace(record.scheduler, e.what());
+        if (e.status() == SORTIE_DEADLINE_EXCEEDED) silent.emplace(scheduler_name, e.what());
       }
     }
-    seen.insert(app.handle);
-    if (options.active_only && ended) continue;
-    list.apps.push_back(std::move(app));
+  }
+  session::cache_statuses(session, news);
+
+  AppList list;
+  std::set<std::string> seen;
+  for (size_t i = 0; i < apps.size(); ++i) {
+    seen.insert(apps[i].handle);
+    if (options.active_only && ended[i]) continue;
+    list.apps.push_back(std::move(apps[i]));
   }
   if (!options.scheduler.empty()) {
     auto& scheduler = *client_for(options.scheduler, session.options().session);

@@ -19,4 +19,14 @@ bool cache_status(Session& session, const std::string& handle, const model::AppS
   }
 }
 
+bool cache_statuses(Session& session, const std::vector<store::RefreshedStatus>& refreshed) {
+  if (refreshed.empty()) return true;
+  try {
+    session.store().record_statuses(refreshed);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 }  // namespace sortie::session

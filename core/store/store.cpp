@@ -371,6 +371,20 @@ void AppStore::record_status(const std::string& handle, const AppStatus& status)
   });
 }
 
+void AppStore::record_statuses(const std::vector<RefreshedStatus>& refreshed) {
+  if (refreshed.empty()) return;
+  const std::string action =
+      "recording the status of " + std::to_string(refreshed.size()) + " apps";
+  write_transaction(db_, path_, action, [&] {
+    for (const RefreshedStatus& app : refreshed) {
+      const std::optional<std::string> previous = recorded_state(db_, path_, app.handle);
+      if (previous && *previous == model::to_string(app.listed)) {
+        write_status(db_, path_, app.handle, *previous, app.status, action);
+      }
+    }
+  });
+}
+
 bool AppStore::settle_submission(const AppRecord& listed, const AppStatus& status,
                                  bool never_scheduled) {
   const std::string action = "settling the submission of app " + listed.handle;

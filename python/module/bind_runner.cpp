@@ -145,7 +145,7 @@ void bind_runner(py::module_& module) {
              runner::AppList list;
              {
                py::gil_scoped_release release;
-               list = self.list({scheduler, active_only, 0});
+               list = self.list({scheduler, active_only, 0, {}});
              }
              py::list apps;
              for (const runner::ListedApp& app : list.apps) {

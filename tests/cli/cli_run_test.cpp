@@ -98,6 +98,23 @@ TEST(CliRun, OnATerminalARemoteRunPrintsItsHandleAndReturns) {
   EXPECT_TRUE(std::regex_match(run.out, std::regex("counting://[^\r\n]+\r\n"))) << run.out;
 }
 
+// Issue 34: the first list after many apps ended unobserved refreshes them all; on a terminal it
+// says how far it got instead of printing nothing until the end.
+TEST(CliList, OnATerminalTheRefreshOfUnfinishedAppsShowsItsProgress) {
+  CliSandbox sandbox;
+  const std::map<std::string, std::string> env{{"SORTIE_PLUGIN_PATH", COUNTING_PLUGIN_DIR}};
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(sandbox.sortie({"run", "-s", "counting", "--", "true"}, env).exit_code, 0);
+  }
+  const auto listed = sortie_on_terminal(sandbox, "list", env);
+  EXPECT_EQ(listed.exit_code, 0) << listed.out;
+  EXPECT_NE(listed.out.find("refreshing the states of apps not ended on record: 3 of 3"),
+            std::string::npos)
+      << listed.out;
+  const auto captured = sandbox.sortie({"list"}, env);
+  EXPECT_EQ(captured.err, "");
+}
+
 // Issue 26: `run --wait` waited without bound. --timeout (default a day) ends the wait: the app
 // keeps running, and the command exits 3 naming how to stop it.
 TEST(CliRun, WaitRunningOutOfItsTimeoutExits3AndLeavesTheAppRunning) {

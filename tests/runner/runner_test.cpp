@@ -93,7 +93,7 @@ TEST_F(RunnerTest, StatusDescribeAndListShowWhatRan) {
   ASSERT_EQ(list.apps.size(), 1u);
   EXPECT_EQ(list.apps[0].handle, handle);
   EXPECT_EQ(list.apps[0].state, "FAILED");
-  EXPECT_TRUE(runner_->list(ListOptions{"local_cwd", true, 0}).apps.empty());
+  EXPECT_TRUE(runner_->list(ListOptions{"local_cwd", true, 0, {}}).apps.empty());
 }
 
 TEST_F(RunnerTest, CancelStopsARunningApp) {

@@ -139,6 +139,25 @@ TEST_F(AppStoreTest, StatusRoundTripsEveryField) {
   EXPECT_GT(record.updated_at, record.submitted_at);
 }
 
+// `sortie list` records the fresh states of every app it refreshed at once (issue 34); an app
+// forgotten meanwhile does not stop the others being recorded, and one whose state another
+// process recorded since the list read it keeps that later state.
+TEST_F(AppStoreTest, StatusesOfManyAppsAreRecordedTogetherUnlessRecordedSince) {
+  auto store = AppStore::open(path());
+  for (const char* app : {"a1", "a2", "a3"}) store->record_submission(sample_record(app));
+  store->record_status("local://default/a3", sample_status("a3", AppState::kSucceeded, 1));
+  store->record_statuses(
+      {{"local://default/a1", AppState::kSubmitted, sample_status("a1", AppState::kSucceeded, 1)},
+       {"local://default/gone", AppState::kSubmitted, sample_status("gone", AppState::kFailed, 1)},
+       {"local://default/a2", AppState::kSubmitted, sample_status("a2", AppState::kFailed, 2)},
+       {"local://default/a3", AppState::kSubmitted, sample_status("a3", AppState::kRunning, 1)}});
+  EXPECT_EQ(store->get("local://default/a1")->state, AppState::kSucceeded);
+  EXPECT_EQ(store->get("local://default/a2")->state, AppState::kFailed);
+  EXPECT_EQ(store->last_status("local://default/a2")->roles[0].replicas.size(), 2u);
+  EXPECT_FALSE(store->get("local://default/gone").has_value());
+  EXPECT_EQ(store->get("local://default/a3")->state, AppState::kSucceeded);
+}
+
 TEST_F(AppStoreTest, StatusReplacesEarlierReplicas) {
   auto store = AppStore::open(path());
   store->record_submission(sample_record("a1"));

@@ -101,6 +101,8 @@ struct ListOptions {
   std::string scheduler;  // non-empty: only its apps, and also those it lists itself
   bool active_only = false;
   int limit = 0;  // 0: all
+  // Called as the live states of apps not terminal on record arrive: (done, of how many).
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 struct ListedApp {

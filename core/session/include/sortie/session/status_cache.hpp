@@ -8,6 +8,7 @@
 #include <sortie/model/model.hpp>
 #include <sortie/store/store.hpp>
 #include <string>
+#include <vector>
 
 namespace sortie::session {
 
@@ -16,6 +17,9 @@ class Session;
 // Records `status` for the recorded app `handle` unless the store already has its state and
 // restart count; false when `handle` is not recorded or the store cannot be written.
 bool cache_status(Session& session, const std::string& handle, const model::AppStatus& status);
+// Records each of `refreshed` in one transaction (AppStore::record_statuses), for callers that
+// know them to differ from what they listed; false when the store cannot be written.
+bool cache_statuses(Session& session, const std::vector<store::RefreshedStatus>& refreshed);
 
 }  // namespace sortie::session
 

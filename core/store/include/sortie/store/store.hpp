@@ -154,6 +154,13 @@ struct MeasurementProgress {
   bool operator==(const MeasurementProgress&) const = default;
 };
 
+// A status read from its scheduler for an app the caller listed in state `listed`.
+struct RefreshedStatus {
+  std::string handle;
+  AppState listed = AppState::kUnknown;
+  AppStatus status;
+};
+
 class AppStore {
  public:
   // Opens (creating if needed) the database at `path`, creating parent directories, WAL mode,
@@ -180,6 +187,10 @@ class AppStore {
   // Replaces the app's state, restarts, msg and replica rows with `status`; appends a "state"
   // event when the app state changed. Unknown handle: Error(NOT_FOUND).
   void record_status(const std::string& handle, const AppStatus& status);
+  // record_status for each of `refreshed` in one transaction, so that refreshing many apps costs
+  // one commit; one whose app is no longer recorded (forgotten) or no longer in the state its
+  // caller read (another process recorded a later one meanwhile) is skipped.
+  void record_statuses(const std::vector<RefreshedStatus>& refreshed);
   void add_event(const std::string& handle, const std::string& kind, const std::string& detail);
   // Deletes the app with its roles, replicas, events and experiment jobs: for a submission its
   // scheduler refused, so the app never existed. No-op for an unknown handle.
