@@ -656,7 +656,9 @@ TEST_F(SlurmCluster, AKilledTorchrunAgentTakesItsWorkersAndTheRetryResumesToTheR
   EXPECT_EQ(json_string_member(status, "state"), "SUCCEEDED") << status << log(handle);
   EXPECT_NE(status.find(R"("num_restarts":1)"), std::string::npos) << status;
   const std::string rank0 = log(handle + "/trainer/0", {"--no-prefix", "--streams", "stdout"});
-  EXPECT_NE(rank0.find("[0]:epoch=0 loss="), std::string::npos) << rank0;
+  // Not the first attempt's "epoch=0" line: the killed agent relays its workers' lines from their
+  // files on a poll, so the last ones before the kill may never reach the log. The resume at
+  // epoch 1 shows that attempt trained and checkpointed epoch 0.
   EXPECT_NE(rank0.find("[0]:resumed from " + checkpoint + " at epoch=1\n"), std::string::npos)
       << rank0;
   EXPECT_TRUE(rank0.ends_with("[0]:final_loss=0.296632\n")) << rank0;
