@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -255,14 +256,13 @@ size_t Supervisor::kill_adopted_orphans(const std::vector<std::string>& entries)
   for (int round = 0; round < 100; ++round) {
     std::vector<pid_t> doomed;
     for (const pid_t proc_pid : child_proc_pids()) {
-      bool replica = false;
-      for (Replica& running : replicas_) {
-        replica = replica || (running.pid != 0 && status_of(running).pid == proc_pid);
-      }
-      bool marked = !replica;
-      for (const std::string& entry : entries) {
-        marked = marked && environment_holds(proc_pid, entry);
-      }
+      const bool replica = std::any_of(replicas_.begin(), replicas_.end(), [&](Replica& running) {
+        return running.pid != 0 && status_of(running).pid == proc_pid;
+      });
+      const bool marked =
+          !replica && std::all_of(entries.begin(), entries.end(), [&](const std::string& entry) {
+            return environment_holds(proc_pid, entry);
+          });
       const pid_t pid = marked ? own_pid_of(proc_pid) : 0;
       if (pid > 0) doomed.push_back(pid);
     }
